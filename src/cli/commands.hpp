@@ -1,0 +1,14 @@
+// The subcommands of the `parperf` command. Each registers itself on the application; its
+// callback throws CLI::RuntimeError(exit_code) to end the command with a non-zero status.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace parperf::cli {
+
+void add_run_command(CLI::App& app);     // run_command.cpp: run a program under the runtime
+void add_report_command(CLI::App& app);  // report_command.cpp: the efficiency report
+
+}  // namespace parperf::cli

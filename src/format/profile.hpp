@@ -1,0 +1,91 @@
+// The decoded content of one profile file: what the analysis works with. Owns its strings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/records.hpp"
+
+namespace parperf::format {
+
+struct ProcessInfo {
+  std::int64_t rank = 0;
+  std::int64_t world_size = 1;
+  std::int64_t pid = 0;
+  std::uint64_t start_unix_ns = 0;
+  std::uint64_t duration_ns = 0;
+  EndReason end_reason = EndReason::exit;
+  std::uint32_t end_signal = 0;
+  ClockSource clock_source = ClockSource::tsc;
+  std::uint32_t thread_count = 0;
+  std::uint64_t ticks_per_second = 0;
+  std::uint64_t max_depth = 0;
+  std::uint64_t dropped_intervals = 0;
+  std::string hostname;
+  std::string command_line;
+  std::string parperf_version;
+};
+
+struct Site {
+  std::uint32_t id = 0;
+  std::uint32_t kind = 0;  // parperf_kind
+  std::int64_t line = 0;
+  std::string name;
+  std::string file;
+};
+
+struct Event {
+  std::uint32_t id = 0;
+  std::string name;
+  std::string description;
+};
+
+struct EventStats {
+  std::uint32_t event = 0;
+  std::uint64_t starts = 0;
+  std::uint64_t ends = 0;
+  std::uint64_t atomics = 0;
+  std::uint64_t sum_ns = 0;
+  std::uint64_t min_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::string first_description;
+};
+
+struct Node {
+  std::uint32_t parent = kNoParent;
+  std::uint32_t site = 0;
+  std::int64_t value = 0;
+  std::uint64_t count = 0;
+  std::uint64_t sum_ns = 0;
+  std::uint64_t min_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::uint64_t last_begin_ns = 0;
+  std::uint64_t open_ns = 0;
+  bool open = false;
+  std::uint64_t os_user_self_ns = 0;
+  std::uint64_t os_sys_self_ns = 0;
+  std::uint64_t iterations = 0;
+  std::uint64_t iteration_sum_ns = 0;
+  std::uint64_t iteration_min_ns = 0;
+  std::uint64_t iteration_max_ns = 0;
+  std::vector<EventStats> events;
+};
+
+struct Thread {
+  std::uint32_t index = 0;
+  bool ended = false;
+  std::int64_t os_tid = 0;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::vector<Node> nodes;  // pre-order; nodes[0] is the root (program) node
+};
+
+struct Profile {
+  ProcessInfo process;
+  std::vector<Site> sites;  // any order; look up by id
+  std::vector<Event> events;
+  std::vector<Thread> threads;
+};
+
+}  // namespace parperf::format

@@ -1,0 +1,104 @@
+// Writes profile files record by record into a Sink, with no allocation: the runtime uses it from
+// exit handlers and from fatal-signal handlers.
+//
+// A Sink provides:
+//   void write(const void* data, std::size_t size);
+//   std::uint64_t position() const;                              // bytes written so far
+//   void patch(std::uint64_t position, const void* data, std::size_t size);  // overwrite earlier bytes
+//   bool failed() const;
+// Section lengths are not known before the payload is produced (the runtime streams live data), so
+// the writer leaves a placeholder and patches it when the section ends. The section CRC covers the
+// section type and the payload, so a flipped type is caught too.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "format/crc32c.hpp"
+#include "format/records.hpp"
+
+namespace parperf::format {
+
+inline constexpr std::uint8_t host_byte_order() {
+  return std::endian::native == std::endian::little ? kLittleEndian : kBigEndian;
+}
+
+template <class Sink>
+class RecordWriter {
+ public:
+  explicit RecordWriter(Sink& sink) : sink_(sink) {}
+
+  void file_header() {
+    FileHeader header;
+    header.byte_order = host_byte_order();
+    record_raw(header);
+  }
+
+  void begin_section(SectionType type) {
+    SectionHeader header{static_cast<std::uint32_t>(type), 0};
+    section_start_ = sink_.position();
+    record_raw(header);
+    payload_start_ = sink_.position();
+    crc_ = crc32c_update(0, &header.type, sizeof header.type);
+    in_section_ = true;
+  }
+
+  void end_section() {
+    const std::uint64_t length = sink_.position() - payload_start_;
+    sink_.patch(section_start_ + sizeof(std::uint32_t), &length, sizeof length);
+    in_section_ = false;
+    put(crc_);
+    ++sections_;
+  }
+
+  // The end marker and the number of sections: a reader that misses it knows the file is truncated.
+  void finish() {
+    put(kEndMarker);
+    put(sections_);
+  }
+
+  template <class Record>
+  void record(const Record& r) {
+    Record copy = r;  // `fields` takes mutable references so one list serves reading too
+    fields(copy, [this](auto& field) { put_field(field); });
+  }
+
+ private:
+  template <class Record>
+  void record_raw(const Record& r) {
+    Record copy = r;
+    fields(copy, [this](auto& field) { put(field); });
+  }
+
+  void put_field(const Str& s) {
+    const auto length = static_cast<std::uint32_t>(s.size());
+    put(length);
+    bytes(s.data(), s.size());
+  }
+  template <class T>
+  void put_field(const T& value) {
+    put(value);
+  }
+
+  template <class T>
+  void put(const T& value) {
+    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>, "fields have explicit integer widths");
+    bytes(&value, sizeof value);
+  }
+
+  void bytes(const void* data, std::size_t size) {
+    if (in_section_) crc_ = crc32c_update(crc_, data, size);
+    sink_.write(data, size);
+  }
+
+  Sink& sink_;
+  std::uint64_t section_start_ = 0;
+  std::uint64_t payload_start_ = 0;
+  std::uint32_t crc_ = 0;
+  std::uint32_t sections_ = 0;
+  bool in_section_ = false;
+};
+
+}  // namespace parperf::format

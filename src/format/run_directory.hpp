@@ -1,0 +1,29 @@
+// Names of the files in a run directory, shared by the runtime (writer) and the analysis (reader).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+
+namespace parperf::format {
+
+inline constexpr const char* kRunInfoFileName = "run.json";
+inline constexpr const char* kProfilePrefix = "profile.";
+inline constexpr const char* kProfileSuffix = ".ppf";
+
+// "profile.<rank>.ppf". Returns what snprintf returns.
+inline int profile_file_name(char* buffer, std::size_t size, std::int64_t rank) {
+  return std::snprintf(buffer, size, "%s%lld%s", kProfilePrefix, static_cast<long long>(rank), kProfileSuffix);
+}
+
+// "parperf-<program>-<YYYYmmdd-HHMMSS>", the default run directory (local time of `when`).
+inline int default_run_directory_name(char* buffer, std::size_t size, const char* program, std::time_t when) {
+  std::tm local{};
+  localtime_r(&when, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  return std::snprintf(buffer, size, "parperf-%s-%s", program, stamp);
+}
+
+}  // namespace parperf::format

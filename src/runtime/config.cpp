@@ -1,0 +1,151 @@
+#include "runtime/config.hpp"
+
+#include <fnmatch.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "format/run_directory.hpp"
+#include "runtime/diagnostics.hpp"
+
+namespace parperf::runtime {
+namespace {
+
+const char* env(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+bool parse_flag(const char* name, bool fallback) {
+  const char* value = env(name);
+  if (!value) return fallback;
+  if (!std::strcmp(value, "1") || !strcasecmp(value, "on") || !strcasecmp(value, "yes") || !strcasecmp(value, "true"))
+    return true;
+  if (!std::strcmp(value, "0") || !strcasecmp(value, "off") || !strcasecmp(value, "no") || !strcasecmp(value, "false"))
+    return false;
+  warn("%s='%s' is not one of 1/0/on/off/yes/no/true/false; using %s", name, value, fallback ? "on" : "off");
+  return fallback;
+}
+
+bool parse_integer(const char* name, const char* value, long long min, long long max, long long& out) {
+  char* end = nullptr;
+  errno = 0;
+  const long long parsed = std::strtoll(value, &end, 10);
+  if (errno != 0 || end == value || *end != '\0' || parsed < min || parsed > max) {
+    warn("%s='%s' is not a whole number from %lld to %lld; ignored", name, value, min, max);
+    return false;
+  }
+  out = parsed;
+  return true;
+}
+
+long long integer_from(const char* name, long long min, long long max, long long fallback) {
+  const char* value = env(name);
+  long long parsed = fallback;
+  if (value) parse_integer(name, value, min, max, parsed);
+  return parsed;
+}
+
+void copy_string(char* destination, std::size_t size, const char* name, const char* value) {
+  const std::size_t length = std::strlen(value);
+  if (length >= size) {
+    warn("%s is longer than %zu characters; ignored", name, size - 1);
+    return;
+  }
+  std::memcpy(destination, value, length + 1);
+}
+
+void read_program_name(Config& config) {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  const char* base = "program";
+  if (n > 0) {
+    path[n] = '\0';
+    const char* slash = std::strrchr(path, '/');
+    base = slash ? slash + 1 : path;
+  }
+  const std::size_t length = std::min(std::strlen(base), sizeof config.program_name - 1);
+  std::memcpy(config.program_name, base, length);
+  config.program_name[length] = '\0';
+}
+
+// The rank of this process: explicit, or what the MPI launchers (Open MPI, PMIx, MPICH/Hydra) export.
+void read_rank(Config& config) {
+  static const char* const rank_variables[] = {"PARPERF_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+  static const char* const size_variables[] = {"PARPERF_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+  for (const char* name : rank_variables) {
+    if (const char* value = env(name)) {
+      long long rank = 0;
+      if (parse_integer(name, value, 0, 1LL << 40, rank)) config.rank = rank;
+      break;
+    }
+  }
+  for (const char* name : size_variables) {
+    if (const char* value = env(name)) {
+      long long size = 1;
+      if (parse_integer(name, value, 1, 1LL << 40, size)) config.world_size = size;
+      break;
+    }
+  }
+  if (config.rank >= config.world_size) config.world_size = config.rank + 1;
+}
+
+bool matches_any(const char* patterns, const char* name) {
+  char pattern[sizeof Config::include_names];
+  const char* p = patterns;
+  while (*p) {
+    const char* comma = std::strchr(p, ',');
+    const std::size_t length = comma ? static_cast<std::size_t>(comma - p) : std::strlen(p);
+    std::memcpy(pattern, p, length);
+    pattern[length] = '\0';
+    if (length > 0 && fnmatch(pattern, name, 0) == 0) return true;
+    p += length + (comma ? 1 : 0);
+  }
+  return false;
+}
+
+}  // namespace
+
+void load_config(Config& config) {
+  config = Config{};
+  // `parperf run` names the one process it measures; the processes that one forks (shells,
+  // compilers, helpers) inherit LD_PRELOAD but stay silent.
+  if (const char* pid = env("PARPERF_PID")) {
+    if (std::strtoll(pid, nullptr, 10) != static_cast<long long>(getpid())) {
+      config.enabled = false;
+      return;
+    }
+    config.launched_by_parperf = true;
+  }
+  config.enabled = parse_flag("PARPERF_ENABLE", true);
+  if (!config.enabled) return;
+  config.quiet = parse_flag("PARPERF_QUIET", false);
+  config.start_recording = !parse_flag("PARPERF_START_PAUSED", false);
+  config.install_signal_handlers = parse_flag("PARPERF_SIGNALS", true);
+  config.max_depth = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_DEPTH", 1, kMaxFrames - 2, 64));
+  config.cpu_sample_ns = static_cast<std::uint64_t>(integer_from("PARPERF_CPU_SAMPLE_US", 0, 60000000, 100)) * 1000u;
+  if (const char* v = env("PARPERF_INCLUDE")) copy_string(config.include_names, sizeof config.include_names, "PARPERF_INCLUDE", v);
+  if (const char* v = env("PARPERF_EXCLUDE")) copy_string(config.exclude_names, sizeof config.exclude_names, "PARPERF_EXCLUDE", v);
+  read_program_name(config);
+  read_rank(config);
+  if (const char* dir = env("PARPERF_DIR")) {
+    copy_string(config.output_dir, sizeof config.output_dir, "PARPERF_DIR", dir);
+  }
+  if (config.output_dir[0] == '\0') {
+    format::default_run_directory_name(config.output_dir, sizeof config.output_dir, config.program_name,
+                                       std::time(nullptr));
+  }
+}
+
+bool name_is_recorded(const Config& config, const char* name) {
+  if (config.include_names[0] && !matches_any(config.include_names, name)) return false;
+  return !(config.exclude_names[0] && matches_any(config.exclude_names, name));
+}
+
+}  // namespace parperf::runtime

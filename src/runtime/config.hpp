@@ -1,0 +1,34 @@
+// Runtime configuration, read once from PARPERF_* environment variables at start-up.
+// Every variable is documented in docs/runtime.md; keep the two in step.
+#pragma once
+
+#include <cstdint>
+
+namespace parperf::runtime {
+
+struct Config {
+  bool enabled = true;           // PARPERF_ENABLE; false also when PARPERF_PID names another process
+  bool start_recording = true;   // PARPERF_START_PAUSED=1 starts with recording off
+  bool install_signal_handlers = true;  // PARPERF_SIGNALS
+  bool quiet = false;
+  bool launched_by_parperf = false;  // PARPERF_PID set: `parperf run` reports where the profile went            // PARPERF_QUIET: no informational messages (warnings still print)
+  std::uint32_t max_depth = 64;  // PARPERF_MAX_DEPTH: deepest recorded nesting level (program = 0)
+  std::uint64_t cpu_sample_ns = 100000;  // PARPERF_CPU_SAMPLE_US: least spacing of OS CPU-time reads
+  std::int64_t rank = 0;         // PARPERF_RANK, else the MPI launcher's rank variables
+  std::int64_t world_size = 1;
+  char output_dir[4096] = {};    // PARPERF_DIR, else parperf-<program>-<timestamp> in the working directory
+  char include_names[1024] = {}; // PARPERF_INCLUDE: comma-separated globs; only matching intervals are recorded
+  char exclude_names[1024] = {}; // PARPERF_EXCLUDE: comma-separated globs of intervals not to record
+  char program_name[256] = {};
+};
+
+// Hard cap on nesting: the per-thread frame stack is a fixed array so the hot path never grows it.
+inline constexpr std::uint32_t kMaxFrames = 256;
+
+// Reads the environment (not thread-safe; called once during initialisation).
+void load_config(Config& config);
+
+// True when `name` passes PARPERF_INCLUDE / PARPERF_EXCLUDE.
+bool name_is_recorded(const Config& config, const char* name);
+
+}  // namespace parperf::runtime

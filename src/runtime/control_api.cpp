@@ -1,0 +1,25 @@
+// Measurement control in the C API: parperf_control, parperf_is_recording, parperf_flush.
+#include "format/records.hpp"
+#include "parperf/parperf.h"
+#include "runtime/profile_writer.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/thread_state.hpp"
+
+using namespace parperf::runtime;
+
+extern "C" {
+
+void parperf_control(int on) {
+  if (!ensure_initialised()) return;
+  current_thread();  // a thread that switches recording on is part of the run
+  state_detail::recording.store(on != 0, std::memory_order_relaxed);
+}
+
+int parperf_is_recording(void) { return ensure_initialised() && recording() ? 1 : 0; }
+
+void parperf_flush(void) {
+  if (!ensure_initialised() || lifecycle() != Lifecycle::active) return;
+  write_profile(parperf::format::EndReason::flush, 0);
+}
+
+}  // extern "C"

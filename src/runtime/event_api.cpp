@@ -1,0 +1,114 @@
+// The user-event part of the C API: parperf_event_create / start / end / atomic.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+#include "parperf/parperf.h"
+#include "runtime/clock.hpp"
+#include "runtime/diagnostics.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/thread_state.hpp"
+#include "runtime/user_events.hpp"
+
+namespace parperf::runtime {
+namespace {
+
+enum class Phase { start, end, atomic };
+
+void remember_first_description(EventStats& stats, const EventKind& kind, va_list args) {
+  if (stats.first_description.load(std::memory_order_relaxed)) return;
+  constexpr std::size_t kMaxDescription = 256;
+  auto* text = static_cast<char*>(std::malloc(kMaxDescription));
+  if (!text) return;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  std::vsnprintf(text, kMaxDescription, kind.description, args);
+#pragma GCC diagnostic pop
+  stats.first_description.store(text, std::memory_order_release);
+}
+
+void warn_unknown_event(unsigned event) {
+  static std::atomic<int> reported{0};
+  if (reported.fetch_add(1, std::memory_order_relaxed) < 8)
+    warn("user event %u was never created with parperf_event_create; ignored", event);
+}
+
+void record(unsigned event, Phase phase, va_list args) {
+  ThreadState* t = current_thread();
+  if (!t || !recording()) return;
+  const EventKind* kind = event_kind(event);
+  if (!kind) {
+    warn_unknown_event(event);
+    return;
+  }
+  const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
+  Node* node = t->overflow ? nullptr : t->frames[depth].node.get();
+  if (!node) return;  // inside an interval that is not recorded
+  const std::uint64_t now = now_ticks();
+
+  if (phase == Phase::end) {
+    for (int i = t->open_event_count - 1; i >= 0; --i) {
+      OpenEvent& open = t->open_events[i];
+      if (open.event != event) continue;
+      const std::uint64_t duration = now - open.begin_ticks;
+      EventStats& s = *open.stats;
+      s.ends.add(1);
+      s.sum_ticks.add(duration);
+      if (duration < s.min_ticks.get()) s.min_ticks.set(duration);
+      if (duration > s.max_ticks.get()) s.max_ticks.set(duration);
+      for (int j = i; j + 1 < t->open_event_count; ++j) t->open_events[j] = t->open_events[j + 1];
+      --t->open_event_count;
+      return;
+    }
+    static std::atomic<int> reported{0};
+    if (reported.fetch_add(1, std::memory_order_relaxed) < 8)
+      warn("user event '%s' ended without a start on this thread; ignored", kind->name);
+    return;
+  }
+
+  EventStats* stats = event_stats_for(*node, event);
+  if (!stats) return;
+  remember_first_description(*stats, *kind, args);
+  if (phase == Phase::atomic) {
+    stats->atomics.add(1);
+    return;
+  }
+  stats->starts.add(1);
+  if (t->open_event_count < ThreadState::kMaxOpenEvents)
+    t->open_events[t->open_event_count++] = OpenEvent{event, stats, now};
+}
+
+}  // namespace
+}  // namespace parperf::runtime
+
+using namespace parperf::runtime;
+
+extern "C" {
+
+unsigned parperf_event_create(const char* name, const char* description_format) {
+  if (!ensure_initialised()) return 0;
+  return create_event_kind(name, description_format);
+}
+
+void parperf_event_start(unsigned event, ...) {
+  va_list args;
+  va_start(args, event);
+  record(event, Phase::start, args);
+  va_end(args);
+}
+
+void parperf_event_end(unsigned event, ...) {
+  va_list args;
+  va_start(args, event);
+  record(event, Phase::end, args);
+  va_end(args);
+}
+
+void parperf_event_atomic(unsigned event, ...) {
+  va_list args;
+  va_start(args, event);
+  record(event, Phase::atomic, args);
+  va_end(args);
+}
+
+}  // extern "C"

@@ -1,0 +1,50 @@
+#include "runtime/file_sink.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace parperf::runtime {
+
+void FileSink::write_all(const std::uint8_t* data, std::size_t size) noexcept {
+  while (size > 0 && !error_) {
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error_ = errno;
+      return;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+    flushed_ += static_cast<std::uint64_t>(n);
+  }
+}
+
+void FileSink::flush() noexcept {
+  write_all(buffer_, used_);
+  used_ = 0;
+}
+
+void FileSink::write(const void* data, std::size_t size) noexcept {
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  if (used_ + size > capacity_) flush();
+  if (size > capacity_) {
+    write_all(bytes, size);
+    return;
+  }
+  std::memcpy(buffer_ + used_, bytes, size);
+  used_ += size;
+}
+
+void FileSink::patch(std::uint64_t position, const void* data, std::size_t size) noexcept {
+  if (position >= flushed_) {
+    std::memcpy(buffer_ + (position - flushed_), data, size);
+    return;
+  }
+  if (position + size > flushed_) flush();  // straddles the buffer: make it all file-resident
+  const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(position));
+  if (n != static_cast<ssize_t>(size) && !error_) error_ = n < 0 ? errno : EIO;
+}
+
+}  // namespace parperf::runtime

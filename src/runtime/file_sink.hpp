@@ -1,0 +1,33 @@
+// A RecordWriter sink over a file descriptor with a static buffer: no allocation and only
+// async-signal-safe calls (write, pwrite), so a profile can be written from a fatal-signal handler.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace parperf::runtime {
+
+class FileSink {
+ public:
+  FileSink(int fd, std::uint8_t* buffer, std::size_t capacity) noexcept
+      : fd_(fd), buffer_(buffer), capacity_(capacity) {}
+
+  void write(const void* data, std::size_t size) noexcept;
+  std::uint64_t position() const noexcept { return flushed_ + used_; }
+  void patch(std::uint64_t position, const void* data, std::size_t size) noexcept;
+  bool failed() const noexcept { return error_ != 0; }
+  int error() const noexcept { return error_; }
+  void flush() noexcept;
+
+ private:
+  void write_all(const std::uint8_t* data, std::size_t size) noexcept;
+
+  int fd_;
+  std::uint8_t* buffer_;
+  std::size_t capacity_;
+  std::size_t used_ = 0;
+  std::uint64_t flushed_ = 0;
+  int error_ = 0;
+};
+
+}  // namespace parperf::runtime

@@ -1,0 +1,211 @@
+// The interval hot path: parperf_interval_begin / parperf_interval_end and loop iteration marks.
+//
+// Cost model (bench/interval_bench.cpp measures it): entering an interval is one initial-exec TLS
+// load, a read of the site's cached state, a lookup of the site pointer in the current node's
+// inline child slots, one TSC read and a frame push; leaving is a site-pointer compare, one TSC read
+// and five relaxed stores into the node. No string is hashed or compared, nothing is allocated
+// or locked once a (site, value) has been seen on the thread, and the only system call is the
+// rate-limited OS CPU-time read (os_cpu_time.hpp). Everything else is on cold paths below.
+//
+// Frames make begin/end pairs match even when an entry is not recorded (recording switched off,
+// filtered name, depth limit): such an entry still pushes a frame, in a mode that says what its
+// end must do, so the stack stays consistent across parperf_control() switches.
+#include <cstring>
+
+#include "parperf/parperf.h"
+#include "runtime/clock.hpp"
+#include "runtime/diagnostics.hpp"
+#include "runtime/os_cpu_time.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/site_registry.hpp"
+#include "runtime/thread_state.hpp"
+
+namespace parperf::runtime {
+namespace {
+
+#define PARPERF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+void push_frame(ThreadState& t, std::uint32_t depth, const parperf_site* site, Node* node, FrameMode mode,
+                std::uint64_t now) noexcept {
+  Frame& f = t.frames[depth];
+  f.site.set(site);
+  f.node.set(node);
+  f.begin_ticks.set(now);
+  f.iteration_begin_ticks.set(0);
+  f.mode.set(mode);
+  t.depth.store(depth, std::memory_order_release);
+}
+
+// Pops the innermost frame, recording it when it is a recorded interval.
+void pop_frame(ThreadState& t, std::uint32_t depth) noexcept {
+  Frame& f = t.frames[depth];
+  if (f.mode.get() == FrameMode::record) {
+    const std::uint64_t now = now_ticks();
+    Node* node = f.node.get();
+    if (recording()) {
+      const std::uint64_t begin = f.begin_ticks.get();
+      node->record_entry(begin, now - begin);
+      const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
+      if (iteration_begin) node->record_iteration(now - iteration_begin);
+    }
+    maybe_sample_os_cpu_time(t, now, node);
+  }
+  t.depth.store(depth - 1, std::memory_order_release);
+}
+
+const char* site_name(const parperf_site* site) { return site && site->name ? site->name : "?"; }
+const char* site_file(const parperf_site* site) { return site && site->file ? site->file : "?"; }
+
+// Cold path of begin: unregistered or filtered site, depth limit, new child node.
+__attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, parperf_site* site,
+                                          std::int64_t value, Node* parent_node) noexcept {
+  std::int32_t state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
+  if (state == kSiteUnregistered) state = register_site(site);
+  if (state == kSiteFiltered) {
+    push_frame(t, depth, site, parent_node, FrameMode::transparent, 0);
+    return;
+  }
+  if (depth > config().max_depth) {
+    t.dropped.add(1);
+    push_frame(t, depth, site, nullptr, FrameMode::suppressed, 0);
+    return;
+  }
+  Node* node = parent_node->find_child(site, value);
+  if (!node) node = add_child(t.arena, parent_node, site, value);
+  if (!node) {
+    t.dropped.add(1);
+    push_frame(t, depth, site, nullptr, FrameMode::suppressed, 0);
+    return;
+  }
+  const std::uint64_t now = now_ticks();
+  maybe_sample_os_cpu_time(t, now, parent_node);
+  push_frame(t, depth, site, node, FrameMode::record, now);
+}
+
+void warn_unbalanced(parperf_site* site, const char* what) {
+  if (set_site_flag_once(site, kSiteWarnedUnbalanced))
+    warn("interval '%s' (%s:%d): %s (reported once per interval)", site_name(site), site_file(site), site->line, what);
+}
+
+// Finds the open frame of `site` (or with `name` when site is null) below the top; 0 if none.
+std::uint32_t find_open_frame(const ThreadState& t, std::uint32_t depth, const parperf_site* site,
+                              const char* name, std::size_t name_length) {
+  for (std::uint32_t d = depth; d > 0; --d) {
+    const parperf_site* s = t.frames[d].site.get();
+    if (site ? s == site : (std::strncmp(site_name(s), name, name_length) == 0 && site_name(s)[name_length] == '\0'))
+      return d;
+  }
+  return 0;
+}
+
+// An end that does not match the innermost frame: close the frames above the matching one (the
+// user forgot their ends), or ignore an end that matches nothing. Either way the tree stays whole.
+__attribute__((noinline)) void end_mismatched(ThreadState& t, std::uint32_t depth, const parperf_site* site,
+                                              const char* name, std::size_t name_length) noexcept {
+  const std::uint32_t match = find_open_frame(t, depth, site, name, name_length);
+  if (match == 0) {
+    if (site) {
+      warn_unbalanced(const_cast<parperf_site*>(site), "end without a matching begin; ignored");
+    } else {
+      static std::atomic<int> reported{0};
+      if (reported.fetch_add(1, std::memory_order_relaxed) < 8)
+        warn("end of interval '%.*s' without a matching begin; ignored", static_cast<int>(name_length), name);
+    }
+    return;
+  }
+  for (std::uint32_t d = depth; d > match; --d) {
+    auto* inner = const_cast<parperf_site*>(t.frames[d].site.get());
+    warn_unbalanced(inner, "still open when an enclosing interval ended; closed there");
+    pop_frame(t, d);
+  }
+  pop_frame(t, match);
+}
+
+inline void begin(parperf_site* site, std::int64_t value) noexcept {
+  ThreadState* t = current_thread();
+  if (PARPERF_UNLIKELY(!t)) return;
+  const std::uint32_t depth = t->depth.load(std::memory_order_relaxed) + 1;
+  if (PARPERF_UNLIKELY(depth >= kMaxFrames || t->overflow)) {
+    ++t->overflow;
+    t->dropped.add(1);
+    return;
+  }
+  Node* parent_node = t->frames[depth - 1].node.get();
+  if (PARPERF_UNLIKELY(!recording() || !parent_node)) {
+    push_frame(*t, depth, site, nullptr, FrameMode::suppressed, 0);
+    return;
+  }
+  Node* node = parent_node->find_child(site, value);
+  if (PARPERF_UNLIKELY(!node || (site->state_ & kSiteStateMask) != kSiteRecorded || depth > config().max_depth)) {
+    begin_slow(*t, depth, site, value, parent_node);
+    return;
+  }
+  const std::uint64_t now = now_ticks();
+  maybe_sample_os_cpu_time(*t, now, parent_node);
+  push_frame(*t, depth, site, node, FrameMode::record, now);
+}
+
+inline void end(const parperf_site* site, const char* name, std::size_t name_length) noexcept {
+  ThreadState* t = current_thread();
+  if (PARPERF_UNLIKELY(!t)) return;
+  if (PARPERF_UNLIKELY(t->overflow)) {
+    --t->overflow;
+    return;
+  }
+  const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
+  const parperf_site* top = t->frames[depth].site.get();
+  const bool matches = site ? top == site
+                            : std::strncmp(site_name(top), name, name_length) == 0 && site_name(top)[name_length] == '\0';
+  if (PARPERF_UNLIKELY(depth == 0 || !matches)) {
+    end_mismatched(*t, depth, site, name, name_length);
+    return;
+  }
+  pop_frame(*t, depth);
+}
+
+}  // namespace
+}  // namespace parperf::runtime
+
+using namespace parperf::runtime;
+
+extern "C" {
+
+void parperf_interval_begin(parperf_site* site, int64_t value) {
+  if (site) begin(site, value);
+}
+
+void parperf_interval_end(parperf_site* site) {
+  if (site) end(site, nullptr, 0);
+}
+
+void parperf_interval_begin_n(const char* name, size_t name_len, int kind, const char* file, size_t file_len,
+                              int line, int64_t value) {
+  if (!name || !current_thread()) return;
+  if (parperf_site* site = intern_site(name, name_len, kind, file, file_len, line)) begin(site, value);
+}
+
+void parperf_interval_end_n(const char* name, size_t name_len) {
+  if (name) end(nullptr, name, name_len);
+}
+
+void parperf_interval_begin_named(const char* name, int kind, const char* file, int line, int64_t value) {
+  if (name) parperf_interval_begin_n(name, std::strlen(name), kind, file, file ? std::strlen(file) : 0, line, value);
+}
+
+void parperf_interval_end_named(const char* name) {
+  if (name) end(nullptr, name, std::strlen(name));
+}
+
+void parperf_loop_iteration(void) {
+  ThreadState* t = current_thread();
+  if (!t || t->overflow) return;
+  const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
+  Frame& f = t->frames[depth];
+  if (depth == 0 || f.mode.get() != FrameMode::record) return;
+  const std::uint64_t now = now_ticks();
+  const std::uint64_t previous = f.iteration_begin_ticks.get();
+  if (previous && recording()) f.node.get()->record_iteration(now - previous);
+  f.iteration_begin_ticks.set(now);
+}
+
+}  // extern "C"

@@ -1,0 +1,92 @@
+// One thread's interval tree: a node per distinct interval path (site, value), holding the
+// statistics of DESIGN.md section 3.
+//
+// Only the owning thread creates nodes and writes statistics. The profile writer may read them at
+// any moment from another thread or a signal handler, so: statistics are Relaxed<> words, and a new
+// node becomes reachable (first_child / next_sibling) only through a release store after it is
+// fully built. Nodes are never freed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "parperf/parperf.h"
+#include "runtime/relaxed.hpp"
+
+namespace parperf::runtime {
+
+struct EventStats;
+
+struct Node {
+  // Identity, fixed at creation.
+  const parperf_site* site = nullptr;
+  std::int64_t value = 0;
+  Node* parent = nullptr;
+
+  // Tree links for the writer, in creation order.
+  std::atomic<Node*> first_child{nullptr};
+  std::atomic<Node*> next_sibling{nullptr};
+  Node* last_child = nullptr;  // owner only
+
+  // Child lookup, owner only: a few inline slots cover most nodes; more spill into an
+  // open-addressed table keyed by (site, value).
+  static constexpr int kInlineChildren = 4;
+  Node* inline_children[kInlineChildren] = {};
+  Node** child_table = nullptr;
+  std::uint32_t child_table_capacity = 0;
+  std::uint32_t child_count = 0;
+
+  // Statistics (DESIGN.md section 3), times in ticks.
+  Relaxed<std::uint64_t> count;
+  Relaxed<std::uint64_t> sum_ticks;
+  Relaxed<std::uint64_t> min_ticks{~std::uint64_t{0}};
+  Relaxed<std::uint64_t> max_ticks;
+  Relaxed<std::uint64_t> last_begin_ticks;
+  Relaxed<std::uint64_t> os_user_self_ns;
+  Relaxed<std::uint64_t> os_sys_self_ns;
+  Relaxed<std::uint64_t> iterations;
+  Relaxed<std::uint64_t> iteration_sum_ticks;
+  Relaxed<std::uint64_t> iteration_min_ticks{~std::uint64_t{0}};
+  Relaxed<std::uint64_t> iteration_max_ticks;
+  std::atomic<EventStats*> first_event{nullptr};
+
+  // Records one completed entry of `duration` ticks that began at `begin`.
+  void record_entry(std::uint64_t begin, std::uint64_t duration) noexcept {
+    count.add(1);
+    sum_ticks.add(duration);
+    if (duration < min_ticks.get()) min_ticks.set(duration);
+    if (duration > max_ticks.get()) max_ticks.set(duration);
+    last_begin_ticks.set(begin);
+  }
+  void record_iteration(std::uint64_t duration) noexcept {
+    iterations.add(1);
+    iteration_sum_ticks.add(duration);
+    if (duration < iteration_min_ticks.get()) iteration_min_ticks.set(duration);
+    if (duration > iteration_max_ticks.get()) iteration_max_ticks.set(duration);
+  }
+
+  // The child for (site, value), or null. The common case, a hit in the inline slots, is inlined.
+  Node* find_child(const parperf_site* s, std::int64_t v) const noexcept {
+    for (Node* child : inline_children)
+      if (child && child->site == s && child->value == v) return child;
+    return child_table ? find_in_table(s, v) : nullptr;
+  }
+
+  Node* find_in_table(const parperf_site* s, std::int64_t v) const noexcept;
+};
+
+// Bump allocation of nodes for one thread.
+class NodeArena {
+ public:
+  Node* allocate() noexcept;  // null when memory is exhausted
+
+ private:
+  static constexpr int kNodesPerChunk = 64;
+  Node* chunk_ = nullptr;
+  int used_ = kNodesPerChunk;
+};
+
+// Creates the child (site, value) of `parent` and publishes it; null when out of memory.
+Node* add_child(NodeArena& arena, Node* parent, const parperf_site* site, std::int64_t value) noexcept;
+
+}  // namespace parperf::runtime

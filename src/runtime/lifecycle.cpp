@@ -1,0 +1,121 @@
+// Start-up and the ways a measured process ends.
+//
+// Start: when the library is loaded (preloaded by `parperf run` or linked) or on the first API
+// call, whichever comes first. End: the final profile is written once — by atexit, by the library
+// destructor (dlclose, or exit paths that skip atexit handlers registered before ours), or by a
+// fatal signal, after which the signal is re-raised with the program's previous disposition so the
+// process dies exactly as it would have without us.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include "format/records.hpp"
+#include "runtime/clock.hpp"
+#include "runtime/diagnostics.hpp"
+#include "runtime/profile_writer.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/thread_state.hpp"
+
+namespace parperf::runtime {
+
+namespace state_detail {
+std::atomic<int> lifecycle{static_cast<int>(Lifecycle::uninitialised)};
+std::atomic<bool> recording{false};
+Config config;
+std::uint64_t cpu_sample_ticks = 0;
+}  // namespace state_detail
+
+namespace {
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTERM, SIGINT};
+struct sigaction g_previous_actions[sizeof kFatalSignals / sizeof kFatalSignals[0]];
+std::mutex g_init_mutex;
+std::atomic<bool> g_final_written{false};
+
+int signal_slot(int signal) {
+  for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i)
+    if (kFatalSignals[i] == signal) return static_cast<int>(i);
+  return -1;
+}
+
+void on_fatal_signal(int signal, siginfo_t*, void*) {
+  const int saved_errno = errno;
+  if (!g_final_written.exchange(true)) {
+    if (write_profile(format::EndReason::signal, signal)) {
+      SignalSafeLine line;
+      line << "signal " << static_cast<long long>(signal) << " received; profile written to '"
+           << config().output_dir << "'";
+      line.emit();
+    }
+  }
+  // Restore what the program had, then let the signal take its course: re-raised for signals sent
+  // to us; for faults (SEGV, BUS, FPE) returning re-executes the faulting instruction.
+  const int slot = signal_slot(signal);
+  if (slot >= 0) sigaction(signal, &g_previous_actions[slot], nullptr);
+  if (signal != SIGSEGV && signal != SIGBUS && signal != SIGFPE) raise(signal);
+  errno = saved_errno;
+}
+
+void install_signal_handlers() {
+  for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+    struct sigaction current {};
+    if (sigaction(kFatalSignals[i], nullptr, &current) != 0) continue;
+    // Leave alone what the program (or its parent, e.g. nohup's SIG_IGN) already decided.
+    if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO)) continue;
+    struct sigaction action {};
+    action.sa_sigaction = on_fatal_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(kFatalSignals[i], &action, &g_previous_actions[i]);
+  }
+}
+
+void finish_at_exit() { finish_run(static_cast<int>(format::EndReason::exit), 0); }
+
+}  // namespace
+
+bool ensure_initialised() noexcept {
+  const Lifecycle now = lifecycle();
+  if (now != Lifecycle::uninitialised) return now == Lifecycle::active;
+  std::lock_guard lock(g_init_mutex);
+  if (lifecycle() != Lifecycle::uninitialised) return lifecycle() == Lifecycle::active;
+
+  load_config(state_detail::config);
+  if (!state_detail::config.enabled) {
+    state_detail::lifecycle.store(static_cast<int>(Lifecycle::dormant), std::memory_order_release);
+    return false;
+  }
+  clock_init();
+  state_detail::cpu_sample_ticks =
+      static_cast<std::uint64_t>(static_cast<double>(state_detail::config.cpu_sample_ns) * estimated_ticks_per_ns());
+  capture_process_facts();
+  state_detail::recording.store(state_detail::config.start_recording, std::memory_order_relaxed);
+  if (state_detail::config.install_signal_handlers) install_signal_handlers();
+  std::atexit(finish_at_exit);
+  state_detail::lifecycle.store(static_cast<int>(Lifecycle::active), std::memory_order_release);
+  return true;
+}
+
+void finish_run(int reason, int signal) noexcept {
+  if (lifecycle() != Lifecycle::active || g_final_written.exchange(true)) return;
+  close_current_thread(now_ticks());
+  const bool written = write_profile(static_cast<format::EndReason>(reason), signal);
+  state_detail::lifecycle.store(static_cast<int>(Lifecycle::finished), std::memory_order_release);
+  if (written && !config().quiet && !config().launched_by_parperf)
+    warn("profile written to '%s' (see: parperf report %s)", config().output_dir, config().output_dir);
+}
+
+}  // namespace parperf::runtime
+
+// Initialise when the library is loaded, so the program interval covers main() entirely. This is
+// the runtime's only load-time code; it has no effect when the runtime is disabled.
+__attribute__((constructor)) static void parperf_on_load() {
+  if (parperf::runtime::ensure_initialised()) parperf::runtime::register_current_thread();
+}
+
+__attribute__((destructor)) static void parperf_on_unload() {
+  parperf::runtime::finish_run(static_cast<int>(parperf::format::EndReason::exit), 0);
+}

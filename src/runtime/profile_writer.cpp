@@ -1,0 +1,290 @@
+#include "runtime/profile_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "format/record_writer.hpp"
+#include "format/run_directory.hpp"
+#include "runtime/clock.hpp"
+#include "runtime/diagnostics.hpp"
+#include "runtime/file_sink.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/site_registry.hpp"
+#include "runtime/thread_state.hpp"
+#include "runtime/user_events.hpp"
+
+#ifndef PARPERF_VERSION
+#define PARPERF_VERSION "unknown"
+#endif
+
+namespace parperf::runtime {
+namespace {
+
+using Writer = format::RecordWriter<FileSink>;
+
+char g_hostname[256] = "unknown";
+char g_command_line[4096] = "";
+std::uint8_t g_buffer[64 * 1024];
+std::atomic<bool> g_writing{false};
+std::atomic<bool> g_warned_unwritable{false};
+
+std::string_view view(const char* text) { return text ? std::string_view(text, std::strlen(text)) : std::string_view(); }
+
+// Appends `text` to the path buffer; false when it does not fit.
+bool append(char* path, std::size_t size, const char* text) {
+  const std::size_t used = std::strlen(path);
+  const std::size_t length = std::strlen(text);
+  if (used + length + 1 > size) return false;
+  std::memcpy(path + used, text, length + 1);
+  return true;
+}
+
+// mkdir -p, with async-signal-safe calls only.
+int make_directories(const char* dir) {
+  char path[sizeof Config::output_dir];
+  const std::size_t length = std::strlen(dir);
+  if (length == 0 || length >= sizeof path) return ENAMETOOLONG;
+  std::memcpy(path, dir, length + 1);
+  for (std::size_t i = 1; i <= length; ++i) {
+    if (path[i] != '/' && path[i] != '\0') continue;
+    const char saved = path[i];
+    path[i] = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
+    path[i] = saved;
+  }
+  struct stat st {};
+  if (stat(dir, &st) != 0) return errno;
+  return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}
+
+void warn_unwritable(const char* dir, int error) {
+  if (g_warned_unwritable.exchange(true)) return;
+  SignalSafeLine line;
+  line << "cannot write the profile to '" << dir << "': " << strerrordesc_np(error)
+       << "; the program continues without writing a profile";
+  line.emit();
+}
+
+// The intervals a thread has open, for counting them up to now.
+struct OpenFrames {
+  const Node* nodes[kMaxFrames];
+  std::uint64_t begins[kMaxFrames];
+  std::uint32_t count = 0;
+
+  void collect(const ThreadState& t) {
+    count = 0;
+    if (t.ended.get()) return;
+    const std::uint32_t depth = t.depth.load(std::memory_order_acquire);
+    for (std::uint32_t d = 0; d <= depth && d < kMaxFrames; ++d) {
+      const Frame& f = t.frames[d];
+      if (f.mode.get() != FrameMode::record || !f.node.get()) continue;
+      nodes[count] = f.node.get();
+      begins[count] = f.begin_ticks.get();
+      ++count;
+    }
+  }
+  const std::uint64_t* begin_of(const Node* node) const {
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (nodes[i] == node) return &begins[i];
+    return nullptr;
+  }
+};
+OpenFrames g_open_frames;
+
+void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickConverter& clock, std::uint64_t now) {
+  format::NodeRecord r;
+  r.parent = parent;
+  r.site = node.site->id_;
+  r.value = node.value;
+  r.count = node.count.get();
+  r.sum_ns = clock.duration_ns(node.sum_ticks.get());
+  r.min_ns = r.count ? clock.duration_ns(node.min_ticks.get()) : 0;
+  r.max_ns = clock.duration_ns(node.max_ticks.get());
+  r.last_begin_ns = clock.since_origin_ns(node.last_begin_ticks.get());
+  if (const std::uint64_t* begin = g_open_frames.begin_of(&node)) {
+    r.open = 1;
+    r.open_ns = now > *begin ? clock.duration_ns(now - *begin) : 0;
+    r.last_begin_ns = clock.since_origin_ns(*begin);
+  }
+  r.os_user_self_ns = node.os_user_self_ns.get();
+  r.os_sys_self_ns = node.os_sys_self_ns.get();
+  r.iterations = node.iterations.get();
+  r.iteration_sum_ns = clock.duration_ns(node.iteration_sum_ticks.get());
+  r.iteration_min_ns = r.iterations ? clock.duration_ns(node.iteration_min_ticks.get()) : 0;
+  r.iteration_max_ns = clock.duration_ns(node.iteration_max_ticks.get());
+  // Count first, then write exactly that many: the list may grow while we walk it.
+  EventStats* first = node.first_event.load(std::memory_order_acquire);
+  for (EventStats* s = first; s; s = s->next.load(std::memory_order_acquire)) ++r.event_count;
+  w.record(r);
+  EventStats* s = first;
+  for (std::uint32_t i = 0; i < r.event_count; ++i, s = s->next.load(std::memory_order_acquire)) {
+    format::EventStatsRecord e;
+    e.event = s->event;
+    e.starts = s->starts.get();
+    e.ends = s->ends.get();
+    e.atomics = s->atomics.get();
+    e.sum_ns = clock.duration_ns(s->sum_ticks.get());
+    e.min_ns = e.ends ? clock.duration_ns(s->min_ticks.get()) : 0;
+    e.max_ns = clock.duration_ns(s->max_ticks.get());
+    e.first_description = view(s->first_description.load(std::memory_order_acquire));
+    w.record(e);
+  }
+}
+
+// Pre-order walk without recursion (a signal may arrive on a nearly exhausted stack): the parent
+// of a node at depth d is the last node written at depth d - 1.
+void write_tree(Writer& w, const Node* root, const TickConverter& clock, std::uint64_t now) {
+  std::uint32_t index_at_depth[kMaxFrames];
+  std::uint32_t next_index = 0;
+  std::uint32_t depth = 0;
+  const Node* node = root;
+  while (node) {
+    index_at_depth[depth] = next_index++;
+    write_node(w, *node, depth == 0 ? format::kNoParent : index_at_depth[depth - 1], clock, now);
+    if (const Node* child = node->first_child.load(std::memory_order_acquire); child && depth + 1 < kMaxFrames) {
+      node = child;
+      ++depth;
+      continue;
+    }
+    while (node && depth > 0) {
+      if (const Node* sibling = node->next_sibling.load(std::memory_order_acquire)) {
+        node = sibling;
+        break;
+      }
+      node = node->parent;
+      --depth;
+    }
+    if (depth == 0) break;
+  }
+}
+
+void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, std::uint64_t now) {
+  g_open_frames.collect(t);
+  format::ThreadRecord r;
+  r.index = t.index;
+  r.ended = t.ended.get() ? 1 : 0;
+  r.os_tid = t.os_tid;
+  r.start_ns = clock.since_origin_ns(t.start_ticks);
+  r.end_ns = clock.since_origin_ns(r.ended ? t.end_ticks.get() : now);
+  w.begin_section(format::SectionType::thread);
+  w.record(r);
+  write_tree(w, t.root, clock, now);
+  w.end_section();
+}
+
+void write_contents(Writer& w, format::EndReason reason, int signal) {
+  const TickConverter clock = calibrate();
+  const std::uint64_t now = now_ticks();
+  ThreadState* const head = first_thread();  // the list only grows at its head: walk a snapshot
+
+  format::ProcessRecord process;
+  process.rank = config().rank;
+  process.world_size = config().world_size;
+  process.pid = getpid();
+  process.start_unix_ns = origin_unix_ns();
+  process.duration_ns = clock.since_origin_ns(now);
+  process.end_reason = static_cast<std::uint32_t>(reason);
+  process.end_signal = static_cast<std::uint32_t>(signal);
+  process.clock_source = static_cast<std::uint32_t>(clock_uses_tsc() ? format::ClockSource::tsc : format::ClockSource::monotonic);
+  for (const ThreadState* t = head; t; t = t->next) {
+    ++process.thread_count;
+    process.dropped_intervals += t->dropped.get();
+  }
+  process.ticks_per_second = clock.ticks_per_second;
+  process.max_depth = config().max_depth;
+  process.hostname = view(g_hostname);
+  process.command_line = view(g_command_line);
+  process.parperf_version = view(PARPERF_VERSION);
+
+  w.file_header();
+  w.begin_section(format::SectionType::process);
+  w.record(process);
+  w.end_section();
+  for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now);
+
+  // Sites and events last: every node written above refers to a site registered before it.
+  w.begin_section(format::SectionType::sites);
+  const std::uint32_t sites = registered_site_count();
+  for (std::uint32_t id = 0; id < sites; ++id) {
+    const parperf_site* s = registered_site(id);
+    format::SiteRecord r;
+    r.id = id;
+    r.kind = static_cast<std::uint32_t>(s->kind);
+    r.line = s->line;
+    r.name = view(s->name);
+    r.file = view(s->file);
+    w.record(r);
+  }
+  w.end_section();
+  w.begin_section(format::SectionType::events);
+  const std::uint32_t events = event_kind_count();
+  for (std::uint32_t id = 1; id <= events; ++id) {
+    const EventKind* kind = event_kind(id);
+    format::EventRecord r;
+    r.id = id;
+    r.name = view(kind->name);
+    r.description = view(kind->description);
+    w.record(r);
+  }
+  w.end_section();
+  w.finish();
+}
+
+}  // namespace
+
+void capture_process_facts() noexcept {
+  if (gethostname(g_hostname, sizeof g_hostname) != 0) std::strcpy(g_hostname, "unknown");
+  g_hostname[sizeof g_hostname - 1] = '\0';
+  const int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  const ssize_t n = read(fd, g_command_line, sizeof g_command_line - 1);
+  close(fd);
+  if (n <= 0) return;
+  for (ssize_t i = 0; i < n; ++i)
+    if (g_command_line[i] == '\0') g_command_line[i] = ' ';
+  g_command_line[n > 0 && g_command_line[n - 1] == ' ' ? n - 1 : n] = '\0';
+}
+
+bool write_profile(format::EndReason reason, int signal) noexcept {
+  if (g_writing.exchange(true, std::memory_order_acquire)) return false;
+  const char* dir = config().output_dir;
+  bool written = false;
+  char name[64];
+  format::profile_file_name(name, sizeof name, config().rank);
+  char final_path[sizeof Config::output_dir + 80] = "";
+  char temp_path[sizeof final_path] = "";
+  if (!(append(final_path, sizeof final_path, dir) && append(final_path, sizeof final_path, "/") &&
+        append(final_path, sizeof final_path, name) && append(temp_path, sizeof temp_path, final_path) &&
+        append(temp_path, sizeof temp_path, ".partial"))) {
+    warn_unwritable(dir, ENAMETOOLONG);
+  } else if (const int error = make_directories(dir); error != 0) {
+    warn_unwritable(dir, error);
+  } else if (const int fd = open(temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666); fd < 0) {
+    warn_unwritable(dir, errno);
+  } else {
+    FileSink sink(fd, g_buffer, sizeof g_buffer);
+    Writer writer(sink);
+    write_contents(writer, reason, signal);
+    sink.flush();
+    const int write_error = sink.error();
+    close(fd);
+    // Rename last: a reader sees the previous complete profile or this one, never half of one.
+    if (write_error != 0) {
+      unlink(temp_path);
+      warn_unwritable(dir, write_error);
+    } else if (rename(temp_path, final_path) != 0) {
+      warn_unwritable(dir, errno);
+    } else {
+      written = true;
+    }
+  }
+  g_writing.store(false, std::memory_order_release);
+  return written;
+}
+
+}  // namespace parperf::runtime

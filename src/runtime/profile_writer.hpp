@@ -1,0 +1,18 @@
+// Writes this process's profile into the run directory: everything measured so far, with the
+// intervals still open counted up to now. Async-signal-safe: no allocation, no locks, no stdio.
+#pragma once
+
+#include <cstdint>
+
+#include "format/records.hpp"
+
+namespace parperf::runtime {
+
+// Returns true when the file was written. Concurrent calls (a signal during a flush) do not
+// interleave: the later one returns false without writing.
+bool write_profile(format::EndReason reason, int signal) noexcept;
+
+// Process facts captured at start-up for the profile header (hostname, command line).
+void capture_process_facts() noexcept;
+
+}  // namespace parperf::runtime

@@ -1,0 +1,140 @@
+#include "runtime/site_registry.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "runtime/diagnostics.hpp"
+#include "runtime/runtime_state.hpp"
+
+namespace parperf::runtime {
+namespace {
+
+// Ids index a two-level table of fixed chunks: it only grows, so the writer can read it while
+// another thread registers a site, without a lock.
+constexpr std::uint32_t kChunkBits = 10;
+constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
+constexpr std::uint32_t kMaxChunks = 1024;
+
+std::atomic<const parperf_site*>* g_chunks[kMaxChunks];
+std::atomic<std::uint32_t> g_site_count{0};
+std::mutex g_registry_mutex;  // serialises registration and interning (cold path)
+
+parperf_site g_program_site = {"program", "", 0, PARPERF_KIND_PROGRAM, 0, 0};
+
+// Interned run-time sites: an open-addressed table of owned descriptors, grown under the mutex.
+struct InternedSite {
+  parperf_site site;
+  std::size_t hash;
+};
+InternedSite** g_interned = nullptr;
+std::size_t g_interned_capacity = 0;
+std::size_t g_interned_count = 0;
+
+std::size_t hash_bytes(std::size_t hash, const char* data, std::size_t length) {
+  for (std::size_t i = 0; i < length; ++i) hash = (hash ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
+  return hash;
+}
+
+bool same_text(const char* stored, const char* data, std::size_t length) {
+  return std::strncmp(stored, data, length) == 0 && stored[length] == '\0';
+}
+
+char* copy_text(const char* data, std::size_t length) {
+  auto* copy = static_cast<char*>(std::malloc(length + 1));
+  if (!copy) return nullptr;
+  std::memcpy(copy, data, length);
+  copy[length] = '\0';
+  return copy;
+}
+
+bool grow_interned() {
+  const std::size_t capacity = g_interned_capacity ? g_interned_capacity * 2 : 64;
+  auto** table = static_cast<InternedSite**>(std::calloc(capacity, sizeof(InternedSite*)));
+  if (!table) return false;
+  for (std::size_t i = 0; i < g_interned_capacity; ++i) {
+    InternedSite* entry = g_interned[i];
+    if (!entry) continue;
+    std::size_t slot = entry->hash & (capacity - 1);
+    while (table[slot]) slot = (slot + 1) & (capacity - 1);
+    table[slot] = entry;
+  }
+  std::free(g_interned);
+  g_interned = table;
+  g_interned_capacity = capacity;
+  return true;
+}
+
+}  // namespace
+
+parperf_site* program_site() noexcept { return &g_program_site; }
+
+std::int32_t register_site(parperf_site* site) noexcept {
+  std::lock_guard lock(g_registry_mutex);
+  const std::int32_t state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
+  if (state != kSiteUnregistered) return state;
+  const std::uint32_t id = g_site_count.load(std::memory_order_relaxed);
+  const std::uint32_t chunk = id >> kChunkBits;
+  if (chunk >= kMaxChunks) return kSiteFiltered;  // 1M distinct sites: stop recording new ones
+  if (!g_chunks[chunk]) {
+    g_chunks[chunk] = static_cast<std::atomic<const parperf_site*>*>(
+        std::calloc(kChunkSize, sizeof(std::atomic<const parperf_site*>)));
+    if (!g_chunks[chunk]) return kSiteFiltered;
+  }
+  site->id_ = id;
+  g_chunks[chunk][id & (kChunkSize - 1)].store(site, std::memory_order_relaxed);
+  g_site_count.store(id + 1, std::memory_order_release);
+  const bool recorded = site == &g_program_site || name_is_recorded(config(), site->name ? site->name : "");
+  const std::int32_t new_state = recorded ? kSiteRecorded : kSiteFiltered;
+  __atomic_store_n(&site->state_, new_state, __ATOMIC_RELEASE);
+  return new_state;
+}
+
+parperf_site* intern_site(const char* name, std::size_t name_length, int kind, const char* file,
+                          std::size_t file_length, int line) noexcept {
+  if (!file) file_length = 0;
+  std::size_t hash = hash_bytes(1469598103934665603ull, name, name_length);
+  hash = hash_bytes(hash ^ 0xff, file ? file : "", file_length);
+  hash = (hash ^ static_cast<std::size_t>(line)) * 1099511628211ull;
+  hash = (hash ^ static_cast<std::size_t>(kind)) * 1099511628211ull;
+
+  std::lock_guard lock(g_registry_mutex);
+  if (g_interned_capacity) {
+    for (std::size_t slot = hash & (g_interned_capacity - 1);; slot = (slot + 1) & (g_interned_capacity - 1)) {
+      InternedSite* entry = g_interned[slot];
+      if (!entry) break;
+      if (entry->hash == hash && entry->site.kind == kind && entry->site.line == line &&
+          same_text(entry->site.name, name, name_length) && same_text(entry->site.file, file ? file : "", file_length))
+        return &entry->site;
+    }
+  }
+  if ((g_interned_count + 1) * 2 > g_interned_capacity && !grow_interned()) return nullptr;
+  auto* entry = static_cast<InternedSite*>(std::calloc(1, sizeof(InternedSite)));
+  char* name_copy = copy_text(name, name_length);
+  char* file_copy = copy_text(file ? file : "", file_length);
+  if (!entry || !name_copy || !file_copy) {
+    std::free(entry), std::free(name_copy), std::free(file_copy);
+    return nullptr;
+  }
+  entry->site = parperf_site{name_copy, file_copy, line, kind, 0, 0};
+  entry->hash = hash;
+  std::size_t slot = hash & (g_interned_capacity - 1);
+  while (g_interned[slot]) slot = (slot + 1) & (g_interned_capacity - 1);
+  g_interned[slot] = entry;
+  ++g_interned_count;
+  return &entry->site;
+}
+
+std::uint32_t registered_site_count() noexcept { return g_site_count.load(std::memory_order_acquire); }
+
+const parperf_site* registered_site(std::uint32_t id) noexcept {
+  return g_chunks[id >> kChunkBits][id & (kChunkSize - 1)].load(std::memory_order_relaxed);
+}
+
+bool set_site_flag_once(parperf_site* site, std::int32_t flag) noexcept {
+  const std::int32_t before = __atomic_fetch_or(&site->state_, flag, __ATOMIC_RELAXED);
+  return (before & flag) == 0;
+}
+
+}  // namespace parperf::runtime

@@ -1,0 +1,90 @@
+// Per-thread measurement state and the process-wide list of threads.
+//
+// A thread registers on its first call into the runtime (threads created at any time are fine):
+// it gets a ThreadState with its own interval tree, a fixed frame stack and a place in a
+// lock-free list the writer walks. ThreadStates are never freed, so a profile written after a
+// thread ended still holds its data.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "runtime/config.hpp"
+#include "runtime/interval_tree.hpp"
+#include "runtime/relaxed.hpp"
+
+namespace parperf::runtime {
+
+// How an open frame is treated when it ends.
+enum class FrameMode : std::uint32_t {
+  record = 0,       // a recorded interval: its node gets the duration
+  transparent = 1,  // filtered out by name: not recorded, but its children attach to the parent's node
+  suppressed = 2,   // recording off, beyond the depth limit, or inside such a frame: nothing is recorded
+};
+
+struct Frame {
+  Relaxed<const parperf_site*> site;
+  Relaxed<Node*> node;  // the node the frame's children attach to (null when suppressed)
+  Relaxed<std::uint64_t> begin_ticks;
+  Relaxed<std::uint64_t> iteration_begin_ticks;  // 0 until the first iteration mark
+  Relaxed<FrameMode> mode;
+};
+
+// A user event started on this thread and not yet ended.
+struct OpenEvent {
+  std::uint32_t event = 0;
+  EventStats* stats = nullptr;
+  std::uint64_t begin_ticks = 0;
+};
+
+struct ThreadState {
+  std::uint32_t index = 0;
+  std::int64_t os_tid = 0;
+  std::uint64_t start_ticks = 0;
+  Relaxed<std::uint64_t> end_ticks;
+  Relaxed<bool> ended;
+  Relaxed<std::uint64_t> dropped;  // entries not recorded: depth limit or out of memory
+  ThreadState* next = nullptr;     // registry list
+
+  NodeArena arena;
+  Node* root = nullptr;
+
+  // frames[0] is the root; frames[depth] the innermost open interval.
+  std::atomic<std::uint32_t> depth{0};
+  std::uint32_t overflow = 0;  // begins past kMaxFrames, matched by ends before any frame pops
+  Frame frames[kMaxFrames];
+
+  // OS CPU time attribution (see os_cpu_time.hpp).
+  std::uint64_t last_cpu_sample_ticks = 0;
+  std::uint64_t last_user_ns = 0;
+  std::uint64_t last_sys_ns = 0;
+
+  static constexpr int kMaxOpenEvents = 64;
+  OpenEvent open_events[kMaxOpenEvents];
+  int open_event_count = 0;
+};
+
+namespace thread_detail {
+// initial-exec: one %fs-relative load on the hot path, even from a shared library.
+extern thread_local ThreadState* current __attribute__((tls_model("initial-exec")));
+}  // namespace thread_detail
+
+// Registers the calling thread on its first call; null when the runtime is not measuring or the
+// thread has already exited.
+ThreadState* register_current_thread() noexcept;
+
+inline ThreadState* current_thread() noexcept {
+  ThreadState* t = thread_detail::current;
+  if (__builtin_expect(t != nullptr, 1)) return t;
+  return register_current_thread();
+}
+
+// Ends every open interval of the calling thread at `now` and marks it ended (thread exit,
+// process exit). Further calls from this thread are ignored.
+void close_current_thread(std::uint64_t now) noexcept;
+
+// The head of the registry list (newest first) and the number of registered threads.
+ThreadState* first_thread() noexcept;
+std::uint32_t thread_count() noexcept;
+
+}  // namespace parperf::runtime
