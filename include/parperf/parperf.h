@@ -78,6 +78,9 @@ PARPERF_API unsigned parperf_event_create(const char* name, const char* descript
 PARPERF_API void parperf_event_start(unsigned event, ...);
 PARPERF_API void parperf_event_end(unsigned event, ...);
 PARPERF_API void parperf_event_atomic(unsigned event, ...);
+/* For languages without C varargs (Fortran): phase 0 = start, 1 = end, 2 = atomic; the
+ * description is kept unformatted. */
+PARPERF_API void parperf_event_record(unsigned event, int phase);
 
 /* Stops (on = 0) and resumes (on != 0) recording for the whole process. Intervals entered while
  * recording is off are not recorded, but begin/end pairs stay matched across a switch. */

@@ -110,6 +110,24 @@ bool matches_any(const char* patterns, const char* name) {
   return false;
 }
 
+// Replaces each "%p" with the process id, so several unrelated processes can share one setting.
+bool expand_pid(const char* pattern, char* out, std::size_t size) {
+  char pid[24];
+  std::snprintf(pid, sizeof pid, "%lld", static_cast<long long>(getpid()));
+  std::size_t used = 0;
+  for (const char* p = pattern; *p; ++p) {
+    const bool is_pid = p[0] == '%' && p[1] == 'p';
+    const char* piece = is_pid ? pid : p;
+    const std::size_t length = is_pid ? std::strlen(pid) : 1;
+    if (used + length + 1 > size) return false;
+    std::memcpy(out + used, piece, length);
+    used += length;
+    if (is_pid) ++p;
+  }
+  out[used] = '\0';
+  return true;
+}
+
 }  // namespace
 
 void load_config(Config& config) {
@@ -135,7 +153,9 @@ void load_config(Config& config) {
   read_program_name(config);
   read_rank(config);
   if (const char* dir = env("PARPERF_DIR")) {
-    copy_string(config.output_dir, sizeof config.output_dir, "PARPERF_DIR", dir);
+    char expanded[sizeof config.output_dir];
+    if (expand_pid(dir, expanded, sizeof expanded)) copy_string(config.output_dir, sizeof config.output_dir, "PARPERF_DIR", expanded);
+    else warn("PARPERF_DIR is longer than %zu characters; ignored", sizeof expanded - 1);
   }
   if (config.output_dir[0] == '\0') {
     format::default_run_directory_name(config.output_dir, sizeof config.output_dir, config.program_name,

@@ -15,14 +15,16 @@ namespace {
 
 enum class Phase { start, end, atomic };
 
-void remember_first_description(EventStats& stats, const EventKind& kind, va_list args) {
+// `args` is null for callers without varargs: the description is then kept as written.
+void remember_first_description(EventStats& stats, const EventKind& kind, va_list* args) {
   if (stats.first_description.load(std::memory_order_relaxed)) return;
   constexpr std::size_t kMaxDescription = 256;
   auto* text = static_cast<char*>(std::malloc(kMaxDescription));
   if (!text) return;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  std::vsnprintf(text, kMaxDescription, kind.description, args);
+  if (args) std::vsnprintf(text, kMaxDescription, kind.description, *args);
+  else std::snprintf(text, kMaxDescription, "%s", kind.description);
 #pragma GCC diagnostic pop
   stats.first_description.store(text, std::memory_order_release);
 }
@@ -33,7 +35,7 @@ void warn_unknown_event(unsigned event) {
     warn("user event %u was never created with parperf_event_create; ignored", event);
 }
 
-void record(unsigned event, Phase phase, va_list args) {
+void record(unsigned event, Phase phase, va_list* args) {
   ThreadState* t = current_thread();
   if (!t || !recording()) return;
   const EventKind* kind = event_kind(event);
@@ -93,22 +95,27 @@ unsigned parperf_event_create(const char* name, const char* description_format) 
 void parperf_event_start(unsigned event, ...) {
   va_list args;
   va_start(args, event);
-  record(event, Phase::start, args);
+  record(event, Phase::start, &args);
   va_end(args);
 }
 
 void parperf_event_end(unsigned event, ...) {
   va_list args;
   va_start(args, event);
-  record(event, Phase::end, args);
+  record(event, Phase::end, &args);
   va_end(args);
 }
 
 void parperf_event_atomic(unsigned event, ...) {
   va_list args;
   va_start(args, event);
-  record(event, Phase::atomic, args);
+  record(event, Phase::atomic, &args);
   va_end(args);
+}
+
+void parperf_event_record(unsigned event, int phase) {
+  if (phase < 0 || phase > 2) return;
+  record(event, static_cast<Phase>(phase), nullptr);
 }
 
 }  // extern "C"

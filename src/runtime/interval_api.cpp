@@ -132,6 +132,7 @@ inline void begin(parperf_site* site, std::int64_t value) noexcept {
   }
   Node* parent_node = t->frames[depth - 1].node.get();
   if (PARPERF_UNLIKELY(!recording() || !parent_node)) {
+    if (recording() && depth > config().max_depth) t->dropped.add(1);  // inside a frame cut by the depth limit
     push_frame(*t, depth, site, nullptr, FrameMode::suppressed, 0);
     return;
   }

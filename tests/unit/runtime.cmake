@@ -1,0 +1,20 @@
+# Runtime tests load the real libparperf.so into the test process. The runtime is process-wide
+# state, so each executable is one ctest test (its gtest cases run in order, in one process) with
+# its own output directory and PARPERF_* settings.
+function(parperf_add_runtime_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;ENV" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES} runtime_profile_reader.cpp)
+  target_link_libraries(${name} PRIVATE parperf parperf_format parperf_warnings GTest::gtest GTest::gtest_main
+                                        Threads::Threads)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES
+    LABELS "unit;tsan"
+    ENVIRONMENT "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/${name}.out;PARPERF_QUIET=1;${ARG_ENV}")
+endfunction()
+
+parperf_add_runtime_test(runtime_aggregation_test SOURCES runtime_aggregation_test.cpp)
+parperf_add_runtime_test(runtime_control_test SOURCES runtime_control_test.cpp)
+parperf_add_runtime_test(runtime_limits_test SOURCES runtime_limits_test.cpp
+  ENV "PARPERF_MAX_DEPTH=4" "PARPERF_EXCLUDE=hidden*")
+parperf_add_runtime_test(runtime_threads_test SOURCES runtime_threads_test.cpp)

@@ -1,0 +1,212 @@
+// Aggregation in the runtime: what one thread's interval tree holds after real API calls.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "parperf/parperf.h"
+#include "parperf/parperf.hpp"
+#include "unit/runtime_profile_reader.hpp"
+
+namespace parperf::testing {
+namespace {
+
+const format::Thread& main_thread(const format::Profile& profile) {
+  for (const auto& t : profile.threads)
+    if (t.index == 0) return t;
+  throw std::runtime_error("no thread 0 in the profile");
+}
+
+TEST(RuntimeAggregation, EntriesAccumulateCountSumMinAndMax) {
+  static parperf_site site = PARPERF_SITE_INIT("agg_basic", PARPERF_KIND_USER);
+  std::vector<double> measured;
+  for (int duration : {2, 6, 4}) {
+    Stopwatch watch;
+    parperf_interval_begin(&site, 0);
+    busy_for_ms(duration);
+    parperf_interval_end(&site);
+    measured.push_back(watch.elapsed_ms());
+  }
+  const auto profile = flush_and_read();
+  const auto* node = find_node(profile, main_thread(profile), {"agg_basic"});
+  ASSERT_NE(node, nullptr) << "interval agg_basic missing from the profile";
+  EXPECT_EQ(node->count, 3u);
+  // The stopwatch brackets the API calls, so it reads a little more than the runtime.
+  EXPECT_NEAR(ms(node->sum_ns), measured[0] + measured[1] + measured[2], 0.2) << "total of the three entries";
+  EXPECT_NEAR(ms(node->min_ns), *std::min_element(measured.begin(), measured.end()), 0.1) << "shortest entry";
+  EXPECT_NEAR(ms(node->max_ns), *std::max_element(measured.begin(), measured.end()), 0.1) << "longest entry";
+  EXPECT_FALSE(node->open);
+  EXPECT_GT(node->last_begin_ns, 0u);
+}
+
+TEST(RuntimeAggregation, SameSiteWithDifferentValuesIsADifferentInterval) {
+  for (int step = 0; step < 6; ++step) {
+    PARPERF_SCOPE_VALUE("agg_value", step % 3);
+    PARPERF_SCOPE("agg_value_inner");
+  }
+  const auto profile = flush_and_read();
+  const auto& thread = main_thread(profile);
+  for (std::int64_t value = 0; value < 3; ++value) {
+    const auto* node = find_node(profile, thread, {"agg_value"}, {value});
+    ASSERT_NE(node, nullptr) << "no interval agg_value with value " << value;
+    EXPECT_EQ(node->count, 2u) << "value " << value << " was entered twice";
+    const auto* inner = find_node(profile, thread, {"agg_value", "agg_value_inner"}, {value});
+    ASSERT_NE(inner, nullptr);
+    EXPECT_EQ(inner->count, 2u);
+  }
+  EXPECT_EQ(find_node(profile, thread, {"agg_value"}, {3}), nullptr);
+}
+
+TEST(RuntimeAggregation, NestedTimeIsIncludedInTheParent) {
+  double parent_ms = 0, child_ms = 0;
+  {
+    Stopwatch parent_watch;
+    PARPERF_SCOPE("agg_parent");
+    busy_for_ms(3);
+    {
+      Stopwatch child_watch;
+      PARPERF_SCOPE("agg_child");
+      busy_for_ms(5);
+      child_ms = child_watch.elapsed_ms();
+    }
+    parent_ms = parent_watch.elapsed_ms();
+  }
+  const auto profile = flush_and_read();
+  const auto& thread = main_thread(profile);
+  const auto* parent = find_node(profile, thread, {"agg_parent"});
+  const auto* child = find_node(profile, thread, {"agg_parent", "agg_child"});
+  ASSERT_TRUE(parent && child);
+  EXPECT_NEAR(ms(child->sum_ns), child_ms, 0.1);
+  EXPECT_NEAR(ms(parent->sum_ns), parent_ms, 0.1);
+  EXPECT_GT(parent->sum_ns, child->sum_ns + 2500000) << "the parent holds the child's 5 ms plus its own 3 ms";
+}
+
+TEST(RuntimeAggregation, LoopIterationMarksAreTimed) {
+  static parperf_site loop = PARPERF_SITE_INIT("agg_loop", PARPERF_KIND_SEQUENTIAL_LOOP);
+  std::vector<double> measured;
+  parperf_interval_begin(&loop, 0);
+  for (int i = 0; i < 5; ++i) {
+    Stopwatch watch;
+    parperf_loop_iteration();
+    busy_for_ms(i == 4 ? 4 : 1);
+    measured.push_back(watch.elapsed_ms());
+  }
+  parperf_interval_end(&loop);
+  const auto profile = flush_and_read();
+  const auto* node = find_node(profile, main_thread(profile), {"agg_loop"});
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->iterations, 5u) << "the interval's end closes the fifth iteration";
+  double total = 0;
+  for (double m : measured) total += m;
+  EXPECT_NEAR(ms(node->iteration_sum_ns), total, 0.2);
+  EXPECT_NEAR(ms(node->iteration_min_ns), *std::min_element(measured.begin(), measured.end()), 0.1);
+  EXPECT_NEAR(ms(node->iteration_max_ns), *std::max_element(measured.begin(), measured.end()), 0.1);
+  for (const auto& s : profile.sites)
+    if (s.name == "agg_loop") {
+      EXPECT_EQ(s.kind, static_cast<std::uint32_t>(PARPERF_KIND_SEQUENTIAL_LOOP));
+    }
+}
+
+TEST(RuntimeAggregation, RunTimeNamesAreInternedIntoOneIntervalPerName) {
+  for (int i = 0; i < 10; ++i) {
+    const std::string name = "agg_dynamic_" + std::to_string(i % 2);
+    parperf_interval_begin_named(name.c_str(), PARPERF_KIND_USER, "generated.c", 7, 0);
+    parperf_interval_end_named(name.c_str());
+  }
+  const char buffer[] = "agg_lengthXXXX";  // not terminated where the name ends
+  parperf_interval_begin_n(buffer, 10, PARPERF_KIND_USER, nullptr, 0, 0, 0);
+  parperf_interval_end_n(buffer, 10);
+  const auto profile = flush_and_read();
+  const auto& thread = main_thread(profile);
+  for (const char* name : {"agg_dynamic_0", "agg_dynamic_1"}) {
+    const auto* node = find_node(profile, thread, {name});
+    ASSERT_NE(node, nullptr) << name;
+    EXPECT_EQ(node->count, 5u) << name;
+  }
+  ASSERT_NE(find_node(profile, thread, {"agg_length"}), nullptr);
+  for (const auto& s : profile.sites)
+    if (s.name == "agg_dynamic_0") {
+      EXPECT_EQ(s.file, "generated.c");
+      EXPECT_EQ(s.line, 7);
+    }
+}
+
+TEST(RuntimeAggregation, UserEventsCountPairsAndAtomicsAndKeepTheFirstDescription) {
+  const unsigned send = parperf_event_create("agg_send", "%d bytes to %s");
+  const unsigned tick = parperf_event_create("agg_tick", "tick %d");
+  ASSERT_NE(send, 0u);
+  {
+    PARPERF_SCOPE("agg_events");
+    for (int i = 0; i < 3; ++i) {
+      parperf_event_start(send, 64 * (i + 1), "peer");
+      busy_for_ms(1);
+      parperf_event_end(send);
+    }
+    parperf_event_atomic(tick, 1);
+    parperf_event_atomic(tick, 2);
+  }
+  const auto profile = flush_and_read();
+  const auto* node = find_node(profile, main_thread(profile), {"agg_events"});
+  ASSERT_NE(node, nullptr);
+  ASSERT_EQ(node->events.size(), 2u);
+  const auto& s = node->events[0].event == send ? node->events[0] : node->events[1];
+  const auto& t = node->events[0].event == send ? node->events[1] : node->events[0];
+  EXPECT_EQ(s.starts, 3u);
+  EXPECT_EQ(s.ends, 3u);
+  EXPECT_NEAR(ms(s.sum_ns), 3.0, 0.6);
+  EXPECT_EQ(s.first_description, "64 bytes to peer");
+  EXPECT_EQ(t.atomics, 2u);
+  EXPECT_EQ(t.first_description, "tick 1");
+  bool described = false;
+  for (const auto& e : profile.events)
+    if (e.id == send) described = e.name == "agg_send" && e.description == "%d bytes to %s";
+  EXPECT_TRUE(described);
+}
+
+TEST(RuntimeAggregation, OsCpuTimeSeparatesComputingFromSleeping) {
+  double computing_cpu = 0, sleeping_wall = 0;
+  {
+    Stopwatch watch;
+    PARPERF_SCOPE("agg_computing");
+    busy_for_ms(40);
+    computing_cpu = watch.thread_cpu_ms();
+  }
+  {
+    Stopwatch watch;
+    PARPERF_SCOPE("agg_sleeping");
+    usleep(40000);
+    sleeping_wall = watch.elapsed_ms();
+  }
+  const auto profile = flush_and_read();
+  const auto& thread = main_thread(profile);
+  const auto* computing = find_node(profile, thread, {"agg_computing"});
+  const auto* sleeping = find_node(profile, thread, {"agg_sleeping"});
+  ASSERT_TRUE(computing && sleeping);
+  // Reads are at most PARPERF_CPU_SAMPLE_US (100 us) apart from the boundaries, and the kernel's
+  // user/system split is tick-based: allow a few milliseconds.
+  EXPECT_NEAR(ms(computing->os_user_self_ns + computing->os_sys_self_ns), computing_cpu, 4.0)
+      << "the CPU time the thread itself measured in the busy loop";
+  EXPECT_GT(computing_cpu, 5.0) << "test premise: the busy loop got CPU time";
+  EXPECT_LT(ms(sleeping->os_user_self_ns + sleeping->os_sys_self_ns), 4.0) << "sleeping uses almost no CPU";
+  EXPECT_NEAR(ms(sleeping->sum_ns), sleeping_wall, 0.1) << "but its wall-clock time is all there";
+}
+
+TEST(RuntimeAggregation, AnOpenIntervalIsCountedUpToTheFlush) {
+  static parperf_site site = PARPERF_SITE_INIT("agg_open", PARPERF_KIND_USER);
+  parperf_interval_begin(&site, 0);
+  busy_for_ms(10);
+  const auto profile = flush_and_read();
+  parperf_interval_end(&site);
+  const auto* node = find_node(profile, main_thread(profile), {"agg_open"});
+  ASSERT_NE(node, nullptr);
+  EXPECT_TRUE(node->open);
+  EXPECT_EQ(node->count, 0u);
+  EXPECT_GE(ms(node->open_ns), 9.5);
+  EXPECT_EQ(profile.process.end_reason, format::EndReason::flush);
+  EXPECT_TRUE(main_thread(profile).nodes[0].open) << "the program interval is open while the program runs";
+}
+
+}  // namespace
+}  // namespace parperf::testing
