@@ -44,8 +44,8 @@ void record(unsigned event, Phase phase, va_list* args) {
     return;
   }
   const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
-  Node* node = t->overflow ? nullptr : t->frames[depth].node.get();
-  if (!node) return;  // inside an interval that is not recorded
+  if (t->unrecorded) return;  // inside an unrecorded interval
+  Node* node = t->frames[depth].node.get();
   const std::uint64_t now = now_ticks();
 
   if (phase == Phase::end) {

@@ -7,9 +7,12 @@
 // or locked once a (site, value) has been seen on the thread, and the only system call is the
 // rate-limited OS CPU-time read (os_cpu_time.hpp). Everything else is on cold paths below.
 //
-// Frames make begin/end pairs match even when an entry is not recorded (recording switched off,
-// filtered name, depth limit): such an entry still pushes a frame, in a mode that says what its
-// end must do, so the stack stays consistent across parperf_control() switches.
+// Begin/end pairs stay matched when an entry is not recorded. An entry begun while recording is
+// off, past the depth limit, or inside such an entry only increments ThreadState::unrecorded (the
+// off path costs a TLS load, a flag test and an increment); its end decrements it. Those entries
+// are always innermost, so the counter and the frame stack never interleave, and the stack stays
+// consistent across parperf_control() switches. A name-filtered entry pushes a transparent frame
+// so its children still attach to its parent.
 #include <cstring>
 
 #include "parperf/parperf.h"
@@ -65,16 +68,11 @@ __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, p
     push_frame(t, depth, site, parent_node, FrameMode::transparent, 0);
     return;
   }
-  if (depth > config().max_depth) {
+  Node* node = depth > config().max_depth ? nullptr : parent_node->find_child(site, value);
+  if (!node && depth <= config().max_depth) node = add_child(t.arena, parent_node, site, value);
+  if (!node) {  // cut by the depth limit, or out of memory: this entry and those inside it
     t.dropped.add(1);
-    push_frame(t, depth, site, nullptr, FrameMode::suppressed, 0);
-    return;
-  }
-  Node* node = parent_node->find_child(site, value);
-  if (!node) node = add_child(t.arena, parent_node, site, value);
-  if (!node) {
-    t.dropped.add(1);
-    push_frame(t, depth, site, nullptr, FrameMode::suppressed, 0);
+    ++t.unrecorded;
     return;
   }
   const std::uint64_t now = now_ticks();
@@ -121,21 +119,38 @@ __attribute__((noinline)) void end_mismatched(ThreadState& t, std::uint32_t dept
   pop_frame(t, match);
 }
 
-inline void begin(parperf_site* site, std::int64_t value) noexcept {
+// The unrecorded path, kept tiny so it needs no stack frame: true when the entry was handled.
+inline bool begin_unrecorded() noexcept {
+  ThreadState* t = thread_detail::current;
+  if (PARPERF_UNLIKELY(t && (!recording() || t->unrecorded))) {
+    ++t->unrecorded;
+    return true;
+  }
+  return false;
+}
+inline bool end_unrecorded() noexcept {
+  ThreadState* t = thread_detail::current;
+  if (PARPERF_UNLIKELY(t && t->unrecorded)) {
+    --t->unrecorded;
+    return true;
+  }
+  return false;
+}
+
+__attribute__((noinline)) void begin(parperf_site* site, std::int64_t value) noexcept {
   ThreadState* t = current_thread();
   if (PARPERF_UNLIKELY(!t)) return;
+  if (PARPERF_UNLIKELY(!recording() || t->unrecorded)) {
+    ++t->unrecorded;
+    return;
+  }
   const std::uint32_t depth = t->depth.load(std::memory_order_relaxed) + 1;
-  if (PARPERF_UNLIKELY(depth >= kMaxFrames || t->overflow)) {
-    ++t->overflow;
+  if (PARPERF_UNLIKELY(depth >= kMaxFrames)) {
     t->dropped.add(1);
+    ++t->unrecorded;
     return;
   }
   Node* parent_node = t->frames[depth - 1].node.get();
-  if (PARPERF_UNLIKELY(!recording() || !parent_node)) {
-    if (recording() && depth > config().max_depth) t->dropped.add(1);  // inside a frame cut by the depth limit
-    push_frame(*t, depth, site, nullptr, FrameMode::suppressed, 0);
-    return;
-  }
   Node* node = parent_node->find_child(site, value);
   if (PARPERF_UNLIKELY(!node || (site->state_ & kSiteStateMask) != kSiteRecorded || depth > config().max_depth)) {
     begin_slow(*t, depth, site, value, parent_node);
@@ -146,11 +161,11 @@ inline void begin(parperf_site* site, std::int64_t value) noexcept {
   push_frame(*t, depth, site, node, FrameMode::record, now);
 }
 
-inline void end(const parperf_site* site, const char* name, std::size_t name_length) noexcept {
+__attribute__((noinline)) void end(const parperf_site* site, const char* name, std::size_t name_length) noexcept {
   ThreadState* t = current_thread();
   if (PARPERF_UNLIKELY(!t)) return;
-  if (PARPERF_UNLIKELY(t->overflow)) {
-    --t->overflow;
+  if (PARPERF_UNLIKELY(t->unrecorded)) {
+    --t->unrecorded;
     return;
   }
   const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
@@ -172,11 +187,13 @@ using namespace parperf::runtime;
 extern "C" {
 
 void parperf_interval_begin(parperf_site* site, int64_t value) {
-  if (site) begin(site, value);
+  if (begin_unrecorded() || !site) return;
+  begin(site, value);
 }
 
 void parperf_interval_end(parperf_site* site) {
-  if (site) end(site, nullptr, 0);
+  if (end_unrecorded() || !site) return;
+  end(site, nullptr, 0);
 }
 
 void parperf_interval_begin_n(const char* name, size_t name_len, int kind, const char* file, size_t file_len,
@@ -199,7 +216,7 @@ void parperf_interval_end_named(const char* name) {
 
 void parperf_loop_iteration(void) {
   ThreadState* t = current_thread();
-  if (!t || t->overflow) return;
+  if (!t || t->unrecorded) return;
   const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
   Frame& f = t->frames[depth];
   if (depth == 0 || f.mode.get() != FrameMode::record) return;

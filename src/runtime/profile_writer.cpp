@@ -82,7 +82,7 @@ struct OpenFrames {
     const std::uint32_t depth = t.depth.load(std::memory_order_acquire);
     for (std::uint32_t d = 0; d <= depth && d < kMaxFrames; ++d) {
       const Frame& f = t.frames[d];
-      if (f.mode.get() != FrameMode::record || !f.node.get()) continue;
+      if (f.mode.get() != FrameMode::record) continue;
       nodes[count] = f.node.get();
       begins[count] = f.begin_ticks.get();
       ++count;

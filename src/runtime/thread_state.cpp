@@ -14,7 +14,7 @@
 namespace parperf::runtime {
 
 namespace thread_detail {
-thread_local ThreadState* current __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit thread_local ThreadState* current __attribute__((tls_model("initial-exec"))) = nullptr;
 }  // namespace thread_detail
 
 namespace {
@@ -79,7 +79,7 @@ void close_current_thread(std::uint64_t now) noexcept {
   for (;; --depth) {
     Frame& f = t->frames[depth];
     Node* node = f.node.get();
-    if (f.mode.get() == FrameMode::record && node) {
+    if (f.mode.get() == FrameMode::record) {
       const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
       if (iteration_begin) node->record_iteration(now - iteration_begin);
       node->record_entry(f.begin_ticks.get(), now - f.begin_ticks.get());
@@ -87,6 +87,7 @@ void close_current_thread(std::uint64_t now) noexcept {
     if (depth == 0) break;
   }
   t->depth.store(0, std::memory_order_release);
+  t->unrecorded = 0;
   t->end_ticks.set(now);
   t->ended.set(true);
   thread_detail::current = nullptr;

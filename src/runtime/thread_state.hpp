@@ -19,12 +19,11 @@ namespace parperf::runtime {
 enum class FrameMode : std::uint32_t {
   record = 0,       // a recorded interval: its node gets the duration
   transparent = 1,  // filtered out by name: not recorded, but its children attach to the parent's node
-  suppressed = 2,   // recording off, beyond the depth limit, or inside such a frame: nothing is recorded
 };
 
 struct Frame {
   Relaxed<const parperf_site*> site;
-  Relaxed<Node*> node;  // the node the frame's children attach to (null when suppressed)
+  Relaxed<Node*> node;  // the node the frame's children attach to
   Relaxed<std::uint64_t> begin_ticks;
   Relaxed<std::uint64_t> iteration_begin_ticks;  // 0 until the first iteration mark
   Relaxed<FrameMode> mode;
@@ -51,7 +50,9 @@ struct ThreadState {
 
   // frames[0] is the root; frames[depth] the innermost open interval.
   std::atomic<std::uint32_t> depth{0};
-  std::uint32_t overflow = 0;  // begins past kMaxFrames, matched by ends before any frame pops
+  // Entries that push no frame: begun while recording was off, past the depth limit, or inside
+  // such an entry. They are always the innermost ones, so their ends come first and only count down.
+  std::uint32_t unrecorded = 0;
   Frame frames[kMaxFrames];
 
   // OS CPU time attribution (see os_cpu_time.hpp).
@@ -66,7 +67,8 @@ struct ThreadState {
 
 namespace thread_detail {
 // initial-exec: one %fs-relative load on the hot path, even from a shared library.
-extern thread_local ThreadState* current __attribute__((tls_model("initial-exec")));
+// constinit: no dynamic initialisation, so no TLS wrapper call on access.
+extern constinit thread_local ThreadState* current __attribute__((tls_model("initial-exec")));
 }  // namespace thread_detail
 
 // Registers the calling thread on its first call; null when the runtime is not measuring or the

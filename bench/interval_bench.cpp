@@ -1,0 +1,77 @@
+// Cost of the annotation hot path: one begin+end pair of a static-site interval.
+//
+//   bench/run.sh            (builds nothing; runs build/bin/parperf-bench with a scratch PARPERF_DIR)
+//
+// Reports ns per pair at nesting depth 1 and 8, with 1 and 2 threads, with recording switched
+// off, and reference costs of the two clocks. `allocs` counts malloc calls per pair during the
+// timed loop (after warm-up): it must be 0.
+#include <benchmark/benchmark.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+
+#include "parperf/parperf.h"
+
+// Interposes malloc for the whole process (libparperf.so included) to count allocations.
+extern "C" void* __libc_malloc(std::size_t);
+namespace {
+std::atomic<long> g_mallocs{0};
+}
+extern "C" void* malloc(std::size_t size) {
+  g_mallocs.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+
+namespace {
+
+parperf_site g_outer[7] = {
+    PARPERF_SITE_INIT("outer1", PARPERF_KIND_USER), PARPERF_SITE_INIT("outer2", PARPERF_KIND_USER),
+    PARPERF_SITE_INIT("outer3", PARPERF_KIND_USER), PARPERF_SITE_INIT("outer4", PARPERF_KIND_USER),
+    PARPERF_SITE_INIT("outer5", PARPERF_KIND_USER), PARPERF_SITE_INIT("outer6", PARPERF_KIND_USER),
+    PARPERF_SITE_INIT("outer7", PARPERF_KIND_USER)};
+parperf_site g_hot = PARPERF_SITE_INIT("hot", PARPERF_KIND_USER);
+
+void pairs_at_depth(benchmark::State& state, int depth, bool recording) {
+  for (int d = 0; d + 1 < depth; ++d) parperf_interval_begin(&g_outer[d], 0);
+  if (state.thread_index() == 0) parperf_control(recording ? 1 : 0);
+  // Warm-up: the thread registers and the node is created here, outside the timed loop.
+  parperf_interval_begin(&g_hot, 0);
+  parperf_interval_end(&g_hot);
+  const long mallocs_before = g_mallocs.load();
+  for (auto _ : state) {
+    parperf_interval_begin(&g_hot, 0);
+    parperf_interval_end(&g_hot);
+  }
+  const long mallocs = g_mallocs.load() - mallocs_before;
+  state.counters["allocs"] = benchmark::Counter(static_cast<double>(mallocs), benchmark::Counter::kAvgIterations);
+  for (int d = depth - 2; d >= 0; --d) parperf_interval_end(&g_outer[d]);
+  if (state.thread_index() == 0) parperf_control(1);
+}
+
+void BM_PairDepth1(benchmark::State& state) { pairs_at_depth(state, 1, true); }
+void BM_PairDepth8(benchmark::State& state) { pairs_at_depth(state, 8, true); }
+void BM_PairRecordingOff(benchmark::State& state) { pairs_at_depth(state, 1, false); }
+
+void BM_ReferenceRdtsc(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(__rdtsc());
+}
+void BM_ReferenceClockGettime(benchmark::State& state) {
+  timespec ts;
+  for (auto _ : state) {
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    benchmark::DoNotOptimize(ts);
+  }
+}
+
+BENCHMARK(BM_PairDepth1)->Threads(1)->Threads(2);
+BENCHMARK(BM_PairDepth8)->Threads(1)->Threads(2);
+BENCHMARK(BM_PairRecordingOff)->Threads(1);
+BENCHMARK(BM_ReferenceRdtsc);
+BENCHMARK(BM_ReferenceClockGettime);
+
+}  // namespace
+
+BENCHMARK_MAIN();
