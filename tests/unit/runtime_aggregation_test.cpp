@@ -33,10 +33,15 @@ TEST(RuntimeAggregation, EntriesAccumulateCountSumMinAndMax) {
   const auto* node = find_node(profile, main_thread(profile), {"agg_basic"});
   ASSERT_NE(node, nullptr) << "interval agg_basic missing from the profile";
   EXPECT_EQ(node->count, 3u);
-  // The stopwatch brackets the API calls, so it reads a little more than the runtime.
-  EXPECT_NEAR(ms(node->sum_ns), measured[0] + measured[1] + measured[2], 0.2) << "total of the three entries";
-  EXPECT_NEAR(ms(node->min_ns), *std::min_element(measured.begin(), measured.end()), 0.1) << "shortest entry";
-  EXPECT_NEAR(ms(node->max_ns), *std::max_element(measured.begin(), measured.end()), 0.1) << "longest entry";
+  // Each entry lasts at least its busy-wait and at most what the stopwatch around the API calls saw
+  // (on a loaded machine the thread may be preempted inside the bracket but outside the interval).
+  const double slack = 0.05;
+  EXPECT_GE(ms(node->sum_ns), 12.0) << "three entries of 2+6+4 ms";
+  EXPECT_LE(ms(node->sum_ns), measured[0] + measured[1] + measured[2] + slack);
+  EXPECT_GE(ms(node->min_ns), 2.0) << "shortest entry";
+  EXPECT_LE(ms(node->min_ns), *std::min_element(measured.begin(), measured.end()) + slack);
+  EXPECT_GE(ms(node->max_ns), 6.0) << "longest entry";
+  EXPECT_LE(ms(node->max_ns), *std::max_element(measured.begin(), measured.end()) + slack);
   EXPECT_FALSE(node->open);
   EXPECT_GT(node->last_begin_ns, 0u);
 }
@@ -78,8 +83,10 @@ TEST(RuntimeAggregation, NestedTimeIsIncludedInTheParent) {
   const auto* parent = find_node(profile, thread, {"agg_parent"});
   const auto* child = find_node(profile, thread, {"agg_parent", "agg_child"});
   ASSERT_TRUE(parent && child);
-  EXPECT_NEAR(ms(child->sum_ns), child_ms, 0.1);
-  EXPECT_NEAR(ms(parent->sum_ns), parent_ms, 0.1);
+  EXPECT_GE(ms(child->sum_ns), 5.0);
+  EXPECT_LE(ms(child->sum_ns), child_ms + 0.05);
+  EXPECT_GE(ms(parent->sum_ns), 8.0);
+  EXPECT_LE(ms(parent->sum_ns), parent_ms + 0.05);
   EXPECT_GT(parent->sum_ns, child->sum_ns + 2500000) << "the parent holds the child's 5 ms plus its own 3 ms";
 }
 
@@ -100,9 +107,12 @@ TEST(RuntimeAggregation, LoopIterationMarksAreTimed) {
   EXPECT_EQ(node->iterations, 5u) << "the interval's end closes the fifth iteration";
   double total = 0;
   for (double m : measured) total += m;
-  EXPECT_NEAR(ms(node->iteration_sum_ns), total, 0.2);
-  EXPECT_NEAR(ms(node->iteration_min_ns), *std::min_element(measured.begin(), measured.end()), 0.1);
-  EXPECT_NEAR(ms(node->iteration_max_ns), *std::max_element(measured.begin(), measured.end()), 0.1);
+  EXPECT_GE(ms(node->iteration_sum_ns), 8.0) << "iterations of 1+1+1+1+4 ms";
+  EXPECT_LE(ms(node->iteration_sum_ns), total + 0.05);
+  EXPECT_GE(ms(node->iteration_min_ns), 1.0);
+  EXPECT_LE(ms(node->iteration_min_ns), *std::min_element(measured.begin(), measured.end()) + 0.05);
+  EXPECT_GE(ms(node->iteration_max_ns), 4.0);
+  EXPECT_LE(ms(node->iteration_max_ns), *std::max_element(measured.begin(), measured.end()) + 0.05);
   for (const auto& s : profile.sites)
     if (s.name == "agg_loop") {
       EXPECT_EQ(s.kind, static_cast<std::uint32_t>(PARPERF_KIND_SEQUENTIAL_LOOP));
@@ -137,13 +147,16 @@ TEST(RuntimeAggregation, UserEventsCountPairsAndAtomicsAndKeepTheFirstDescriptio
   const unsigned send = parperf_event_create("agg_send", "%d bytes to %s");
   const unsigned tick = parperf_event_create("agg_tick", "tick %d");
   ASSERT_NE(send, 0u);
+  double events_ms = 0;
   {
     PARPERF_SCOPE("agg_events");
+    Stopwatch watch;
     for (int i = 0; i < 3; ++i) {
       parperf_event_start(send, 64 * (i + 1), "peer");
       busy_for_ms(1);
       parperf_event_end(send);
     }
+    events_ms = watch.elapsed_ms();
     parperf_event_atomic(tick, 1);
     parperf_event_atomic(tick, 2);
   }
@@ -155,7 +168,8 @@ TEST(RuntimeAggregation, UserEventsCountPairsAndAtomicsAndKeepTheFirstDescriptio
   const auto& t = node->events[0].event == send ? node->events[1] : node->events[0];
   EXPECT_EQ(s.starts, 3u);
   EXPECT_EQ(s.ends, 3u);
-  EXPECT_NEAR(ms(s.sum_ns), 3.0, 0.6);
+  EXPECT_GE(ms(s.sum_ns), 3.0);
+  EXPECT_LE(ms(s.sum_ns), events_ms);
   EXPECT_EQ(s.first_description, "64 bytes to peer");
   EXPECT_EQ(t.atomics, 2u);
   EXPECT_EQ(t.first_description, "tick 1");
@@ -190,7 +204,8 @@ TEST(RuntimeAggregation, OsCpuTimeSeparatesComputingFromSleeping) {
       << "the CPU time the thread itself measured in the busy loop";
   EXPECT_GT(computing_cpu, 5.0) << "test premise: the busy loop got CPU time";
   EXPECT_LT(ms(sleeping->os_user_self_ns + sleeping->os_sys_self_ns), 4.0) << "sleeping uses almost no CPU";
-  EXPECT_NEAR(ms(sleeping->sum_ns), sleeping_wall, 0.1) << "but its wall-clock time is all there";
+  EXPECT_GE(ms(sleeping->sum_ns), 40.0) << "but its wall-clock time is all there";
+  EXPECT_LE(ms(sleeping->sum_ns), sleeping_wall + 0.05);
 }
 
 TEST(RuntimeAggregation, AnOpenIntervalIsCountedUpToTheFlush) {
