@@ -47,7 +47,7 @@ class ByteReader {
 
   void need(std::size_t size, const char* what) const {
     if (remaining() < size)
-      throw FormatError("truncated: " + context_ + ": " + what + " needs " + std::to_string(size) +
+      throw FormatError("truncated: " + (context_.empty() ? "" : context_ + ": ") + what + " needs " + std::to_string(size) +
                         " bytes, " + std::to_string(remaining()) + " remain");
   }
 
@@ -93,6 +93,7 @@ class ByteReader {
   }
 
   const std::string& context() const { return context_; }
+  void set_context(std::string context) { context_ = std::move(context); }
 
  private:
   std::span<const std::uint8_t> bytes_;
@@ -246,6 +247,8 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
     throw FormatError("unsupported type sizes: integers of " + std::to_string(header.integer_size) +
                       " bytes, times of " + std::to_string(header.time_size) + " bytes (version 1 uses 8 and 8)");
 
+  in.set_context("");  // past the header: each message names its section itself
+
   Profile profile;
   std::size_t sections = 0;
   std::size_t process_sections = 0;
@@ -300,7 +303,13 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
 Profile read_profile_file(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw FormatError(path.string() + ": cannot open: " + std::strerror(errno));
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {
+    // libstdc++'s filebuf throws from underflow() when read(2) fails (EISDIR, EIO).
+    throw FormatError(path.string() + ": read error: " + e.code().message());
+  }
   if (file.bad()) throw FormatError(path.string() + ": read error: " + std::strerror(errno));
   try {
     return decode_profile(bytes);

@@ -62,14 +62,14 @@ class RecordWriter {
   template <class Record>
   void record(const Record& r) {
     Record copy = r;  // `fields` takes mutable references so one list serves reading too
-    fields(copy, [this](auto& field) { put_field(field); });
+    fields(copy, [this](auto& field) { this->put_field(field); });
   }
 
  private:
   template <class Record>
   void record_raw(const Record& r) {
     Record copy = r;
-    fields(copy, [this](auto& field) { put(field); });
+    fields(copy, [this](auto& field) { this->put(field); });
   }
 
   void put_field(const Str& s) {

@@ -25,7 +25,7 @@ inline constexpr std::uint8_t kBigEndian = 2;
 inline constexpr std::uint8_t kIntegerSize = 8;
 inline constexpr std::uint8_t kTimeSize = 8;
 inline constexpr std::uint32_t kNoParent = 0xffffffffu;
-// Marks the end of the last section; followed by the CRC-32C of every byte before it.
+// Marks the end of the last section; followed by the number of sections (u32).
 inline constexpr std::uint32_t kEndMarker = 0x21444e45u;  // "END!"
 
 enum class SectionType : std::uint32_t {
@@ -57,7 +57,8 @@ struct FileHeader {
   std::uint8_t reserved = 0;
 };
 
-// Every section: a SectionHeader, `length` payload bytes, then the CRC-32C of the payload (u32).
+// Every section: a SectionHeader, `length` payload bytes, then the CRC-32C (u32) of the section
+// type's bytes followed by the payload.
 struct SectionHeader {
   std::uint32_t type = 0;
   std::uint64_t length = 0;

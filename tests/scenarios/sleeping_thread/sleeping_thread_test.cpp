@@ -1,0 +1,53 @@
+// Scenario: in the interval "phase", one pthread sleeps 200 ms while another computes 100 ms.
+//
+// The characteristics are wall-clock based (DESIGN.md section 4): sleeping is time the thread spent
+// in the interval, so Execution = 0.200 s, Productive = 0.200 + 0.100 = 0.300 s, Idle = 0.100 s,
+// Efficiency = 0.300 / 0.400 = 0.75. The OS CPU time beside them tells the two apart: about 0.100 s
+// of user CPU in all (exactly: what the computing thread measured itself and printed), and almost
+// none of it (< 10 ms) on the sleeping thread.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "support/artifacts.hpp"
+#include "support/parperf_json.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+constexpr double kTolerance = 0.015;
+
+TEST(SleepingThread, WallClockCountsTheSleepAndOsCpuTimeDoesNot) {
+  TempDir tmp;
+  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--",
+                                   PARPERF_PROGRAM_SLEEPING_THREAD_PROGRAM});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto report = report_json(tmp / "run");
+  const auto* phase = find_interval(report, "user", "phase");
+  ASSERT_NE(phase, nullptr) << report.dump(2);
+  EXPECT_EQ((*phase)["processors"], 2);
+  EXPECT_NEAR(number(*phase, "execution_time"), 0.200, kTolerance) << "the sleeper's 200 ms";
+  EXPECT_NEAR(number(*phase, "productive_time"), 0.300, 2 * kTolerance) << "200 ms asleep + 100 ms computing";
+  EXPECT_NEAR(number(*phase, "idle_time"), 0.100, kTolerance) << "the computing thread is done 100 ms early";
+  EXPECT_NEAR(number(*phase, "efficiency"), 0.75, 0.04);
+  double computing_cpu = -1;
+  for (const auto& line : lines_of(result.out)) std::sscanf(line.c_str(), "computing thread cpu %lf s", &computing_cpu);
+  ASSERT_GT(computing_cpu, 0.0) << "the program reports the CPU time its computing thread got\n" << result.out;
+  // Reads are rate-limited to one per 100 us and the kernel splits user/system by ticks: 10 ms.
+  EXPECT_NEAR(number(*phase, "os_cpu_user") + number(*phase, "os_cpu_sys"), computing_cpu, 0.010)
+      << "only the computing thread uses the CPU (about 100 ms on an idle machine)";
+
+  const auto& processors = (*phase)["per_processor"];
+  ASSERT_EQ(processors.size(), 2u);
+  const auto& sleeper = number(processors[0], "execution_time") > number(processors[1], "execution_time")
+                            ? processors[0]
+                            : processors[1];
+  EXPECT_NEAR(number(sleeper, "execution_time"), 0.200, kTolerance);
+  EXPECT_LT(number(sleeper, "os_cpu_user") + number(sleeper, "os_cpu_sys"), 0.010)
+      << "a sleeping thread uses almost no CPU";
+}
+
+}  // namespace
+}  // namespace parperf::test

@@ -1,0 +1,278 @@
+// The bytes on disk, as docs/format.md describes them: a file built by hand, field by field with
+// explicit widths, must equal what the writer produces; a file in the other byte order must decode
+// to the same profile; the checksum is the standard CRC-32C.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "format/crc32c.hpp"
+#include "format/profile_reader.hpp"
+#include "format/records.hpp"
+#include "unit/format_test_profiles.hpp"
+
+namespace parperf::format {
+namespace {
+
+TEST(Crc32c, MatchesTheCastagnoliCheckValue) {
+  // The check value of CRC-32C (iSCSI, RFC 3720): a reader in another language can test against it.
+  const std::string_view digits = "123456789";
+  EXPECT_EQ(crc32c_update(0, digits.data(), digits.size()), 0xe3069283u);
+  EXPECT_EQ(crc32c_update(0, nullptr, 0), 0u);
+}
+
+TEST(Crc32c, ContinuingOverPiecesEqualsOneRunOverTheWhole) {
+  const std::string_view text = "parperf section payload";
+  const auto split = crc32c_update(crc32c_update(0, text.data(), 7), text.data() + 7, text.size() - 7);
+  EXPECT_EQ(split, crc32c_update(0, text.data(), text.size()));
+}
+
+TEST(FormatLayout, RecordSizesAreTheDocumentedOnes) {
+  // docs/format.md lists these as the smallest size of each record (all strings empty).
+  EXPECT_EQ(min_encoded_size<FileHeader>(), 16u);
+  EXPECT_EQ(min_encoded_size<SectionHeader>(), 12u);
+  EXPECT_EQ(min_encoded_size<ProcessRecord>(), 92u);
+  EXPECT_EQ(min_encoded_size<SiteRecord>(), 24u);
+  EXPECT_EQ(min_encoded_size<EventRecord>(), 12u);
+  EXPECT_EQ(min_encoded_size<ThreadRecord>(), 32u);
+  EXPECT_EQ(min_encoded_size<NodeRecord>(), 120u);
+  EXPECT_EQ(min_encoded_size<EventStatsRecord>(), 60u);
+}
+
+// Builds a file by hand, as a reader written from docs/format.md would expect it: every integer
+// with its width spelled out, little-endian.
+class HandBuiltFile {
+ public:
+  void u8(std::uint8_t v) { bytes_.push_back(v); }
+  void u16(std::uint16_t v) { little(v, 2); }
+  void u32(std::uint32_t v) { little(v, 4); }
+  void u64(std::uint64_t v) { little(v, 8); }
+  void i64(std::int64_t v) { little(static_cast<std::uint64_t>(v), 8); }
+  void str(std::string_view s) {
+    u32(static_cast<std::uint32_t>(s.size()));
+    bytes_.insert(bytes_.end(), s.begin(), s.end());
+  }
+  void raw(std::initializer_list<std::uint8_t> b) { bytes_.insert(bytes_.end(), b.begin(), b.end()); }
+
+  void begin_section(std::uint32_t type) {
+    section_ = bytes_.size();
+    u32(type);
+    u64(0);  // the length, filled in by end_section
+  }
+  void end_section() {
+    const std::size_t payload = section_ + 12;
+    const std::uint64_t length = bytes_.size() - payload;
+    for (std::size_t i = 0; i < 8; ++i)
+      bytes_[section_ + 4 + i] = static_cast<std::uint8_t>(length >> (8 * i));
+    // CRC-32C over the four type bytes, then the payload.
+    const auto crc = crc32c_update(crc32c_update(0, &bytes_[section_], 4), bytes_.data() + payload, length);
+    u32(crc);
+  }
+  const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  void little(std::uint64_t v, std::size_t width) {
+    for (std::size_t i = 0; i < width; ++i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  std::vector<std::uint8_t> bytes_;
+  std::size_t section_ = 0;
+};
+
+Profile small_profile() {
+  Profile p;
+  p.process =
+      ProcessInfo{1, 2, 3, 4, 5, EndReason::flush, 6, ClockSource::monotonic, 1, 7, 8, 9, "h", "c d", "v"};
+  p.sites = {Site{10, 1, 11, "main", "m.c"}};
+  p.events = {Event{12, "e", ""}};
+  Node root;
+  root.site = 10;
+  root.value = -1;
+  root.count = 16;
+  root.sum_ns = 17;
+  root.min_ns = 18;
+  root.max_ns = 19;
+  root.last_begin_ns = 20;
+  root.open_ns = 21;
+  root.open = true;
+  root.os_user_self_ns = 22;
+  root.os_sys_self_ns = 23;
+  root.iterations = 24;
+  root.iteration_sum_ns = 25;
+  root.iteration_min_ns = 26;
+  root.iteration_max_ns = 27;
+  root.events = {EventStats{12, 28, 29, 30, 31, 32, 33, "x"}};
+  Thread t;
+  t.index = 0;
+  t.ended = true;
+  t.os_tid = 13;
+  t.start_ns = 14;
+  t.end_ns = 15;
+  t.nodes = {root};
+  p.threads = {t};
+  return p;
+}
+
+std::vector<std::uint8_t> small_profile_by_hand() {
+  HandBuiltFile f;
+  f.raw({0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'});  // magic
+  f.u16(1), f.u16(0);                                    // version 1.0
+  f.u8(1), f.u8(8), f.u8(8), f.u8(0);                    // little-endian, 8-byte integers and times, reserved
+
+  f.begin_section(1);                      // process
+  f.i64(1), f.i64(2), f.i64(3);            // rank, world size, pid
+  f.u64(4), f.u64(5);                      // start (unix ns), duration
+  f.u32(1), f.u32(6), f.u32(1), f.u32(1);  // end reason flush, signal, clock monotonic, thread count
+  f.u64(7), f.u64(8), f.u64(9);            // ticks per second, max depth, dropped intervals
+  f.str("h"), f.str("c d"), f.str("v");    // hostname, command line, parperf version
+  f.end_section();
+
+  f.begin_section(2);  // sites
+  f.u32(10), f.u32(1), f.i64(11), f.str("main"), f.str("m.c");
+  f.end_section();
+
+  f.begin_section(3);  // events
+  f.u32(12), f.str("e"), f.str("");
+  f.end_section();
+
+  f.begin_section(4);                                   // thread
+  f.u32(0), f.u32(1), f.i64(13), f.u64(14), f.u64(15);  // index, ended, os tid, start, end
+  f.u32(0xffffffff), f.u32(10), f.i64(-1);              // node: no parent, site, value
+  for (std::uint64_t v = 16; v <= 27; ++v) f.u64(v);    // count .. iteration max
+  f.u32(1), f.u32(1);                                   // open, event count
+  f.u32(12), f.u32(0);                                  // event statistics: event, reserved
+  for (std::uint64_t v = 28; v <= 33; ++v) f.u64(v);    // starts .. max
+  f.str("x");
+  f.end_section();
+
+  f.u32(0x21444e45), f.u32(4);  // "END!", four sections
+  return f.bytes();
+}
+
+TEST(FormatLayout, WriterProducesTheDocumentedBytes) {
+  if constexpr (std::endian::native != std::endian::little)
+    GTEST_SKIP() << "the writer writes host byte order";
+  const auto by_hand = small_profile_by_hand();
+  EXPECT_EQ(by_hand.size(), 442u);
+  EXPECT_EQ(test::encode_profile(small_profile()), by_hand);
+}
+
+TEST(FormatLayout, ReaderDecodesTheDocumentedBytes) {
+  EXPECT_EQ(test::first_difference(decode_profile(small_profile_by_hand()), small_profile()), "");
+}
+
+// A second writer, written from the field lists: integers in a chosen byte order, checksums over
+// the bytes as stored. The runtime only writes its host's order; this one writes the other.
+class OrderedWriter {
+ public:
+  explicit OrderedWriter(bool big_endian) : big_(big_endian) {}
+
+  void file_header() {
+    FileHeader header;
+    header.byte_order = big_ ? kBigEndian : kLittleEndian;
+    fields(header, [this](auto& field) { integer(field); });
+  }
+  void begin_section(SectionType type) {
+    section_ = bytes_.size();
+    integer(static_cast<std::uint32_t>(type));
+    integer(std::uint64_t{0});
+  }
+  void end_section() {
+    const std::size_t payload = section_ + 12;
+    const std::uint64_t length = bytes_.size() - payload;
+    for (std::size_t i = 0; i < 8; ++i)
+      bytes_[section_ + 4 + i] = static_cast<std::uint8_t>(length >> (8 * (big_ ? 7 - i : i)));
+    const auto crc = crc32c_update(crc32c_update(0, &bytes_[section_], 4), bytes_.data() + payload, length);
+    integer(crc);
+    ++sections_;
+  }
+  template <class Record>
+  void record(const Record& r) {
+    Record copy = r;
+    fields(copy, [this](auto& field) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>) {
+        integer(static_cast<std::uint32_t>(field.size()));
+        bytes_.insert(bytes_.end(), field.begin(), field.end());
+      } else {
+        integer(field);
+      }
+    });
+  }
+  void finish() {
+    integer(kEndMarker);
+    integer(sections_);
+  }
+  const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  template <class T>
+  void integer(T value) {
+    const auto v = static_cast<std::make_unsigned_t<T>>(value);
+    for (std::size_t i = 0; i < sizeof(T); ++i) {
+      const std::size_t shift = 8 * (big_ ? sizeof(T) - 1 - i : i);
+      bytes_.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> shift));
+    }
+  }
+  bool big_;
+  std::vector<std::uint8_t> bytes_;
+  std::size_t section_ = 0;
+  std::uint32_t sections_ = 0;
+};
+
+std::vector<std::uint8_t> encode_in_byte_order(const Profile& profile, bool big_endian) {
+  OrderedWriter writer(big_endian);
+  test::write_records(writer, profile);
+  return writer.bytes();
+}
+
+constexpr bool kHostIsBigEndian = std::endian::native == std::endian::big;
+
+TEST(FormatByteOrder, SecondWriterInHostOrderProducesTheRuntimeWritersBytes) {
+  // Shows that the second writer differs from the runtime's only in byte order, so the tests below
+  // exercise the reader's conversion and nothing else.
+  const Profile p = test::rich_sample_profile();
+  EXPECT_EQ(encode_in_byte_order(p, kHostIsBigEndian), test::encode_profile(p));
+}
+
+TEST(FormatByteOrder, BigEndianFileDecodesToTheSameProfile) {
+  const Profile p = test::rich_sample_profile();
+  const auto big = encode_in_byte_order(p, true);
+  ASSERT_EQ(big[12], kBigEndian);
+  EXPECT_EQ(big[9], 1) << "version major 1, most significant byte first";
+  EXPECT_EQ(test::first_difference(decode_profile(big), p), "");
+}
+
+TEST(FormatByteOrder, LittleEndianFileDecodesToTheSameProfile) {
+  const Profile p = test::rich_sample_profile();
+  EXPECT_EQ(test::first_difference(decode_profile(encode_in_byte_order(p, false)), p), "");
+}
+
+TEST(FormatByteOrder, FileInTheOtherByteOrderIsStillChecksummed) {
+  auto bytes = encode_in_byte_order(test::rich_sample_profile(), !kHostIsBigEndian);
+  const auto sites = test::section_spans(bytes).at(1);
+  bytes[sites.payload_offset + 5] ^= 0x10;
+  try {
+    decode_profile(bytes);
+    FAIL() << "a damaged section in a foreign-order file was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_STREQ(e.what(), "corrupt: checksum mismatch in section 2 (sites)");
+  }
+}
+
+TEST(FormatByteOrder, FileInTheOtherByteOrderIsValidatedLikeANativeOne) {
+  // Conversion happens before validation: a reference to an undefined site is found either way.
+  Profile p = test::rich_sample_profile();
+  p.threads[1].nodes[2].site = 99;
+  try {
+    decode_profile(encode_in_byte_order(p, !kHostIsBigEndian));
+    FAIL() << "a node naming an undefined site was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_STREQ(e.what(), "corrupt: thread 2 node 2 refers to undefined site 99");
+  }
+}
+
+}  // namespace
+}  // namespace parperf::format

@@ -1,0 +1,340 @@
+#include "unit/format_test_profiles.hpp"
+
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+#include "format/crc32c.hpp"
+#include "format/memory_sink.hpp"
+#include "format/record_writer.hpp"
+#include "format/records.hpp"
+
+namespace parperf::test {
+namespace {
+
+using format::ClockSource;
+using format::EndReason;
+using format::Event;
+using format::EventStats;
+using format::kNoParent;
+using format::Node;
+using format::Profile;
+using format::Site;
+using format::Thread;
+
+constexpr auto kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+constexpr auto kMaxI64 = std::numeric_limits<std::int64_t>::max();
+constexpr auto kMinI64 = std::numeric_limits<std::int64_t>::min();
+
+// Field values below are chosen so that no two fields of one record share a value: a reader that
+// reads a field into its neighbour cannot pass the round trip by luck.
+Node node(std::uint32_t parent, std::uint32_t site, std::int64_t value, std::uint64_t base) {
+  Node n;
+  n.parent = parent;
+  n.site = site;
+  n.value = value;
+  n.count = base + 1;
+  n.sum_ns = base * 1000 + 2;
+  n.min_ns = base + 3;
+  n.max_ns = base * 100 + 4;
+  n.last_begin_ns = base * 10'000 + 5;
+  n.os_user_self_ns = base * 500 + 6;
+  n.os_sys_self_ns = base * 50 + 7;
+  n.iterations = base + 8;
+  n.iteration_sum_ns = base * 900 + 9;
+  n.iteration_min_ns = base + 10;
+  n.iteration_max_ns = base * 90 + 11;
+  return n;
+}
+
+EventStats event_stats(std::uint32_t event, std::uint64_t base, std::string first_description) {
+  return EventStats{event,           base + 1, base + 2,       base + 3,
+                    base * 1000 + 4, base + 5, base * 100 + 6, std::move(first_description)};
+}
+
+}  // namespace
+
+Profile rich_sample_profile() {
+  Profile p;
+  auto& proc = p.process;
+  proc.rank = 5;
+  proc.world_size = 12;
+  proc.pid = 4'194'301;
+  proc.start_unix_ns = 1'712'345'678'901'234'567u;
+  proc.duration_ns = 98'765'432'101u;
+  proc.end_reason = EndReason::signal;
+  proc.end_signal = 15;
+  proc.clock_source = ClockSource::monotonic;
+  proc.thread_count = 3;
+  proc.ticks_per_second = 2'899'999'872u;
+  proc.max_depth = 48;
+  proc.dropped_intervals = 77;
+  proc.hostname = "nœud-07.cluster.example";
+  proc.command_line = "./solver --grid 512 --label \"a b\"";
+  proc.parperf_version = "0.1.0-test";
+
+  // Ids neither dense nor sorted; one empty name, one empty file, names in three scripts.
+  p.sites = {
+      Site{7, 0, 1, "program", ""},
+      Site{3, 1, 120, "solve", "src/solver.cpp"},
+      Site{12, 2, kMaxI64, "Ω-loop ∑ 数据", "src/ядро.f90"},
+      Site{0xfffffffeu, 3, -42, "", "generated.c"},
+  };
+  p.events = {
+      Event{2, "halo exchange", "to rank %d, %zu bytes"},
+      Event{0xffffffffu, "événement ✓", ""},
+      Event{900, "", "a nameless event"},
+  };
+
+  // Thread 0: a three-level tree with user-event statistics, the extremes of every integer type.
+  Thread t0;
+  t0.index = 0;
+  t0.ended = true;
+  t0.os_tid = 31'337;
+  t0.start_ns = 1'001;
+  t0.end_ns = 98'765'000'003;
+  t0.nodes.push_back(node(kNoParent, 7, 0, 1'000'000));
+  Node solve = node(0, 3, -17, 2'000);
+  solve.events.push_back(event_stats(2, 700, "to rank 1, 4096 bytes"));
+  solve.events.push_back(event_stats(900, 800, ""));
+  t0.nodes.push_back(solve);
+  Node extremes = node(1, 12, kMinI64, 3);
+  extremes.count = kMaxU64;
+  extremes.sum_ns = kMaxU64 - 1;
+  extremes.max_ns = kMaxU64 - 2;
+  extremes.iterations = kMaxU64 - 3;
+  extremes.events.push_back(
+      EventStats{0xffffffffu, kMaxU64, kMaxU64 - 4, kMaxU64 - 5, kMaxU64 - 6, 0, kMaxU64 - 7, "Ω ✓ 数据"});
+  t0.nodes.push_back(extremes);
+  t0.nodes.push_back(node(0, 0xfffffffeu, kMaxI64, 4'000));
+
+  // Thread 2 before thread 1: the reader keeps file order and does not assume index == position.
+  // Still running when the profile was written, with two entries open (a stack of open nodes).
+  Thread t2;
+  t2.index = 2;
+  t2.ended = false;
+  t2.os_tid = -7;
+  t2.start_ns = 5'000'000'017;
+  t2.end_ns = 98'765'432'019;
+  t2.nodes.push_back(node(kNoParent, 7, 1, 5'000));
+  Node open_loop = node(0, 12, 64, 6'000);
+  open_loop.open = true;
+  open_loop.open_ns = 42'000'023;
+  t2.nodes.push_back(open_loop);
+  Node open_user = node(1, 3, -1, 7'000);
+  open_user.open = true;
+  open_user.open_ns = 1'029;
+  open_user.events.push_back(event_stats(2, 9'000, "to rank 0, 0 bytes"));
+  t2.nodes.push_back(open_user);
+
+  // Thread 1: only its root node, nothing else recorded.
+  Thread t1;
+  t1.index = 1;
+  t1.ended = true;
+  t1.os_tid = 31'338;
+  t1.start_ns = 2'000'000'031;
+  t1.end_ns = 3'000'000'037;
+  t1.nodes.push_back(node(kNoParent, 7, 0, 8'000));
+
+  p.threads = {t0, t2, t1};
+  return p;
+}
+
+Profile minimal_profile() {
+  Profile p;
+  p.process.thread_count = 1;
+  p.process.ticks_per_second = 1'000'000'000;
+  p.process.hostname = "localhost";
+  p.sites = {Site{0, 0, 0, "program", ""}};
+  Thread t;
+  Node root;
+  root.count = 1;
+  t.nodes.push_back(root);
+  p.threads = {t};
+  return p;
+}
+
+std::vector<std::uint8_t> encode_profile(const Profile& profile) {
+  format::MemorySink sink;
+  format::RecordWriter writer(sink);
+  write_records(writer, profile);
+  return sink.bytes();
+}
+
+void write_profile_file(const std::filesystem::path& path, const Profile& profile) {
+  const auto bytes = encode_profile(profile);
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  file.close();
+  if (!file) throw std::runtime_error("cannot write " + path.string());
+}
+
+namespace {
+
+std::string shown(const std::string& s) { return '"' + s + '"'; }
+std::string shown(bool b) { return b ? "true" : "false"; }
+template <class T>
+std::string shown(const T& value) {
+  if constexpr (std::is_enum_v<T>)
+    return std::to_string(static_cast<std::underlying_type_t<T>>(value));
+  else
+    return std::to_string(value);
+}
+
+// Collects the first field that differs, named by its path in the model.
+class Differences {
+ public:
+  template <class T>
+  void field(const std::string& path, const T& actual, const T& expected) {
+    if (first_.empty() && !(actual == expected))
+      first_ = path + ": " + shown(actual) + ", expected " + shown(expected);
+  }
+  template <class T, class Compare>
+  void list(const std::string& path, const std::vector<T>& actual, const std::vector<T>& expected,
+            Compare compare) {
+    field(path + ".size()", actual.size(), expected.size());
+    for (std::size_t i = 0; first_.empty() && i < actual.size(); ++i)
+      compare(path + "[" + std::to_string(i) + "]", actual[i], expected[i]);
+  }
+  const std::string& first() const { return first_; }
+
+ private:
+  std::string first_;
+};
+
+}  // namespace
+
+std::string first_difference(const Profile& actual, const Profile& expected) {
+  Differences d;
+  const auto& a = actual.process;
+  const auto& e = expected.process;
+  d.field("process.rank", a.rank, e.rank);
+  d.field("process.world_size", a.world_size, e.world_size);
+  d.field("process.pid", a.pid, e.pid);
+  d.field("process.start_unix_ns", a.start_unix_ns, e.start_unix_ns);
+  d.field("process.duration_ns", a.duration_ns, e.duration_ns);
+  d.field("process.end_reason", a.end_reason, e.end_reason);
+  d.field("process.end_signal", a.end_signal, e.end_signal);
+  d.field("process.clock_source", a.clock_source, e.clock_source);
+  d.field("process.thread_count", a.thread_count, e.thread_count);
+  d.field("process.ticks_per_second", a.ticks_per_second, e.ticks_per_second);
+  d.field("process.max_depth", a.max_depth, e.max_depth);
+  d.field("process.dropped_intervals", a.dropped_intervals, e.dropped_intervals);
+  d.field("process.hostname", a.hostname, e.hostname);
+  d.field("process.command_line", a.command_line, e.command_line);
+  d.field("process.parperf_version", a.parperf_version, e.parperf_version);
+
+  d.list("sites", actual.sites, expected.sites, [&](const std::string& path, const Site& as, const Site& es) {
+    d.field(path + ".id", as.id, es.id);
+    d.field(path + ".kind", as.kind, es.kind);
+    d.field(path + ".line", as.line, es.line);
+    d.field(path + ".name", as.name, es.name);
+    d.field(path + ".file", as.file, es.file);
+  });
+  d.list("events", actual.events, expected.events,
+         [&](const std::string& path, const Event& ae, const Event& ee) {
+           d.field(path + ".id", ae.id, ee.id);
+           d.field(path + ".name", ae.name, ee.name);
+           d.field(path + ".description", ae.description, ee.description);
+         });
+  const auto compare_stats = [&](const std::string& path, const EventStats& as, const EventStats& es) {
+    d.field(path + ".event", as.event, es.event);
+    d.field(path + ".starts", as.starts, es.starts);
+    d.field(path + ".ends", as.ends, es.ends);
+    d.field(path + ".atomics", as.atomics, es.atomics);
+    d.field(path + ".sum_ns", as.sum_ns, es.sum_ns);
+    d.field(path + ".min_ns", as.min_ns, es.min_ns);
+    d.field(path + ".max_ns", as.max_ns, es.max_ns);
+    d.field(path + ".first_description", as.first_description, es.first_description);
+  };
+  const auto compare_node = [&](const std::string& path, const Node& an, const Node& en) {
+    d.field(path + ".parent", an.parent, en.parent);
+    d.field(path + ".site", an.site, en.site);
+    d.field(path + ".value", an.value, en.value);
+    d.field(path + ".count", an.count, en.count);
+    d.field(path + ".sum_ns", an.sum_ns, en.sum_ns);
+    d.field(path + ".min_ns", an.min_ns, en.min_ns);
+    d.field(path + ".max_ns", an.max_ns, en.max_ns);
+    d.field(path + ".last_begin_ns", an.last_begin_ns, en.last_begin_ns);
+    d.field(path + ".open_ns", an.open_ns, en.open_ns);
+    d.field(path + ".open", an.open, en.open);
+    d.field(path + ".os_user_self_ns", an.os_user_self_ns, en.os_user_self_ns);
+    d.field(path + ".os_sys_self_ns", an.os_sys_self_ns, en.os_sys_self_ns);
+    d.field(path + ".iterations", an.iterations, en.iterations);
+    d.field(path + ".iteration_sum_ns", an.iteration_sum_ns, en.iteration_sum_ns);
+    d.field(path + ".iteration_min_ns", an.iteration_min_ns, en.iteration_min_ns);
+    d.field(path + ".iteration_max_ns", an.iteration_max_ns, en.iteration_max_ns);
+    d.list(path + ".events", an.events, en.events, compare_stats);
+  };
+  d.list("threads", actual.threads, expected.threads,
+         [&](const std::string& path, const Thread& at, const Thread& et) {
+           d.field(path + ".index", at.index, et.index);
+           d.field(path + ".ended", at.ended, et.ended);
+           d.field(path + ".os_tid", at.os_tid, et.os_tid);
+           d.field(path + ".start_ns", at.start_ns, et.start_ns);
+           d.field(path + ".end_ns", at.end_ns, et.end_ns);
+           d.list(path + ".nodes", at.nodes, et.nodes, compare_node);
+         });
+  return d.first();
+}
+
+std::uint64_t load_uint(std::span<const std::uint8_t> bytes, std::size_t offset, std::size_t width) {
+  const bool big = bytes.size() > 12 && bytes[12] == format::kBigEndian;
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < width; ++i) {
+    const std::uint64_t byte = bytes[offset + i];
+    value |= byte << (8 * (big ? width - 1 - i : i));
+  }
+  return value;
+}
+
+void store_uint(std::vector<std::uint8_t>& bytes, std::size_t offset, std::size_t width,
+                std::uint64_t value) {
+  const bool big = bytes.size() > 12 && bytes[12] == format::kBigEndian;
+  for (std::size_t i = 0; i < width; ++i)
+    bytes[offset + i] = static_cast<std::uint8_t>(value >> (8 * (big ? width - 1 - i : i)));
+}
+
+namespace {
+constexpr std::size_t kFileHeaderSize = 16;
+constexpr std::size_t kSectionHeaderSize = 12;
+constexpr std::size_t kChecksumSize = 4;
+}  // namespace
+
+std::vector<SectionSpan> section_spans(std::span<const std::uint8_t> bytes) {
+  std::vector<SectionSpan> spans;
+  std::size_t at = kFileHeaderSize;
+  while (at + kSectionHeaderSize <= bytes.size() && load_uint(bytes, at, 4) != format::kEndMarker) {
+    SectionSpan s;
+    s.type = static_cast<std::uint32_t>(load_uint(bytes, at, 4));
+    s.offset = at;
+    s.length = load_uint(bytes, at + 4, 8);
+    s.payload_offset = at + kSectionHeaderSize;
+    if (s.length > bytes.size() - s.payload_offset ||
+        bytes.size() - s.payload_offset - s.length < kChecksumSize)
+      break;
+    s.crc_offset = s.payload_offset + static_cast<std::size_t>(s.length);
+    spans.push_back(s);
+    at = s.crc_offset + kChecksumSize;
+  }
+  return spans;
+}
+
+std::size_t end_marker_offset(std::span<const std::uint8_t> bytes) {
+  const auto spans = section_spans(bytes);
+  const std::size_t at = spans.empty() ? kFileHeaderSize : spans.back().crc_offset + kChecksumSize;
+  if (at + 4 <= bytes.size() && load_uint(bytes, at, 4) == format::kEndMarker) return at;
+  return bytes.size();
+}
+
+void reseal_checksums(std::vector<std::uint8_t>& bytes) {
+  for (const auto& s : section_spans(bytes)) {
+    // The checksum covers the type as stored, then the payload.
+    std::uint32_t crc = format::crc32c_update(0, bytes.data() + s.offset, 4);
+    crc = format::crc32c_update(crc, bytes.data() + s.payload_offset, static_cast<std::size_t>(s.length));
+    store_uint(bytes, s.crc_offset, kChecksumSize, crc);
+  }
+}
+
+}  // namespace parperf::test
