@@ -1,0 +1,142 @@
+#include "analysis/characteristics.hpp"
+
+#include <algorithm>
+
+namespace parperf::analysis {
+namespace {
+
+double execution_time(std::span<const ProcessorInput> processors) {
+  double execution = 0;
+  for (const ProcessorInput& p : processors) execution = std::max(execution, p.execution);
+  return execution;
+}
+
+double max_productive(std::span<const ProcessorInput> processors) {
+  double max_cpu = 0;
+  for (std::size_t i = 0; i < processors.size(); ++i) {
+    max_cpu = i == 0 ? processors[i].productive() : std::max(max_cpu, processors[i].productive());
+  }
+  return max_cpu;
+}
+
+}  // namespace
+
+Characteristics characterize(std::span<const ProcessorInput> processors) {
+  Characteristics c;
+  c.processors = processors.size();
+  c.execution_time = execution_time(processors);
+  c.total_time = static_cast<double>(c.processors) * c.execution_time;
+  double max_cpu = max_productive(processors);
+  for (const ProcessorInput& p : processors) {
+    c.threads += p.process_threads;
+    const TimeBreakdown& b = p.breakdown;
+    c.productive_time += p.productive();
+    c.productive_sys += b.productive_sys;
+    c.productive_io += b.productive_io;
+    c.insufficient_parallelism_user += b.insufficient_parallelism_user;
+    c.insufficient_parallelism_sys += b.insufficient_parallelism_sys;
+    c.communication_real_sync += b.communication_real_sync;
+    c.communication_starts += b.communication_starts;
+    c.waiting += b.waiting;
+    c.idle_within_processes += p.idle_within;
+    c.idle_time += (c.execution_time - p.execution) + p.idle_within;
+    c.load_imbalance += max_cpu - p.productive();
+    c.synchronization += b.synchronization;
+    c.time_variation += b.time_variation;
+    c.overlap += b.overlap;
+    c.os_cpu_user += p.os_cpu_user;
+    c.os_cpu_sys += p.os_cpu_sys;
+    c.entries += p.entries;
+  }
+  c.productive_cpu = c.productive_time - c.productive_sys - c.productive_io;
+  c.insufficient_parallelism = c.insufficient_parallelism_user + c.insufficient_parallelism_sys;
+  c.communication = c.communication_real_sync + c.communication_starts;
+  c.lost_time = c.insufficient_parallelism + c.communication + c.idle_time + c.waiting;
+  c.efficiency = c.total_time > 0 ? c.productive_time / c.total_time : 1.0;
+  return c;
+}
+
+double accounting_gap(const Characteristics& c) { return c.total_time - (c.productive_time + c.lost_time); }
+
+std::vector<ProcessorFigures> processor_figures(std::span<const ProcessorInput> processors) {
+  double execution = execution_time(processors);
+  double max_cpu = max_productive(processors);
+  std::vector<ProcessorFigures> figures;
+  figures.reserve(processors.size());
+  for (const ProcessorInput& p : processors) {
+    double waits_for_slowest = execution - p.execution;
+    const TimeBreakdown& b = p.breakdown;
+    figures.push_back(ProcessorFigures{
+        .processor = p.processor,
+        .rank = p.rank,
+        .thread = p.thread,
+        .entries = p.entries,
+        .execution_time = p.execution,
+        .productive_time = p.productive(),
+        .lost_time = p.lost() + waits_for_slowest,
+        .idle_time = waits_for_slowest + p.idle_within,
+        .load_imbalance = max_cpu - p.productive(),
+        .insufficient_parallelism = b.insufficient_parallelism_user + b.insufficient_parallelism_sys,
+        .communication = b.communication_real_sync + b.communication_starts,
+        .os_cpu_user = p.os_cpu_user,
+        .os_cpu_sys = p.os_cpu_sys,
+    });
+  }
+  return figures;
+}
+
+double figure_value(const ProcessorFigures& p, Figure figure) {
+  switch (figure) {
+    case Figure::execution_time:
+      return p.execution_time;
+    case Figure::productive_time:
+      return p.productive_time;
+    case Figure::lost_time:
+      return p.lost_time;
+    case Figure::idle_time:
+      return p.idle_time;
+    case Figure::load_imbalance:
+      return p.load_imbalance;
+    case Figure::insufficient_parallelism:
+      return p.insufficient_parallelism;
+    case Figure::communication:
+      return p.communication;
+    case Figure::os_cpu_user:
+      return p.os_cpu_user;
+    case Figure::os_cpu_sys:
+      return p.os_cpu_sys;
+    case Figure::entries:
+      return static_cast<double>(p.entries);
+  }
+  return 0;
+}
+
+Comparative compare_processors(std::span<const ProcessorFigures> processors) {
+  Comparative comparative;
+  if (processors.empty()) return comparative;
+  std::vector<const ProcessorFigures*> by_number;
+  for (const ProcessorFigures& p : processors) by_number.push_back(&p);
+  std::sort(by_number.begin(), by_number.end(),
+            [](const ProcessorFigures* a, const ProcessorFigures* b) { return a->processor < b->processor; });
+  for (Figure figure : kFigures) {
+    Extreme& e = comparative.extremes[static_cast<std::size_t>(figure)];
+    double sum = 0;
+    for (const ProcessorFigures* p : by_number) {
+      double value = figure_value(*p, figure);
+      sum += value;
+      // Strict comparisons keep the lowest processor number on ties.
+      if (!e.min_processor || value < e.min) {
+        e.min = value;
+        e.min_processor = p->processor;
+      }
+      if (!e.max_processor || value > e.max) {
+        e.max = value;
+        e.max_processor = p->processor;
+      }
+    }
+    e.mean = sum / static_cast<double>(by_number.size());
+  }
+  return comparative;
+}
+
+}  // namespace parperf::analysis

@@ -1,0 +1,182 @@
+// Merging the per-thread interval trees of every process into one tree keyed by identity path.
+#include "analysis/interval_tree.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace parperf::analysis {
+namespace {
+
+// Site and event ids are numbers private to one process: resolve them through its own tables.
+class ProcessTables {
+ public:
+  explicit ProcessTables(const format::Profile& profile) {
+    for (const format::Site& site : profile.sites) sites_.emplace(site.id, &site);
+    for (const format::Event& event : profile.events) events_.emplace(event.id, &event);
+  }
+
+  IntervalIdentity identity(const format::Node& node) const {
+    auto it = sites_.find(node.site);
+    if (it == sites_.end()) return {1, fmt::format("<unknown site {}>", node.site), "", 0, node.value};
+    const format::Site& site = *it->second;
+    return {site.kind, site.name, site.file, site.line, node.value};
+  }
+
+  const format::Event* event(std::uint32_t id) const {
+    auto it = events_.find(id);
+    return it == events_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, const format::Site*> sites_;
+  std::unordered_map<std::uint32_t, const format::Event*> events_;
+};
+
+// Extremes of a statistic that may be empty: `count` says whether `min`/`max` mean anything.
+void merge_extremes(std::uint64_t& min, std::uint64_t& max, std::uint64_t had_count, std::uint64_t other_min,
+                    std::uint64_t other_max) {
+  min = had_count == 0 ? other_min : std::min(min, other_min);
+  max = had_count == 0 ? other_max : std::max(max, other_max);
+}
+
+void add_events(LocationStats& stats, const format::Node& node, const ProcessTables& tables) {
+  for (const format::EventStats& e : node.events) {
+    const format::Event* event = tables.event(e.event);
+    std::string name = event ? event->name : fmt::format("<unknown event {}>", e.event);
+    auto it = std::find_if(stats.events.begin(), stats.events.end(),
+                           [&](const EventFigures& f) { return f.name == name; });
+    if (it == stats.events.end()) {
+      it = stats.events.insert(stats.events.end(), EventFigures{});
+      it->name = std::move(name);
+      if (event) it->description = event->description;
+    }
+    if (e.ends > 0) merge_extremes(it->min_ns, it->max_ns, it->ends, e.min_ns, e.max_ns);
+    it->starts += e.starts;
+    it->ends += e.ends;
+    it->atomics += e.atomics;
+    it->sum_ns += e.sum_ns;
+    if (it->first_description.empty()) it->first_description = e.first_description;
+  }
+}
+
+// Adds one node of one location. A location normally has one node per interval; should a writer
+// ever emit two, their figures add up.
+void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_user_ns,
+              std::uint64_t os_sys_ns, const ProcessTables& tables) {
+  std::uint64_t node_entries = node.count + (node.open ? 1 : 0);
+  if (node_entries > 0) {
+    std::uint64_t node_min = node.count > 0 ? node.min_ns : node.open_ns;
+    std::uint64_t node_max = node.count > 0 ? node.max_ns : node.open_ns;
+    if (node.open && node.count > 0) {
+      node_min = std::min(node_min, node.open_ns);
+      node_max = std::max(node_max, node.open_ns);
+    }
+    merge_extremes(stats.min_ns, stats.max_ns, stats.entries(), node_min, node_max);
+  }
+  if (node.iterations > 0) {
+    merge_extremes(stats.iteration_min_ns, stats.iteration_max_ns, stats.iterations, node.iteration_min_ns,
+                   node.iteration_max_ns);
+  }
+  stats.count += node.count;
+  stats.open = stats.open || node.open;
+  stats.sum_ns += node.sum_ns;
+  stats.open_ns += node.open_ns;
+  stats.os_user_ns += os_user_ns;
+  stats.os_sys_ns += os_sys_ns;
+  stats.iterations += node.iterations;
+  stats.iteration_sum_ns += node.iteration_sum_ns;
+  add_events(stats, node, tables);
+}
+
+class TreeBuilder {
+ public:
+  TreeBuilder() { children_by_identity_.emplace_back(); }
+
+  void add_profile(const format::Profile& profile) {
+    ProcessTables tables(profile);
+    std::int64_t rank = profile.process.rank;
+    auto thread_count = static_cast<std::uint32_t>(profile.threads.size());
+    tree_.threads_per_rank[rank] = std::max(profile.process.thread_count, thread_count);
+    for (const format::Thread& thread : profile.threads) {
+      Location location{rank, thread.index};
+      tree_.locations.push_back(location);
+      add_thread(thread, location, tables);
+    }
+  }
+
+  IntervalTree finish() {
+    if (tree_.intervals.empty()) ensure_root({0, "program", "", 0, 0});  // no thread recorded anything
+    std::sort(tree_.locations.begin(), tree_.locations.end());
+    for (MergedInterval& interval : tree_.intervals) {
+      std::sort(interval.locations.begin(), interval.locations.end(),
+                [](const LocationStats& a, const LocationStats& b) { return a.location < b.location; });
+    }
+    return std::move(tree_);
+  }
+
+ private:
+  void add_thread(const format::Thread& thread, Location location, const ProcessTables& tables) {
+    const std::vector<format::Node>& nodes = thread.nodes;
+    if (nodes.empty()) return;
+    // Pre-order puts every parent before its children, so one backward pass makes the OS CPU
+    // times inclusive. A parent index that does not precede its node is treated as the root.
+    auto parent_of = [&](std::size_t i) -> std::size_t {
+      std::uint32_t parent = nodes[i].parent;
+      return parent < i ? parent : 0;
+    };
+    std::vector<std::uint64_t> os_user(nodes.size()), os_sys(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      os_user[i] = nodes[i].os_user_self_ns;
+      os_sys[i] = nodes[i].os_sys_self_ns;
+    }
+    for (std::size_t i = nodes.size(); i-- > 1;) {
+      os_user[parent_of(i)] += os_user[i];
+      os_sys[parent_of(i)] += os_sys[i];
+    }
+    std::vector<std::size_t> merged(nodes.size(), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (i == 0) {
+        ensure_root(tables.identity(nodes[0]));
+      } else {
+        merged[i] = child(merged[parent_of(i)], tables.identity(nodes[i]));
+      }
+      std::vector<LocationStats>& stats = tree_.intervals[merged[i]].locations;
+      // All nodes of one thread arrive together, so an existing entry for it is the last one.
+      if (stats.empty() || stats.back().location != location) stats.emplace_back().location = location;
+      add_node(stats.back(), nodes[i], os_user[i], os_sys[i], tables);
+    }
+  }
+
+  // The root is the program on every location, whatever each process called it.
+  void ensure_root(IntervalIdentity identity) {
+    if (!tree_.intervals.empty()) return;
+    tree_.intervals.push_back(MergedInterval{std::move(identity), 0, 0, {}, {}});
+  }
+
+  std::size_t child(std::size_t parent, IntervalIdentity identity) {
+    auto [it, inserted] = children_by_identity_[parent].try_emplace(identity, tree_.intervals.size());
+    std::size_t index = it->second;  // before the vector of maps below may reallocate
+    if (inserted) {
+      std::uint32_t level = tree_.intervals[parent].level + 1;
+      tree_.intervals.push_back(MergedInterval{std::move(identity), level, parent, {}, {}});
+      tree_.intervals[parent].children.push_back(index);
+      children_by_identity_.emplace_back();
+    }
+    return index;
+  }
+
+  IntervalTree tree_;
+  std::vector<std::map<IntervalIdentity, std::size_t>> children_by_identity_;
+};
+
+}  // namespace
+
+IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles) {
+  TreeBuilder builder;
+  for (const format::Profile& profile : profiles) builder.add_profile(profile);
+  return builder.finish();
+}
+
+}  // namespace parperf::analysis

@@ -1,0 +1,89 @@
+#include "analysis/processors.hpp"
+
+#include <algorithm>
+
+namespace parperf::analysis {
+namespace {
+
+// Division, not multiplication by 1e-9, so that whole milliseconds come out exact (0.3, not
+// 0.30000000000000004).
+double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+std::int64_t thread_processor_number(const IntervalTree& tree, Location location) {
+  if (tree.threads_per_rank.size() <= 1) return location.thread;
+  auto it = std::lower_bound(tree.locations.begin(), tree.locations.end(), location);
+  return it - tree.locations.begin();
+}
+
+ProcessorInput thread_input(const IntervalTree& tree, const LocationStats& stats) {
+  return ProcessorInput{
+      .processor = thread_processor_number(tree, stats.location),
+      .rank = stats.location.rank,
+      .thread = stats.location.thread,
+      .process_threads = 1,
+      .entries = stats.entries(),
+      .execution = seconds(stats.exec_ns()),
+      .breakdown = stats.breakdown,
+      .idle_within = 0,
+      .os_cpu_user = seconds(stats.os_user_ns),
+      .os_cpu_sys = seconds(stats.os_sys_ns),
+  };
+}
+
+// `threads`: the thread processors of one process, all with entries.
+ProcessorInput process_input(std::span<const ProcessorInput> threads) {
+  ProcessorInput process;
+  process.processor = threads.front().rank;
+  process.rank = threads.front().rank;
+  // The threads of the process that executed the interval: like processors, threads count only
+  // where they took part.
+  process.process_threads = static_cast<std::uint32_t>(threads.size());
+  double exec_sum = 0;
+  for (const ProcessorInput& t : threads) {
+    process.entries += t.entries;
+    process.execution = std::max(process.execution, t.execution);
+    exec_sum += t.execution;
+    process.breakdown += t.breakdown;
+    process.os_cpu_user += t.os_cpu_user;
+    process.os_cpu_sys += t.os_cpu_sys;
+  }
+  double n = static_cast<double>(threads.size());
+  process.breakdown *= 1.0 / n;
+  process.idle_within = process.execution - exec_sum / n;
+  return process;
+}
+
+}  // namespace
+
+Unit default_unit(std::int64_t process_count) { return process_count > 1 ? Unit::rank : Unit::thread; }
+
+std::string_view unit_name(Unit unit) { return unit == Unit::rank ? "rank" : "thread"; }
+
+std::optional<Unit> parse_unit(std::string_view name) {
+  if (name == "thread") return Unit::thread;
+  if (name == "rank") return Unit::rank;
+  return std::nullopt;
+}
+
+std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const MergedInterval& interval,
+                                             Unit unit) {
+  std::vector<ProcessorInput> threads;
+  for (const LocationStats& stats : interval.locations) {
+    if (stats.entries() > 0) threads.push_back(thread_input(tree, stats));
+  }
+  if (unit == Unit::thread) {
+    std::sort(threads.begin(), threads.end(),
+              [](const ProcessorInput& a, const ProcessorInput& b) { return a.processor < b.processor; });
+    return threads;
+  }
+  // interval.locations is sorted by (rank, thread), so each process's threads are adjacent.
+  std::vector<ProcessorInput> processes;
+  std::span<const ProcessorInput> all(threads);
+  for (std::size_t begin = 0, end = 0; begin < all.size(); begin = end) {
+    while (end < all.size() && all[end].rank == all[begin].rank) ++end;
+    processes.push_back(process_input(all.subspan(begin, end - begin)));
+  }
+  return processes;
+}
+
+}  // namespace parperf::analysis

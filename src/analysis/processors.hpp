@@ -1,0 +1,35 @@
+// Which locations form the processors of a report, and what each processor contributes to an
+// interval (DESIGN.md section 2: a processor is a process when the run has several, else a thread).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "analysis/characteristics.hpp"
+#include "analysis/interval_tree.hpp"
+
+namespace parperf::analysis {
+
+enum class Unit { thread, rank };
+
+// `rank` when the run has more than one process, else `thread`.
+Unit default_unit(std::int64_t process_count);
+std::string_view unit_name(Unit unit);  // "thread" / "rank"
+std::optional<Unit> parse_unit(std::string_view name);
+
+// The processors that executed `interval` (entries > 0), ordered by processor number.
+//
+// Numbering: in thread unit, the thread index when the tree has one process, else the position of
+// the (rank, thread) location among all locations of the run; in rank unit, the rank.
+//
+// In rank unit, process p with threads T_p in the interval is one processor with
+//   exec_p = max_t exec_t,  cpu_p = (Σ_t cpu_t) / |T_p|,
+// each identified loss and productive part averaged over T_p, and the rest, exec_p minus the mean of
+// exec_t, counted as idle time within the process: threads that finished early wait for the slowest.
+// Entries and OS CPU times are summed over T_p.
+std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const MergedInterval& interval,
+                                             Unit unit);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,24 @@
+// Everything the analysis reads from one run directory: the decoded profiles and run.json.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "format/profile.hpp"
+
+namespace parperf::analysis {
+
+struct RunData {
+  std::filesystem::path directory;
+  std::vector<format::Profile> profiles;   // sorted by rank, at most one per rank
+  std::vector<std::string> profile_files;  // file name of profiles[i] ("profile.0.ppf")
+  std::int64_t world_size = 0;             // processes the run had, as its profiles say
+  nlohmann::json run_info;                 // run.json; null when absent or (with --partial) unusable
+  std::vector<std::string> warnings;       // problems tolerated by --partial, and oddities worth saying
+};
+
+}  // namespace parperf::analysis

@@ -1,0 +1,260 @@
+// Reading a run directory. The order of checks decides which problem a user sees first without
+// --partial: the directory, then each file in rank order, then the consistency of the set (world
+// size, duplicate and missing ranks). With --partial every file-level problem is kept as a warning
+// and the file is left out, so the report covers exactly the profiles that were trustworthy.
+#include "analysis/run_loader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "format/profile_reader.hpp"
+#include "format/run_directory.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Without --partial the first problem ends the load; with it, problems become warnings.
+class Problems {
+ public:
+  Problems(bool partial, std::vector<std::string>& warnings) : partial_(partial), warnings_(warnings) {}
+  void report(std::string message) {
+    if (!partial_) throw LoadError(message);
+    warnings_.push_back(std::move(message));
+  }
+
+ private:
+  bool partial_;
+  std::vector<std::string>& warnings_;
+};
+
+std::string profile_name(std::int64_t rank) {
+  return fmt::format("{}{}{}", format::kProfilePrefix, rank, format::kProfileSuffix);
+}
+
+bool is_profile_name(std::string_view name) {
+  std::string_view prefix = format::kProfilePrefix;
+  std::string_view suffix = format::kProfileSuffix;
+  return name.size() > prefix.size() + suffix.size() && name.starts_with(prefix) && name.ends_with(suffix);
+}
+
+// The rank written in "profile.<rank>.ppf", if the middle part is a number.
+std::optional<std::int64_t> rank_in_name(std::string_view name) {
+  std::string_view prefix = format::kProfilePrefix;
+  std::string_view suffix = format::kProfileSuffix;
+  std::string_view middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  std::int64_t rank = 0;
+  auto [end, ec] = std::from_chars(middle.data(), middle.data() + middle.size(), rank);
+  if (ec != std::errc() || end != middle.data() + middle.size()) return std::nullopt;
+  return rank;
+}
+
+void check_directory(const fs::path& dir) {
+  std::error_code ec;
+  fs::file_status status = fs::status(dir, ec);
+  if (status.type() == fs::file_type::not_found) {
+    throw LoadError(fmt::format("{}: no such directory", dir.string()));
+  }
+  if (ec) throw LoadError(fmt::format("{}: {}", dir.string(), ec.message()));
+  if (!fs::is_directory(status)) throw LoadError(fmt::format("{}: not a directory", dir.string()));
+}
+
+// Profile files in rank order (numbered names first, by number; then any others by name).
+std::vector<std::string> list_profile_files(const fs::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (is_profile_name(name)) names.push_back(std::move(name));
+  }
+  if (ec) throw LoadError(fmt::format("{}: cannot list the directory: {}", dir.string(), ec.message()));
+  auto order = [](const std::string& name) {
+    std::optional<std::int64_t> rank = rank_in_name(name);
+    return std::pair(rank.value_or(INT64_MAX), name);
+  };
+  std::sort(names.begin(), names.end(), [&](const auto& a, const auto& b) { return order(a) < order(b); });
+  return names;
+}
+
+// run.json holds the launcher's view of the run (command line, hosts, versions); the report only
+// needs it to be a JSON object.
+nlohmann::json read_run_info(const fs::path& dir, Problems& problems) {
+  fs::path path = dir / format::kRunInfoFileName;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return nullptr;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    problems.report(fmt::format("{}: cannot be read", format::kRunInfoFileName));
+    return nullptr;
+  }
+  nlohmann::json info;
+  try {
+    info = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& error) {
+    // what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
+    std::string_view what = error.what();
+    if (auto bracket = what.find("] "); what.starts_with("[") && bracket != std::string_view::npos) {
+      what.remove_prefix(bracket + 2);
+    }
+    problems.report(fmt::format("{}: invalid JSON: {}", format::kRunInfoFileName, what));
+    return nullptr;
+  }
+  if (!info.is_object()) {
+    problems.report(fmt::format("{}: not a JSON object", format::kRunInfoFileName));
+    return nullptr;
+  }
+  return info;
+}
+
+struct Decoded {
+  std::string file;
+  format::Profile profile;
+};
+
+std::vector<Decoded> decode_profiles(const fs::path& dir, const std::vector<std::string>& names,
+                                     Problems& problems, std::set<std::int64_t>& reported_ranks) {
+  std::vector<Decoded> decoded;
+  for (const std::string& name : names) {
+    try {
+      decoded.push_back({name, format::read_profile_file(dir / name)});
+    } catch (const format::FormatError& error) {
+      if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
+      // The reader names the file by the path it was given; every message here uses the bare file
+      // name, the directory being said once in the report's header.
+      std::string_view what = error.what();
+      for (const std::string& prefix : {(dir / name).string() + ": ", name + ": "}) {
+        if (what.starts_with(prefix)) {
+          what.remove_prefix(prefix.size());
+          break;
+        }
+      }
+      problems.report(fmt::format("{}: {}", name, what));
+    } catch (const std::exception& error) {
+      if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
+      problems.report(fmt::format("{}: {}", name, error.what()));
+    }
+  }
+  return decoded;
+}
+
+// Every profile states the run's process count; they must agree, and each rank must lie inside it.
+std::int64_t check_world_size(std::vector<Decoded>& decoded, Problems& problems,
+                              std::set<std::int64_t>& reported_ranks) {
+  std::int64_t world = decoded.front().profile.process.world_size;
+  const std::string first = decoded.front().file;  // a copy: the elements are moved below
+  std::vector<Decoded> kept;
+  for (Decoded& d : decoded) {
+    const format::ProcessInfo& process = d.profile.process;
+    if (process.world_size != world) {
+      reported_ranks.insert(process.rank);
+      problems.report(fmt::format("{}: says the run has {} processes, {} says {}", d.file, process.world_size,
+                                  first, world));
+    } else if (process.rank < 0 || process.rank >= world) {
+      problems.report(
+          fmt::format("{}: rank {} is outside the run's {} processes", d.file, process.rank, world));
+    } else {
+      kept.push_back(std::move(d));
+    }
+  }
+  decoded = std::move(kept);
+  return world;
+}
+
+void drop_duplicate_ranks(std::vector<Decoded>& decoded, Problems& problems) {
+  std::stable_sort(decoded.begin(), decoded.end(), [](const Decoded& a, const Decoded& b) {
+    return a.profile.process.rank < b.profile.process.rank;
+  });
+  std::vector<Decoded> kept;
+  for (Decoded& d : decoded) {
+    if (!kept.empty() && kept.back().profile.process.rank == d.profile.process.rank) {
+      problems.report(fmt::format("{}: holds rank {}, which {} also holds", d.file, d.profile.process.rank,
+                                  kept.back().file));
+      continue;
+    }
+    kept.push_back(std::move(d));
+  }
+  decoded = std::move(kept);
+}
+
+// A rank whose file was rejected has been reported already; only silent gaps are new news.
+void report_missing_ranks(const std::vector<Decoded>& decoded, std::int64_t world,
+                          const std::set<std::int64_t>& reported_ranks, Problems& problems) {
+  std::set<std::int64_t> present;
+  for (const Decoded& d : decoded) present.insert(d.profile.process.rank);
+  std::int64_t missing_count = world - static_cast<std::int64_t>(present.size());
+  for (std::int64_t rank : reported_ranks) {
+    if (rank >= 0 && rank < world && present.count(rank) == 0) --missing_count;
+  }
+  if (missing_count <= 0) return;
+  // A corrupted world size could claim millions of ranks: name a few, then summarise.
+  constexpr std::int64_t kNamed = 3;
+  std::int64_t named = 0;
+  for (std::int64_t rank = 0; rank < world && named < kNamed; ++rank) {
+    if (present.count(rank) || reported_ranks.count(rank)) continue;
+    ++named;
+    if (named == kNamed && missing_count > kNamed) {
+      problems.report(fmt::format("{} and {} more profiles: missing (the run has {} processes)",
+                                  profile_name(rank), missing_count - kNamed, world));
+    } else {
+      problems.report(fmt::format("{}: missing (the run has {} processes)", profile_name(rank), world));
+    }
+  }
+}
+
+// A renamed file is still usable: its content says which rank it holds.
+void note_renamed_files(const std::vector<Decoded>& decoded, std::vector<std::string>& warnings) {
+  for (const Decoded& d : decoded) {
+    std::optional<std::int64_t> named = rank_in_name(d.file);
+    if (named != d.profile.process.rank) {
+      warnings.push_back(fmt::format("{}: holds the profile of rank {}", d.file, d.profile.process.rank));
+    }
+  }
+}
+
+}  // namespace
+
+RunData load_run(const fs::path& dir, const LoadOptions& options) {
+  check_directory(dir);
+  RunData run;
+  run.directory = dir;
+  Problems problems(options.partial, run.warnings);
+
+  std::vector<std::string> names = list_profile_files(dir);
+  if (names.empty()) {
+    throw LoadError(fmt::format("{}: no profile files ({}<rank>{}) in this directory", dir.string(),
+                                format::kProfilePrefix, format::kProfileSuffix));
+  }
+  std::set<std::int64_t> reported_ranks;
+  std::vector<Decoded> decoded = decode_profiles(dir, names, problems, reported_ranks);
+  run.run_info = read_run_info(dir, problems);
+  if (!decoded.empty()) {
+    run.world_size = check_world_size(decoded, problems, reported_ranks);
+    drop_duplicate_ranks(decoded, problems);
+    report_missing_ranks(decoded, run.world_size, reported_ranks, problems);
+    note_renamed_files(decoded, run.warnings);
+  }
+  if (decoded.empty()) {
+    throw LoadError(fmt::format("{}: no usable profile left: {}", dir.string(),
+                                run.warnings.empty() ? std::string("none decoded") : run.warnings.front()));
+  }
+  for (Decoded& d : decoded) {
+    run.profile_files.push_back(std::move(d.file));
+    run.profiles.push_back(std::move(d.profile));
+  }
+  return run;
+}
+
+}  // namespace parperf::analysis

@@ -1,0 +1,28 @@
+// Loads a run directory: every profile.<rank>.ppf and, when present, run.json.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "analysis/run_data.hpp"
+
+namespace parperf::analysis {
+
+// A run directory that cannot be analysed. The message is one line that names the file and the
+// problem: "profile.1.ppf: missing (the run has 2 processes)".
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LoadOptions {
+  // Turn problems with single files (undecodable, missing, duplicate rank, bad run.json) into
+  // warnings and analyse what is left. Still an error when no profile is left.
+  bool partial = false;
+};
+
+// Throws LoadError. Problems of the directory itself (missing, not a directory, unreadable, no
+// profile files at all) are errors even with `partial`.
+RunData load_run(const std::filesystem::path& dir, const LoadOptions& options = {});
+
+}  // namespace parperf::analysis

@@ -1,0 +1,62 @@
+// The parts of one processor's time in an interval that DESIGN.md section 4 distinguishes beyond
+// plain wall-clock time. The annotation API cannot observe any of them, so today every field is
+// zero; the OpenMP, MPI and SHMEM collectors will fill them. The formulas already use them all.
+#pragma once
+
+namespace parperf::analysis {
+
+// Seconds, for one location or one processor in one interval.
+struct TimeBreakdown {
+  // Lost: work that is not parallel (sequential code while the others idle, replicated code).
+  double insufficient_parallelism_user = 0;
+  double insufficient_parallelism_sys = 0;
+  // Lost: message passing and one-sided calls.
+  double communication_real_sync = 0;  // waiting for the partner
+  double communication_starts = 0;     // call overhead
+  // Lost: OpenMP waiting (barrier, lock, critical, ordered, end of work-sharing).
+  double waiting = 0;
+  // Productive time spent in the parallel runtime without waiting (Sys) and in I/O.
+  double productive_sys = 0;
+  double productive_io = 0;
+  // Potential losses: reported beside, never added to lost time.
+  double synchronization = 0;
+  double time_variation = 0;
+  double overlap = 0;
+
+  double lost() const {
+    return insufficient_parallelism_user + insufficient_parallelism_sys + communication_real_sync +
+           communication_starts + waiting;
+  }
+  TimeBreakdown& operator+=(const TimeBreakdown& other);
+  TimeBreakdown& operator*=(double factor);
+};
+
+inline TimeBreakdown& TimeBreakdown::operator+=(const TimeBreakdown& o) {
+  insufficient_parallelism_user += o.insufficient_parallelism_user;
+  insufficient_parallelism_sys += o.insufficient_parallelism_sys;
+  communication_real_sync += o.communication_real_sync;
+  communication_starts += o.communication_starts;
+  waiting += o.waiting;
+  productive_sys += o.productive_sys;
+  productive_io += o.productive_io;
+  synchronization += o.synchronization;
+  time_variation += o.time_variation;
+  overlap += o.overlap;
+  return *this;
+}
+
+inline TimeBreakdown& TimeBreakdown::operator*=(double f) {
+  insufficient_parallelism_user *= f;
+  insufficient_parallelism_sys *= f;
+  communication_real_sync *= f;
+  communication_starts *= f;
+  waiting *= f;
+  productive_sys *= f;
+  productive_io *= f;
+  synchronization *= f;
+  time_variation *= f;
+  overlap *= f;
+  return *this;
+}
+
+}  // namespace parperf::analysis

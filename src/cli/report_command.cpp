@@ -1,0 +1,99 @@
+// `parperf report DIR`: the efficiency report of a run directory, as a text protocol or JSON.
+// Loads the run, merges its interval trees, builds the report and prints it; every problem ends
+// the command with one line "parperf: <problem>" on stderr and exit status 1.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "analysis/interval_tree.hpp"
+#include "analysis/processors.hpp"
+#include "analysis/run_loader.hpp"
+#include "cli/commands.hpp"
+#include "report/json_report.hpp"
+#include "report/processor_list.hpp"
+#include "report/report_builder.hpp"
+#include "report/text_protocol.hpp"
+
+namespace parperf::cli {
+namespace {
+
+struct ReportCommandOptions {
+  std::string directory;
+  std::optional<unsigned> level;
+  std::string intervals;
+  std::string exclude;
+  std::string procs;
+  bool per_proc = false;
+  std::string unit;
+  bool json = false;
+  bool partial = false;
+};
+
+report::ReportOptions report_options(const ReportCommandOptions& o) {
+  report::ReportOptions options;
+  if (o.level) options.filter.max_level = *o.level;
+  options.filter.include = report::split_names(o.intervals);
+  options.filter.exclude = report::split_names(o.exclude);
+  if (!o.procs.empty()) options.per_processor = report::parse_processor_list(o.procs);
+  if (o.per_proc) options.per_processor = report::ProcessorSelection{};
+  if (!o.unit.empty()) options.unit = analysis::parse_unit(o.unit);
+  return options;
+}
+
+void run_report(const ReportCommandOptions& o) {
+  report::ReportOptions options = report_options(o);  // option errors before the (slower) load
+  analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
+  analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
+  report::Report built = report::build_report(run, tree, options);
+  if (o.json) {
+    fmt::print("{}\n", report::render_json(built).dump(2));
+  } else {
+    fmt::print("{}", report::render_text(built));
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app) {
+  auto o = std::make_shared<ReportCommandOptions>();
+  auto* report = app.add_subcommand("report", "Print the efficiency report of a run directory");
+  report->add_option("DIR", o->directory, "Run directory written by `parperf run`")->required();
+  report->add_option("--level", o->level, "Show intervals down to nesting level N (the program is level 0)");
+  report->add_option("--intervals", o->intervals,
+                     "Show only intervals whose names match these comma-separated globs, at any level");
+  report->add_option(
+      "--exclude", o->exclude,
+      "Leave out intervals whose names match these comma-separated globs, with their subtrees");
+  auto* procs = report->add_option("--procs", o->procs,
+                                   "Per-processor characteristics for these processors, e.g. 0,2-3");
+  auto* per_proc =
+      report->add_flag("--per-proc", o->per_proc, "Per-processor characteristics for all processors");
+  procs->excludes(per_proc);
+  report
+      ->add_option("--unit", o->unit,
+                   "What a processor is: a process (rank) or a thread; default: rank when the run has "
+                   "several processes, else thread")
+      ->check(CLI::IsMember({"rank", "thread"}));
+  report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
+  report->add_flag("--partial", o->partial,
+                   "Report what can be read when profile files are missing or damaged (with warnings)");
+
+  report->callback([o] {
+    try {
+      run_report(*o);
+    } catch (const CLI::Error&) {
+      throw;
+    } catch (const std::exception& e) {  // LoadError, a bad --procs list, anything unexpected
+      fmt::print(stderr, "parperf: {}\n", e.what());
+      throw CLI::RuntimeError(1);
+    }
+  });
+}
+
+}  // namespace parperf::cli

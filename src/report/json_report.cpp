@@ -1,0 +1,164 @@
+#include "report/json_report.hpp"
+
+#include "analysis/processors.hpp"
+#include "report/interval_kind.hpp"
+
+namespace parperf::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string_view figure_key(analysis::Figure figure) {
+  switch (figure) {
+    case analysis::Figure::execution_time:
+      return "execution_time";
+    case analysis::Figure::productive_time:
+      return "productive_time";
+    case analysis::Figure::lost_time:
+      return "lost_time";
+    case analysis::Figure::idle_time:
+      return "idle_time";
+    case analysis::Figure::load_imbalance:
+      return "load_imbalance";
+    case analysis::Figure::insufficient_parallelism:
+      return "insufficient_parallelism";
+    case analysis::Figure::communication:
+      return "communication";
+    case analysis::Figure::os_cpu_user:
+      return "os_cpu_user";
+    case analysis::Figure::os_cpu_sys:
+      return "os_cpu_sys";
+    case analysis::Figure::entries:
+      return "count";  // the name "count" has everywhere else
+  }
+  return "unknown";
+}
+
+template <class T>
+json optional_value(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+std::string_view end_reason_key(format::EndReason reason) {
+  switch (reason) {
+    case format::EndReason::exit:
+      return "exit";
+    case format::EndReason::flush:
+      return "flush";
+    case format::EndReason::signal:
+      return "signal";
+  }
+  return "unknown";
+}
+
+json run_json(const RunSummary& run) {
+  json ends = json::array();
+  for (const ProfileEnd& end : run.end_reasons) {
+    json e = {{"rank", end.rank}, {"file", end.file}, {"reason", end_reason_key(end.reason)}};
+    e["signal"] = end.reason == format::EndReason::signal ? json(end.signal) : json(nullptr);
+    ends.push_back(std::move(e));
+  }
+  return {{"directory", run.directory},
+          {"command", run.command},
+          {"processes", run.processes},
+          {"threads", run.threads},
+          {"unit", analysis::unit_name(run.unit)},
+          {"end_reasons", std::move(ends)},
+          {"warnings", run.warnings}};
+}
+
+json comparative_json(const analysis::Comparative& comparative) {
+  json out = json::object();
+  for (analysis::Figure figure : analysis::kFigures) {
+    const analysis::Extreme& e = comparative[figure];
+    out[std::string(figure_key(figure))] = {{"min", e.min},
+                                            {"min_processor", optional_value(e.min_processor)},
+                                            {"max", e.max},
+                                            {"max_processor", optional_value(e.max_processor)},
+                                            {"mean", e.mean}};
+  }
+  return out;
+}
+
+json processor_json(const analysis::ProcessorFigures& p) {
+  return {{"processor", p.processor},           {"rank", p.rank},
+          {"thread", optional_value(p.thread)}, {"count", p.entries},
+          {"execution_time", p.execution_time}, {"productive_time", p.productive_time},
+          {"lost_time", p.lost_time},           {"idle_time", p.idle_time},
+          {"load_imbalance", p.load_imbalance}, {"insufficient_parallelism", p.insufficient_parallelism},
+          {"communication", p.communication},   {"os_cpu_user", p.os_cpu_user},
+          {"os_cpu_sys", p.os_cpu_sys}};
+}
+
+json event_json(const analysis::EventTotals& e) {
+  return {{"name", e.name},       {"description", e.description},
+          {"starts", e.starts},   {"ends", e.ends},
+          {"atomics", e.atomics}, {"total", e.total},
+          {"mean", e.mean},       {"min", e.min},
+          {"max", e.max},         {"first_description", e.first_description}};
+}
+
+json interval_json(const ReportInterval& interval) {
+  const analysis::Characteristics& c = interval.characteristics;
+  const analysis::IntervalIdentity& id = interval.identity;
+  json out = {{"kind", kind_key(id.kind)},
+              {"name", id.name},
+              {"file", id.file},
+              {"line", id.line},
+              {"value", id.value},
+              {"level", interval.level},
+              {"count", interval.count},
+              {"open", interval.open},
+              {"efficiency", c.efficiency},
+              {"execution_time", c.execution_time},
+              {"processors", c.processors},
+              {"threads", c.threads},
+              {"total_time", c.total_time},
+              {"productive_time", c.productive_time},
+              {"productive_cpu", c.productive_cpu},
+              {"productive_sys", c.productive_sys},
+              {"productive_io", c.productive_io},
+              {"lost_time", c.lost_time},
+              {"insufficient_parallelism", c.insufficient_parallelism},
+              {"insufficient_parallelism_user", c.insufficient_parallelism_user},
+              {"insufficient_parallelism_sys", c.insufficient_parallelism_sys},
+              {"communication", c.communication},
+              {"communication_real_sync", c.communication_real_sync},
+              {"communication_starts", c.communication_starts},
+              {"idle_time", c.idle_time},
+              {"load_imbalance", c.load_imbalance},
+              {"synchronization", c.synchronization},
+              {"time_variation", c.time_variation},
+              {"overlap", c.overlap},
+              {"os_cpu_user", c.os_cpu_user},
+              {"os_cpu_sys", c.os_cpu_sys},
+              {"comparative", comparative_json(interval.comparative)}};
+  json rows = json::array();
+  for (const analysis::ProcessorFigures& p : interval.per_processor) rows.push_back(processor_json(p));
+  out["per_processor"] = std::move(rows);
+  if (interval.iterations) {
+    const analysis::IterationTotals& it = *interval.iterations;
+    out["iterations"] = {
+        {"count", it.count}, {"total", it.total}, {"mean", it.mean}, {"min", it.min}, {"max", it.max}};
+  }
+  json events = json::array();
+  for (const analysis::EventTotals& e : interval.events) events.push_back(event_json(e));
+  out["events"] = std::move(events);
+  out["diagnosis"] = interval.diagnosis;
+  json children = json::array();
+  for (const ReportInterval& child : interval.children) children.push_back(interval_json(child));
+  out["children"] = std::move(children);
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json render_json(const Report& report) {
+  json intervals = json::array();
+  for (const ReportInterval& interval : report.intervals) intervals.push_back(interval_json(interval));
+  return {{"parperf_report", kJsonReportVersion},
+          {"run", run_json(report.run)},
+          {"intervals", std::move(intervals)}};
+}
+
+}  // namespace parperf::report

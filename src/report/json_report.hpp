@@ -1,0 +1,25 @@
+// The machine-readable report (`parperf report --json`). Times in seconds, efficiency 0..1.
+//
+// {"parperf_report": 1, "run": {...}, "intervals": [<interval>...]} where each <interval> carries
+// its identity, its characteristics under the snake_case names of DESIGN.md section 4, a
+// "comparative" object (one {"min", "min_processor", "max", "max_processor", "mean"} per
+// per-processor figure), "per_processor" rows (always present, restricted by --procs),
+// "iterations" (only with loop iteration marks), "events", "diagnosis" and "children".
+// "intervals" normally holds the program alone. With --intervals it holds the matching intervals
+// that have no matching ancestor, each match nested under its nearest matching ancestor; "level"
+// stays the interval's real nesting depth. "processes" and "threads" of "run" count what was
+// analysed (with --partial, fewer than the run had; "warnings" says which are missing).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "report/report_model.hpp"
+
+namespace parperf::report {
+
+inline constexpr int kJsonReportVersion = 1;
+
+// Keys keep the order above (ordered_json), so the output reads like the text protocol.
+nlohmann::ordered_json render_json(const Report& report);
+
+}  // namespace parperf::report

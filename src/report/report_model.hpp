@@ -1,0 +1,57 @@
+// The content of a report, computed once and rendered as text or JSON. Times are seconds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/characteristics.hpp"
+#include "analysis/interval_totals.hpp"
+#include "analysis/interval_tree.hpp"
+#include "analysis/processors.hpp"
+#include "format/records.hpp"
+
+namespace parperf::report {
+
+struct ProfileEnd {
+  std::int64_t rank = 0;
+  std::string file;  // "profile.0.ppf"
+  format::EndReason reason = format::EndReason::exit;
+  std::uint32_t signal = 0;  // when reason is `signal`
+};
+
+struct RunSummary {
+  std::string directory;
+  std::string command;
+  std::int64_t processes = 0;   // processes whose profiles were analysed
+  std::int64_t world_size = 0;  // processes the run had
+  std::uint64_t threads = 0;    // threads over the analysed processes
+  analysis::Unit unit = analysis::Unit::thread;
+  std::vector<ProfileEnd> end_reasons;  // one per analysed profile, by rank
+  std::vector<std::string> warnings;
+};
+
+struct ReportInterval {
+  analysis::IntervalIdentity identity;
+  std::uint32_t level = 0;
+  std::uint64_t count = 0;  // entries over all locations, open ones included
+  bool open = false;        // an entry had not ended when a profile was written
+  analysis::Characteristics characteristics;
+  analysis::Comparative comparative;
+  std::vector<analysis::ProcessorFigures> per_processor;  // restricted by --procs
+  std::optional<analysis::IterationTotals> iterations;
+  std::vector<analysis::EventTotals> events;
+  std::string diagnosis;  // one line naming the largest loss
+  std::vector<ReportInterval> children;
+};
+
+struct Report {
+  RunSummary run;
+  // Normally one root, the program. With --intervals: the matching intervals, each under its
+  // nearest matching ancestor; several roots when the program itself does not match.
+  std::vector<ReportInterval> intervals;
+  bool show_per_processor = false;  // --procs or --per-proc: the text protocol prints the rows
+};
+
+}  // namespace parperf::report

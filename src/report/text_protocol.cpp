@@ -1,0 +1,234 @@
+#include "report/text_protocol.hpp"
+
+#include <csignal>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "report/interval_kind.hpp"
+#include "report/time_format.hpp"
+
+namespace parperf::report {
+namespace {
+
+using analysis::Characteristics;
+using analysis::Figure;
+using Out = std::back_insert_iterator<std::string>;
+
+constexpr int kLabelWidth = 28;
+
+std::string signal_name(std::uint32_t signal) {
+  switch (signal) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGILL:
+      return "SIGILL";
+    default:
+      return fmt::format("signal {}", signal);
+  }
+}
+
+std::string seconds(double value) { return format_seconds(value) + " s"; }
+
+std::string end_text(const ProfileEnd& end) {
+  switch (end.reason) {
+    case format::EndReason::exit:
+      return "exit";
+    case format::EndReason::flush:
+      return "flush (written by parperf_flush while running)";
+    case format::EndReason::signal:
+      return fmt::format("signal {} ({})", end.signal, signal_name(end.signal));
+  }
+  return "unknown";
+}
+
+void render_run(Out out, const RunSummary& run) {
+  fmt::format_to(out, "parperf report: {}\n", run.directory);
+  fmt::format_to(out, "  {:<12}{}\n", "command", run.command.empty() ? "(unknown)" : run.command);
+  if (run.processes < run.world_size) {
+    fmt::format_to(out, "  {:<12}{} of {} (see the warnings)\n", "processes", run.processes, run.world_size);
+  } else {
+    fmt::format_to(out, "  {:<12}{}\n", "processes", run.processes);
+  }
+  fmt::format_to(out, "  {:<12}{}\n", "threads", run.threads);
+  fmt::format_to(out, "  {:<12}{}\n", "processor",
+                 run.unit == analysis::Unit::rank
+                     ? "rank: each process is one processor (--unit thread: each thread)"
+                     : "thread: each thread is one processor");
+  for (const ProfileEnd& end : run.end_reasons) {
+    fmt::format_to(out, "  {:<12}rank {} ({}): {}\n", "ended", end.rank, end.file, end_text(end));
+  }
+  for (const ProfileEnd& end : run.end_reasons) {
+    if (end.reason == format::EndReason::signal) {
+      fmt::format_to(out,
+                     "  CRASHED: rank {} was killed by {}; its figures cover the run only up to that moment, "
+                     "and intervals marked OPEN were cut short\n",
+                     end.rank, signal_name(end.signal));
+    } else if (end.reason == format::EndReason::flush) {
+      fmt::format_to(
+          out,
+          "  NOT FINISHED: rank {} wrote its profile with parperf_flush(); its figures stop at that "
+          "moment\n",
+          end.rank);
+    }
+  }
+  for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", warning);
+}
+
+void render_header(Out out, const ReportInterval& interval) {
+  const analysis::IntervalIdentity& id = interval.identity;
+  fmt::format_to(out, "\n== INTERVAL {} \"{}\"", kind_text(id.kind), id.name);
+  if (!id.file.empty()) fmt::format_to(out, "  {}:{}", id.file, id.line);
+  if (id.kind != 0) fmt::format_to(out, "  value {}", id.value);
+  fmt::format_to(out, "  level {}  entries {}", interval.level, interval.count);
+  if (interval.open) fmt::format_to(out, "  [OPEN: an entry had not ended when the profile was written]");
+  fmt::format_to(out, "\n");
+}
+
+void line(Out out, std::string_view label, const std::string& value, int indent = 2) {
+  fmt::format_to(out, "{:{}}{:<{}}{}\n", "", indent, label, kLabelWidth - (indent - 2), value);
+}
+
+void render_main(Out out, const Characteristics& c) {
+  fmt::format_to(out, "  --- main characteristics ---\n");
+  line(out, "Parallelization efficiency", fmt::format("{:.3f} ({:.1f}%)", c.efficiency, c.efficiency * 100));
+  line(out, "Execution time", seconds(c.execution_time));
+  line(out, "Processors", fmt::format("{}", c.processors));
+  line(out, "Threads", fmt::format("{}", c.threads));
+  line(out, "Total time", seconds(c.total_time));
+  line(out, "Productive time",
+       fmt::format("{:<12}CPU {}  Sys {}  I/O {}", seconds(c.productive_time), seconds(c.productive_cpu),
+                   seconds(c.productive_sys), seconds(c.productive_io)));
+  line(out, "Lost time", seconds(c.lost_time));
+  line(out, "Insufficient parallelism",
+       fmt::format("{:<12}User {}  Sys {}", seconds(c.insufficient_parallelism),
+                   seconds(c.insufficient_parallelism_user), seconds(c.insufficient_parallelism_sys)),
+       4);
+  line(out, "Communication",
+       fmt::format("{:<12}Real sync {}  Starts {}", seconds(c.communication),
+                   seconds(c.communication_real_sync), seconds(c.communication_starts)),
+       4);
+  line(out, "Idle time", seconds(c.idle_time), 4);
+  if (c.waiting != 0) line(out, "OpenMP waiting", seconds(c.waiting), 4);
+  if (c.load_imbalance != 0) line(out, "Load imbalance", seconds(c.load_imbalance));
+  if (c.synchronization != 0) line(out, "Synchronization", seconds(c.synchronization));
+  if (c.time_variation != 0) line(out, "Time variation", seconds(c.time_variation));
+  if (c.overlap != 0) line(out, "Overlap", seconds(c.overlap));
+  line(out, "OS CPU time", fmt::format("user {}  sys {}", seconds(c.os_cpu_user), seconds(c.os_cpu_sys)));
+}
+
+void render_iterations_and_events(Out out, const ReportInterval& interval) {
+  if (interval.iterations) {
+    const analysis::IterationTotals& it = *interval.iterations;
+    fmt::format_to(out, "  --- loop iterations ---\n");
+    fmt::format_to(out, "  count {}  total {}  mean {}  min {}  max {}\n", it.count, seconds(it.total),
+                   seconds(it.mean), seconds(it.min), seconds(it.max));
+  }
+  if (interval.events.empty()) return;
+  fmt::format_to(out, "  --- user events ---\n");
+  for (const analysis::EventTotals& e : interval.events) {
+    fmt::format_to(out, "  \"{}\"  starts {}  ends {}  atomics {}  total {}  mean {}  min {}  max {}", e.name,
+                   e.starts, e.ends, e.atomics, seconds(e.total), seconds(e.mean), seconds(e.min),
+                   seconds(e.max));
+    if (!e.first_description.empty()) fmt::format_to(out, "  first: \"{}\"", e.first_description);
+    fmt::format_to(out, "\n");
+  }
+}
+
+std::string_view figure_label(Figure figure) {
+  switch (figure) {
+    case Figure::execution_time:
+      return "Execution time";
+    case Figure::productive_time:
+      return "Productive time";
+    case Figure::lost_time:
+      return "Lost time";
+    case Figure::idle_time:
+      return "Idle time";
+    case Figure::load_imbalance:
+      return "Load imbalance";
+    case Figure::insufficient_parallelism:
+      return "Insufficient parallelism";
+    case Figure::communication:
+      return "Communication";
+    case Figure::os_cpu_user:
+      return "OS CPU user";
+    case Figure::os_cpu_sys:
+      return "OS CPU sys";
+    case Figure::entries:
+      return "Entries";
+  }
+  return "";
+}
+
+std::string processor_text(const std::optional<std::int64_t>& processor) {
+  return processor ? fmt::format("({})", *processor) : std::string("(-)");
+}
+
+void render_comparative(Out out, const analysis::Comparative& comparative) {
+  fmt::format_to(out, "  --- comparative characteristics ---\n");
+  fmt::format_to(out, "  {:<{}}{:>12} {:>6}  {:>12} {:>6}  {:>12}\n", "", kLabelWidth, "min", "(proc)", "max",
+                 "(proc)", "mean");
+  for (Figure figure : analysis::kFigures) {
+    const analysis::Extreme& e = comparative[figure];
+    auto value = [&](double v) {
+      return figure == Figure::entries ? fmt::format("{:.6g}", v) : format_seconds(v);
+    };
+    fmt::format_to(out, "  {:<{}}{:>12} {:>6}  {:>12} {:>6}  {:>12}\n", figure_label(figure), kLabelWidth,
+                   value(e.min), processor_text(e.min_processor), value(e.max),
+                   processor_text(e.max_processor), value(e.mean));
+  }
+}
+
+void render_per_processor(Out out, const std::vector<analysis::ProcessorFigures>& rows) {
+  fmt::format_to(out, "  --- per-processor characteristics (seconds) ---\n");
+  fmt::format_to(out,
+                 "  {:>5} {:>5} {:>6} {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
+                 "proc", "rank", "thread", "entries", "execution", "productive", "lost", "idle", "imbalance",
+                 "insuff.par.", "comm.", "OS user", "OS sys");
+  for (const analysis::ProcessorFigures& p : rows) {
+    fmt::format_to(
+        out, "  {:>5} {:>5} {:>6} {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
+        p.processor, p.rank, p.thread ? fmt::format("{}", *p.thread) : std::string("-"), p.entries,
+        format_seconds(p.execution_time), format_seconds(p.productive_time), format_seconds(p.lost_time),
+        format_seconds(p.idle_time), format_seconds(p.load_imbalance),
+        format_seconds(p.insufficient_parallelism), format_seconds(p.communication),
+        format_seconds(p.os_cpu_user), format_seconds(p.os_cpu_sys));
+  }
+}
+
+void render_interval(Out out, const ReportInterval& interval, bool show_per_processor) {
+  render_header(out, interval);
+  render_main(out, interval.characteristics);
+  render_iterations_and_events(out, interval);
+  render_comparative(out, interval.comparative);
+  if (show_per_processor) render_per_processor(out, interval.per_processor);
+  fmt::format_to(out, "  diagnosis: {}\n", interval.diagnosis);
+  for (const ReportInterval& child : interval.children) render_interval(out, child, show_per_processor);
+}
+
+}  // namespace
+
+std::string render_text(const Report& report) {
+  std::string text;
+  Out out(text);
+  render_run(out, report.run);
+  if (report.intervals.empty()) fmt::format_to(out, "\nNo interval matches the selection.\n");
+  for (const ReportInterval& interval : report.intervals)
+    render_interval(out, interval, report.show_per_processor);
+  return text;
+}
+
+}  // namespace parperf::report

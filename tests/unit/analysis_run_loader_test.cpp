@@ -1,0 +1,186 @@
+// Loading a run directory: which problems stop the report, how each is named in one line, and
+// what --partial keeps. Valid profiles are written with the runtime's own writer.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "analysis/run_loader.hpp"
+#include "unit/format_test_profiles.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+class analysis_run_loader : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("parperf-loader-" + std::to_string(::getpid()) + "-" +
+                                        testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void write_profile(const std::string& name, std::int64_t rank, std::int64_t world_size) {
+    format::Profile p = test::minimal_profile();
+    p.process.rank = rank;
+    p.process.world_size = world_size;
+    test::write_profile_file(dir_ / name, p);
+  }
+  void write_text(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+
+  // The one-line message load_run fails with, or "" when it succeeds.
+  std::string load_error(const LoadOptions& options = {}) {
+    try {
+      load_run(dir_, options);
+    } catch (const LoadError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+testing::AssertionResult starts_with(const std::string& text, const std::string& prefix) {
+  if (text.rfind(prefix, 0) == 0) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "message \"" << text << "\" should start with \"" << prefix << "\"";
+}
+
+TEST_F(analysis_run_loader, AMissingDirectoryIsNamed) {
+  fs::path missing = dir_ / "nothing-here";
+  try {
+    load_run(missing);
+    FAIL() << "loading a directory that does not exist succeeded";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(std::string(e.what()), missing.string() + ": no such directory");
+  }
+}
+
+TEST_F(analysis_run_loader, AFileInsteadOfADirectoryIsNamed) {
+  write_text("file", "x");
+  try {
+    load_run(dir_ / "file");
+    FAIL() << "loading a plain file as a run directory succeeded";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir_ / "file").string() + ": not a directory");
+  }
+}
+
+TEST_F(analysis_run_loader, ADirectoryWithoutProfilesIsAnErrorEvenWithPartial) {
+  write_text("notes.txt", "hello");
+  EXPECT_TRUE(starts_with(load_error(), dir_.string() + ": no profile files"));
+  EXPECT_TRUE(starts_with(load_error({.partial = true}), dir_.string() + ": no profile files"));
+}
+
+TEST_F(analysis_run_loader, AnEmptyProfileIsNamedWithItsProblem) {
+  write_text("profile.0.ppf", "");
+  std::string message = load_error();
+  EXPECT_TRUE(starts_with(message, "profile.0.ppf: "));
+  EXPECT_NE(message.find("empty"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+}
+
+TEST_F(analysis_run_loader, AForeignFileIsNamed) {
+  write_text("profile.0.ppf", "#!/bin/sh\necho this is not a profile\n");
+  std::string message = load_error();
+  EXPECT_TRUE(starts_with(message, "profile.0.ppf: "));
+  EXPECT_NE(message.find("not a parperf profile"), std::string::npos) << message;
+}
+
+TEST_F(analysis_run_loader, ValidProfilesLoadInRankOrderWithRunJson) {
+  write_profile("profile.1.ppf", 1, 2);
+  write_profile("profile.0.ppf", 0, 2);
+  write_text("run.json", R"({"command": ["./app", "-n", "4"]})");
+  RunData run = load_run(dir_);
+  ASSERT_EQ(run.profiles.size(), 2u);
+  EXPECT_EQ(run.profiles[0].process.rank, 0);
+  EXPECT_EQ(run.profiles[1].process.rank, 1);
+  EXPECT_EQ(run.profile_files[1], "profile.1.ppf");
+  EXPECT_EQ(run.world_size, 2);
+  EXPECT_EQ(run.run_info.at("command").size(), 3u);
+  EXPECT_TRUE(run.warnings.empty());
+}
+
+TEST_F(analysis_run_loader, WithoutRunJsonTheProfilesSuffice) {
+  write_profile("profile.0.ppf", 0, 1);
+  RunData run = load_run(dir_);
+  EXPECT_TRUE(run.run_info.is_null());
+}
+
+TEST_F(analysis_run_loader, AMissingRankIsNamedWithTheRunsSize) {
+  write_profile("profile.0.ppf", 0, 2);
+  EXPECT_EQ(load_error(), "profile.1.ppf: missing (the run has 2 processes)");
+}
+
+TEST_F(analysis_run_loader, TwoFilesClaimingOneRankAreAnError) {
+  write_profile("profile.0.ppf", 0, 2);
+  write_profile("profile.1.ppf", 0, 2);
+  EXPECT_EQ(load_error(), "profile.1.ppf: holds rank 0, which profile.0.ppf also holds");
+}
+
+TEST_F(analysis_run_loader, ProfilesMustAgreeOnTheSizeOfTheRun) {
+  write_profile("profile.0.ppf", 0, 2);
+  write_profile("profile.1.ppf", 1, 3);
+  write_profile("profile.2.ppf", 2, 3);
+  EXPECT_EQ(load_error(), "profile.1.ppf: says the run has 3 processes, profile.0.ppf says 2");
+  RunData run = load_run(dir_, {.partial = true});
+  EXPECT_EQ(run.profiles.size(), 1u) << "only the profiles that agree with the first are kept";
+  ASSERT_EQ(run.warnings.size(), 2u) << "rank 1 is rejected, not also missing";
+  EXPECT_EQ(run.warnings[1], "profile.2.ppf: says the run has 3 processes, profile.0.ppf says 2");
+}
+
+TEST_F(analysis_run_loader, InvalidRunJsonIsNamed) {
+  write_profile("profile.0.ppf", 0, 1);
+  write_text("run.json", "{\"command\": [");
+  EXPECT_TRUE(starts_with(load_error(), "run.json: invalid JSON: "));
+  write_text("run.json", "[1, 2]");
+  EXPECT_EQ(load_error(), "run.json: not a JSON object");
+}
+
+TEST_F(analysis_run_loader, PartialKeepsTheGoodProfilesAndWarnsAboutTheBadOne) {
+  write_profile("profile.0.ppf", 0, 3);
+  write_text("profile.1.ppf", "garbage");
+  write_profile("profile.2.ppf", 2, 3);
+  write_text("run.json", "not json");
+  EXPECT_TRUE(starts_with(load_error(), "profile.1.ppf: "))
+      << "without --partial the bad file stops the load";
+  RunData run = load_run(dir_, {.partial = true});
+  ASSERT_EQ(run.profiles.size(), 2u);
+  EXPECT_EQ(run.profiles[1].process.rank, 2);
+  ASSERT_EQ(run.warnings.size(), 2u) << "the bad profile and run.json; rank 1 is not reported missing twice";
+  EXPECT_TRUE(starts_with(run.warnings[0], "profile.1.ppf: "));
+  EXPECT_TRUE(starts_with(run.warnings[1], "run.json: "));
+  EXPECT_TRUE(run.run_info.is_null());
+}
+
+TEST_F(analysis_run_loader, PartialWarnsAboutAMissingRank) {
+  write_profile("profile.1.ppf", 1, 2);
+  RunData run = load_run(dir_, {.partial = true});
+  ASSERT_EQ(run.profiles.size(), 1u);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0], "profile.0.ppf: missing (the run has 2 processes)");
+}
+
+TEST_F(analysis_run_loader, PartialWithNothingUsableIsStillAnError) {
+  write_text("profile.0.ppf", "");
+  std::string message = load_error({.partial = true});
+  EXPECT_TRUE(starts_with(message, dir_.string() + ": no usable profile left: profile.0.ppf: ")) << message;
+}
+
+TEST_F(analysis_run_loader, ARenamedProfileIsUsedForTheRankItHolds) {
+  write_profile("profile.7.ppf", 0, 1);
+  RunData run = load_run(dir_);
+  ASSERT_EQ(run.profiles.size(), 1u);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0], "profile.7.ppf: holds the profile of rank 0");
+}
+
+}  // namespace
+}  // namespace parperf::analysis

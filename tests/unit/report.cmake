@@ -1,0 +1,9 @@
+# Unit tests of src/report: selection options, the report model, the diagnosis and the renderers.
+parperf_add_unit_test(report_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/report_builder_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_diagnosis_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_json_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_selection_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp
+  LINK parperf_report)

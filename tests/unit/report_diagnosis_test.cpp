@@ -1,0 +1,88 @@
+// The one-line diagnosis names the largest loss in the user's terms.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/diagnosis.hpp"
+
+namespace parperf::report {
+namespace {
+
+using analysis::Characteristics;
+using analysis::Comparative;
+using analysis::Figure;
+
+Characteristics interval(double total, double productive) {
+  Characteristics c;
+  c.processors = 2;
+  c.total_time = total;
+  c.execution_time = total / 2;
+  c.productive_time = productive;
+  c.lost_time = total - productive;
+  c.efficiency = productive / total;
+  return c;
+}
+
+Comparative execution_between(std::int64_t fast, double fast_s, std::int64_t slow, double slow_s) {
+  Comparative cmp;
+  cmp.extremes[static_cast<std::size_t>(Figure::execution_time)] = {fast_s, fast, slow_s, slow,
+                                                                    (fast_s + slow_s) / 2};
+  return cmp;
+}
+
+TEST(report_diagnosis, IdleTimeFromLoadImbalanceNamesTheEarlyAndTheLateProcessor) {
+  Characteristics c = interval(0.36, 0.24);
+  c.idle_time = 0.12;
+  c.load_imbalance = 0.12;
+  EXPECT_EQ(diagnose(c, execution_between(0, 0.06, 1, 0.18)),
+            "idle time is 33% of total: processor 0 finishes 120 ms before processor 1 (load imbalance)");
+}
+
+TEST(report_diagnosis, IdleTimeWithoutImbalanceBlamesTheSlowProcessorsOwnLosses) {
+  Characteristics c = interval(0.4, 0.3);
+  c.idle_time = 0.06;
+  c.communication = 0.04;
+  c.load_imbalance = 0.0;
+  std::string d = diagnose(c, execution_between(1, 0.14, 0, 0.2));
+  EXPECT_EQ(d,
+            "idle time is 15% of total: processor 1 finishes 60 ms before processor 0 "
+            "(the slowest processor's extra time is itself lost time)");
+}
+
+TEST(report_diagnosis, IdleTimeInsideProcessesPointsToTheThreads) {
+  Characteristics c = interval(0.18, 0.12);
+  c.processors = 1;
+  c.idle_time = 0.06;
+  c.idle_within_processes = 0.06;
+  EXPECT_EQ(diagnose(c, execution_between(0, 0.18, 0, 0.18)),
+            "idle time is 33% of total: threads inside a process finish at different times "
+            "(load imbalance between threads; --unit thread shows each thread)");
+}
+
+TEST(report_diagnosis, CommunicationIsSplitIntoWaitingAndOverhead) {
+  Characteristics c = interval(1.0, 0.7);
+  c.communication = 0.3;
+  c.communication_real_sync = 0.25;
+  c.communication_starts = 0.05;
+  EXPECT_EQ(diagnose(c, {}),
+            "communication is 30% of total: 250 ms waiting for partners, 50 ms in call overhead");
+}
+
+TEST(report_diagnosis, InsufficientParallelismAndWaitingAreNamed) {
+  Characteristics c = interval(1.0, 0.5);
+  c.insufficient_parallelism = 0.5;
+  EXPECT_EQ(diagnose(c, {}).rfind("insufficient parallelism is 50% of total", 0), 0u);
+  c.insufficient_parallelism = 0.1;
+  c.waiting = 0.4;
+  EXPECT_EQ(diagnose(c, {}).rfind("OpenMP waiting is 40% of total", 0), 0u);
+}
+
+TEST(report_diagnosis, SmallLossesAreNotAFinding) {
+  Characteristics c = interval(1.0, 0.995);
+  c.idle_time = 0.005;
+  EXPECT_EQ(diagnose(c, {}), "no significant loss: efficiency 100%");
+  EXPECT_EQ(diagnose(Characteristics{}, {}), "not executed");
+}
+
+}  // namespace
+}  // namespace parperf::report

@@ -1,0 +1,158 @@
+// The text protocol: the run summary (and what it says about crashed and flushed runs), each
+// interval's header and sections, and which lines appear only when they carry information. The
+// report model is built by hand; rendering only formats it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/text_protocol.hpp"
+#include "report/time_format.hpp"
+
+namespace parperf::report {
+namespace {
+
+testing::AssertionResult contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "the protocol lacks \"" << part << "\":\n" << text;
+}
+
+Report sample_report() {
+  Report report;
+  report.run.directory = "/runs/a";
+  report.run.command = "./a 1";
+  report.run.processes = 1;
+  report.run.world_size = 1;
+  report.run.threads = 2;
+  report.run.end_reasons = {{0, "profile.0.ppf", format::EndReason::exit, 0}};
+  ReportInterval root;
+  root.identity = {0, "a", "", 0, 0};
+  root.count = 2;
+  root.diagnosis = "no significant loss: efficiency 100%";
+  ReportInterval solve;
+  solve.identity = {1, "solve", "solver.cpp", 42, 7};
+  solve.level = 1;
+  solve.count = 2;
+  analysis::Characteristics& c = solve.characteristics;
+  c.efficiency = 2.0 / 3.0;
+  c.execution_time = 0.18;
+  c.processors = 2;
+  c.threads = 2;
+  c.total_time = 0.36;
+  c.productive_time = c.productive_cpu = 0.24;
+  c.lost_time = c.idle_time = 0.12;
+  c.load_imbalance = 0.12;
+  analysis::ProcessorFigures row;
+  row.processor = 1;
+  row.thread = 1;
+  row.execution_time = 0.18;
+  solve.per_processor = {row};
+  solve.diagnosis =
+      "idle time is 33% of total: processor 0 finishes 120 ms before processor 1 (load imbalance)";
+  root.children.push_back(solve);
+  report.intervals.push_back(root);
+  return report;
+}
+
+TEST(report_text, TheRunSummaryComesFirst) {
+  std::string text = render_text(sample_report());
+  EXPECT_EQ(text.rfind("parperf report: /runs/a\n", 0), 0u) << text;
+  EXPECT_TRUE(contains(text, "command     ./a 1"));
+  EXPECT_TRUE(contains(text, "processes   1\n"));
+  EXPECT_TRUE(contains(text, "threads     2\n"));
+  EXPECT_TRUE(contains(text, "processor   thread: each thread is one processor"));
+  EXPECT_TRUE(contains(text, "rank 0 (profile.0.ppf): exit"));
+  EXPECT_FALSE(contains(text, "CRASHED"));
+}
+
+TEST(report_text, ACrashedRunIsSaidToBeCoveredOnlyUpToTheCrash) {
+  Report report = sample_report();
+  report.run.end_reasons[0].reason = format::EndReason::signal;
+  report.run.end_reasons[0].signal = 6;
+  report.run.warnings = {"profile.1.ppf: missing (the run has 2 processes)"};
+  report.run.world_size = 2;
+  std::string text = render_text(report);
+  EXPECT_TRUE(contains(text, "signal 6 (SIGABRT)"));
+  EXPECT_TRUE(contains(
+      text, "CRASHED: rank 0 was killed by SIGABRT; its figures cover the run only up to that moment"));
+  EXPECT_TRUE(contains(text, "processes   1 of 2"));
+  EXPECT_TRUE(contains(text, "warning: profile.1.ppf: missing (the run has 2 processes)"));
+}
+
+TEST(report_text, AFlushedProfileIsSaidToStopAtTheFlush) {
+  Report report = sample_report();
+  report.run.end_reasons[0].reason = format::EndReason::flush;
+  EXPECT_TRUE(contains(render_text(report), "NOT FINISHED: rank 0 wrote its profile with parperf_flush()"));
+}
+
+TEST(report_text, EachIntervalHasItsHeaderAndSections) {
+  std::string text = render_text(sample_report());
+  EXPECT_TRUE(contains(text, "== INTERVAL program \"a\"  level 0  entries 2\n"));
+  EXPECT_TRUE(contains(text, "== INTERVAL user \"solve\"  solver.cpp:42  value 7  level 1  entries 2\n"));
+  for (const char* heading :
+       {"--- main characteristics ---", "Parallelization efficiency  0.667 (66.7%)", "Execution time",
+        "Processors", "Threads", "Total time", "Productive time", "CPU", "Sys", "I/O", "Lost time",
+        "Insufficient parallelism", "Communication", "Real sync", "Starts", "Idle time", "OS CPU time",
+        "--- comparative characteristics ---", "diagnosis: idle time is 33% of total"}) {
+    EXPECT_TRUE(contains(text, heading));
+  }
+  EXPECT_TRUE(contains(text, "Execution time              0.180000 s"));
+  EXPECT_TRUE(contains(text, "Load imbalance              0.120000 s")) << "shown because it is not zero";
+  EXPECT_FALSE(contains(text, "Synchronization")) << "zero potential losses are left out";
+  EXPECT_FALSE(contains(text, "Time variation"));
+  EXPECT_FALSE(contains(text, "Overlap"));
+  EXPECT_FALSE(contains(text, "--- loop iterations ---"));
+  EXPECT_FALSE(contains(text, "--- user events ---"));
+}
+
+TEST(report_text, PerProcessorRowsOnlyWhenAsked) {
+  Report report = sample_report();
+  EXPECT_FALSE(contains(render_text(report), "--- per-processor characteristics"));
+  report.show_per_processor = true;
+  std::string text = render_text(report);
+  EXPECT_TRUE(contains(text, "--- per-processor characteristics (seconds) ---"));
+  EXPECT_TRUE(contains(text, "      1     0      1        0    0.180000"));
+}
+
+TEST(report_text, AnOpenIntervalIsMarked) {
+  Report report = sample_report();
+  report.intervals[0].children[0].open = true;
+  EXPECT_TRUE(contains(render_text(report), "[OPEN: an entry had not ended when the profile was written]"));
+}
+
+TEST(report_text, LoopIterationsAndUserEvents) {
+  Report report = sample_report();
+  ReportInterval& solve = report.intervals[0].children[0];
+  solve.iterations = analysis::IterationTotals{10, 0.2, 0.02, 0.01, 0.04};
+  analysis::EventTotals send;
+  send.name = "send";
+  send.starts = send.ends = 2;
+  send.total = 0.004;
+  send.first_description = "send 64 bytes";
+  solve.events = {send};
+  std::string text = render_text(report);
+  EXPECT_TRUE(contains(text, "--- loop iterations ---\n  count 10  total 0.200000 s  mean 0.020000 s"));
+  EXPECT_TRUE(
+      contains(text, "--- user events ---\n  \"send\"  starts 2  ends 2  atomics 0  total 0.004000 s"));
+  EXPECT_TRUE(contains(text, "first: \"send 64 bytes\""));
+}
+
+TEST(report_text, AnEmptySelectionSaysSo) {
+  Report report = sample_report();
+  report.intervals.clear();
+  EXPECT_TRUE(contains(render_text(report), "No interval matches the selection."));
+}
+
+TEST(report_text, TimesAreSecondsToTheMicrosecond) {
+  EXPECT_EQ(format_seconds(0), "0");
+  EXPECT_EQ(format_seconds(0.18), "0.180000");
+  EXPECT_EQ(format_seconds(12.5), "12.500000");
+  EXPECT_EQ(format_seconds(0.0000421), "0.000042100") << "below 0.1 ms, to the nanosecond";
+  EXPECT_EQ(format_duration(0.12), "120 ms");
+  EXPECT_EQ(format_duration(2.5), "2.50 s");
+  EXPECT_EQ(format_duration(0.0000421), "42.1 µs");
+  EXPECT_EQ(format_percent(1.0 / 3.0), "33%");
+  EXPECT_EQ(format_percent(0.004), "0.4%");
+}
+
+}  // namespace
+}  // namespace parperf::report
