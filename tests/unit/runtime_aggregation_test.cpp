@@ -13,12 +13,6 @@
 namespace parperf::testing {
 namespace {
 
-const format::Thread& main_thread(const format::Profile& profile) {
-  for (const auto& t : profile.threads)
-    if (t.index == 0) return t;
-  throw std::runtime_error("no thread 0 in the profile");
-}
-
 TEST(RuntimeAggregation, EntriesAccumulateCountSumMinAndMax) {
   static parperf_site site = PARPERF_SITE_INIT("agg_basic", PARPERF_KIND_USER);
   std::vector<double> measured;

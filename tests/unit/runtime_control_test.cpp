@@ -7,12 +7,6 @@
 namespace parperf::testing {
 namespace {
 
-const format::Thread& main_thread(const format::Profile& profile) {
-  for (const auto& t : profile.threads)
-    if (t.index == 0) return t;
-  throw std::runtime_error("no thread 0 in the profile");
-}
-
 parperf_site g_a = PARPERF_SITE_INIT("ctl_a", PARPERF_KIND_USER);
 parperf_site g_b = PARPERF_SITE_INIT("ctl_b", PARPERF_KIND_USER);
 parperf_site g_c = PARPERF_SITE_INIT("ctl_c", PARPERF_KIND_USER);

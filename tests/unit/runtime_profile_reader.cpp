@@ -47,6 +47,12 @@ const format::Node* find_node(const format::Profile& profile, const format::Thre
   return &thread.nodes[current];
 }
 
+const format::Thread& main_thread(const format::Profile& profile) {
+  for (const auto& t : profile.threads)
+    if (t.index == 0) return t;
+  throw std::runtime_error("no thread 0 in the profile");
+}
+
 const format::Thread* thread_with(const format::Profile& profile, const std::vector<std::string>& path) {
   for (const auto& t : profile.threads)
     if (find_node(profile, t, path)) return &t;

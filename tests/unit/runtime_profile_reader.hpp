@@ -17,6 +17,9 @@ format::Profile flush_and_read();
 const format::Node* find_node(const format::Profile& profile, const format::Thread& thread,
                               const std::vector<std::string>& path, const std::vector<std::int64_t>& values = {});
 
+// The thread that registered first (the main thread of a test process).
+const format::Thread& main_thread(const format::Profile& profile);
+
 // The thread whose tree holds a node on `path`; null if none.
 const format::Thread* thread_with(const format::Profile& profile, const std::vector<std::string>& path);
 

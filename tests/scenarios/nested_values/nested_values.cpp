@@ -1,20 +1,9 @@
 // Ground truth by construction: "solver" holds a sequential loop "sweep" of 6 steps; each step
 // enters the interval "level" with the value step % 3 and computes (value + 1) x 10 ms.
-#include <chrono>
 #include <cstdio>
 
+#include "common/burn.h"
 #include "parperf/parperf.hpp"
-
-namespace {
-
-double burn_for(std::chrono::milliseconds duration) {
-  const auto end = std::chrono::steady_clock::now() + duration;
-  double x = 1.0;
-  while (std::chrono::steady_clock::now() < end) x = x * 1.0000001 + 1e-9;
-  return x;
-}
-
-}  // namespace
 
 int main() {
   double checksum = 0;
@@ -24,7 +13,7 @@ int main() {
     parperf::loop_iteration();
     const int value = step % 3;
     PARPERF_SCOPE_VALUE("level", value);
-    checksum += burn_for(std::chrono::milliseconds(10 * (value + 1)));
+    checksum += burn_for_ms(10 * (value + 1));
   }
   std::printf("%s\n", checksum > 0 ? "solved" : "?");
   return 0;

@@ -2,18 +2,12 @@
  * 200 ms and thread 2 computes for 100 ms. */
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/burn.h"
 #include "parperf/parperf.h"
 
 static parperf_site phase = PARPERF_SITE_INIT("phase", PARPERF_KIND_USER);
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void* sleeper(void* arg) {
   (void)arg;
@@ -23,21 +17,14 @@ static void* sleeper(void* arg) {
   return NULL;
 }
 
-static double thread_cpu_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Prints the CPU time it really got: on a loaded machine 100 ms of wall clock may buy less. */
 static void* computer(void* arg) {
   volatile double* x = arg;
-  const double cpu_start = thread_cpu_seconds();
+  const double cpu_start = scenario_seconds(CLOCK_THREAD_CPUTIME_ID);
   parperf_interval_begin(&phase, 0);
-  const double end = now_seconds() + 0.100;
-  while (now_seconds() < end) *x = *x * 1.0000001 + 1e-9;
+  *x = burn_for_ms(100);
   parperf_interval_end(&phase);
-  printf("computing thread cpu %.6f s\n", thread_cpu_seconds() - cpu_start);
+  printf("computing thread cpu %.6f s\n", scenario_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_start);
   return NULL;
 }
 

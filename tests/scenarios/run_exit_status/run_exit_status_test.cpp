@@ -1,0 +1,105 @@
+// Scenario: how `parperf run` ends. Scripts and batch jobs test its exit status as they would the
+// program's, so it must be the program's own:
+// - `exit 3` gives 3 (run.json: exit_code 3, signal null);
+// - a program killed by signal N gives 128+N, as a shell reports it: SIGTERM 143, SIGABRT 134, with
+//   one line naming the signal; the runtime writes its profile on both signals before it re-raises,
+//   so the run directory still has one;
+// - a program that cannot be started gives 127 and `parperf: cannot run 'prog': <reason>`, and no
+//   run directory (the runtime never ran);
+// - parperf's own failure (no runtime library) gives 125, and a command line without a program 2.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/artifacts.hpp"
+#include "support/parperf_json.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+const std::string kProgram = PARPERF_PROGRAM_RUN_EXIT_STATUS_PROGRAM;
+
+ProcessResult parperf_run(const std::filesystem::path& directory, const std::vector<std::string>& command,
+                          const ProcessOptions& options = {}) {
+  std::vector<std::string> argv = {parperf_command().string(), "run", "-o", directory.string(), "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  return run_process(argv, options);
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  for (const auto& each : lines_of(text)) {
+    if (each == line) return true;
+  }
+  return false;
+}
+
+TEST(RunExitStatus, ExitCodeOfTheProgramPropagates) {
+  TempDir tmp;
+  const auto result = parperf_run(tmp / "run", {kProgram, "exit", "3"});
+  EXPECT_EQ(result.exit_code, 3) << describe(result);
+  auto info = read_json_file(tmp / "run" / "run.json");
+  EXPECT_EQ(info["exit_code"], 3);
+  EXPECT_TRUE(info["signal"].is_null());
+}
+
+TEST(RunExitStatus, ProgramKilledBySigtermGives143) {
+  TempDir tmp;
+  const auto result = parperf_run(tmp / "run", {kProgram, "raise", "TERM"});
+  EXPECT_EQ(result.exit_code, 128 + 15) << describe(result);
+  EXPECT_TRUE(has_line(result.err, "parperf: program terminated by signal 15 (SIGTERM)")) << describe(result);
+  auto info = read_json_file(tmp / "run" / "run.json");
+  EXPECT_TRUE(info["exit_code"].is_null());
+  EXPECT_EQ(info["signal"], 15);
+  EXPECT_EQ(info["profiles"], nlohmann::json::array({"profile.0.ppf"})) << "the runtime writes on SIGTERM";
+}
+
+TEST(RunExitStatus, ProgramThatAbortsGives134) {
+  TempDir tmp;
+  const auto result = parperf_run(tmp / "run", {kProgram, "raise", "ABRT"});
+  EXPECT_EQ(result.exit_code, 128 + 6) << describe(result);
+  EXPECT_TRUE(has_line(result.err, "parperf: program terminated by signal 6 (SIGABRT)")) << describe(result);
+  auto info = read_json_file(tmp / "run" / "run.json");
+  EXPECT_EQ(info["signal"], 6);
+  EXPECT_EQ(info["profiles"], nlohmann::json::array({"profile.0.ppf"})) << "the runtime writes on SIGABRT";
+}
+
+TEST(RunExitStatus, MissingProgramGives127) {
+  TempDir tmp;
+  const auto missing = (tmp / "no-such-program").string();
+  const auto result = parperf_run(tmp / "run", {missing, "an argument"});
+  EXPECT_EQ(result.exit_code, 127) << describe(result);
+  EXPECT_EQ(result.err, "parperf: cannot run '" + missing + "': No such file or directory\n");
+  EXPECT_FALSE(std::filesystem::exists(tmp / "run")) << "nothing ran, so there is no run directory";
+}
+
+TEST(RunExitStatus, ProgramNotInPathGives127) {
+  TempDir tmp;
+  const auto result = parperf_run(tmp / "run", {"parperf-no-such-program-in-path"});
+  EXPECT_EQ(result.exit_code, 127) << describe(result);
+  EXPECT_TRUE(has_line(result.err,
+                       "parperf: cannot run 'parperf-no-such-program-in-path': No such file or directory"))
+      << describe(result);
+}
+
+TEST(RunExitStatus, MissingRuntimeLibraryGives125) {
+  TempDir tmp;
+  ProcessOptions options;
+  const auto library = (tmp / "libparperf.so").string();
+  options.env = {{"PARPERF_LIBRARY", library}};
+  const auto result = parperf_run(tmp / "run", {kProgram, "exit", "0"}, options);
+  EXPECT_EQ(result.exit_code, 125) << describe(result);
+  EXPECT_TRUE(result.out.empty()) << "the program must not run unmeasured";
+  EXPECT_NE(result.err.find(library), std::string::npos) << "the message must name the library it looked for";
+}
+
+TEST(RunExitStatus, NoProgramIsAUsageError) {
+  const auto result = run_process({parperf_command().string(), "run"});
+  EXPECT_EQ(result.exit_code, 2) << describe(result);
+  EXPECT_EQ(result.err.rfind("parperf: ", 0), 0u) << describe(result);
+}
+
+}  // namespace
+}  // namespace parperf::test
