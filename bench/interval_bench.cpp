@@ -9,19 +9,19 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 
 #include "parperf/parperf.h"
 
-// Interposes malloc for the whole process (libparperf.so included) to count allocations.
+// Interposes malloc for the whole process (libparperf.so included) to count allocations, per
+// thread so that each benchmark thread counts only what its own timed loop allocates.
 extern "C" void* __libc_malloc(std::size_t);
 namespace {
-std::atomic<long> g_mallocs{0};
+thread_local long t_mallocs = 0;
 }
 extern "C" void* malloc(std::size_t size) {
-  g_mallocs.fetch_add(1, std::memory_order_relaxed);
+  ++t_mallocs;
   return __libc_malloc(size);
 }
 
@@ -40,13 +40,14 @@ void pairs_at_depth(benchmark::State& state, int depth, bool recording) {
   // Warm-up: the thread registers and the node is created here, outside the timed loop.
   parperf_interval_begin(&g_hot, 0);
   parperf_interval_end(&g_hot);
-  const long mallocs_before = g_mallocs.load();
+  const long mallocs_before = t_mallocs;
   for (auto _ : state) {
     parperf_interval_begin(&g_hot, 0);
     parperf_interval_end(&g_hot);
   }
-  const long mallocs = g_mallocs.load() - mallocs_before;
-  state.counters["allocs"] = benchmark::Counter(static_cast<double>(mallocs), benchmark::Counter::kAvgIterations);
+  const long mallocs = t_mallocs - mallocs_before;
+  state.counters["allocs"] =
+      benchmark::Counter(static_cast<double>(mallocs), benchmark::Counter::kAvgIterations);
   for (int d = depth - 2; d >= 0; --d) parperf_interval_end(&g_outer[d]);
   if (state.thread_index() == 0) parperf_control(1);
 }

@@ -43,12 +43,13 @@ typedef struct parperf_site {
   const char* name;
   const char* file;
   int32_t line;
-  int32_t kind;             /* a parperf_kind */
-  volatile int32_t state_;  /* runtime-owned: registration and filter state */
-  volatile uint32_t id_;    /* runtime-owned: process-wide site number */
+  int32_t kind;            /* a parperf_kind */
+  volatile int32_t state_; /* runtime-owned: registration and filter state */
+  volatile uint32_t id_;   /* runtime-owned: process-wide site number */
 } parperf_site;
 
-#define PARPERF_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 0, 0}
+#define PARPERF_SITE_INIT(name, kind) \
+  { (name), __FILE__, __LINE__, (kind), 0, 0 }
 
 /* Enter the interval `site` with the expression value `value` (0 when it has none): the same site
  * with different values is a different interval. Intervals nest strictly per thread. */

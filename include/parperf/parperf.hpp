@@ -40,7 +40,7 @@ inline void loop_iteration() noexcept { parperf_loop_iteration(); }
 #define PARPERF_CONCAT_INNER(a, b) a##b
 #define PARPERF_CONCAT(a, b) PARPERF_CONCAT_INNER(a, b)
 
-#define PARPERF_SCOPE_KIND_VALUE(name, kind, value)                                               \
+#define PARPERF_SCOPE_KIND_VALUE(name, kind, value)                                              \
   static ::parperf_site PARPERF_CONCAT(parperf_site_, __LINE__) = PARPERF_SITE_INIT(name, kind); \
   ::parperf::Scope PARPERF_CONCAT(parperf_scope_, __LINE__)(&PARPERF_CONCAT(parperf_site_, __LINE__), (value))
 

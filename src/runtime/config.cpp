@@ -25,9 +25,11 @@ const char* env(const char* name) {
 bool parse_flag(const char* name, bool fallback) {
   const char* value = env(name);
   if (!value) return fallback;
-  if (!std::strcmp(value, "1") || !strcasecmp(value, "on") || !strcasecmp(value, "yes") || !strcasecmp(value, "true"))
+  if (!std::strcmp(value, "1") || !strcasecmp(value, "on") || !strcasecmp(value, "yes") ||
+      !strcasecmp(value, "true"))
     return true;
-  if (!std::strcmp(value, "0") || !strcasecmp(value, "off") || !strcasecmp(value, "no") || !strcasecmp(value, "false"))
+  if (!std::strcmp(value, "0") || !strcasecmp(value, "off") || !strcasecmp(value, "no") ||
+      !strcasecmp(value, "false"))
     return false;
   warn("%s='%s' is not one of 1/0/on/off/yes/no/true/false; using %s", name, value, fallback ? "on" : "off");
   return fallback;
@@ -77,7 +79,8 @@ void read_program_name(Config& config) {
 
 // The rank of this process: explicit, or what the MPI launchers (Open MPI, PMIx, MPICH/Hydra) export.
 void read_rank(Config& config) {
-  static const char* const rank_variables[] = {"PARPERF_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+  static const char* const rank_variables[] = {"PARPERF_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                               "PMI_RANK"};
   static const char* const size_variables[] = {"PARPERF_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
   for (const char* name : rank_variables) {
     if (const char* value = env(name)) {
@@ -147,15 +150,20 @@ void load_config(Config& config) {
   config.start_recording = !parse_flag("PARPERF_START_PAUSED", false);
   config.install_signal_handlers = parse_flag("PARPERF_SIGNALS", true);
   config.max_depth = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_DEPTH", 1, kMaxFrames - 2, 64));
-  config.cpu_sample_ns = static_cast<std::uint64_t>(integer_from("PARPERF_CPU_SAMPLE_US", 0, 60000000, 100)) * 1000u;
-  if (const char* v = env("PARPERF_INCLUDE")) copy_string(config.include_names, sizeof config.include_names, "PARPERF_INCLUDE", v);
-  if (const char* v = env("PARPERF_EXCLUDE")) copy_string(config.exclude_names, sizeof config.exclude_names, "PARPERF_EXCLUDE", v);
+  config.cpu_sample_ns =
+      static_cast<std::uint64_t>(integer_from("PARPERF_CPU_SAMPLE_US", 0, 60000000, 100)) * 1000u;
+  if (const char* v = env("PARPERF_INCLUDE"))
+    copy_string(config.include_names, sizeof config.include_names, "PARPERF_INCLUDE", v);
+  if (const char* v = env("PARPERF_EXCLUDE"))
+    copy_string(config.exclude_names, sizeof config.exclude_names, "PARPERF_EXCLUDE", v);
   read_program_name(config);
   read_rank(config);
   if (const char* dir = env("PARPERF_DIR")) {
     char expanded[sizeof config.output_dir];
-    if (expand_pid(dir, expanded, sizeof expanded)) copy_string(config.output_dir, sizeof config.output_dir, "PARPERF_DIR", expanded);
-    else warn("PARPERF_DIR is longer than %zu characters; ignored", sizeof expanded - 1);
+    if (expand_pid(dir, expanded, sizeof expanded))
+      copy_string(config.output_dir, sizeof config.output_dir, "PARPERF_DIR", expanded);
+    else
+      warn("PARPERF_DIR is longer than %zu characters; ignored", sizeof expanded - 1);
   }
   if (config.output_dir[0] == '\0') {
     format::default_run_directory_name(config.output_dir, sizeof config.output_dir, config.program_name,

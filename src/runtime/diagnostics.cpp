@@ -12,7 +12,8 @@ void warn(const char* format, ...) {
   int length = std::snprintf(line, sizeof line, "parperf: ");
   va_list args;
   va_start(args, format);
-  const int body = std::vsnprintf(line + length, sizeof line - static_cast<std::size_t>(length) - 1, format, args);
+  const int body =
+      std::vsnprintf(line + length, sizeof line - static_cast<std::size_t>(length) - 1, format, args);
   va_end(args);
   if (body > 0) length += body;
   if (length > static_cast<int>(sizeof line) - 2) length = static_cast<int>(sizeof line) - 2;
@@ -29,8 +30,8 @@ SignalSafeLine& SignalSafeLine::operator<<(const char* text) noexcept {
 SignalSafeLine& SignalSafeLine::operator<<(long long number) noexcept {
   char digits[24];
   int n = 0;
-  unsigned long long magnitude = number < 0 ? 0ULL - static_cast<unsigned long long>(number)
-                                            : static_cast<unsigned long long>(number);
+  unsigned long long magnitude =
+      number < 0 ? 0ULL - static_cast<unsigned long long>(number) : static_cast<unsigned long long>(number);
   do {
     digits[n++] = static_cast<char>('0' + magnitude % 10);
     magnitude /= 10;

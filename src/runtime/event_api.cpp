@@ -23,8 +23,10 @@ void remember_first_description(EventStats& stats, const EventKind& kind, va_lis
   if (!text) return;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  if (args) std::vsnprintf(text, kMaxDescription, kind.description, *args);
-  else std::snprintf(text, kMaxDescription, "%s", kind.description);
+  if (args)
+    std::vsnprintf(text, kMaxDescription, kind.description, *args);
+  else
+    std::snprintf(text, kMaxDescription, "%s", kind.description);
 #pragma GCC diagnostic pop
   stats.first_description.store(text, std::memory_order_release);
 }

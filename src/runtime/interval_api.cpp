@@ -82,16 +82,24 @@ __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, p
 
 void warn_unbalanced(parperf_site* site, const char* what) {
   if (set_site_flag_once(site, kSiteWarnedUnbalanced))
-    warn("interval '%s' (%s:%d): %s (reported once per interval)", site_name(site), site_file(site), site->line, what);
+    warn("interval '%s' (%s:%d): %s (reported once per interval)", site_name(site), site_file(site),
+         site->line, what);
+}
+
+// True when `s`, an open frame's site, is what an end call names: the static site by address, or
+// a run-time name (site null) by its text.
+inline bool names_site(const parperf_site* s, const parperf_site* site, const char* name,
+                       std::size_t name_length) {
+  if (site) return s == site;
+  const char* open_name = site_name(s);
+  return std::strncmp(open_name, name, name_length) == 0 && open_name[name_length] == '\0';
 }
 
 // Finds the open frame of `site` (or with `name` when site is null) below the top; 0 if none.
 std::uint32_t find_open_frame(const ThreadState& t, std::uint32_t depth, const parperf_site* site,
                               const char* name, std::size_t name_length) {
   for (std::uint32_t d = depth; d > 0; --d) {
-    const parperf_site* s = t.frames[d].site.get();
-    if (site ? s == site : (std::strncmp(site_name(s), name, name_length) == 0 && site_name(s)[name_length] == '\0'))
-      return d;
+    if (names_site(t.frames[d].site.get(), site, name, name_length)) return d;
   }
   return 0;
 }
@@ -152,7 +160,8 @@ __attribute__((noinline)) void begin(parperf_site* site, std::int64_t value) noe
   }
   Node* parent_node = t->frames[depth - 1].node.get();
   Node* node = parent_node->find_child(site, value);
-  if (PARPERF_UNLIKELY(!node || (site->state_ & kSiteStateMask) != kSiteRecorded || depth > config().max_depth)) {
+  if (PARPERF_UNLIKELY(!node || (site->state_ & kSiteStateMask) != kSiteRecorded ||
+                       depth > config().max_depth)) {
     begin_slow(*t, depth, site, value, parent_node);
     return;
   }
@@ -161,7 +170,8 @@ __attribute__((noinline)) void begin(parperf_site* site, std::int64_t value) noe
   push_frame(*t, depth, site, node, FrameMode::record, now);
 }
 
-__attribute__((noinline)) void end(const parperf_site* site, const char* name, std::size_t name_length) noexcept {
+__attribute__((noinline)) void end(const parperf_site* site, const char* name,
+                                   std::size_t name_length) noexcept {
   ThreadState* t = current_thread();
   if (PARPERF_UNLIKELY(!t)) return;
   if (PARPERF_UNLIKELY(t->unrecorded)) {
@@ -169,10 +179,7 @@ __attribute__((noinline)) void end(const parperf_site* site, const char* name, s
     return;
   }
   const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
-  const parperf_site* top = t->frames[depth].site.get();
-  const bool matches = site ? top == site
-                            : std::strncmp(site_name(top), name, name_length) == 0 && site_name(top)[name_length] == '\0';
-  if (PARPERF_UNLIKELY(depth == 0 || !matches)) {
+  if (PARPERF_UNLIKELY(depth == 0 || !names_site(t->frames[depth].site.get(), site, name, name_length))) {
     end_mismatched(*t, depth, site, name, name_length);
     return;
   }
@@ -207,7 +214,8 @@ void parperf_interval_end_n(const char* name, size_t name_len) {
 }
 
 void parperf_interval_begin_named(const char* name, int kind, const char* file, int line, int64_t value) {
-  if (name) parperf_interval_begin_n(name, std::strlen(name), kind, file, file ? std::strlen(file) : 0, line, value);
+  if (name)
+    parperf_interval_begin_n(name, std::strlen(name), kind, file, file ? std::strlen(file) : 0, line, value);
 }
 
 void parperf_interval_end_named(const char* name) {

@@ -7,7 +7,8 @@ namespace parperf::runtime {
 namespace {
 
 std::size_t slot_of(const parperf_site* site, std::int64_t value, std::uint32_t capacity) {
-  auto key = reinterpret_cast<std::uintptr_t>(site) ^ (static_cast<std::uint64_t>(value) * 0x9e3779b97f4a7c15ull);
+  auto key =
+      reinterpret_cast<std::uintptr_t>(site) ^ (static_cast<std::uint64_t>(value) * 0x9e3779b97f4a7c15ull);
   key ^= key >> 29;
   key *= 0xbf58476d1ce4e5b9ull;
   key ^= key >> 32;
@@ -31,7 +32,8 @@ bool ensure_table_room(Node* parent) {
   auto** table = static_cast<Node**>(std::calloc(capacity, sizeof(Node*)));
   if (!table) return false;
   int skipped = 0;
-  for (Node* c = parent->first_child.load(std::memory_order_relaxed); c; c = c->next_sibling.load(std::memory_order_relaxed)) {
+  for (Node* c = parent->first_child.load(std::memory_order_relaxed); c;
+       c = c->next_sibling.load(std::memory_order_relaxed)) {
     if (skipped++ < Node::kInlineChildren) continue;  // the first children live in the inline slots
     insert_into_table(table, capacity, c);
   }
@@ -44,7 +46,8 @@ bool ensure_table_room(Node* parent) {
 }  // namespace
 
 Node* Node::find_in_table(const parperf_site* s, std::int64_t v) const noexcept {
-  for (std::size_t slot = slot_of(s, v, child_table_capacity);; slot = (slot + 1) & (child_table_capacity - 1)) {
+  for (std::size_t slot = slot_of(s, v, child_table_capacity);;
+       slot = (slot + 1) & (child_table_capacity - 1)) {
     Node* child = child_table[slot];
     if (!child) return nullptr;
     if (child->site == s && child->value == v) return child;
@@ -75,8 +78,10 @@ Node* add_child(NodeArena& arena, Node* parent, const parperf_site* site, std::i
   }
   ++parent->child_count;
   // Publish last: the writer follows these links with acquire loads.
-  if (parent->last_child) parent->last_child->next_sibling.store(child, std::memory_order_release);
-  else parent->first_child.store(child, std::memory_order_release);
+  if (parent->last_child)
+    parent->last_child->next_sibling.store(child, std::memory_order_release);
+  else
+    parent->first_child.store(child, std::memory_order_release);
   parent->last_child = child;
   return child;
 }

@@ -89,8 +89,8 @@ bool ensure_initialised() noexcept {
     return false;
   }
   clock_init();
-  state_detail::cpu_sample_ticks =
-      static_cast<std::uint64_t>(static_cast<double>(state_detail::config.cpu_sample_ns) * estimated_ticks_per_ns());
+  state_detail::cpu_sample_ticks = static_cast<std::uint64_t>(
+      static_cast<double>(state_detail::config.cpu_sample_ns) * estimated_ticks_per_ns());
   capture_process_facts();
   state_detail::recording.store(state_detail::config.start_recording, std::memory_order_relaxed);
   if (state_detail::config.install_signal_handlers) install_signal_handlers();

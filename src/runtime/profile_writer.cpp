@@ -33,7 +33,9 @@ std::uint8_t g_buffer[64 * 1024];
 std::atomic<bool> g_writing{false};
 std::atomic<bool> g_warned_unwritable{false};
 
-std::string_view view(const char* text) { return text ? std::string_view(text, std::strlen(text)) : std::string_view(); }
+std::string_view view(const char* text) {
+  return text ? std::string_view(text, std::strlen(text)) : std::string_view();
+}
 
 // Appends `text` to the path buffer; false when it does not fit.
 bool append(char* path, std::size_t size, const char* text) {
@@ -96,7 +98,8 @@ struct OpenFrames {
 };
 OpenFrames g_open_frames;
 
-void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickConverter& clock, std::uint64_t now) {
+void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickConverter& clock,
+                std::uint64_t now) {
   format::NodeRecord r;
   r.parent = parent;
   r.site = node.site->id_;
@@ -146,7 +149,8 @@ void write_tree(Writer& w, const Node* root, const TickConverter& clock, std::ui
   while (node) {
     index_at_depth[depth] = next_index++;
     write_node(w, *node, depth == 0 ? format::kNoParent : index_at_depth[depth - 1], clock, now);
-    if (const Node* child = node->first_child.load(std::memory_order_acquire); child && depth + 1 < kMaxFrames) {
+    if (const Node* child = node->first_child.load(std::memory_order_acquire);
+        child && depth + 1 < kMaxFrames) {
       node = child;
       ++depth;
       continue;
@@ -190,7 +194,8 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
   process.duration_ns = clock.since_origin_ns(now);
   process.end_reason = static_cast<std::uint32_t>(reason);
   process.end_signal = static_cast<std::uint32_t>(signal);
-  process.clock_source = static_cast<std::uint32_t>(clock_uses_tsc() ? format::ClockSource::tsc : format::ClockSource::monotonic);
+  process.clock_source = static_cast<std::uint32_t>(clock_uses_tsc() ? format::ClockSource::tsc
+                                                                     : format::ClockSource::monotonic);
   for (const ThreadState* t = head; t; t = t->next) {
     ++process.thread_count;
     process.dropped_intervals += t->dropped.get();

@@ -33,7 +33,8 @@ std::size_t g_interned_capacity = 0;
 std::size_t g_interned_count = 0;
 
 std::size_t hash_bytes(std::size_t hash, const char* data, std::size_t length) {
-  for (std::size_t i = 0; i < length; ++i) hash = (hash ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
+  for (std::size_t i = 0; i < length; ++i)
+    hash = (hash ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
   return hash;
 }
 
@@ -101,11 +102,13 @@ parperf_site* intern_site(const char* name, std::size_t name_length, int kind, c
 
   std::lock_guard lock(g_registry_mutex);
   if (g_interned_capacity) {
-    for (std::size_t slot = hash & (g_interned_capacity - 1);; slot = (slot + 1) & (g_interned_capacity - 1)) {
+    for (std::size_t slot = hash & (g_interned_capacity - 1);;
+         slot = (slot + 1) & (g_interned_capacity - 1)) {
       InternedSite* entry = g_interned[slot];
       if (!entry) break;
       if (entry->hash == hash && entry->site.kind == kind && entry->site.line == line &&
-          same_text(entry->site.name, name, name_length) && same_text(entry->site.file, file ? file : "", file_length))
+          same_text(entry->site.name, name, name_length) &&
+          same_text(entry->site.file, file ? file : "", file_length))
         return &entry->site;
     }
   }

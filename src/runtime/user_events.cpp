@@ -45,7 +45,8 @@ std::uint32_t event_kind_count() noexcept { return g_kind_count.load(std::memory
 
 EventStats* event_stats_for(Node& node, std::uint32_t event) noexcept {
   EventStats* last = nullptr;
-  for (EventStats* s = node.first_event.load(std::memory_order_relaxed); s; s = s->next.load(std::memory_order_relaxed)) {
+  for (EventStats* s = node.first_event.load(std::memory_order_relaxed); s;
+       s = s->next.load(std::memory_order_relaxed)) {
     if (s->event == event) return s;
     last = s;
   }
@@ -53,8 +54,10 @@ EventStats* event_stats_for(Node& node, std::uint32_t event) noexcept {
   if (!memory) return nullptr;
   auto* stats = new (memory) EventStats();
   stats->event = event;
-  if (last) last->next.store(stats, std::memory_order_release);
-  else node.first_event.store(stats, std::memory_order_release);
+  if (last)
+    last->next.store(stats, std::memory_order_release);
+  else
+    node.first_event.store(stats, std::memory_order_release);
   return stats;
 }
 

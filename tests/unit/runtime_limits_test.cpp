@@ -21,7 +21,8 @@ TEST(RuntimeLimits, NestingBeyondTheMaximumDepthIsDroppedAndCounted) {
   const auto profile = flush_and_read();
   const auto* thread = thread_with(profile, {"lim_1"});
   ASSERT_NE(thread, nullptr);
-  EXPECT_NE(find_node(profile, *thread, {"lim_1", "lim_2", "lim_3", "lim_4"}), nullptr) << "depth 4 is recorded";
+  EXPECT_NE(find_node(profile, *thread, {"lim_1", "lim_2", "lim_3", "lim_4"}), nullptr)
+      << "depth 4 is recorded";
   EXPECT_EQ(find_node(profile, *thread, {"lim_1", "lim_2", "lim_3", "lim_4", "lim_5"}), nullptr)
       << "depth 5 exceeds PARPERF_MAX_DEPTH=4";
   EXPECT_EQ(profile.process.max_depth, 4u);

@@ -67,7 +67,8 @@ std::uint64_t clock_ns(clockid_t clock) {
 }
 }  // namespace
 
-Stopwatch::Stopwatch() : wall_start_ns_(clock_ns(CLOCK_MONOTONIC)), cpu_start_ns_(clock_ns(CLOCK_THREAD_CPUTIME_ID)) {}
+Stopwatch::Stopwatch()
+    : wall_start_ns_(clock_ns(CLOCK_MONOTONIC)), cpu_start_ns_(clock_ns(CLOCK_THREAD_CPUTIME_ID)) {}
 double Stopwatch::elapsed_ms() const { return ms(clock_ns(CLOCK_MONOTONIC) - wall_start_ns_); }
 double Stopwatch::thread_cpu_ms() const { return ms(clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start_ns_); }
 

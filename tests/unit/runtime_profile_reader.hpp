@@ -15,7 +15,8 @@ format::Profile flush_and_read();
 // The node reached from the root of `thread` through intervals named `path` (each with any value
 // unless `values` gives them), or null.
 const format::Node* find_node(const format::Profile& profile, const format::Thread& thread,
-                              const std::vector<std::string>& path, const std::vector<std::int64_t>& values = {});
+                              const std::vector<std::string>& path,
+                              const std::vector<std::int64_t>& values = {});
 
 // The thread that registered first (the main thread of a test process).
 const format::Thread& main_thread(const format::Profile& profile);
@@ -32,8 +33,8 @@ void busy_for_ms(int ms);
 class Stopwatch {
  public:
   Stopwatch();
-  double elapsed_ms() const;      // wall-clock time since construction
-  double thread_cpu_ms() const;   // CPU time of the calling thread since construction
+  double elapsed_ms() const;     // wall-clock time since construction
+  double thread_cpu_ms() const;  // CPU time of the calling thread since construction
 
  private:
   std::uint64_t wall_start_ns_;

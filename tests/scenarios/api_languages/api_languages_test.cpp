@@ -18,7 +18,8 @@ namespace {
 
 nlohmann::json measure(const std::string& program) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--", program});
+  const auto result =
+      run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--", program});
   EXPECT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_FALSE(result.out.empty()) << "the program prints its result";
   return report_json(tmp / "run");

@@ -17,8 +17,8 @@ namespace {
 
 TEST(NestedValues, EachValueIsItsOwnIntervalAtTheRightLevel) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--",
-                                   PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
+  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
+                                   "--", PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto report = report_json(tmp / "run");
   const auto* solver = find_interval(report, "user", "solver");
@@ -52,8 +52,8 @@ TEST(NestedValues, EachValueIsItsOwnIntervalAtTheRightLevel) {
 
 TEST(NestedValues, LevelOptionLimitsTheDepth) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--",
-                                   PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
+  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
+                                   "--", PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto report = report_json(tmp / "run", {"--level", "2"});
   EXPECT_NE(find_interval(report, "sequential_loop", "sweep"), nullptr);

@@ -21,8 +21,8 @@ constexpr double kTolerance = 0.015;
 
 TEST(SleepingThread, WallClockCountsTheSleepAndOsCpuTimeDoesNot) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--",
-                                   PARPERF_PROGRAM_SLEEPING_THREAD_PROGRAM});
+  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
+                                   "--", PARPERF_PROGRAM_SLEEPING_THREAD_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto report = report_json(tmp / "run");
   const auto* phase = find_interval(report, "user", "phase");
@@ -33,8 +33,10 @@ TEST(SleepingThread, WallClockCountsTheSleepAndOsCpuTimeDoesNot) {
   EXPECT_NEAR(number(*phase, "idle_time"), 0.100, kTolerance) << "the computing thread is done 100 ms early";
   EXPECT_NEAR(number(*phase, "efficiency"), 0.75, 0.04);
   double computing_cpu = -1;
-  for (const auto& line : lines_of(result.out)) std::sscanf(line.c_str(), "computing thread cpu %lf s", &computing_cpu);
-  ASSERT_GT(computing_cpu, 0.0) << "the program reports the CPU time its computing thread got\n" << result.out;
+  for (const auto& line : lines_of(result.out))
+    std::sscanf(line.c_str(), "computing thread cpu %lf s", &computing_cpu);
+  ASSERT_GT(computing_cpu, 0.0) << "the program reports the CPU time its computing thread got\n"
+                                << result.out;
   // Reads are rate-limited to one per 100 us and the kernel splits user/system by ticks: 10 ms.
   EXPECT_NEAR(number(*phase, "os_cpu_user") + number(*phase, "os_cpu_sys"), computing_cpu, 0.010)
       << "only the computing thread uses the CPU (about 100 ms on an idle machine)";

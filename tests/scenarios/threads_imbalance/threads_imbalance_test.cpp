@@ -23,8 +23,8 @@ class ThreadsImbalance : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (*dir_ / "run").string(), "--",
-                                     PARPERF_PROGRAM_THREADS_IMBALANCE_PROGRAM});
+    const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (*dir_ / "run").string(),
+                                     "--", PARPERF_PROGRAM_THREADS_IMBALANCE_PROGRAM});
     ASSERT_EQ(result.exit_code, 0) << describe(result);
   }
   static void TearDownTestSuite() { delete dir_; }
@@ -42,7 +42,8 @@ TEST_F(ThreadsImbalance, MainCharacteristicsMatchTheConstruction) {
   EXPECT_NEAR(number(*work, "execution_time"), 0.180, kTolerance) << "the longest thread: 180 ms";
   EXPECT_NEAR(number(*work, "total_time"), 0.360, 2 * kTolerance) << "2 processors x 180 ms";
   EXPECT_NEAR(number(*work, "productive_time"), 0.240, 2 * kTolerance) << "60 ms + 180 ms of work";
-  EXPECT_NEAR(number(*work, "idle_time"), 0.120, kTolerance) << "the short thread waits 120 ms for the long one";
+  EXPECT_NEAR(number(*work, "idle_time"), 0.120, kTolerance)
+      << "the short thread waits 120 ms for the long one";
   EXPECT_NEAR(number(*work, "lost_time"), 0.120, kTolerance) << "all of the loss is idle time";
   EXPECT_NEAR(number(*work, "load_imbalance"), 0.120, kTolerance) << "max cpu - min cpu = 180 - 60 ms";
   EXPECT_NEAR(number(*work, "efficiency"), 0.667, 0.04) << "240 / 360";
@@ -79,7 +80,8 @@ TEST_F(ThreadsImbalance, TextProtocolShowsTheCharacteristics) {
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   for (const char* heading : {"Parallelization efficiency", "Execution time", "Total time", "Productive time",
                               "Lost time", "Idle time", "Load imbalance", "work"})
-    EXPECT_NE(result.out.find(heading), std::string::npos) << "missing '" << heading << "' in\n" << result.out;
+    EXPECT_NE(result.out.find(heading), std::string::npos) << "missing '" << heading << "' in\n"
+                                                           << result.out;
 }
 
 }  // namespace
