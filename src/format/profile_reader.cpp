@@ -20,20 +20,28 @@ namespace {
 
 std::string section_name(std::uint32_t type) {
   switch (static_cast<SectionType>(type)) {
-    case SectionType::process: return "process";
-    case SectionType::sites: return "sites";
-    case SectionType::events: return "events";
-    case SectionType::thread: return "thread";
+    case SectionType::process:
+      return "process";
+    case SectionType::sites:
+      return "sites";
+    case SectionType::events:
+      return "events";
+    case SectionType::thread:
+      return "thread";
   }
   return "unknown type " + std::to_string(type);
 }
 
 template <class T>
 T byte_swapped(T value) {
-  if constexpr (sizeof(T) == 1) return value;
-  else if constexpr (sizeof(T) == 2) return static_cast<T>(__builtin_bswap16(static_cast<std::uint16_t>(value)));
-  else if constexpr (sizeof(T) == 4) return static_cast<T>(__builtin_bswap32(static_cast<std::uint32_t>(value)));
-  else return static_cast<T>(__builtin_bswap64(static_cast<std::uint64_t>(value)));
+  if constexpr (sizeof(T) == 1)
+    return value;
+  else if constexpr (sizeof(T) == 2)
+    return static_cast<T>(__builtin_bswap16(static_cast<std::uint16_t>(value)));
+  else if constexpr (sizeof(T) == 4)
+    return static_cast<T>(__builtin_bswap32(static_cast<std::uint32_t>(value)));
+  else
+    return static_cast<T>(__builtin_bswap64(static_cast<std::uint64_t>(value)));
 }
 
 // A bounded cursor over bytes in the file's byte order.
@@ -47,8 +55,8 @@ class ByteReader {
 
   void need(std::size_t size, const char* what) const {
     if (remaining() < size)
-      throw FormatError("truncated: " + (context_.empty() ? "" : context_ + ": ") + what + " needs " + std::to_string(size) +
-                        " bytes, " + std::to_string(remaining()) + " remain");
+      throw FormatError("truncated: " + (context_.empty() ? "" : context_ + ": ") + what + " needs " +
+                        std::to_string(size) + " bytes, " + std::to_string(remaining()) + " remain");
   }
 
   template <class T>
@@ -79,8 +87,10 @@ class ByteReader {
   Record record(const char* what) {
     Record r{};
     fields(r, [&](auto& field) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>) field = get_string(what);
-      else field = get<std::decay_t<decltype(field)>>(what);
+      if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>)
+        field = get_string(what);
+      else
+        field = get<std::decay_t<decltype(field)>>(what);
     });
     return r;
   }
@@ -117,7 +127,8 @@ ProcessInfo decode_process(ByteReader& in) {
   p.end_reason = static_cast<EndReason>(r.end_reason);
   p.end_signal = r.end_signal;
   if (r.clock_source > static_cast<std::uint32_t>(ClockSource::monotonic))
-    throw FormatError("corrupt: " + in.context() + ": unknown clock source " + std::to_string(r.clock_source));
+    throw FormatError("corrupt: " + in.context() + ": unknown clock source " +
+                      std::to_string(r.clock_source));
   p.clock_source = static_cast<ClockSource>(r.clock_source);
   p.thread_count = r.thread_count;
   p.ticks_per_second = r.ticks_per_second;
@@ -173,8 +184,8 @@ Node decode_node(ByteReader& in, std::size_t index) {
   in.check_count(r.event_count, min_encoded_size<EventStatsRecord>(), "event statistics");
   for (std::uint32_t e = 0; e < r.event_count; ++e) {
     const auto s = in.record<EventStatsRecord>("event statistics");
-    n.events.push_back(
-        EventStats{s.event, s.starts, s.ends, s.atomics, s.sum_ns, s.min_ns, s.max_ns, str(s.first_description)});
+    n.events.push_back(EventStats{s.event, s.starts, s.ends, s.atomics, s.sum_ns, s.min_ns, s.max_ns,
+                                  str(s.first_description)});
   }
   return n;
 }
@@ -188,7 +199,8 @@ void decode_thread(ByteReader& in, Profile& profile) {
   t.start_ns = r.start_ns;
   t.end_ns = r.end_ns;
   while (in.remaining() > 0) t.nodes.push_back(decode_node(in, t.nodes.size()));
-  if (t.nodes.empty()) throw FormatError("corrupt: " + in.context() + ": thread " + std::to_string(t.index) + " has no nodes");
+  if (t.nodes.empty())
+    throw FormatError("corrupt: " + in.context() + ": thread " + std::to_string(t.index) + " has no nodes");
   profile.threads.push_back(std::move(t));
 }
 
@@ -197,13 +209,16 @@ void validate(const Profile& profile, std::size_t process_sections) {
   if (process_sections != 1)
     throw FormatError("corrupt: " + std::to_string(process_sections) + " process sections (expected 1)");
   if (profile.threads.size() != profile.process.thread_count)
-    throw FormatError("corrupt: the process record announces " + std::to_string(profile.process.thread_count) +
-                      " threads, the file holds " + std::to_string(profile.threads.size()));
+    throw FormatError("corrupt: the process record announces " +
+                      std::to_string(profile.process.thread_count) + " threads, the file holds " +
+                      std::to_string(profile.threads.size()));
   std::set<std::uint32_t> sites, events, threads;
   for (const auto& s : profile.sites)
-    if (!sites.insert(s.id).second) throw FormatError("corrupt: site " + std::to_string(s.id) + " defined twice");
+    if (!sites.insert(s.id).second)
+      throw FormatError("corrupt: site " + std::to_string(s.id) + " defined twice");
   for (const auto& e : profile.events)
-    if (!events.insert(e.id).second) throw FormatError("corrupt: event " + std::to_string(e.id) + " defined twice");
+    if (!events.insert(e.id).second)
+      throw FormatError("corrupt: event " + std::to_string(e.id) + " defined twice");
   for (const auto& t : profile.threads) {
     if (!threads.insert(t.index).second)
       throw FormatError("corrupt: thread " + std::to_string(t.index) + " appears twice");
@@ -223,7 +238,8 @@ void validate(const Profile& profile, std::size_t process_sections) {
 }  // namespace
 
 Profile decode_profile(std::span<const std::uint8_t> bytes) {
-  if (bytes.empty()) throw FormatError("empty file (the program may have been killed before it wrote its profile)");
+  if (bytes.empty())
+    throw FormatError("empty file (the program may have been killed before it wrote its profile)");
   const std::size_t magic_bytes = std::min(bytes.size(), kMagic.size());
   if (std::memcmp(bytes.data(), kMagic.data(), magic_bytes) != 0)
     throw FormatError("not a parperf profile (unrecognised magic bytes)");
@@ -241,11 +257,13 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
   const auto header = in.record<FileHeader>("file header");
   if (header.version_major != kVersionMajor)
     throw FormatError("format version " + std::to_string(header.version_major) + "." +
-                      std::to_string(header.version_minor) + " is not supported (this parperf reads version " +
-                      std::to_string(kVersionMajor) + ".x)");
+                      std::to_string(header.version_minor) +
+                      " is not supported (this parperf reads version " + std::to_string(kVersionMajor) +
+                      ".x)");
   if (header.integer_size != kIntegerSize || header.time_size != kTimeSize)
     throw FormatError("unsupported type sizes: integers of " + std::to_string(header.integer_size) +
-                      " bytes, times of " + std::to_string(header.time_size) + " bytes (version 1 uses 8 and 8)");
+                      " bytes, times of " + std::to_string(header.time_size) +
+                      " bytes (version 1 uses 8 and 8)");
 
   in.set_context("");  // past the header: each message names its section itself
 
@@ -264,7 +282,8 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         throw FormatError("corrupt: the end marker announces " + std::to_string(announced) + " sections, " +
                           std::to_string(sections) + " were read");
       if (in.remaining() != 0)
-        throw FormatError("corrupt: " + std::to_string(in.remaining()) + " unexpected bytes after the end marker");
+        throw FormatError("corrupt: " + std::to_string(in.remaining()) +
+                          " unexpected bytes after the end marker");
       break;
     }
     const std::string where = "section " + std::to_string(sections + 1);
@@ -287,13 +306,22 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         profile.process = decode_process(body);
         ++process_sections;
         break;
-      case SectionType::sites: decode_sites(body, profile); break;
-      case SectionType::events: decode_events(body, profile); break;
-      case SectionType::thread: decode_thread(body, profile); break;
-      default: body.take(body.remaining(), "unknown section"); break;  // a later minor version's section: skip
+      case SectionType::sites:
+        decode_sites(body, profile);
+        break;
+      case SectionType::events:
+        decode_events(body, profile);
+        break;
+      case SectionType::thread:
+        decode_thread(body, profile);
+        break;
+      default:
+        body.take(body.remaining(), "unknown section");
+        break;  // a later minor version's section: skip
     }
     if (body.remaining() != 0)
-      throw FormatError("corrupt: " + context + " has " + std::to_string(body.remaining()) + " unparsed bytes");
+      throw FormatError("corrupt: " + context + " has " + std::to_string(body.remaining()) +
+                        " unparsed bytes");
     ++sections;
   }
   validate(profile, process_sections);

@@ -72,11 +72,11 @@ struct ProcessRecord {
   std::uint64_t duration_ns = 0;    // from start to the moment this profile was written
   std::uint32_t end_reason = 0;     // EndReason
   std::uint32_t end_signal = 0;
-  std::uint32_t clock_source = 0;   // ClockSource
+  std::uint32_t clock_source = 0;  // ClockSource
   std::uint32_t thread_count = 0;
-  std::uint64_t ticks_per_second = 0;  // of the clock the durations were measured with
-  std::uint64_t max_depth = 0;         // configured maximum nesting depth
-  std::uint64_t dropped_intervals = 0; // entries not recorded (depth limit, table full)
+  std::uint64_t ticks_per_second = 0;   // of the clock the durations were measured with
+  std::uint64_t max_depth = 0;          // configured maximum nesting depth
+  std::uint64_t dropped_intervals = 0;  // entries not recorded (depth limit, table full)
   Str hostname;
   Str command_line;  // arguments separated by single spaces
   Str parperf_version;
@@ -122,8 +122,8 @@ struct NodeRecord {
   std::uint64_t iteration_sum_ns = 0;
   std::uint64_t iteration_min_ns = 0;
   std::uint64_t iteration_max_ns = 0;
-  std::uint32_t open = 0;          // 1 if an entry was open when written
-  std::uint32_t event_count = 0;   // EventStatsRecords that follow this node
+  std::uint32_t open = 0;         // 1 if an entry was open when written
+  std::uint32_t event_count = 0;  // EventStatsRecords that follow this node
 };
 
 // A user event's statistics within one node.
@@ -131,47 +131,64 @@ struct EventStatsRecord {
   std::uint32_t event = 0;
   std::uint32_t reserved = 0;
   std::uint64_t starts = 0;
-  std::uint64_t ends = 0;     // completed start/end pairs
+  std::uint64_t ends = 0;  // completed start/end pairs
   std::uint64_t atomics = 0;
-  std::uint64_t sum_ns = 0;   // of completed pairs
+  std::uint64_t sum_ns = 0;  // of completed pairs
   std::uint64_t min_ns = 0;
   std::uint64_t max_ns = 0;
-  Str first_description;      // the description formatted with the first occurrence's arguments
+  Str first_description;  // the description formatted with the first occurrence's arguments
 };
 
 // The field lists. `f` is called with a reference to each field in file order.
-template <class F> void fields(FileHeader& r, F&& f) {
+template <class F>
+void fields(FileHeader& r, F&& f) {
   for (auto& b : r.magic) f(b);
   f(r.version_major), f(r.version_minor), f(r.byte_order), f(r.integer_size), f(r.time_size), f(r.reserved);
 }
-template <class F> void fields(SectionHeader& r, F&& f) { f(r.type), f(r.length); }
-template <class F> void fields(ProcessRecord& r, F&& f) {
-  f(r.rank), f(r.world_size), f(r.pid), f(r.start_unix_ns), f(r.duration_ns), f(r.end_reason), f(r.end_signal),
-      f(r.clock_source), f(r.thread_count), f(r.ticks_per_second), f(r.max_depth), f(r.dropped_intervals),
-      f(r.hostname), f(r.command_line), f(r.parperf_version);
+template <class F>
+void fields(SectionHeader& r, F&& f) {
+  f(r.type), f(r.length);
 }
-template <class F> void fields(SiteRecord& r, F&& f) { f(r.id), f(r.kind), f(r.line), f(r.name), f(r.file); }
-template <class F> void fields(EventRecord& r, F&& f) { f(r.id), f(r.name), f(r.description); }
-template <class F> void fields(ThreadRecord& r, F&& f) {
+template <class F>
+void fields(ProcessRecord& r, F&& f) {
+  f(r.rank), f(r.world_size), f(r.pid), f(r.start_unix_ns), f(r.duration_ns), f(r.end_reason),
+      f(r.end_signal), f(r.clock_source), f(r.thread_count), f(r.ticks_per_second), f(r.max_depth),
+      f(r.dropped_intervals), f(r.hostname), f(r.command_line), f(r.parperf_version);
+}
+template <class F>
+void fields(SiteRecord& r, F&& f) {
+  f(r.id), f(r.kind), f(r.line), f(r.name), f(r.file);
+}
+template <class F>
+void fields(EventRecord& r, F&& f) {
+  f(r.id), f(r.name), f(r.description);
+}
+template <class F>
+void fields(ThreadRecord& r, F&& f) {
   f(r.index), f(r.ended), f(r.os_tid), f(r.start_ns), f(r.end_ns);
 }
-template <class F> void fields(NodeRecord& r, F&& f) {
+template <class F>
+void fields(NodeRecord& r, F&& f) {
   f(r.parent), f(r.site), f(r.value), f(r.count), f(r.sum_ns), f(r.min_ns), f(r.max_ns), f(r.last_begin_ns),
       f(r.open_ns), f(r.os_user_self_ns), f(r.os_sys_self_ns), f(r.iterations), f(r.iteration_sum_ns),
       f(r.iteration_min_ns), f(r.iteration_max_ns), f(r.open), f(r.event_count);
 }
-template <class F> void fields(EventStatsRecord& r, F&& f) {
+template <class F>
+void fields(EventStatsRecord& r, F&& f) {
   f(r.event), f(r.reserved), f(r.starts), f(r.ends), f(r.atomics), f(r.sum_ns), f(r.min_ns), f(r.max_ns),
       f(r.first_description);
 }
 
 // Smallest encoded size of a record: what a reader must see remaining before it trusts a count.
-template <class Record> constexpr std::size_t min_encoded_size() {
+template <class Record>
+constexpr std::size_t min_encoded_size() {
   std::size_t size = 0;
   Record r{};
   fields(r, [&](auto& field) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>) size += 4;
-    else size += sizeof(field);
+    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>)
+      size += 4;
+    else
+      size += sizeof(field);
   });
   return size;
 }

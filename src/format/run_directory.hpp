@@ -14,7 +14,8 @@ inline constexpr const char* kProfileSuffix = ".ppf";
 
 // "profile.<rank>.ppf". Returns what snprintf returns.
 inline int profile_file_name(char* buffer, std::size_t size, std::int64_t rank) {
-  return std::snprintf(buffer, size, "%s%lld%s", kProfilePrefix, static_cast<long long>(rank), kProfileSuffix);
+  return std::snprintf(buffer, size, "%s%lld%s", kProfilePrefix, static_cast<long long>(rank),
+                       kProfileSuffix);
 }
 
 // "parperf-<program>-<YYYYmmdd-HHMMSS>", the default run directory (local time of `when`).

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what is missing, checks the formatting, then builds and tests three ways, stopping at the
+# first failure:
+#   build       Release: the whole suite (unit and scenario tests)
+#   build-asan  Debug with AddressSanitizer and UndefinedBehaviorSanitizer: the unit tests
+#   build-tsan  Debug with ThreadSanitizer: the multi-threaded runtime tests (label tsan)
+# Usage: scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+configure_and_build() {
+  local dir=$1
+  shift
+  step "$dir: configure and build"
+  cmake -S . -B "$dir" -G Ninja -DPARPERF_WERROR=ON "$@"
+  cmake --build "$dir"
+}
+
+run_tests() {
+  local dir=$1
+  shift
+  step "$dir: ctest $*"
+  # --no-tests=error: a label that selects nothing is a broken suite, not a pass.
+  ctest --test-dir "$dir" --output-on-failure --no-tests=error -j2 "$@"
+}
+
+step "dependencies"
+scripts/install-deps.sh
+
+step "formatting (clang-format --dry-run --Werror)"
+sources=()
+for dir in src include tests bench examples; do [ -d "$dir" ] && sources+=("$dir"); done
+find "${sources[@]}" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' -o -name '*.hpp' \) \
+  -print0 | xargs -0 -r clang-format --dry-run --Werror
+
+configure_and_build build -DCMAKE_BUILD_TYPE=Release
+run_tests build
+
+configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DPARPERF_SANITIZE=address,undefined -DPARPERF_BUILD_BENCH=OFF
+run_tests build-asan -L unit
+
+configure_and_build build-tsan -DCMAKE_BUILD_TYPE=Debug -DPARPERF_SANITIZE=thread -DPARPERF_BUILD_BENCH=OFF
+run_tests build-tsan -L tsan
+
+step "all tests passed"

@@ -1,0 +1,147 @@
+#include "cli/child_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+
+namespace parperf::cli {
+namespace {
+
+// The handler below reads these, so they are lock-free atomics: there is one child per parperf.
+std::atomic<pid_t> g_child{0};
+std::atomic<int> g_pending_signal{0};  // SIGTERM received before the child existed
+static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+extern "C" void forward_to_child(int signal_number) {
+  const pid_t child = g_child.load();
+  if (child > 0) {
+    kill(child, signal_number);
+  } else {
+    g_pending_signal.store(signal_number);
+  }
+}
+
+// Saves the dispositions parperf changes while it waits, and restores them (also in the child,
+// where an ignored signal would otherwise stay ignored across exec).
+class WaitingSignals {
+ public:
+  WaitingSignals() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    struct sigaction forward {};
+    forward.sa_handler = forward_to_child;
+    forward.sa_flags = SA_RESTART;
+    sigemptyset(&forward.sa_mask);
+    sigaction(SIGINT, &ignore, &saved_int_);
+    sigaction(SIGQUIT, &ignore, &saved_quit_);
+    sigaction(SIGTERM, &forward, &saved_term_);
+  }
+  WaitingSignals(const WaitingSignals&) = delete;
+  WaitingSignals& operator=(const WaitingSignals&) = delete;
+  ~WaitingSignals() { restore(); }
+
+  // Async-signal-safe: called between fork and exec.
+  void restore() const {
+    sigaction(SIGINT, &saved_int_, nullptr);
+    sigaction(SIGQUIT, &saved_quit_, nullptr);
+    sigaction(SIGTERM, &saved_term_, nullptr);
+  }
+
+ private:
+  struct sigaction saved_int_ {};
+  struct sigaction saved_quit_ {};
+  struct sigaction saved_term_ {};
+};
+
+// Writes the decimal `value` at `out` followed by a NUL, without allocating (between fork and exec).
+void write_decimal(char* out, long value) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  while (count > 0) *out++ = digits[--count];
+  *out = '\0';
+}
+
+[[noreturn]] void exec_child(const WaitingSignals& signals, char* const* argv, char* const* envp,
+                             char* pid_digits, int error_pipe) {
+  signals.restore();
+  write_decimal(pid_digits, static_cast<long>(getpid()));
+  execvpe(argv[0], argv, envp);
+  // Tell the parent why: the pipe closes on a successful exec, so a message here means failure.
+  const int error = errno;
+  [[maybe_unused]] const auto written = write(error_pipe, &error, sizeof error);
+  _exit(127);
+}
+
+}  // namespace
+
+ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
+                      const char* pid_variable) {
+  // Everything the child needs is built here: between fork and exec only async-signal-safe calls.
+  std::vector<char*> child_argv;
+  for (const auto& arg : argv) child_argv.push_back(const_cast<char*>(arg.c_str()));
+  child_argv.push_back(nullptr);
+  std::string pid_entry = std::string(pid_variable) + "=";
+  const std::size_t digits_at = pid_entry.size();
+  pid_entry.resize(digits_at + 24);
+  std::vector<char*> child_envp;
+  for (const auto& entry : environment) child_envp.push_back(const_cast<char*>(entry.c_str()));
+  child_envp.push_back(pid_entry.data());
+  child_envp.push_back(nullptr);
+
+  int error_pipe[2];
+  if (pipe2(error_pipe, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  std::fflush(nullptr);  // or buffered output would be written twice
+
+  WaitingSignals signals;
+  const pid_t child = fork();
+  if (child < 0) {
+    const int error = errno;
+    close(error_pipe[0]);
+    close(error_pipe[1]);
+    throw std::system_error(error, std::generic_category(), "fork");
+  }
+  if (child == 0) {
+    close(error_pipe[0]);
+    exec_child(signals, child_argv.data(), child_envp.data(), pid_entry.data() + digits_at, error_pipe[1]);
+  }
+  g_child.store(child);
+  if (const int pending = g_pending_signal.exchange(0); pending != 0) kill(child, pending);
+  close(error_pipe[1]);
+
+  ChildResult result;
+  result.pid = static_cast<int>(child);
+  ssize_t received = 0;
+  do {
+    received = read(error_pipe[0], &result.exec_error, sizeof result.exec_error);
+  } while (received < 0 && errno == EINTR);
+  if (received != static_cast<ssize_t>(sizeof result.exec_error)) result.exec_error = 0;
+  close(error_pipe[0]);
+
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      g_child.store(0);
+      throw std::system_error(errno, std::generic_category(), "waitpid");
+    }
+  }
+  g_child.store(0);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return result;
+}
+
+}  // namespace parperf::cli

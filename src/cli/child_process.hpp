@@ -1,0 +1,25 @@
+// Running the measured program as a child process and waiting for it, the way system(3) does.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parperf::cli {
+
+struct ChildResult {
+  int pid = 0;                   // the program's process id
+  int exec_error = 0;            // errno of the failed exec when the program never ran, else 0
+  std::optional<int> exit_code;  // set when the program exited
+  std::optional<int> signal;     // set when a signal ended it
+};
+
+// Forks and execs `argv` (argv[0] is searched in PATH) with `environment` ("NAME=value" entries)
+// plus `pid_variable`=<the child's own pid>, then waits for it. While it waits, parperf ignores
+// SIGINT and SIGQUIT, so Ctrl-C ends the program but parperf lives on to finish the run directory,
+// and forwards SIGTERM to the program, so a launcher that terminates parperf (mpirun does) still
+// lets the runtime write its profile. Throws std::system_error when fork or wait fails.
+ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
+                      const char* pid_variable);
+
+}  // namespace parperf::cli

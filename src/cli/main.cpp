@@ -1,0 +1,29 @@
+// The `parperf` command: parses the command line and hands over to a subcommand.
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+#include <exception>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"parperf: measures where parallel programs lose their time", "parperf"};
+  app.set_version_flag("--version", "parperf " PARPERF_VERSION_STRING);
+  app.require_subcommand(1);
+  parperf::cli::add_run_command(app);
+  parperf::cli::add_report_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version: printed by CLI11
+    return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {  // a subcommand ended with a status; it printed its own message
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "parperf: {}\nRun 'parperf --help' for more information.\n", e.what());
+    return 2;  // a usage error, as for most Unix commands
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "parperf: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,210 @@
+// `parperf run [-o DIR] [-q] [--] prog args...`: runs a program that need not be linked against
+// parperf with the runtime preloaded, then writes run.json beside the profiles the runtime wrote.
+// The runtime creates the run directory itself when it writes (and warns once when it cannot), so
+// nothing here creates it. Under `mpirun -np N parperf run ...` every rank has its own parperf, which
+// shares nothing with the others but the directory.
+#include <time.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/child_process.hpp"
+#include "cli/commands.hpp"
+#include "cli/preload.hpp"
+#include "cli/run_info.hpp"
+#include "format/run_directory.hpp"
+
+extern char** environ;
+
+namespace parperf::cli {
+namespace {
+
+// Exit statuses of parperf's own, following env(1) and timeout(1).
+constexpr int kParperfFailed = 125;
+constexpr int kCannotRun = 127;
+
+struct RunOptions {
+  std::string output;
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+// `text` as a shell word, so the printed `parperf report DIR` hint can be pasted as it is.
+std::string shell_word(const std::string& text) {
+  const bool plain = !text.empty() && text.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789_./+-:@%,=") == std::string::npos;
+  if (plain) return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
+}
+
+double unix_seconds_now() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// The directory as the user will name it: -o DIR, else the default name in the current directory.
+std::filesystem::path run_directory_name(const RunOptions& options) {
+  if (!options.output.empty()) return options.output;
+  const auto program = std::filesystem::path(options.command.front()).filename().string();
+  char name[512];
+  format::default_run_directory_name(name, sizeof name, program.c_str(), std::time(nullptr));
+  return name;
+}
+
+// The runtime gets an absolute path: the program may change its working directory before it writes.
+std::filesystem::path absolute_directory(const std::filesystem::path& directory) {
+  auto path = std::filesystem::absolute(directory).lexically_normal();
+  if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) path = path.parent_path();
+  return path;
+}
+
+// The runtime replaces each "%p" in PARPERF_DIR with its pid (several processes can then share one
+// setting); this is where it wrote.
+std::filesystem::path with_pid(const std::filesystem::path& path, int pid) {
+  std::string text = path.string();
+  const std::string digits = std::to_string(pid);
+  for (auto at = text.find("%p"); at != std::string::npos; at = text.find("%p", at + digits.size())) {
+    text.replace(at, 2, digits);
+  }
+  return text;
+}
+
+std::map<std::string, std::string> parperf_variables(const std::vector<std::string>& environment, int pid) {
+  std::map<std::string, std::string> variables;
+  for (const auto& entry : environment) {
+    const auto equals = entry.find('=');
+    if (entry.starts_with("PARPERF_") && equals != std::string::npos) {
+      variables[entry.substr(0, equals)] = entry.substr(equals + 1);
+    }
+  }
+  variables[kPidVariable] = std::to_string(pid);
+  return variables;
+}
+
+void report_signal(int signal_number) {
+  const char* name = sigabbrev_np(signal_number);
+  fmt::print(stderr, "parperf: program terminated by signal {} (SIG{})\n", signal_number,
+             name != nullptr ? name : "?");
+}
+
+// After the program ended: run.json and a line saying where the profile is.
+void finish_run_directory(const RunOptions& options, const std::filesystem::path& shown,
+                          const std::filesystem::path& directory, std::filesystem::file_time_type start,
+                          RunInfo& info) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(directory, error)) {
+    // The runtime has said why if it could not write; do not name the directory a second time.
+    if (!options.quiet) {
+      fmt::print(stderr,
+                 "parperf: no profile was written (see any warning above; a statically linked program "
+                 "cannot be measured by preloading)\n");
+    }
+    return;
+  }
+  info.profiles = find_profiles(directory);
+  // A reused -o directory may keep profiles this run did not rewrite (an earlier run had more
+  // ranks); the report would mix them in. The slack covers coarse file-system timestamps.
+  if (const auto stale = find_profiles(directory, start - std::chrono::seconds(1)); !stale.empty()) {
+    fmt::print(stderr,
+               "parperf: warning: {} also holds an earlier run's {}{}: remove old profiles first, or the "
+               "report mixes them in\n",
+               shown.string(), stale.front(),
+               stale.size() > 1 ? fmt::format(" and {} more", stale.size() - 1) : "");
+  }
+  try {
+    write_run_info(directory, info);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "parperf: {}\n", e.what());
+  }
+  if (options.quiet) return;
+  if (info.profiles.empty()) {
+    fmt::print(stderr, "parperf: the program ended before the runtime wrote a profile to {}\n",
+               shown.string());
+  } else {
+    fmt::print(stderr, "parperf: profile written to {} \u2014 see: parperf report {}\n", shown.string(),
+               shell_word(shown.string()));
+  }
+}
+
+int run_program(const RunOptions& options) {
+  const auto library = find_runtime_library();
+  const auto shown = run_directory_name(options);
+  const auto directory = absolute_directory(shown);
+  std::vector<std::pair<std::string, std::string>> settings = {{"PARPERF_DIR", directory.string()}};
+  if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
+  const auto environment = child_environment(environ, library, settings);
+
+  RunInfo info;
+  info.command = options.command;
+  std::error_code error;
+  info.working_directory = std::filesystem::current_path(error).string();
+  info.hostname = host_name();
+  info.start_unix_s = unix_seconds_now();
+  const auto start_file_time = std::filesystem::file_time_type::clock::now();
+  const auto start = std::chrono::steady_clock::now();
+  const auto child = run_child(options.command, environment, kPidVariable);
+  info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (child.exec_error != 0) {
+    fmt::print(stderr, "parperf: cannot run '{}': {}\n", options.command.front(),
+               std::strerror(child.exec_error));
+    return kCannotRun;
+  }
+  info.exit_code = child.exit_code;
+  info.signal = child.signal;
+  info.environment = parperf_variables(environment, child.pid);
+  if (child.signal) report_signal(*child.signal);
+  finish_run_directory(options, with_pid(shown, child.pid), with_pid(directory, child.pid), start_file_time,
+                       info);
+  return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto options = std::make_shared<RunOptions>();
+  auto* run = app.add_subcommand("run", "Run a program with the parperf runtime preloaded");
+  run->add_option(
+         "-o,--output", options->output,
+         "Run directory to write (default: parperf-<program>-<date>-<time> in the current directory)")
+      ->type_name("DIR");
+  run->add_flag("-q,--quiet", options->quiet, "Print only warnings and errors");
+  run->add_option("program", options->command, "The program to run, then its arguments")->required();
+  run->positionals_at_end();  // everything from the program name on belongs to the program
+  run->footer(
+      "Exit status: the program's; 128+N when signal N ended it; 127 when it could not be started;\n"
+      "125 when parperf itself failed. The runtime library is <parperf>/../lib/libparperf.so unless\n"
+      "PARPERF_LIBRARY names another.");
+  run->callback([options] {
+    int status = 0;
+    try {
+      status = run_program(*options);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "parperf: {}\n", e.what());
+      status = kParperfFailed;
+    }
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+}  // namespace parperf::cli

@@ -1,0 +1,94 @@
+#include "cli/run_info.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "format/run_directory.hpp"
+
+namespace parperf::cli {
+namespace {
+
+// The rank in "profile.<rank>.ppf", or nothing when the name is not a profile file's.
+std::optional<long long> profile_rank(std::string_view name) {
+  const std::string_view prefix = format::kProfilePrefix;
+  const std::string_view suffix = format::kProfileSuffix;
+  if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) {
+    return std::nullopt;
+  }
+  const auto digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  long long rank = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+  if (error != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  return rank;
+}
+
+nlohmann::ordered_json to_json(const RunInfo& info) {
+  nlohmann::ordered_json json;
+  json["parperf_run_format"] = kRunInfoFormat;
+  json["parperf_version"] = PARPERF_VERSION_STRING;
+  json["command"] = info.command;
+  json["working_directory"] = info.working_directory;
+  json["hostname"] = info.hostname;
+  json["start_unix_s"] = info.start_unix_s;
+  json["wall_time_s"] = info.wall_time_s;
+  json["exit_code"] = info.exit_code ? nlohmann::ordered_json(*info.exit_code) : nullptr;
+  json["signal"] = info.signal ? nlohmann::ordered_json(*info.signal) : nullptr;
+  json["profiles"] = info.profiles;
+  json["environment"] = info.environment;
+  return json;
+}
+
+}  // namespace
+
+std::vector<std::string> find_profiles(const std::filesystem::path& directory,
+                                       std::filesystem::file_time_type older_than) {
+  std::vector<std::pair<long long, std::string>> found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    auto name = entry.path().filename().string();
+    auto rank = profile_rank(name);
+    if (!rank || !entry.is_regular_file(error)) continue;
+    if (older_than != std::filesystem::file_time_type::max() && entry.last_write_time(error) >= older_than)
+      continue;
+    found.emplace_back(*rank, std::move(name));
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> names;
+  for (auto& [rank, name] : found) names.push_back(std::move(name));
+  return names;
+}
+
+void write_run_info(const std::filesystem::path& directory, const RunInfo& info) {
+  const auto final_path = directory / format::kRunInfoFileName;
+  // Per-process temporary name: under mpirun every rank's parperf writes this file.
+  const auto temporary = directory / fmt::format(".{}.{}.tmp", format::kRunInfoFileName, getpid());
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << to_json(info).dump(2) << '\n';
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw std::runtime_error(fmt::format("cannot write {}", temporary.string()));
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, final_path, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw std::runtime_error(fmt::format("cannot write {}: {}", final_path.string(), error.message()));
+  }
+}
+
+}  // namespace parperf::cli
