@@ -7,18 +7,13 @@
 #include <vector>
 
 #include "analysis/characteristics.hpp"
+#include "unit/seconds_assertion.hpp"
 
 namespace parperf::analysis {
 namespace {
 
-constexpr double kExact = 1e-9;
-
-testing::AssertionResult seconds_are(const char* what, double actual, double expected,
-                                     const std::string& why = "") {
-  if (std::fabs(actual - expected) <= kExact) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << what << " " << actual << " s, expected " << expected << " s"
-                                     << (why.empty() ? "" : ": " + why);
-}
+using testing_support::kExact;
+using testing_support::seconds_are;
 
 ProcessorInput thread(std::int64_t processor, double execution) {
   ProcessorInput p;

@@ -9,19 +9,14 @@
 #include "analysis/characteristics.hpp"
 #include "analysis/interval_tree.hpp"
 #include "analysis/processors.hpp"
+#include "unit/seconds_assertion.hpp"
 
 namespace parperf::analysis {
 namespace {
 
 constexpr std::uint64_t kMs = 1'000'000;
-constexpr double kExact = 1e-9;
-
-testing::AssertionResult seconds_are(const char* what, double actual, double expected,
-                                     const std::string& why = "") {
-  if (std::fabs(actual - expected) <= kExact) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << what << " " << actual << " s, expected " << expected << " s"
-                                     << (why.empty() ? "" : ": " + why);
-}
+using testing_support::kExact;
+using testing_support::seconds_are;
 
 // One process with a "work" interval directly under the program; each thread spends the given
 // milliseconds in it (a negative value: the thread never enters it).
@@ -124,7 +119,8 @@ TEST(analysis_processors, OneProcessNumbersProcessorsByThreadIndex) {
   ASSERT_EQ(in.size(), 2u) << "thread 3 never entered the interval, so it is not one of its processors";
   EXPECT_EQ(in[0].processor, 0);
   EXPECT_EQ(in[1].processor, 5);
-  EXPECT_EQ(characterize(in).threads, 2u) << "like processors, threads count where they executed the interval";
+  EXPECT_EQ(characterize(in).threads, 2u)
+      << "like processors, threads count where they executed the interval";
 }
 
 TEST(analysis_processors, SeveralProcessesNumberThreadsGloballyInRankThreadOrder) {
