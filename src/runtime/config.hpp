@@ -7,12 +7,11 @@
 namespace parperf::runtime {
 
 struct Config {
-  bool enabled = true;                  // PARPERF_ENABLE; false also when PARPERF_PID names another process
-  bool start_recording = true;          // PARPERF_START_PAUSED=1 starts with recording off
-  bool install_signal_handlers = true;  // PARPERF_SIGNALS
-  bool quiet = false;
-  bool launched_by_parperf = false;      // PARPERF_PID set: `parperf run` reports where the profile went //
-                                         // PARPERF_QUIET: no informational messages (warnings still print)
+  bool enabled = true;                   // PARPERF_ENABLE; false also when PARPERF_PID names another process
+  bool start_recording = true;           // PARPERF_START_PAUSED=1 starts with recording off
+  bool install_signal_handlers = true;   // PARPERF_SIGNALS
+  bool quiet = false;                    // PARPERF_QUIET: no informational messages (warnings still print)
+  bool launched_by_parperf = false;      // PARPERF_PID set: `parperf run` tells where the profile went
   std::uint32_t max_depth = 64;          // PARPERF_MAX_DEPTH: deepest recorded nesting level (program = 0)
   std::uint64_t cpu_sample_ns = 100000;  // PARPERF_CPU_SAMPLE_US: least spacing of OS CPU-time reads
   std::int64_t rank = 0;                 // PARPERF_RANK, else the MPI launcher's rank variables

@@ -44,7 +44,9 @@ int signal_slot(int signal) {
 void on_fatal_signal(int signal, siginfo_t*, void*) {
   const int saved_errno = errno;
   if (!g_final_written.exchange(true)) {
-    if (write_profile(format::EndReason::signal, signal)) {
+    // `parperf run` reports the signal itself; a program run directly hears it from us.
+    if (write_profile(format::EndReason::signal, signal) && !config().quiet &&
+        !config().launched_by_parperf) {
       SignalSafeLine line;
       line << "signal " << static_cast<long long>(signal) << " received; profile written to '"
            << config().output_dir << "'";
