@@ -5,6 +5,7 @@
 // destructor (dlclose, or exit paths that skip atexit handlers registered before ours), or by a
 // fatal signal, after which the signal is re-raised with the program's previous disposition so the
 // process dies exactly as it would have without us.
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -77,6 +78,14 @@ void install_signal_handlers() {
 
 void finish_at_exit() { finish_run(static_cast<int>(format::EndReason::exit), 0); }
 
+// A child forked without exec inherits the runtime with the parent's data and rank: were it to
+// write at its exit, it would replace the parent's profile. It stops measuring instead (a child
+// that execs starts a fresh runtime, which PARPERF_PID then keeps silent).
+void stop_in_forked_child() {
+  state_detail::lifecycle.store(static_cast<int>(Lifecycle::dormant), std::memory_order_release);
+  g_final_written.store(true);
+}
+
 }  // namespace
 
 bool ensure_initialised() noexcept {
@@ -97,6 +106,7 @@ bool ensure_initialised() noexcept {
   state_detail::recording.store(state_detail::config.start_recording, std::memory_order_relaxed);
   if (state_detail::config.install_signal_handlers) install_signal_handlers();
   std::atexit(finish_at_exit);
+  pthread_atfork(nullptr, nullptr, stop_in_forked_child);
   state_detail::lifecycle.store(static_cast<int>(Lifecycle::active), std::memory_order_release);
   return true;
 }

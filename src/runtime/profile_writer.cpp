@@ -74,8 +74,8 @@ void warn_unwritable(const char* dir, int error) {
 
 // The intervals a thread has open, for counting them up to now.
 struct OpenFrames {
-  const Node* nodes[kMaxFrames];
-  std::uint64_t begins[kMaxFrames];
+  const Node* nodes[kMaxFrames] = {};
+  std::uint64_t begins[kMaxFrames] = {};
   std::uint32_t count = 0;
 
   void collect(const ThreadState& t) {

@@ -1,5 +1,9 @@
 // Measurement control and unbalanced API use: the interval stack must stay consistent.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include "parperf/parperf.h"
 #include "unit/runtime_profile_reader.hpp"
@@ -87,6 +91,29 @@ TEST(RuntimeControl, AnEndOfTheWrongSiteIsIgnored) {
   EXPECT_NE(messages.find("ctl_wrong"), std::string::npos) << messages;
   const auto profile = flush_and_read();
   EXPECT_EQ(find_node(profile, main_thread(profile), {"ctl_open_one"})->count, 1u);
+}
+
+TEST(RuntimeControl, AForkedChildNeverReplacesTheParentsProfile) {
+  static parperf_site in_parent = PARPERF_SITE_INIT("ctl_parent_only", PARPERF_KIND_USER);
+  static parperf_site in_child = PARPERF_SITE_INIT("ctl_child_only", PARPERF_KIND_USER);
+  parperf_interval_begin(&in_parent, 0);
+  parperf_interval_end(&in_parent);
+  flush_and_read();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // runs exit handlers, flushes: none of it may reach the parent's file
+    parperf_interval_begin(&in_child, 0);
+    parperf_interval_end(&in_child);
+    parperf_flush();
+    std::exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  const auto profile = read_written_profile();  // what is on disk after the child ended
+  EXPECT_NE(thread_with(profile, {"ctl_parent_only"}), nullptr);
+  EXPECT_EQ(thread_with(profile, {"ctl_child_only"}), nullptr) << "the forked child wrote over the profile";
+  EXPECT_EQ(profile.process.pid, getpid());
 }
 
 }  // namespace

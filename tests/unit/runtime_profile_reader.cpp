@@ -14,6 +14,10 @@ namespace parperf::testing {
 
 format::Profile flush_and_read() {
   parperf_flush();
+  return read_written_profile();
+}
+
+format::Profile read_written_profile() {
   const char* dir = std::getenv("PARPERF_DIR");
   if (!dir) throw std::runtime_error("PARPERF_DIR is not set for this test");
   return format::read_profile_file(std::filesystem::path(dir) / "profile.0.ppf");

@@ -11,6 +11,8 @@ namespace parperf::testing {
 
 // parperf_flush(), then decode $PARPERF_DIR/profile.0.ppf.
 format::Profile flush_and_read();
+// Decode $PARPERF_DIR/profile.0.ppf as it is on disk now.
+format::Profile read_written_profile();
 
 // The node reached from the root of `thread` through intervals named `path` (each with any value
 // unless `values` gives them), or null.

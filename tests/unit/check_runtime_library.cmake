@@ -1,6 +1,8 @@
-# Fails when the runtime library exports anything but the C API: the runtime lives inside other
-# people's programs and must not interpose or clash with their symbols.
-# Usage: cmake -DLIBRARY=<path to libparperf.so> -P check_exports.cmake
+# Fails when the runtime library exports anything but the C API (the runtime lives inside other
+# people's programs and must not interpose or clash with their symbols), or when it has dynamic
+# initialisation of globals (code that runs in someone else's process before main, unasked; the
+# runtime's one explicit start-up routine is lifecycle.cpp's constructor).
+# Usage: cmake -DLIBRARY=<path to libparperf.so> -P check_runtime_library.cmake
 execute_process(COMMAND nm -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "nm failed on ${LIBRARY}")
@@ -22,3 +24,9 @@ if(api_count LESS 10)
   message(FATAL_ERROR "libparperf.so exports only ${api_count} parperf_ symbols: the C API is missing")
 endif()
 message(STATUS "libparperf.so exports ${api_count} API symbols and nothing else")
+
+execute_process(COMMAND nm ${LIBRARY} OUTPUT_VARIABLE all_symbols RESULT_VARIABLE status)
+if(status EQUAL 0 AND all_symbols MATCHES "_GLOBAL__sub_I_([A-Za-z0-9_.]+)")
+  message(FATAL_ERROR "libparperf.so initialises globals dynamically in ${CMAKE_MATCH_1}: "
+                      "make them constant-initialised (constexpr constructors, constinit)")
+endif()
