@@ -41,11 +41,41 @@ std::string explain_idle(const Characteristics& c, const Comparative& comparativ
   return fmt::format("idle time is {} of total: {} ({})", share, who, cause);
 }
 
+// The characteristics are wall-clock based, so a thread that sleeps or blocks in the interval
+// counts as busy; its OS CPU time tells otherwise. Said only where the CPU-time reads, taken at most
+// every PARPERF_CPU_SAMPLE_US (100 us) at interval boundaries, are dense enough to be trusted:
+// entries lasting 2 ms or more on average.
+constexpr double kMinMeanEntrySeconds = 0.002;
+constexpr double kOnCpuShareWorthSaying = 0.5;
+
+std::string off_cpu_note(const Characteristics& c, const Comparative& comparative) {
+  const double processors = static_cast<double>(c.processors);
+  const double time_inside = comparative[Figure::execution_time].mean * processors;
+  const double entries = comparative[Figure::entries].mean * processors;
+  const double on_cpu = c.os_cpu_user + c.os_cpu_sys;
+  if (time_inside <= 0 || entries <= 0 || time_inside / entries < kMinMeanEntrySeconds) return {};
+  // No CPU time at all means not measured (profiles built by other tools, huge sampling spacing)
+  // far more often than threads that never ran: say nothing rather than guess.
+  if (on_cpu <= 0 || on_cpu >= kOnCpuShareWorthSaying * time_inside) return {};
+  return fmt::format(
+      "; only {} of the time inside ran on a CPU: threads were sleeping, blocked or waiting for I/O, "
+      "or the machine is oversubscribed",
+      format_percent(on_cpu / time_inside));
+}
+
+std::string largest_loss(const Characteristics& c, const Comparative& comparative);
+
 }  // namespace
 
 std::string diagnose(const Characteristics& c, const Comparative& comparative) {
   if (c.processors == 0) return "not executed";
   if (c.total_time <= 0) return "no time recorded";
+  return largest_loss(c, comparative) + off_cpu_note(c, comparative);
+}
+
+namespace {
+
+std::string largest_loss(const Characteristics& c, const Comparative& comparative) {
   if (c.lost_time < kSignificantLoss * c.total_time) {
     return fmt::format("no significant loss: efficiency {}", format_percent(c.efficiency));
   }
@@ -76,5 +106,7 @@ std::string diagnose(const Characteristics& c, const Comparative& comparative) {
   }
   return {};
 }
+
+}  // namespace
 
 }  // namespace parperf::report

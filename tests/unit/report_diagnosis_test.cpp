@@ -84,5 +84,26 @@ TEST(report_diagnosis, SmallLossesAreNotAFinding) {
   EXPECT_EQ(diagnose(Characteristics{}, {}), "not executed");
 }
 
+TEST(report_diagnosis, ThreadsOffTheCpuAreNamedBesideTheWallClockVerdict) {
+  Characteristics c = interval(0.4, 0.3);  // one thread sleeps 200 ms, one computes 100 ms
+  c.idle_time = 0.1;
+  c.load_imbalance = 0.1;
+  c.os_cpu_user = 0.1;
+  Comparative cmp = execution_between(1, 0.1, 0, 0.2);
+  cmp.extremes[static_cast<std::size_t>(Figure::entries)] = {1, 0, 1, 0, 1};
+  EXPECT_EQ(diagnose(c, cmp),
+            "idle time is 25% of total: processor 1 finishes 100 ms before processor 0 (load imbalance); "
+            "only 33% of the time inside ran on a CPU: threads were sleeping, blocked or waiting for I/O, "
+            "or the machine is oversubscribed");
+}
+
+TEST(report_diagnosis, ShortEntriesSayNothingAboutTheCpuTheirReadsCannotResolve) {
+  Characteristics c = interval(0.4, 0.4);
+  c.os_cpu_user = 0.0;  // entries of 0.1 ms each: CPU time went to the parent, not a sign of sleep
+  Comparative cmp = execution_between(0, 0.2, 1, 0.2);
+  cmp.extremes[static_cast<std::size_t>(Figure::entries)] = {2000, 0, 2000, 0, 2000};
+  EXPECT_EQ(diagnose(c, cmp), "no significant loss: efficiency 100%");
+}
+
 }  // namespace
 }  // namespace parperf::report

@@ -41,6 +41,9 @@ TEST(SleepingThread, WallClockCountsTheSleepAndOsCpuTimeDoesNot) {
   EXPECT_NEAR(number(*phase, "os_cpu_user") + number(*phase, "os_cpu_sys"), computing_cpu, 0.010)
       << "only the computing thread uses the CPU (about 100 ms on an idle machine)";
 
+  EXPECT_NE((*phase)["diagnosis"].get<std::string>().find("ran on a CPU"), std::string::npos)
+      << "the diagnosis must say the time was largely spent off the CPU: " << (*phase)["diagnosis"];
+
   const auto& processors = (*phase)["per_processor"];
   ASSERT_EQ(processors.size(), 2u);
   const auto& sleeper = number(processors[0], "execution_time") > number(processors[1], "execution_time")
