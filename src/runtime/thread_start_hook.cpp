@@ -1,0 +1,76 @@
+// Registers threads when they start, not at their first API call, by interposing pthread_create.
+//
+// Preloaded into an unmodified program (`parperf run`), the runtime would otherwise never see the
+// program's threads: they make no API calls. Registered at start, each thread gets a `program`
+// interval from its start to its exit, so the report shows the threads of any program — how long
+// each existed, how much of that it ran on a CPU — and later interval entries of the thread find
+// it registered. Threads of the parallel runtimes (libgomp, libomp) are caught the same way.
+//
+// The wrapper passes everything through unchanged when the runtime is not measuring; otherwise the
+// only difference the program can observe is one small allocation per thread creation.
+//
+// Not in sanitizer builds: the sanitizers intercept pthread_create themselves, and a library that
+// precedes theirs in the lookup order would reach libc's through RTLD_NEXT, bypassing them (their
+// thread state would never be set up). Threads then register at their first API call, as without
+// the hook.
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+
+#include "runtime/runtime_state.hpp"
+#include "runtime/thread_state.hpp"
+
+#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+
+namespace parperf::runtime {
+namespace {
+
+using PthreadCreate = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+
+struct StartRoutine {
+  void* (*function)(void*);
+  void* argument;
+};
+
+void* start_registered(void* packed) {
+  const StartRoutine routine = *static_cast<StartRoutine*>(packed);
+  std::free(packed);
+  register_current_thread();
+  return routine.function(routine.argument);
+}
+
+PthreadCreate next_pthread_create() {
+  // Resolved once; a relaxed race between two first callers stores the same value twice.
+  static std::atomic<PthreadCreate> next{nullptr};
+  PthreadCreate f = next.load(std::memory_order_relaxed);
+  if (!f) {
+    f = reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+    next.store(f, std::memory_order_relaxed);
+  }
+  return f;
+}
+
+}  // namespace
+}  // namespace parperf::runtime
+
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread,
+                                                                     const pthread_attr_t* attributes,
+                                                                     void* (*function)(void*),
+                                                                     void* argument) {
+  using namespace parperf::runtime;
+  const PthreadCreate next = next_pthread_create();
+  if (!next) return EAGAIN;  // no pthread_create below us: nothing sensible can run
+  if (!ensure_initialised() || lifecycle() != Lifecycle::active)
+    return next(thread, attributes, function, argument);
+  auto* packed = static_cast<StartRoutine*>(std::malloc(sizeof(StartRoutine)));
+  if (!packed) return next(thread, attributes, function, argument);
+  *packed = StartRoutine{function, argument};
+  const int result = next(thread, attributes, start_registered, packed);
+  if (result != 0) std::free(packed);
+  return result;
+}
+
+#endif  // no sanitizer
