@@ -1,5 +1,6 @@
 #include "runtime/interval_tree.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -55,10 +56,12 @@ Node* Node::find_in_table(const parperf_site* s, std::int64_t v) const noexcept 
 }
 
 Node* NodeArena::allocate() noexcept {
-  if (used_ == kNodesPerChunk) {
-    void* memory = std::malloc(sizeof(Node) * kNodesPerChunk);
+  if (used_ == chunk_size_) {
+    const int size = chunk_size_ == 0 ? kFirstChunk : std::min(chunk_size_ * 2, kLargestChunk);
+    void* memory = std::malloc(sizeof(Node) * static_cast<std::size_t>(size));
     if (!memory) return nullptr;
     chunk_ = static_cast<Node*>(memory);
+    chunk_size_ = size;
     used_ = 0;
   }
   return new (&chunk_[used_++]) Node();

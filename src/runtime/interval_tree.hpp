@@ -75,15 +75,18 @@ struct Node {
   Node* find_in_table(const parperf_site* s, std::int64_t v) const noexcept;
 };
 
-// Bump allocation of nodes for one thread.
+// Bump allocation of nodes for one thread, in chunks that start small (most threads of a
+// thread-per-task program need a handful of nodes) and double up to a cap.
 class NodeArena {
  public:
   Node* allocate() noexcept;  // null when memory is exhausted
 
  private:
-  static constexpr int kNodesPerChunk = 64;
+  static constexpr int kFirstChunk = 8;
+  static constexpr int kLargestChunk = 256;
   Node* chunk_ = nullptr;
-  int used_ = kNodesPerChunk;
+  int chunk_size_ = 0;
+  int used_ = 0;
 };
 
 // Creates the child (site, value) of `parent` and publishes it; null when out of memory.

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "runtime/clock.hpp"
+#include "runtime/diagnostics.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
@@ -42,6 +43,16 @@ ThreadState* register_current_thread() noexcept {
   if (t_exited) return nullptr;
   if (ThreadState* existing = thread_detail::current) return existing;
   if (!ensure_initialised()) return nullptr;
+  // Each thread keeps ~15 KB for its lifetime and beyond (its data outlives it): a program that
+  // starts a thread per task must not grow without bound.
+  if (g_thread_count.load(std::memory_order_relaxed) >= config().max_threads) {
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      warn("more than %u threads: later threads are not measured (PARPERF_MAX_THREADS)",
+           config().max_threads);
+    t_exited = true;  // do not ask again for this thread
+    return nullptr;
+  }
 
   void* memory = std::aligned_alloc(alignof(ThreadState), (sizeof(ThreadState) + 63) / 64 * 64);
   if (!memory) return nullptr;

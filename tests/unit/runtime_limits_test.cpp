@@ -1,6 +1,9 @@
-// Depth limit and name filters (this executable runs with PARPERF_MAX_DEPTH=4 and
-// PARPERF_EXCLUDE=hidden*, see runtime.cmake).
+// Depth limit, name filters and the thread limit (this executable runs with PARPERF_MAX_DEPTH=4,
+// PARPERF_EXCLUDE=hidden* and PARPERF_MAX_THREADS=3, see runtime.cmake).
 #include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
 
 #include "parperf/parperf.hpp"
 #include "unit/runtime_profile_reader.hpp"
@@ -42,6 +45,23 @@ TEST(RuntimeLimits, AnExcludedIntervalIsTransparentToItsChildren) {
   const auto* inner = find_node(profile, *thread, {"lim_visible_outer", "lim_visible_inner"});
   ASSERT_NE(inner, nullptr) << "children of an excluded interval attach to its parent";
   EXPECT_EQ(inner->count, 1u);
+}
+
+TEST(RuntimeLimits, ThreadsBeyondTheLimitAreNotMeasuredAndReportedOnce) {
+  ::testing::internal::CaptureStderr();
+  for (int i = 0; i < 4; ++i) {  // one at a time: the main thread and the first two make three
+    std::thread worker([] { PARPERF_SCOPE("lim_thread"); });
+    worker.join();
+  }
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  const auto profile = flush_and_read();
+  int measured = 0;
+  for (const auto& t : profile.threads) measured += find_node(profile, t, {"lim_thread"}) ? 1 : 0;
+  EXPECT_EQ(measured, 2) << "PARPERF_MAX_THREADS=3 counts the main thread too";
+  EXPECT_EQ(profile.threads.size(), 3u);
+  EXPECT_NE(messages.find("more than 3 threads"), std::string::npos) << messages;
+  EXPECT_EQ(messages.find("more than 3 threads", messages.find("more than 3 threads") + 1), std::string::npos)
+      << "reported once: " << messages;
 }
 
 }  // namespace
