@@ -62,7 +62,22 @@ void on_fatal_signal(int signal, siginfo_t*, void*) {
   errno = saved_errno;
 }
 
+// A stack overflow raises SIGSEGV with no stack left to run a handler on: the thread that loads
+// the runtime (the main thread) gets a spare one, unless the program set its own. Other threads
+// would each need theirs (sigaltstack is per thread); an overflow there ends without a profile.
+alignas(16) char g_alternate_stack[64 * 1024];
+
+void install_alternate_stack() {
+  stack_t current{};
+  if (sigaltstack(nullptr, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
+  stack_t spare{};
+  spare.ss_sp = g_alternate_stack;
+  spare.ss_size = sizeof g_alternate_stack;
+  sigaltstack(&spare, nullptr);
+}
+
 void install_signal_handlers() {
+  install_alternate_stack();
   for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
     struct sigaction current {};
     if (sigaction(kFatalSignals[i], nullptr, &current) != 0) continue;
@@ -70,7 +85,7 @@ void install_signal_handlers() {
     if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO)) continue;
     struct sigaction action {};
     action.sa_sigaction = on_fatal_signal;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    action.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
     sigaction(kFatalSignals[i], &action, &g_previous_actions[i]);
   }
