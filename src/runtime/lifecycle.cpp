@@ -1,10 +1,10 @@
 // Start-up and the ways a measured process ends.
 //
 // Start: when the library is loaded (preloaded by `parperf run` or linked) or on the first API
-// call, whichever comes first. End: the final profile is written once — by atexit, by the library
-// destructor (dlclose, or exit paths that skip atexit handlers registered before ours), or by a
-// fatal signal, after which the signal is re-raised with the program's previous disposition so the
-// process dies exactly as it would have without us.
+// call, whichever comes first. End: the final profile is written once — by atexit, at_quick_exit,
+// the library destructor (dlclose, or exit paths that skip atexit handlers registered before
+// ours), _exit/_Exit (exit_hook.cpp), or a fatal signal, after which the signal is re-raised with the
+// program's previous disposition so the process dies exactly as it would have without us.
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -35,6 +35,7 @@ constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTERM, SIGI
 struct sigaction g_previous_actions[sizeof kFatalSignals / sizeof kFatalSignals[0]];
 std::mutex g_init_mutex;
 std::atomic<bool> g_final_written{false};
+int g_initialising_pid = 0;
 
 int signal_slot(int signal) {
   for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i)
@@ -120,11 +121,15 @@ bool ensure_initialised() noexcept {
   capture_process_facts();
   state_detail::recording.store(state_detail::config.start_recording, std::memory_order_relaxed);
   if (state_detail::config.install_signal_handlers) install_signal_handlers();
+  g_initialising_pid = getpid();
   std::atexit(finish_at_exit);
+  at_quick_exit(finish_at_exit);
   pthread_atfork(nullptr, nullptr, stop_in_forked_child);
   state_detail::lifecycle.store(static_cast<int>(Lifecycle::active), std::memory_order_release);
   return true;
 }
+
+int initialising_pid() noexcept { return g_initialising_pid; }
 
 void finish_run(int reason, int signal) noexcept {
   if (lifecycle() != Lifecycle::active || g_final_written.exchange(true)) return;

@@ -36,4 +36,7 @@ bool ensure_initialised() noexcept;
 // Writes the final profile once (exit handlers); `reason` and `signal` go into the file.
 void finish_run(int reason, int signal) noexcept;
 
+// The process that initialised the runtime (a vfork child shares its memory, not its pid).
+int initialising_pid() noexcept;
+
 }  // namespace parperf::runtime

@@ -1,7 +1,7 @@
-# Fails when the runtime library exports anything but the C API and its pthread_create hook (the
-# runtime lives inside other people's programs and must not clash with their symbols), or when it
-# initialises globals dynamically (code that runs in someone else's process before main, unasked;
-# the runtime's one explicit start-up routine is lifecycle.cpp's constructor).
+# Fails when the runtime library exports anything but the C API and its three hooks
+# (pthread_create, _exit, _Exit) — the runtime lives inside other people's programs and must not
+# clash with their symbols — or when it initialises globals dynamically (code that runs in someone
+# else's process before main, unasked; the one explicit start-up routine is lifecycle.cpp's).
 # Usage: cmake -DLIBRARY=<path to libparperf.so> -P check_runtime_library.cmake
 execute_process(COMMAND nm -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
@@ -16,8 +16,9 @@ foreach(line IN LISTS lines)
   string(REGEX REPLACE "^.* " "" name "${line}")
   if(name MATCHES "^parperf_")
     math(EXPR api_count "${api_count} + 1")
-  elseif(name STREQUAL "pthread_create")
-    # The one deliberate interposition: threads register when they start (thread_start_hook.cpp).
+  elseif(name MATCHES "^(pthread_create|_exit|_Exit)$")
+    # Deliberate interpositions: threads register when they start (thread_start_hook.cpp), and
+    # _exit/_Exit write the profile (exit_hook.cpp).
   elseif(NOT name MATCHES "^(_init|_fini|__bss_start|_edata|_end|__tsan.*|__asan.*|__ubsan.*)$")
     message(FATAL_ERROR "libparperf.so exports '${name}', which is not part of the C API")
   endif()
