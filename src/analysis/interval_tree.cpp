@@ -99,10 +99,16 @@ class TreeBuilder {
     std::int64_t rank = profile.process.rank;
     auto thread_count = static_cast<std::uint32_t>(profile.threads.size());
     tree_.threads_per_rank[rank] = std::max(profile.process.thread_count, thread_count);
-    for (const format::Thread& thread : profile.threads) {
-      Location location{rank, thread.index};
+    // Children are listed in the order intervals are first met, so walk the threads in the order
+    // they registered (the main thread first), whatever order the file holds them in.
+    std::vector<const format::Thread*> threads;
+    for (const format::Thread& thread : profile.threads) threads.push_back(&thread);
+    std::sort(threads.begin(), threads.end(),
+              [](const format::Thread* a, const format::Thread* b) { return a->index < b->index; });
+    for (const format::Thread* thread : threads) {
+      Location location{rank, thread->index};
       tree_.locations.push_back(location);
-      add_thread(thread, location, tables);
+      add_thread(*thread, location, tables);
     }
   }
 

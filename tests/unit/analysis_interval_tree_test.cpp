@@ -102,6 +102,23 @@ TEST(analysis_interval_tree, TheSameSiteWithDifferentValuesGivesDifferentInterva
   EXPECT_EQ(child_named(tree, root, "step", 1).locations.at(0).exec_ns(), 10 * kMs);
 }
 
+TEST(analysis_interval_tree, ChildrenComeInTheOrderTheThreadsRegisteredWhateverTheFileOrder) {
+  ProfileBuilder b(0, 1);
+  std::uint32_t work = b.site("work");
+  std::uint32_t init = b.site("init");
+  std::size_t worker = b.thread(1);  // the runtime writes the newest thread first
+  b.node(worker, 0, work, 5 * kMs);
+  std::size_t main_thread = b.thread(0);
+  b.node(main_thread, 0, init, 5 * kMs);
+  b.node(main_thread, 0, work, 5 * kMs);
+  IntervalTree tree = build_interval_tree({b.profile});
+  const MergedInterval& root = tree.intervals[0];
+  ASSERT_EQ(root.children.size(), 2u);
+  EXPECT_EQ(tree.intervals[root.children[0]].identity.name, "init")
+      << "the main thread (index 0) met init first";
+  EXPECT_EQ(tree.intervals[root.children[1]].identity.name, "work");
+}
+
 TEST(analysis_interval_tree, IntervalsDifferingInKindFileOrLineAreDifferent) {
   ProfileBuilder p(0, 1);
   std::uint32_t a = p.site("work", 1, "a.cpp", 10);
