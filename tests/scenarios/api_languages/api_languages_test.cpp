@@ -10,16 +10,16 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace parperf::test {
 namespace {
 
-nlohmann::json measure(const std::string& program) {
+nlohmann::json measured_report(const std::string& program) {
   TempDir tmp;
-  const auto result =
-      run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(), "--", program});
+  const auto result = measure(tmp / "run", {program});
   EXPECT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_FALSE(result.out.empty()) << "the program prints its result";
   return report_json(tmp / "run");
@@ -46,13 +46,13 @@ void expect_common_shape(const nlohmann::json& report, int row_iterations) {
 }
 
 TEST(ApiLanguages, C) {
-  const auto report = measure(PARPERF_PROGRAM_API_C_PROGRAM);
+  const auto report = measured_report(PARPERF_PROGRAM_API_C_PROGRAM);
   expect_common_shape(report, 4);
   EXPECT_NE(find_interval(report, "user", "named_phase"), nullptr);
 }
 
 TEST(ApiLanguages, Cpp) {
-  const auto report = measure(PARPERF_PROGRAM_API_CPP_PROGRAM);
+  const auto report = measured_report(PARPERF_PROGRAM_API_CPP_PROGRAM);
   expect_common_shape(report, 12);
   const auto* steps = find_interval(report, "sequential_loop", "steps");
   ASSERT_NE(steps, nullptr);
@@ -60,7 +60,7 @@ TEST(ApiLanguages, Cpp) {
 }
 
 TEST(ApiLanguages, Fortran) {
-  const auto report = measure(PARPERF_PROGRAM_API_FORTRAN_PROGRAM);
+  const auto report = measured_report(PARPERF_PROGRAM_API_FORTRAN_PROGRAM);
   expect_common_shape(report, 4);
   const auto* compute = find_interval(report, "user", "compute");
   ASSERT_NE(compute, nullptr);

@@ -7,6 +7,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -16,8 +17,7 @@ namespace {
 TEST(CrashStackOverflow, TheProfileSurvivesAStackOverflow) {
   TempDir tmp;
   const auto run = tmp / "run";
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", run.string(), "--",
-                                   PARPERF_PROGRAM_CRASH_STACK_OVERFLOW_PROGRAM});
+  const auto result = measure(run, {PARPERF_PROGRAM_CRASH_STACK_OVERFLOW_PROGRAM});
   EXPECT_EQ(result.exit_code, 139) << "128 + SIGSEGV\n" << describe(result);
   ASSERT_TRUE(std::filesystem::exists(run / "profile.0.ppf")) << describe(result);
   const auto report = report_json(run);

@@ -8,6 +8,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -17,8 +18,7 @@ namespace {
 void expect_profile_after(const std::string& how, int expected_status) {
   TempDir tmp;
   const auto run = tmp / "run";
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", run.string(), "--",
-                                   PARPERF_PROGRAM_EXIT_WITHOUT_FINALIZATION_PROGRAM, how});
+  const auto result = measure(run, {PARPERF_PROGRAM_EXIT_WITHOUT_FINALIZATION_PROGRAM, how});
   EXPECT_EQ(result.exit_code, expected_status) << describe(result);
   ASSERT_TRUE(std::filesystem::exists(run / "profile.0.ppf")) << how << " left no profile\n"
                                                               << describe(result);

@@ -9,6 +9,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -17,8 +18,7 @@ namespace {
 
 TEST(NestedValues, EachValueIsItsOwnIntervalAtTheRightLevel) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
-                                   "--", PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto report = report_json(tmp / "run");
   const auto* solver = find_interval(report, "user", "solver");
@@ -52,8 +52,7 @@ TEST(NestedValues, EachValueIsItsOwnIntervalAtTheRightLevel) {
 
 TEST(NestedValues, LevelOptionLimitsTheDepth) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
-                                   "--", PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_NESTED_VALUES_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto report = report_json(tmp / "run", {"--level", "2"});
   EXPECT_NE(find_interval(report, "sequential_loop", "sweep"), nullptr);

@@ -13,6 +13,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -21,8 +22,7 @@ namespace {
 
 TEST(RunUnmodifiedThreads, EveryThreadOfTheProgramIsAProcessor) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
-                                   "--", PARPERF_PROGRAM_RUN_UNMODIFIED_THREADS_PROGRAM});
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_RUN_UNMODIFIED_THREADS_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_EQ(result.out, "done\n") << "measuring must not change the program's output";
 

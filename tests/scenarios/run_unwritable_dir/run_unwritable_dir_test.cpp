@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/artifacts.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -60,8 +61,7 @@ TEST(RunUnwritableDir, ProgramRunsToCompletionWithOneWarning) {
 TEST(RunUnwritableDir, QuietLeavesOnlyTheRuntimesWarning) {
   Obstacle obstacle;
   const auto plain = run_process({kProgram});
-  const auto measured = run_process(
-      {parperf_command().string(), "run", "-q", "-o", obstacle.directory.string(), "--", kProgram});
+  const auto measured = measure(obstacle.directory, {kProgram});
 
   EXPECT_EQ(measured.exit_code, 0) << describe(measured);
   auto extra = lines_of(measured.err);

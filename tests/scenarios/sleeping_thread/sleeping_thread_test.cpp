@@ -11,6 +11,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -21,8 +22,7 @@ constexpr double kTolerance = 0.015;
 
 TEST(SleepingThread, WallClockCountsTheSleepAndOsCpuTimeDoesNot) {
   TempDir tmp;
-  const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (tmp / "run").string(),
-                                   "--", PARPERF_PROGRAM_SLEEPING_THREAD_PROGRAM});
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_SLEEPING_THREAD_PROGRAM});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto report = report_json(tmp / "run");
   const auto* phase = find_interval(report, "user", "phase");

@@ -11,6 +11,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -23,8 +24,7 @@ class ThreadsImbalance : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    const auto result = run_process({parperf_command().string(), "run", "-q", "-o", (*dir_ / "run").string(),
-                                     "--", PARPERF_PROGRAM_THREADS_IMBALANCE_PROGRAM});
+    const auto result = measure(*dir_ / "run", {PARPERF_PROGRAM_THREADS_IMBALANCE_PROGRAM});
     ASSERT_EQ(result.exit_code, 0) << describe(result);
   }
   static void TearDownTestSuite() { delete dir_; }
