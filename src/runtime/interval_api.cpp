@@ -127,63 +127,76 @@ __attribute__((noinline)) void end_mismatched(ThreadState& t, std::uint32_t dept
   pop_frame(t, match);
 }
 
-// The unrecorded path, kept tiny so it needs no stack frame: true when the entry was handled.
-inline bool begin_unrecorded() noexcept {
-  ThreadState* t = thread_detail::current;
-  if (PARPERF_UNLIKELY(t && (!recording() || t->unrecorded))) {
-    ++t->unrecorded;
-    return true;
-  }
-  return false;
-}
-inline bool end_unrecorded() noexcept {
-  ThreadState* t = thread_detail::current;
-  if (PARPERF_UNLIKELY(t && t->unrecorded)) {
-    --t->unrecorded;
-    return true;
-  }
-  return false;
-}
-
-__attribute__((noinline)) void begin(parperf_site* site, std::int64_t value) noexcept {
-  ThreadState* t = current_thread();
-  if (PARPERF_UNLIKELY(!t)) return;
-  if (PARPERF_UNLIKELY(!recording() || t->unrecorded)) {
-    ++t->unrecorded;
-    return;
-  }
-  const std::uint32_t depth = t->depth.load(std::memory_order_relaxed) + 1;
+// Entering a recorded interval (the caller has handled the unrecorded case).
+__attribute__((noinline)) void begin_recorded(ThreadState& t, parperf_site* site,
+                                              std::int64_t value) noexcept {
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed) + 1;
   if (PARPERF_UNLIKELY(depth >= kMaxFrames)) {
-    t->dropped.add(1);
-    ++t->unrecorded;
+    t.dropped.add(1);
+    ++t.unrecorded;
     return;
   }
-  Node* parent_node = t->frames[depth - 1].node.get();
+  Node* parent_node = t.frames[depth - 1].node.get();
   Node* node = parent_node->find_child(site, value);
   if (PARPERF_UNLIKELY(!node || (site->state_ & kSiteStateMask) != kSiteRecorded ||
                        depth > config().max_depth)) {
-    begin_slow(*t, depth, site, value, parent_node);
+    begin_slow(t, depth, site, value, parent_node);
     return;
   }
   const std::uint64_t now = now_ticks();
-  maybe_sample_os_cpu_time(*t, now, parent_node);
-  push_frame(*t, depth, site, node, FrameMode::record, now);
+  maybe_sample_os_cpu_time(t, now, parent_node);
+  push_frame(t, depth, site, node, FrameMode::record, now);
 }
 
-__attribute__((noinline)) void end(const parperf_site* site, const char* name,
-                                   std::size_t name_length) noexcept {
-  ThreadState* t = current_thread();
-  if (PARPERF_UNLIKELY(!t)) return;
-  if (PARPERF_UNLIKELY(t->unrecorded)) {
-    --t->unrecorded;
+// Leaving the innermost interval (the caller has handled the unrecorded case).
+__attribute__((noinline)) void end_recorded(ThreadState& t, const parperf_site* site, const char* name,
+                                            std::size_t name_length) noexcept {
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
+  if (PARPERF_UNLIKELY(depth == 0 || !names_site(t.frames[depth].site.get(), site, name, name_length))) {
+    end_mismatched(t, depth, site, name, name_length);
     return;
   }
-  const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
-  if (PARPERF_UNLIKELY(depth == 0 || !names_site(t->frames[depth].site.get(), site, name, name_length))) {
-    end_mismatched(*t, depth, site, name, name_length);
+  pop_frame(t, depth);
+}
+
+// The entry points' shape: the unrecorded path (recording off, or inside an unrecorded entry)
+// stays small enough to need no stack frame; everything else is a tail call.
+inline void begin_on(ThreadState& t, parperf_site* site, std::int64_t value) noexcept {
+  if (PARPERF_UNLIKELY(!recording() || t.unrecorded)) {
+    ++t.unrecorded;
     return;
   }
-  pop_frame(*t, depth);
+  begin_recorded(t, site, value);
+}
+
+inline void end_on(ThreadState& t, const parperf_site* site, const char* name,
+                   std::size_t name_length) noexcept {
+  if (PARPERF_UNLIKELY(t.unrecorded)) {
+    --t.unrecorded;
+    return;
+  }
+  end_recorded(t, site, name, name_length);
+}
+
+// A thread's first call: register it (cold, allocates), then proceed as usual.
+__attribute__((noinline)) void begin_first(parperf_site* site, std::int64_t value) noexcept {
+  if (ThreadState* t = register_current_thread()) begin_on(*t, site, value);
+}
+__attribute__((noinline)) void end_first(const parperf_site* site, const char* name,
+                                         std::size_t name_length) noexcept {
+  if (ThreadState* t = register_current_thread()) end_on(*t, site, name, name_length);
+}
+
+inline void begin(parperf_site* site, std::int64_t value) noexcept {
+  ThreadState* t = thread_detail::current;
+  if (PARPERF_UNLIKELY(!t)) return begin_first(site, value);
+  begin_on(*t, site, value);
+}
+
+inline void end(const parperf_site* site, const char* name, std::size_t name_length) noexcept {
+  ThreadState* t = thread_detail::current;
+  if (PARPERF_UNLIKELY(!t)) return end_first(site, name, name_length);
+  end_on(*t, site, name, name_length);
 }
 
 }  // namespace
@@ -194,13 +207,11 @@ using namespace parperf::runtime;
 extern "C" {
 
 void parperf_interval_begin(parperf_site* site, int64_t value) {
-  if (begin_unrecorded() || !site) return;
-  begin(site, value);
+  if (site) begin(site, value);
 }
 
 void parperf_interval_end(parperf_site* site) {
-  if (end_unrecorded() || !site) return;
-  end(site, nullptr, 0);
+  if (site) end(site, nullptr, 0);
 }
 
 void parperf_interval_begin_n(const char* name, size_t name_len, int kind, const char* file, size_t file_len,
