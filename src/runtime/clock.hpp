@@ -32,6 +32,12 @@ inline std::uint64_t now_ticks() noexcept {
   return monotonic_ns();
 }
 
+// Ticks from `earlier` to `later`, never negative: a thread that migrates between cores whose TSCs
+// disagree by a few ticks must not record a wrapped-around, astronomically long duration.
+inline std::uint64_t ticks_between(std::uint64_t earlier, std::uint64_t later) noexcept {
+  return later > earlier ? later - earlier : 0;
+}
+
 // Chooses the tick source and records the run's time origin. Call once, before any now_ticks().
 void clock_init() noexcept;
 

@@ -54,7 +54,7 @@ void record(unsigned event, Phase phase, va_list* args) {
     for (int i = t->open_event_count - 1; i >= 0; --i) {
       OpenEvent& open = t->open_events[i];
       if (open.event != event) continue;
-      const std::uint64_t duration = now - open.begin_ticks;
+      const std::uint64_t duration = ticks_between(open.begin_ticks, now);
       EventStats& s = *open.stats;
       s.ends.add(1);
       s.sum_ticks.add(duration);

@@ -47,9 +47,9 @@ void pop_frame(ThreadState& t, std::uint32_t depth) noexcept {
     Node* node = f.node.get();
     if (recording()) {
       const std::uint64_t begin = f.begin_ticks.get();
-      node->record_entry(begin, now - begin);
+      node->record_entry(begin, ticks_between(begin, now));
       const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
-      if (iteration_begin) node->record_iteration(now - iteration_begin);
+      if (iteration_begin) node->record_iteration(ticks_between(iteration_begin, now));
     }
     maybe_sample_os_cpu_time(t, now, node);
   }
@@ -241,7 +241,7 @@ void parperf_loop_iteration(void) {
   if (depth == 0 || f.mode.get() != FrameMode::record) return;
   const std::uint64_t now = now_ticks();
   const std::uint64_t previous = f.iteration_begin_ticks.get();
-  if (previous && recording()) f.node.get()->record_iteration(now - previous);
+  if (previous && recording()) f.node.get()->record_iteration(ticks_between(previous, now));
   f.iteration_begin_ticks.set(now);
 }
 

@@ -111,7 +111,7 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
   r.last_begin_ns = clock.since_origin_ns(node.last_begin_ticks.get());
   if (const std::uint64_t* begin = g_open_frames.begin_of(&node)) {
     r.open = 1;
-    r.open_ns = now > *begin ? clock.duration_ns(now - *begin) : 0;
+    r.open_ns = clock.duration_ns(ticks_between(*begin, now));
     r.last_begin_ns = clock.since_origin_ns(*begin);
   }
   r.os_user_self_ns = node.os_user_self_ns.get();

@@ -92,8 +92,8 @@ void close_current_thread(std::uint64_t now) noexcept {
     Node* node = f.node.get();
     if (f.mode.get() == FrameMode::record) {
       const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
-      if (iteration_begin) node->record_iteration(now - iteration_begin);
-      node->record_entry(f.begin_ticks.get(), now - f.begin_ticks.get());
+      if (iteration_begin) node->record_iteration(ticks_between(iteration_begin, now));
+      node->record_entry(f.begin_ticks.get(), ticks_between(f.begin_ticks.get(), now));
     }
     if (depth == 0) break;
   }
