@@ -18,6 +18,11 @@ namespace parperf::runtime {
 // Reads the thread's CPU times and charges the delta to `node` (may be null: then just re-bases).
 void sample_os_cpu_time(ThreadState& thread, std::uint64_t now, Node* node) noexcept;
 
+// CPU time (user + sys) of any thread of this process so far; 0 if it cannot be read.
+// Async-signal-safe: the profile writer uses it for threads still running, whose CPU time since
+// their last boundary read would otherwise be missing.
+std::uint64_t thread_cpu_ns(std::int64_t os_tid) noexcept;
+
 inline void maybe_sample_os_cpu_time(ThreadState& thread, std::uint64_t now, Node* node) noexcept {
   if (__builtin_expect(now - thread.last_cpu_sample_ticks >= cpu_sample_ticks(), 0))
     sample_os_cpu_time(thread, now, node);

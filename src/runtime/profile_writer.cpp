@@ -13,6 +13,7 @@
 #include "runtime/clock.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/file_sink.hpp"
+#include "runtime/os_cpu_time.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
@@ -72,16 +73,27 @@ void warn_unwritable(const char* dir, int error) {
   line.emit();
 }
 
-// The intervals a thread has open, for counting them up to now.
+// The intervals a thread has open, for counting them up to now, and the CPU time it used since
+// its last boundary read (a thread computing inside one long interval has no boundary to read it
+// at), charged to the innermost open node. The kernel's per-thread clock gives user + sys together;
+// the tail is written as user time.
 struct OpenFrames {
   const Node* nodes[kMaxFrames] = {};
   std::uint64_t begins[kMaxFrames] = {};
   std::uint32_t count = 0;
+  const Node* innermost = nullptr;
+  std::uint64_t unsampled_cpu_ns = 0;
 
   void collect(const ThreadState& t) {
     count = 0;
+    innermost = nullptr;
+    unsampled_cpu_ns = 0;
     if (t.ended.get()) return;
     const std::uint32_t depth = t.depth.load(std::memory_order_acquire);
+    if (depth < kMaxFrames) innermost = t.frames[depth].node.get();
+    const std::uint64_t cpu = thread_cpu_ns(t.os_tid);
+    const std::uint64_t sampled = t.sampled_cpu_ns.get();
+    unsampled_cpu_ns = cpu > sampled ? cpu - sampled : 0;
     for (std::uint32_t d = 0; d <= depth && d < kMaxFrames; ++d) {
       const Frame& f = t.frames[d];
       if (f.mode.get() != FrameMode::record) continue;
@@ -114,7 +126,8 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
     r.open_ns = clock.duration_ns(ticks_between(*begin, now));
     r.last_begin_ns = clock.since_origin_ns(*begin);
   }
-  r.os_user_self_ns = node.os_user_self_ns.get();
+  r.os_user_self_ns =
+      node.os_user_self_ns.get() + (&node == g_open_frames.innermost ? g_open_frames.unsampled_cpu_ns : 0);
   r.os_sys_self_ns = node.os_sys_self_ns.get();
   r.iterations = node.iterations.get();
   r.iteration_sum_ns = clock.duration_ns(node.iteration_sum_ticks.get());

@@ -59,6 +59,7 @@ struct ThreadState {
   std::uint64_t last_cpu_sample_ticks = 0;
   std::uint64_t last_user_ns = 0;
   std::uint64_t last_sys_ns = 0;
+  Relaxed<std::uint64_t> sampled_cpu_ns;  // user + sys at the last read, for the writer
 
   static constexpr int kMaxOpenEvents = 64;
   OpenEvent open_events[kMaxOpenEvents];

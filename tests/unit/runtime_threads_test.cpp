@@ -72,5 +72,26 @@ TEST(RuntimeThreads, AThreadRegistersOnItsFirstCall) {
   EXPECT_GE(t->end_ns, t->start_ns);
 }
 
+TEST(RuntimeThreads, CpuTimeOfAThreadStillComputingIsCountedUpToTheFlush) {
+  std::atomic<bool> busy_long_enough{false}, stop{false};
+  std::thread worker([&] {
+    PARPERF_SCOPE("thr_open_busy");  // one long interval: no boundary inside to read CPU time at
+    Stopwatch watch;
+    while (!stop.load()) {
+      if (watch.thread_cpu_ms() > 40) busy_long_enough = true;
+    }
+  });
+  while (!busy_long_enough.load()) std::this_thread::yield();
+  const auto profile = flush_and_read();
+  stop = true;
+  worker.join();
+  const auto* t = thread_with(profile, {"thr_open_busy"});
+  ASSERT_NE(t, nullptr);
+  const auto* node = find_node(profile, *t, {"thr_open_busy"});
+  ASSERT_TRUE(node->open);
+  EXPECT_GE(ms(node->os_user_self_ns + node->os_sys_self_ns), 35.0)
+      << "the worker had used over 40 ms of CPU inside the interval when the profile was written";
+}
+
 }  // namespace
 }  // namespace parperf::testing
