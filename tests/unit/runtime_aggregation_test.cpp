@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -215,6 +217,26 @@ TEST(RuntimeAggregation, AnOpenIntervalIsCountedUpToTheFlush) {
   EXPECT_GE(ms(node->open_ns), 9.5);
   EXPECT_EQ(profile.process.end_reason, format::EndReason::flush);
   EXPECT_TRUE(main_thread(profile).nodes[0].open) << "the program interval is open while the program runs";
+}
+
+TEST(RuntimeAggregation, TheProfileDoesNotGrowWithRepetitions) {
+  auto run_steps = [](int steps) {
+    for (int step = 0; step < steps; ++step) {
+      PARPERF_SEQUENTIAL_LOOP("agg_size_loop");
+      parperf::loop_iteration();
+      PARPERF_SCOPE_VALUE("agg_size_step", step % 4);
+    }
+  };
+  auto file_size = [] {
+    parperf_flush();
+    return std::filesystem::file_size(std::filesystem::path(std::getenv("PARPERF_DIR")) / "profile.0.ppf");
+  };
+  run_steps(100);
+  const auto after_hundred = file_size();
+  run_steps(100000);
+  const auto after_hundred_thousand = file_size();
+  EXPECT_EQ(after_hundred_thousand, after_hundred)
+      << "statistics are aggregated per interval: 1000x the entries must not add a byte";
 }
 
 }  // namespace
