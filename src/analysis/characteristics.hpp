@@ -36,7 +36,7 @@ struct Characteristics {
   double efficiency = 1.0;  // productive / total; 1 when nothing ran
   double execution_time = 0;
   std::uint64_t processors = 0;
-  std::uint64_t threads = 0;  // total threads of the processes that executed the interval
+  std::uint64_t threads = 0;  // threads that executed the interval, over all its processors
   double total_time = 0;
   double productive_time = 0;
   double productive_cpu = 0;
