@@ -131,6 +131,23 @@ bool expand_pid(const char* pattern, char* out, std::size_t size) {
   return true;
 }
 
+// The profile is written at exit, when the program may have changed its working directory: a
+// relative directory is anchored to the one the program started in.
+void make_absolute(char* path, std::size_t size) {
+  if (path[0] == '/') return;
+  char cwd[sizeof Config::output_dir];
+  if (!getcwd(cwd, sizeof cwd)) return;
+  const std::size_t cwd_length = std::strlen(cwd);
+  const std::size_t path_length = std::strlen(path);
+  if (cwd_length + 1 + path_length + 1 > size) {
+    warn("the run directory '%s' is too long once made absolute; it stays relative", path);
+    return;
+  }
+  std::memmove(path + cwd_length + 1, path, path_length + 1);
+  std::memcpy(path, cwd, cwd_length);
+  path[cwd_length] = '/';
+}
+
 }  // namespace
 
 void load_config(Config& config) {
@@ -170,6 +187,7 @@ void load_config(Config& config) {
     format::default_run_directory_name(config.output_dir, sizeof config.output_dir, config.program_name,
                                        std::time(nullptr));
   }
+  make_absolute(config.output_dir, sizeof config.output_dir);
 }
 
 bool name_is_recorded(const Config& config, const char* name) {
