@@ -51,7 +51,7 @@ void run_report(const ReportCommandOptions& o) {
   analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
   report::Report built = report::build_report(run, tree, options);
   if (o.json) {
-    fmt::print("{}\n", report::render_json(built).dump(2));
+    fmt::print("{}\n", report::render_json_text(built));
   } else {
     fmt::print("{}", report::render_text(built));
   }

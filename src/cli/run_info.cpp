@@ -74,7 +74,8 @@ void write_run_info(const std::filesystem::path& directory, const RunInfo& info)
   const auto temporary = directory / fmt::format(".{}.{}.tmp", format::kRunInfoFileName, getpid());
   {
     std::ofstream out(temporary, std::ios::trunc);
-    out << to_json(info).dump(2) << '\n';
+    // argv and the environment are bytes, not necessarily UTF-8: replace what JSON cannot hold.
+    out << to_json(info).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
     out.close();
     if (!out) {
       std::error_code ignored;

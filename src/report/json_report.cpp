@@ -161,4 +161,8 @@ nlohmann::ordered_json render_json(const Report& report) {
           {"intervals", std::move(intervals)}};
 }
 
+std::string render_json_text(const Report& report) {
+  return render_json(report).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 }  // namespace parperf::report

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "report/report_model.hpp"
 
@@ -21,5 +22,9 @@ inline constexpr int kJsonReportVersion = 1;
 
 // Keys keep the order above (ordered_json), so the output reads like the text protocol.
 nlohmann::ordered_json render_json(const Report& report);
+
+// render_json as indented text. Names come from the measured program and need not be valid
+// UTF-8: invalid bytes become U+FFFD rather than failing the whole report.
+std::string render_json_text(const Report& report);
 
 }  // namespace parperf::report

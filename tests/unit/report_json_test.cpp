@@ -232,5 +232,15 @@ TEST(report_json, PerProcessorIsPresentEvenWhenEmpty) {
   EXPECT_TRUE(seq["events"].is_array());
 }
 
+TEST(report_json, NamesThatAreNotUtf8AreRepairedNotFatal) {
+  Report report = sample_report();
+  report.intervals[0].identity.name = "bad\xff\xfename";
+  report.intervals[0].identity.file = "file\xc3.c";
+  const std::string text = render_json_text(report);
+  const auto parsed = json::parse(text);  // valid JSON again
+  EXPECT_EQ(parsed["intervals"][0]["name"], "bad\uFFFD\uFFFDname");
+  EXPECT_EQ(parsed["intervals"][0]["file"], "file\uFFFD.c");
+}
+
 }  // namespace
 }  // namespace parperf::report
