@@ -198,7 +198,14 @@ void decode_thread(ByteReader& in, Profile& profile) {
   t.os_tid = r.os_tid;
   t.start_ns = r.start_ns;
   t.end_ns = r.end_ns;
-  while (in.remaining() > 0) t.nodes.push_back(decode_node(in, t.nodes.size()));
+  std::vector<std::uint32_t> depth;
+  while (in.remaining() > 0) {
+    t.nodes.push_back(decode_node(in, t.nodes.size()));
+    depth.push_back(t.nodes.size() == 1 ? 0 : depth[t.nodes.back().parent] + 1);
+    if (depth.back() > kMaxNestingDepth)
+      throw FormatError("corrupt: " + in.context() + ": node " + std::to_string(t.nodes.size() - 1) +
+                        " nests deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+  }
   if (t.nodes.empty())
     throw FormatError("corrupt: " + in.context() + ": thread " + std::to_string(t.index) + " has no nodes");
   profile.threads.push_back(std::move(t));

@@ -25,6 +25,9 @@ inline constexpr std::uint8_t kBigEndian = 2;
 inline constexpr std::uint8_t kIntegerSize = 8;
 inline constexpr std::uint8_t kTimeSize = 8;
 inline constexpr std::uint32_t kNoParent = 0xffffffffu;
+// Deepest interval nesting a profile may hold (the runtime records at most 254 levels). Readers
+// refuse deeper trees: a crafted chain of nodes would otherwise exhaust a recursive reader's stack.
+inline constexpr std::uint32_t kMaxNestingDepth = 1024;
 // Marks the end of the last section; followed by the number of sections (u32).
 inline constexpr std::uint32_t kEndMarker = 0x21444e45u;  // "END!"
 

@@ -368,5 +368,23 @@ TEST(FormatBadInput, UnknownClockSourceIsCorrupt) {
   EXPECT_EQ(error_of(encoded(p)), "corrupt: section 1 (process): unknown clock source 2");
 }
 
+// A chain of nodes deeper than any writer produces would exhaust the stack of a recursive reader
+// (the report's tree walks): refused at the format boundary.
+TEST(FormatBadInput, NestingDeeperThanTheFormatAllowsIsRefused) {
+  Profile profile = test::minimal_profile();
+  auto& nodes = profile.threads.at(0).nodes;
+  const Node root = nodes.at(0);
+  nodes.assign(1, root);
+  for (std::uint32_t i = 1; i <= kMaxNestingDepth + 1; ++i) {
+    Node n = root;
+    n.parent = i - 1;
+    nodes.push_back(n);
+  }
+  EXPECT_NE(error_of(test::encode_profile(profile)).find("nests deeper than 1024 levels"), std::string::npos)
+      << error_of(test::encode_profile(profile));
+  nodes.pop_back();  // exactly the limit is fine
+  EXPECT_EQ(error_of(test::encode_profile(profile)), "(decoded without error)");
+}
+
 }  // namespace
 }  // namespace parperf::format
