@@ -6,4 +6,5 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_selection_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp
-  LINK parperf_report)
+    ${CMAKE_CURRENT_LIST_DIR}/report_mutation_test.cpp
+  LINK parperf_report parperf_format_test_profiles)
