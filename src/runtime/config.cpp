@@ -167,6 +167,7 @@ void load_config(Config& config) {
   config.start_recording = !parse_flag("PARPERF_START_PAUSED", false);
   config.install_signal_handlers = parse_flag("PARPERF_SIGNALS", true);
   config.max_threads = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_THREADS", 1, 1 << 20, 1024));
+  config.max_nodes = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_NODES", 16, 1 << 30, 100000));
   config.max_depth = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_DEPTH", 1, kMaxFrames - 2, 64));
   config.cpu_sample_ns =
       static_cast<std::uint64_t>(integer_from("PARPERF_CPU_SAMPLE_US", 0, 60000000, 100)) * 1000u;

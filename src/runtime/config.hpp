@@ -13,6 +13,7 @@ struct Config {
   bool quiet = false;                    // PARPERF_QUIET: no informational messages (warnings still print)
   bool launched_by_parperf = false;      // PARPERF_PID set: `parperf run` tells where the profile went
   std::uint32_t max_threads = 1024;      // PARPERF_MAX_THREADS: threads measured; later ones are not
+  std::uint32_t max_nodes = 100000;      // PARPERF_MAX_NODES: distinct intervals per thread
   std::uint32_t max_depth = 64;          // PARPERF_MAX_DEPTH: deepest recorded nesting level (program = 0)
   std::uint64_t cpu_sample_ns = 100000;  // PARPERF_CPU_SAMPLE_US: least spacing of OS CPU-time reads
   std::int64_t rank = 0;                 // PARPERF_RANK, else the MPI launcher's rank variables

@@ -59,6 +59,19 @@ void pop_frame(ThreadState& t, std::uint32_t depth) noexcept {
 const char* site_name(const parperf_site* site) { return site && site->name ? site->name : "?"; }
 const char* site_file(const parperf_site* site) { return site && site->file ? site->file : "?"; }
 
+// The tree is bounded so that values that never repeat (a loop index passed as the interval's
+// value, say) cannot grow memory and the profile without end.
+bool within_node_budget(ThreadState& t, const parperf_site* site) noexcept {
+  if (t.node_count < config().max_nodes) return true;
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true))
+    warn(
+        "a thread reached %u distinct intervals (PARPERF_MAX_NODES); new ones are not recorded. The last was "
+        "'%s' (%s:%d): does its value take ever new values?",
+        config().max_nodes, site_name(site), site_file(site), site->line);
+  return false;
+}
+
 // Cold path of begin: unregistered or filtered site, depth limit, new child node.
 __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, parperf_site* site,
                                           std::int64_t value, Node* parent_node) noexcept {
@@ -69,8 +82,11 @@ __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, p
     return;
   }
   Node* node = depth > config().max_depth ? nullptr : parent_node->find_child(site, value);
-  if (!node && depth <= config().max_depth) node = add_child(t.arena, parent_node, site, value);
-  if (!node) {  // cut by the depth limit, or out of memory: this entry and those inside it
+  if (!node && depth <= config().max_depth && within_node_budget(t, site)) {
+    node = add_child(t.arena, parent_node, site, value);
+    t.node_count += node ? 1 : 0;
+  }
+  if (!node) {  // cut by the depth or node limit, or out of memory: this entry and those inside it
     t.dropped.add(1);
     ++t.unrecorded;
     return;

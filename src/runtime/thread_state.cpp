@@ -62,6 +62,7 @@ ThreadState* register_current_thread() noexcept {
   t->root = t->arena.allocate();
   if (!t->root) return nullptr;
   t->root->site = program_site();
+  t->node_count = 1;
   register_site(program_site());
   Frame& root_frame = t->frames[0];
   root_frame.site.set(program_site());

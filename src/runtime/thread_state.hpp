@@ -46,6 +46,7 @@ struct ThreadState {
   ThreadState* next = nullptr;     // registry list
 
   NodeArena arena;
+  std::uint32_t node_count = 0;  // nodes created, bounded by PARPERF_MAX_NODES
   Node* root = nullptr;
 
   // frames[0] is the root; frames[depth] the innermost open interval.

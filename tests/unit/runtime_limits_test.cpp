@@ -1,10 +1,12 @@
-// Depth limit, name filters and the thread limit (this executable runs with PARPERF_MAX_DEPTH=4,
-// PARPERF_EXCLUDE=hidden* and PARPERF_MAX_THREADS=3, see runtime.cmake).
+// Depth limit, name filters, the thread and node limits (this executable runs with
+// PARPERF_MAX_DEPTH=4, PARPERF_EXCLUDE=hidden*, PARPERF_MAX_THREADS=3 and PARPERF_MAX_NODES=64,
+// see runtime.cmake).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <thread>
 
+#include "parperf/parperf.h"
 #include "parperf/parperf.hpp"
 #include "unit/runtime_profile_reader.hpp"
 
@@ -62,6 +64,23 @@ TEST(RuntimeLimits, ThreadsBeyondTheLimitAreNotMeasuredAndReportedOnce) {
   EXPECT_NE(messages.find("more than 3 threads"), std::string::npos) << messages;
   EXPECT_EQ(messages.find("more than 3 threads", messages.find("more than 3 threads") + 1), std::string::npos)
       << "reported once: " << messages;
+}
+
+TEST(RuntimeLimits, ValuesThatNeverRepeatStopAtTheNodeLimit) {
+  static parperf_site step = PARPERF_SITE_INIT("lim_step", PARPERF_KIND_USER);
+  ::testing::internal::CaptureStderr();
+  for (int i = 0; i < 1000; ++i) {
+    parperf_interval_begin(&step, i);  // a new interval for every i
+    parperf_interval_end(&step);
+  }
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  const auto profile = flush_and_read();
+  const auto& thread = main_thread(profile);
+  EXPECT_LE(thread.nodes.size(), 64u) << "PARPERF_MAX_NODES=64 bounds the tree";
+  EXPECT_NE(find_node(profile, thread, {"lim_step"}, {0}), nullptr) << "the first values are recorded";
+  EXPECT_EQ(find_node(profile, thread, {"lim_step"}, {999}), nullptr);
+  EXPECT_GE(profile.process.dropped_intervals, 900u);
+  EXPECT_NE(messages.find("lim_step"), std::string::npos) << "the warning names the site: " << messages;
 }
 
 }  // namespace
