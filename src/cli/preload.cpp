@@ -46,7 +46,8 @@ std::filesystem::path find_runtime_library() {
   return library;
 }
 
-std::vector<std::string> child_environment(const char* const* parent, const std::filesystem::path& library,
+std::vector<std::string> child_environment(const char* const* parent,
+                                           const std::vector<std::filesystem::path>& libraries,
                                            const std::vector<std::pair<std::string, std::string>>& settings) {
   const auto replaced = [&settings](std::string_view entry) {
     if (starts_with_name(entry, kPidVariable)) return true;
@@ -56,12 +57,19 @@ std::vector<std::string> child_environment(const char* const* parent, const std:
     return false;
   };
   std::vector<std::string> environment;
-  std::string preload = library.string();
+  std::string preload;
+  for (const auto& library : libraries) {
+    if (!preload.empty()) preload += ':';
+    preload += library.string();
+  }
   for (const char* const* entry = parent; entry != nullptr && *entry != nullptr; ++entry) {
     std::string_view text = *entry;
     if (starts_with_name(text, "LD_PRELOAD")) {
       auto existing = text.substr(sizeof "LD_PRELOAD");
-      if (!existing.empty()) preload += fmt::format(":{}", existing);
+      if (!existing.empty()) {
+        if (!preload.empty()) preload += ':';
+        preload += existing;
+      }
     } else if (!replaced(text)) {
       environment.emplace_back(text);
     }

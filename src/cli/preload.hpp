@@ -13,10 +13,13 @@ namespace parperf::cli {
 // install layouts). Throws std::runtime_error naming the path when the library is not there.
 std::filesystem::path find_runtime_library();
 
-// The environment of the measured program, as "NAME=value" entries: `parent` (environ) with the
-// library prepended to LD_PRELOAD and `settings` (name, value) replacing inherited variables of the
-// same names. An inherited PARPERF_PID is dropped: the child sets it to its own pid.
-std::vector<std::string> child_environment(const char* const* parent, const std::filesystem::path& library,
+// The environment of the measured program, as "NAME=value" entries: `parent` (environ) with
+// `libraries` (the runtime, then any OpenMP runtime substituted for the program's) prepended to
+// LD_PRELOAD in this order, before what the user preloads, and `settings` (name, value) replacing
+// inherited variables of the same names. An inherited PARPERF_PID is dropped: the child sets it to
+// its own pid.
+std::vector<std::string> child_environment(const char* const* parent,
+                                           const std::vector<std::filesystem::path>& libraries,
                                            const std::vector<std::pair<std::string, std::string>>& settings);
 
 inline constexpr const char* kPidVariable = "PARPERF_PID";

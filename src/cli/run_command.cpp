@@ -1,5 +1,6 @@
-// `parperf run [-o DIR] [-q] [--] prog args...`: runs a program that need not be linked against
-// parperf with the runtime preloaded, then writes run.json beside the profiles the runtime wrote.
+// `parperf run [-o DIR] [-q] [-v] [--openmp-runtime=MODE] [--] prog args...`: runs a program that
+// need not be linked against parperf with the runtime preloaded (and LLVM's libomp in place of GNU
+// libgomp, see openmp_runtime.hpp), then writes run.json beside the profiles the runtime wrote.
 // The runtime creates the run directory itself when it writes (and warns once when it cannot), so
 // nothing here creates it. Under `mpirun -np N parperf run ...` every rank has its own parperf, which
 // shares nothing with the others but the directory.
@@ -20,6 +21,7 @@
 
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
+#include "cli/openmp_runtime.hpp"
 #include "cli/preload.hpp"
 #include "cli/run_info.hpp"
 #include "format/run_directory.hpp"
@@ -36,6 +38,8 @@ constexpr int kCannotRun = 127;
 struct RunOptions {
   std::string output;
   bool quiet = false;
+  bool verbose = false;
+  std::string openmp_runtime = "auto";  // --openmp-runtime: auto, libomp or native
   std::vector<std::string> command;
 };
 
@@ -146,16 +150,42 @@ void finish_run_directory(const RunOptions& options, const std::filesystem::path
   }
 }
 
+// Whether the program runs on its own OpenMP runtime or on libomp, which the runtime can measure.
+// What is decided never stops the run: at worst the program's OpenMP is not measured.
+OpenMpPlan choose_openmp_runtime(const RunOptions& options) {
+  const auto detection =
+      detect_openmp_runtime(options.command.front(),
+                            {.path = std::getenv("PATH"), .ld_library_path = std::getenv("LD_LIBRARY_PATH")});
+  const auto mode = options.openmp_runtime == "libomp"   ? OpenMpRuntimeMode::kLibomp
+                    : options.openmp_runtime == "native" ? OpenMpRuntimeMode::kNative
+                                                         : OpenMpRuntimeMode::kAuto;
+  auto plan = plan_openmp_runtime(mode, detection, configured_libomp());
+  if (!plan.warning.empty()) fmt::print(stderr, "parperf: warning: {}\n", plan.warning);
+  if (options.verbose) {
+    std::string found = detection.linkage == OpenMpLinkage::kUnknown
+                            ? fmt::format("not known ({})", detection.reason)
+                            : plan.description;
+    if (!detection.needed_by.empty()) found += fmt::format(", needed by {}", detection.needed_by);
+    if (plan.preload) found += fmt::format("; preloading {}", plan.preload->string());
+    fmt::print(stderr, "parperf: OpenMP runtime: {}\n", found);
+  }
+  return plan;
+}
+
 int run_program(const RunOptions& options) {
   const auto library = find_runtime_library();
   const auto shown = run_directory_name(options);
   const auto directory = absolute_directory(shown);
   std::vector<std::pair<std::string, std::string>> settings = {{"PARPERF_DIR", directory.string()}};
   if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
-  const auto environment = child_environment(environ, library, settings);
+  const auto openmp = choose_openmp_runtime(options);
+  std::vector<std::filesystem::path> preloads = {library};
+  if (openmp.preload) preloads.push_back(*openmp.preload);
+  const auto environment = child_environment(environ, preloads, settings);
 
   RunInfo info;
   info.command = options.command;
+  info.openmp_runtime = openmp.description;
   std::error_code error;
   info.working_directory = std::filesystem::current_path(error).string();
   info.hostname = host_name();
@@ -189,12 +219,19 @@ void add_run_command(CLI::App& app) {
          "Run directory to write (default: parperf-<program>-<date>-<time> in the current directory)")
       ->type_name("DIR");
   run->add_flag("-q,--quiet", options->quiet, "Print only warnings and errors");
+  run->add_flag("-v,--verbose", options->verbose, "Also say which OpenMP runtime the program runs on");
+  run->add_option("--openmp-runtime", options->openmp_runtime,
+                  "auto: run programs built for GNU libgomp on LLVM's libomp, whose OpenMP parperf "
+                  "measures (default); libomp: always preload libomp; native: never")
+      ->check(CLI::IsMember({"auto", "libomp", "native"}))
+      ->type_name("MODE");
   run->add_option("program", options->command, "The program to run, then its arguments")->required();
   run->positionals_at_end();  // everything from the program name on belongs to the program
   run->footer(
       "Exit status: the program's; 128+N when signal N ended it; 127 when it could not be started;\n"
       "125 when parperf itself failed. The runtime library is <parperf>/../lib/libparperf.so unless\n"
-      "PARPERF_LIBRARY names another.");
+      "PARPERF_LIBRARY names another; libomp is the one found at build time unless PARPERF_LIBOMP\n"
+      "names another.");
   run->callback([options] {
     int status = 0;
     try {

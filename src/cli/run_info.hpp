@@ -19,7 +19,8 @@ struct RunInfo {
   double wall_time_s = 0;
   std::optional<int> exit_code;  // null in JSON when a signal ended the program
   std::optional<int> signal;
-  std::vector<std::string> profiles;               // file names, ordered by rank
+  std::string openmp_runtime;         // e.g. "libomp (replacing libgomp)", "none" (see openmp_runtime.hpp)
+  std::vector<std::string> profiles;  // file names, ordered by rank
   std::map<std::string, std::string> environment;  // the PARPERF_* variables the program saw
 };
 

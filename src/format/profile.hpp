@@ -25,14 +25,19 @@ struct ProcessInfo {
   std::string hostname;
   std::string command_line;
   std::string parperf_version;
+  std::string openmp_runtime;
 };
 
 struct Site {
   std::uint32_t id = 0;
-  std::uint32_t kind = 0;  // parperf_kind
+  std::uint32_t kind = 0;  // SiteKind
   std::int64_t line = 0;
+  std::uint64_t address = 0;
+  std::uint64_t end_address = 0;
+  std::uint32_t parent = kNoParent;
   std::string name;
   std::string file;
+  std::string module;
 };
 
 struct Event {
@@ -52,6 +57,19 @@ struct EventStats {
   std::string first_description;
 };
 
+struct OperationStats {
+  std::uint32_t site = 0;
+  std::uint64_t count = 0;
+  std::uint64_t sum_ns = 0;
+  std::uint64_t min_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::uint64_t wait_ns = 0;
+  std::uint64_t wait_max_ns = 0;
+  std::uint64_t sync_ns = 0;
+  std::uint64_t sync_max_ns = 0;
+  std::uint64_t bytes = 0;
+};
+
 struct Node {
   std::uint32_t parent = kNoParent;
   std::uint32_t site = 0;
@@ -63,6 +81,7 @@ struct Node {
   std::uint64_t last_begin_ns = 0;
   std::uint64_t open_ns = 0;
   bool open = false;
+  bool context = false;  // only the path of a parallel region this thread joined (no time of its own)
   std::uint64_t os_user_self_ns = 0;
   std::uint64_t os_sys_self_ns = 0;
   std::uint64_t iterations = 0;
@@ -70,6 +89,7 @@ struct Node {
   std::uint64_t iteration_min_ns = 0;
   std::uint64_t iteration_max_ns = 0;
   std::vector<EventStats> events;
+  std::vector<OperationStats> operations;
 };
 
 struct Thread {
@@ -78,6 +98,8 @@ struct Thread {
   std::int64_t os_tid = 0;
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
+  ThreadKind kind = ThreadKind::other;
+  std::uint64_t parked_ns = 0;
   std::vector<Node> nodes;  // pre-order; nodes[0] is the root (program) node
 };
 

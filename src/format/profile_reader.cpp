@@ -137,6 +137,7 @@ ProcessInfo decode_process(ByteReader& in) {
   p.hostname = str(r.hostname);
   p.command_line = str(r.command_line);
   p.parperf_version = str(r.parperf_version);
+  p.openmp_runtime = str(r.openmp_runtime);
   if (p.world_size < 1 || p.rank < 0 || p.rank >= p.world_size)
     throw FormatError("corrupt: " + in.context() + ": rank " + std::to_string(p.rank) + " of a run of " +
                       std::to_string(p.world_size) + " processes");
@@ -146,7 +147,8 @@ ProcessInfo decode_process(ByteReader& in) {
 void decode_sites(ByteReader& in, Profile& profile) {
   while (in.remaining() > 0) {
     const auto r = in.record<SiteRecord>("site record");
-    profile.sites.push_back(Site{r.id, r.kind, r.line, str(r.name), str(r.file)});
+    profile.sites.push_back(Site{r.id, r.kind, r.line, r.address, r.end_address, r.parent, str(r.name),
+                                 str(r.file), str(r.module)});
   }
 }
 
@@ -169,7 +171,8 @@ Node decode_node(ByteReader& in, std::size_t index) {
   n.max_ns = r.max_ns;
   n.last_begin_ns = r.last_begin_ns;
   n.open_ns = r.open_ns;
-  n.open = r.open != 0;
+  n.open = (r.flags & kNodeOpen) != 0;
+  n.context = (r.flags & kNodeContext) != 0;
   n.os_user_self_ns = r.os_user_self_ns;
   n.os_sys_self_ns = r.os_sys_self_ns;
   n.iterations = r.iterations;
@@ -187,6 +190,12 @@ Node decode_node(ByteReader& in, std::size_t index) {
     n.events.push_back(EventStats{s.event, s.starts, s.ends, s.atomics, s.sum_ns, s.min_ns, s.max_ns,
                                   str(s.first_description)});
   }
+  in.check_count(r.operation_count, min_encoded_size<OperationStatsRecord>(), "operation statistics");
+  for (std::uint32_t o = 0; o < r.operation_count; ++o) {
+    const auto s = in.record<OperationStatsRecord>("operation statistics");
+    n.operations.push_back(OperationStats{s.site, s.count, s.sum_ns, s.min_ns, s.max_ns, s.wait_ns,
+                                          s.wait_max_ns, s.sync_ns, s.sync_max_ns, s.bytes});
+  }
   return n;
 }
 
@@ -198,6 +207,10 @@ void decode_thread(ByteReader& in, Profile& profile) {
   t.os_tid = r.os_tid;
   t.start_ns = r.start_ns;
   t.end_ns = r.end_ns;
+  if (r.kind > static_cast<std::uint32_t>(ThreadKind::openmp_worker))
+    throw FormatError("corrupt: " + in.context() + ": unknown thread kind " + std::to_string(r.kind));
+  t.kind = static_cast<ThreadKind>(r.kind);
+  t.parked_ns = r.parked_ns;
   std::vector<std::uint32_t> depth;
   while (in.remaining() > 0) {
     t.nodes.push_back(decode_node(in, t.nodes.size()));
@@ -238,6 +251,10 @@ void validate(const Profile& profile, std::size_t process_sections) {
         if (!events.count(e.event))
           throw FormatError("corrupt: thread " + std::to_string(t.index) + " node " + std::to_string(i) +
                             " refers to undefined event " + std::to_string(e.event));
+      for (const auto& o : n.operations)
+        if (!sites.count(o.site))
+          throw FormatError("corrupt: thread " + std::to_string(t.index) + " node " + std::to_string(i) +
+                            " refers to undefined operation site " + std::to_string(o.site));
     }
   }
 }
@@ -270,7 +287,7 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
   if (header.integer_size != kIntegerSize || header.time_size != kTimeSize)
     throw FormatError("unsupported type sizes: integers of " + std::to_string(header.integer_size) +
                       " bytes, times of " + std::to_string(header.time_size) +
-                      " bytes (version 1 uses 8 and 8)");
+                      " bytes (this version uses 8 and 8)");
 
   in.set_context("");  // past the header: each message names its section itself
 

@@ -164,6 +164,7 @@ void load_config(Config& config) {
   config.enabled = parse_flag("PARPERF_ENABLE", true);
   if (!config.enabled) return;
   config.quiet = parse_flag("PARPERF_QUIET", false);
+  config.openmp = parse_flag("PARPERF_OPENMP", true);
   config.start_recording = !parse_flag("PARPERF_START_PAUSED", false);
   config.install_signal_handlers = parse_flag("PARPERF_SIGNALS", true);
   config.max_threads = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_THREADS", 1, 1 << 20, 1024));

@@ -10,6 +10,7 @@ struct Config {
   bool enabled = true;                   // PARPERF_ENABLE; false also when PARPERF_PID names another process
   bool start_recording = true;           // PARPERF_START_PAUSED=1 starts with recording off
   bool install_signal_handlers = true;   // PARPERF_SIGNALS
+  bool openmp = true;                    // PARPERF_OPENMP: the OMPT collector measures OpenMP constructs
   bool quiet = false;                    // PARPERF_QUIET: no informational messages (warnings still print)
   bool launched_by_parperf = false;      // PARPERF_PID set: `parperf run` tells where the profile went
   std::uint32_t max_threads = 1024;      // PARPERF_MAX_THREADS: threads measured; later ones are not

@@ -18,6 +18,8 @@
 #include "parperf/parperf.h"
 #include "runtime/clock.hpp"
 #include "runtime/diagnostics.hpp"
+#include "runtime/interval_stack.hpp"
+#include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
@@ -39,11 +41,10 @@ void push_frame(ThreadState& t, std::uint32_t depth, const parperf_site* site, N
   t.depth.store(depth, std::memory_order_release);
 }
 
-// Pops the innermost frame, recording it when it is a recorded interval.
-void pop_frame(ThreadState& t, std::uint32_t depth) noexcept {
+// Pops the innermost frame at `now`, recording it when it is a recorded interval.
+void pop_frame(ThreadState& t, std::uint32_t depth, std::uint64_t now) noexcept {
   Frame& f = t.frames[depth];
   if (f.mode.get() == FrameMode::record) {
-    const std::uint64_t now = now_ticks();
     Node* node = f.node.get();
     if (recording()) {
       const std::uint64_t begin = f.begin_ticks.get();
@@ -74,7 +75,7 @@ bool within_node_budget(ThreadState& t, const parperf_site* site) noexcept {
 
 // Cold path of begin: unregistered or filtered site, depth limit, new child node.
 __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, parperf_site* site,
-                                          std::int64_t value, Node* parent_node) noexcept {
+                                          std::int64_t value, Node* parent_node, std::uint64_t now) noexcept {
   std::int32_t state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
   if (state == kSiteUnregistered) state = register_site(site);
   if (state == kSiteFiltered) {
@@ -91,7 +92,6 @@ __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, p
     ++t.unrecorded;
     return;
   }
-  const std::uint64_t now = now_ticks();
   maybe_sample_os_cpu_time(t, now, parent_node);
   push_frame(t, depth, site, node, FrameMode::record, now);
 }
@@ -123,7 +123,8 @@ std::uint32_t find_open_frame(const ThreadState& t, std::uint32_t depth, const p
 // An end that does not match the innermost frame: close the frames above the matching one (the
 // user forgot their ends), or ignore an end that matches nothing. Either way the tree stays whole.
 __attribute__((noinline)) void end_mismatched(ThreadState& t, std::uint32_t depth, const parperf_site* site,
-                                              const char* name, std::size_t name_length) noexcept {
+                                              const char* name, std::size_t name_length,
+                                              std::uint64_t now) noexcept {
   const std::uint32_t match = find_open_frame(t, depth, site, name, name_length);
   if (match == 0) {
     if (site) {
@@ -138,14 +139,14 @@ __attribute__((noinline)) void end_mismatched(ThreadState& t, std::uint32_t dept
   for (std::uint32_t d = depth; d > match; --d) {
     auto* inner = const_cast<parperf_site*>(t.frames[d].site.get());
     warn_unbalanced(inner, "still open when an enclosing interval ended; closed there");
-    pop_frame(t, d);
+    pop_frame(t, d, now);
   }
-  pop_frame(t, match);
+  pop_frame(t, match, now);
 }
 
 // Entering a recorded interval (the caller has handled the unrecorded case).
-__attribute__((noinline)) void begin_recorded(ThreadState& t, parperf_site* site,
-                                              std::int64_t value) noexcept {
+__attribute__((noinline)) void begin_recorded(ThreadState& t, parperf_site* site, std::int64_t value,
+                                              std::uint64_t now) noexcept {
   const std::uint32_t depth = t.depth.load(std::memory_order_relaxed) + 1;
   if (PARPERF_UNLIKELY(depth >= kMaxFrames)) {
     t.dropped.add(1);
@@ -156,23 +157,22 @@ __attribute__((noinline)) void begin_recorded(ThreadState& t, parperf_site* site
   Node* node = parent_node->find_child(site, value);
   if (PARPERF_UNLIKELY(!node || (site->state_ & kSiteStateMask) != kSiteRecorded ||
                        depth > config().max_depth)) {
-    begin_slow(t, depth, site, value, parent_node);
+    begin_slow(t, depth, site, value, parent_node, now);
     return;
   }
-  const std::uint64_t now = now_ticks();
   maybe_sample_os_cpu_time(t, now, parent_node);
   push_frame(t, depth, site, node, FrameMode::record, now);
 }
 
 // Leaving the innermost interval (the caller has handled the unrecorded case).
 __attribute__((noinline)) void end_recorded(ThreadState& t, const parperf_site* site, const char* name,
-                                            std::size_t name_length) noexcept {
+                                            std::size_t name_length, std::uint64_t now) noexcept {
   const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
   if (PARPERF_UNLIKELY(depth == 0 || !names_site(t.frames[depth].site.get(), site, name, name_length))) {
-    end_mismatched(t, depth, site, name, name_length);
+    end_mismatched(t, depth, site, name, name_length, now);
     return;
   }
-  pop_frame(t, depth);
+  pop_frame(t, depth, now);
 }
 
 // The entry points' shape: the unrecorded path (recording off, or inside an unrecorded entry)
@@ -182,7 +182,7 @@ inline void begin_on(ThreadState& t, parperf_site* site, std::int64_t value) noe
     ++t.unrecorded;
     return;
   }
-  begin_recorded(t, site, value);
+  begin_recorded(t, site, value, now_ticks());
 }
 
 inline void end_on(ThreadState& t, const parperf_site* site, const char* name,
@@ -191,7 +191,7 @@ inline void end_on(ThreadState& t, const parperf_site* site, const char* name,
     --t.unrecorded;
     return;
   }
-  end_recorded(t, site, name, name_length);
+  end_recorded(t, site, name, name_length, now_ticks());
 }
 
 // A thread's first call: register it (cold, allocates), then proceed as usual.
@@ -216,6 +216,79 @@ inline void end(const parperf_site* site, const char* name, std::size_t name_len
 }
 
 }  // namespace
+
+// Collector entry points (interval_stack.hpp): the same stack, at the collector's time stamps.
+
+void enter_interval(ThreadState& t, parperf_site* site, std::int64_t value, std::uint64_t now) noexcept {
+  if (!recording() || t.unrecorded) {
+    ++t.unrecorded;
+    return;
+  }
+  begin_recorded(t, site, value, now);
+}
+
+void leave_interval(ThreadState& t, const parperf_site* site, std::uint64_t now) noexcept {
+  if (t.unrecorded) {
+    --t.unrecorded;
+    return;
+  }
+  end_recorded(t, site, nullptr, 0, now);
+}
+
+void enter_team_region(ThreadState& t, const Node* encountering, parperf_site* site, std::uint64_t now) noexcept {
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed) + 1;
+  if (!recording() || t.unrecorded || depth >= kMaxFrames) {
+    ++t.unrecorded;
+    return;
+  }
+  std::int32_t state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
+  if (state == kSiteUnregistered) state = register_site(site);
+  Node* parent = team_path_node(t, encountering);
+  Node* node = nullptr;
+  if (parent && state == kSiteRecorded) {
+    node = parent->find_child(site, 0);
+    if (!node && within_node_budget(t, site)) {
+      node = add_child(t.arena, parent, site, 0);
+      t.node_count += node ? 1 : 0;
+    }
+  }
+  if (!node) {
+    t.dropped.add(1);
+    ++t.unrecorded;
+    return;
+  }
+  maybe_sample_os_cpu_time(t, now, t.frames[depth - 1].node.get());
+  push_frame(t, depth, site, node, FrameMode::record, now);
+}
+
+void mark_iteration(ThreadState& t, std::uint64_t now) noexcept {
+  if (t.unrecorded) return;
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
+  Frame& f = t.frames[depth];
+  if (depth == 0 || f.mode.get() != FrameMode::record) return;
+  const std::uint64_t previous = f.iteration_begin_ticks.get();
+  if (previous && recording()) f.node.get()->record_iteration(ticks_between(previous, now));
+  f.iteration_begin_ticks.set(now);
+}
+
+void end_iteration(ThreadState& t, std::uint64_t now) noexcept {
+  if (t.unrecorded) return;
+  Frame& f = t.frames[t.depth.load(std::memory_order_relaxed)];
+  const std::uint64_t previous = f.iteration_begin_ticks.get();
+  if (!previous || f.mode.get() != FrameMode::record) return;
+  if (recording()) f.node.get()->record_iteration(ticks_between(previous, now));
+  f.iteration_begin_ticks.set(0);
+}
+
+void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration, std::uint64_t wait,
+                      std::uint64_t sync) noexcept {
+  if (!recording() || t.unrecorded) return;
+  if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
+    register_site(site);
+  Node* node = t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
+  if (OperationStats* stats = operation_stats_for(t, *node, site)) stats->record(duration, wait, sync, 0);
+}
+
 }  // namespace parperf::runtime
 
 using namespace parperf::runtime;

@@ -16,6 +16,7 @@
 namespace parperf::runtime {
 
 struct EventStats;
+struct OperationStats;
 
 struct Node {
   // Identity, fixed at creation.
@@ -49,6 +50,10 @@ struct Node {
   Relaxed<std::uint64_t> iteration_min_ticks{~std::uint64_t{0}};
   Relaxed<std::uint64_t> iteration_max_ticks;
   std::atomic<EventStats*> first_event{nullptr};
+  std::atomic<OperationStats*> first_operation{nullptr};
+  // Created as the path to a parallel region that this thread joined as a team member (it did not
+  // enter the interval itself): see enter_team_region in interval_stack.hpp.
+  Relaxed<bool> context;
 
   // Records one completed entry of `duration` ticks that began at `begin`.
   void record_entry(std::uint64_t begin, std::uint64_t duration) noexcept {

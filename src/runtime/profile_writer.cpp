@@ -11,8 +11,10 @@
 #include "format/record_writer.hpp"
 #include "format/run_directory.hpp"
 #include "runtime/clock.hpp"
+#include "runtime/code_sites.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/file_sink.hpp"
+#include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
@@ -30,6 +32,7 @@ using Writer = format::RecordWriter<FileSink>;
 
 char g_hostname[256] = "unknown";
 char g_command_line[4096] = "";
+char g_openmp_runtime[256] = "";
 std::uint8_t g_buffer[64 * 1024];
 std::atomic<bool> g_writing{false};
 std::atomic<bool> g_warned_unwritable{false};
@@ -122,7 +125,7 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
   r.max_ns = clock.duration_ns(node.max_ticks.get());
   r.last_begin_ns = clock.since_origin_ns(node.last_begin_ticks.get());
   if (const std::uint64_t* begin = g_open_frames.begin_of(&node)) {
-    r.open = 1;
+    r.flags |= format::kNodeOpen;
     r.open_ns = clock.duration_ns(ticks_between(*begin, now));
     r.last_begin_ns = clock.since_origin_ns(*begin);
   }
@@ -133,9 +136,12 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
   r.iteration_sum_ns = clock.duration_ns(node.iteration_sum_ticks.get());
   r.iteration_min_ns = r.iterations ? clock.duration_ns(node.iteration_min_ticks.get()) : 0;
   r.iteration_max_ns = clock.duration_ns(node.iteration_max_ticks.get());
+  if (node.context.get() && r.count == 0 && !(r.flags & format::kNodeOpen)) r.flags |= format::kNodeContext;
   // Count first, then write exactly that many: the list may grow while we walk it.
   EventStats* first = node.first_event.load(std::memory_order_acquire);
   for (EventStats* s = first; s; s = s->next.load(std::memory_order_acquire)) ++r.event_count;
+  OperationStats* first_operation = node.first_operation.load(std::memory_order_acquire);
+  for (OperationStats* o = first_operation; o; o = o->next.load(std::memory_order_acquire)) ++r.operation_count;
   w.record(r);
   EventStats* s = first;
   for (std::uint32_t i = 0; i < r.event_count; ++i, s = s->next.load(std::memory_order_acquire)) {
@@ -149,6 +155,21 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
     e.max_ns = clock.duration_ns(s->max_ticks.get());
     e.first_description = view(s->first_description.load(std::memory_order_acquire));
     w.record(e);
+  }
+  OperationStats* o = first_operation;
+  for (std::uint32_t i = 0; i < r.operation_count; ++i, o = o->next.load(std::memory_order_acquire)) {
+    format::OperationStatsRecord op;
+    op.site = o->site->id_;
+    op.count = o->count.get();
+    op.sum_ns = clock.duration_ns(o->sum_ticks.get());
+    op.min_ns = op.count ? clock.duration_ns(o->min_ticks.get()) : 0;
+    op.max_ns = clock.duration_ns(o->max_ticks.get());
+    op.wait_ns = clock.duration_ns(o->wait_ticks.get());
+    op.wait_max_ns = clock.duration_ns(o->wait_max_ticks.get());
+    op.sync_ns = clock.duration_ns(o->sync_ticks.get());
+    op.sync_max_ns = clock.duration_ns(o->sync_max_ticks.get());
+    op.bytes = o->bytes.get();
+    w.record(op);
   }
 }
 
@@ -188,6 +209,10 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
   r.os_tid = t.os_tid;
   r.start_ns = clock.since_origin_ns(t.start_ticks);
   r.end_ns = clock.since_origin_ns(r.ended ? t.end_ticks.get() : now);
+  r.kind = static_cast<std::uint32_t>(t.kind.get());
+  std::uint64_t parked = t.parked_ticks.get();
+  if (const std::uint64_t since = t.parked_since.get(); since != 0 && !r.ended) parked += ticks_between(since, now);
+  r.parked_ns = clock.duration_ns(parked);
   w.begin_section(format::SectionType::thread);
   w.record(r);
   write_tree(w, t.root, clock, now);
@@ -218,6 +243,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
   process.hostname = view(g_hostname);
   process.command_line = view(g_command_line);
   process.parperf_version = view(PARPERF_VERSION);
+  process.openmp_runtime = view(g_openmp_runtime);
 
   w.file_header();
   w.begin_section(format::SectionType::process);
@@ -236,6 +262,13 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
     r.line = s->line;
     r.name = view(s->name);
     r.file = view(s->file);
+    if (const CodeSite* code = as_code_site(s)) {
+      r.address = code->address;
+      r.end_address = code->end_address.load(std::memory_order_relaxed);
+      r.module = view(code->module);
+      if (code->parent && (code->parent->site.state_ & kSiteStateMask) != kSiteUnregistered)
+        r.parent = code->parent->site.id_;
+    }
     w.record(r);
   }
   w.end_section();
@@ -266,6 +299,10 @@ void capture_process_facts() noexcept {
   for (ssize_t i = 0; i < n; ++i)
     if (g_command_line[i] == '\0') g_command_line[i] = ' ';
   g_command_line[n > 0 && g_command_line[n - 1] == ' ' ? n - 1 : n] = '\0';
+}
+
+void note_openmp_runtime(const char* version) noexcept {
+  std::strncpy(g_openmp_runtime, version ? version : "", sizeof g_openmp_runtime - 1);
 }
 
 bool write_profile(format::EndReason reason, int signal) noexcept {

@@ -8,6 +8,9 @@
 
 namespace parperf::runtime {
 
+// The OpenMP runtime's version string, for the profile (the OMPT collector calls it once).
+void note_openmp_runtime(const char* version) noexcept;
+
 // Returns true when the file was written. Concurrent calls (a signal during a flush) do not
 // interleave: the later one returns false without writing.
 bool write_profile(format::EndReason reason, int signal) noexcept;

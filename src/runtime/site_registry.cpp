@@ -88,7 +88,8 @@ std::int32_t register_site(parperf_site* site) noexcept {
   g_site_count.store(id + 1, std::memory_order_release);
   const bool recorded = site == &g_program_site || name_is_recorded(config(), site->name ? site->name : "");
   const std::int32_t new_state = recorded ? kSiteRecorded : kSiteFiltered;
-  __atomic_store_n(&site->state_, new_state, __ATOMIC_RELEASE);
+  // Or, not store: the bits above the state (a CodeSite's mark) were set before registration.
+  __atomic_fetch_or(&site->state_, new_state, __ATOMIC_RELEASE);
   return new_state;
 }
 

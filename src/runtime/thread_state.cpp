@@ -100,6 +100,10 @@ void close_current_thread(std::uint64_t now) noexcept {
   }
   t->depth.store(0, std::memory_order_release);
   t->unrecorded = 0;
+  if (const std::uint64_t since = t->parked_since.get()) {  // a pool thread ends while parked
+    t->parked_ticks.add(ticks_between(since, now));
+    t->parked_since.set(0);
+  }
   t->end_ticks.set(now);
   t->ended.set(true);
   thread_detail::current = nullptr;

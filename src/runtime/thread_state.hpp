@@ -36,8 +36,14 @@ struct OpenEvent {
   std::uint64_t begin_ticks = 0;
 };
 
+struct OperationStats;
+
+// What created the thread, as far as a collector knows (format::ThreadKind).
+enum class ThreadKind : std::uint32_t { other = 0, initial = 1, openmp_worker = 2 };
+
 struct ThreadState {
   std::uint32_t index = 0;
+  Relaxed<ThreadKind> kind;
   std::int64_t os_tid = 0;
   std::uint64_t start_ticks = 0;
   Relaxed<std::uint64_t> end_ticks;
@@ -61,6 +67,23 @@ struct ThreadState {
   std::uint64_t last_user_ns = 0;
   std::uint64_t last_sys_ns = 0;
   Relaxed<std::uint64_t> sampled_cpu_ns;  // user + sys at the last read, for the writer
+
+  // Time parked in a runtime's thread pool (an OpenMP worker between teams): the thread exists but
+  // executes nothing of the program. `parked_since` is 0 while the thread is not parked.
+  Relaxed<std::uint64_t> parked_ticks;
+  Relaxed<std::uint64_t> parked_since;
+
+  // The node of each recently joined team's interval path (team_path.cpp).
+  struct TeamPath {
+    const Node* encountering = nullptr;
+    Node* node = nullptr;
+  };
+  static constexpr int kTeamPathCache = 8;
+  TeamPath team_paths[kTeamPathCache];
+
+  static constexpr int kOperationChunk = 32;
+  OperationStats* operation_chunk = nullptr;
+  int operation_chunk_used = 0;
 
   static constexpr int kMaxOpenEvents = 64;
   OpenEvent open_events[kMaxOpenEvents];

@@ -1,0 +1,44 @@
+// The interval stack as collectors use it (the OpenMP collector today): the same frames, nodes
+// and rules as the annotation API (interval_api.cpp), at time stamps the collector has already
+// read, plus the two things only collectors need: joining another thread's parallel region, and
+// operation statistics (synchronizations at a site).
+#pragma once
+
+#include <cstdint>
+
+#include "parperf/parperf.h"
+#include "runtime/thread_state.hpp"
+
+namespace parperf::runtime {
+
+// Enter and leave an interval at `now`. Every enter must be matched by a leave of the same site,
+// whether or not the entry was recorded (recording off, depth limit): the stack stays balanced.
+void enter_interval(ThreadState& t, parperf_site* site, std::int64_t value, std::uint64_t now) noexcept;
+void leave_interval(ThreadState& t, const parperf_site* site, std::uint64_t now) noexcept;
+
+// Enters `site`, a parallel region that another thread encountered while its innermost node was
+// `encountering`: a team member's work belongs to the interval path of the thread that forked the
+// team, so the path is rebuilt in t's tree (as context nodes, created once and cached) and the
+// region entered below it. Leave with leave_interval.
+void enter_team_region(ThreadState& t, const Node* encountering, parperf_site* site, std::uint64_t now) noexcept;
+
+// The node in t's tree with the same interval path as `encountering` (a node of another thread);
+// null when the depth or node limits cut it.
+Node* team_path_node(ThreadState& t, const Node* encountering) noexcept;
+
+// A chunk or iteration of the innermost interval begins (loop schedules).
+void mark_iteration(ThreadState& t, std::uint64_t now) noexcept;
+// The innermost interval's last iteration or chunk ends here, before the interval does.
+void end_iteration(ThreadState& t, std::uint64_t now) noexcept;
+
+// One operation at `site` within the innermost interval: its duration and the parts of it spent
+// waiting (wait: before the operation proper; sync: at the end of a work-sharing construct).
+void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration, std::uint64_t wait,
+                      std::uint64_t sync) noexcept;
+
+// The node that operations and children attach to now.
+inline Node* current_node(const ThreadState& t) noexcept {
+  return t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
+}
+
+}  // namespace parperf::runtime

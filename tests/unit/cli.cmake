@@ -1,0 +1,40 @@
+# `parperf run` picks the OpenMP runtime from how the program is linked: the test reads programs and
+# libraries built here, one per way of linking (cli_openmp_runtime_fixture.c).
+find_package(OpenMP REQUIRED COMPONENTS C)
+set(_fixture ${CMAKE_CURRENT_SOURCE_DIR}/cli_openmp_runtime_fixture.c)
+function(_parperf_openmp_fixture target define)
+  add_executable(${target} ${_fixture})
+  target_compile_definitions(${target} PRIVATE ${define})
+  target_link_libraries(${target} PRIVATE parperf_warnings ${ARGN})
+endfunction()
+add_library(cli_openmp_fixture_library SHARED ${_fixture})
+target_compile_definitions(cli_openmp_fixture_library PRIVATE FIXTURE_OPENMP_LIBRARY)
+target_link_libraries(cli_openmp_fixture_library PRIVATE OpenMP::OpenMP_C parperf_warnings)
+_parperf_openmp_fixture(cli_openmp_fixture_plain FIXTURE_PLAIN)
+_parperf_openmp_fixture(cli_openmp_fixture_gomp FIXTURE_OPENMP OpenMP::OpenMP_C)
+# The library found through an absolute RUNPATH (CMake's build tree), through $ORIGIN, and only
+# through LD_LIBRARY_PATH.
+_parperf_openmp_fixture(cli_openmp_fixture_uses_library FIXTURE_USES_LIBRARY cli_openmp_fixture_library)
+_parperf_openmp_fixture(cli_openmp_fixture_uses_library_origin FIXTURE_USES_LIBRARY cli_openmp_fixture_library)
+set_target_properties(cli_openmp_fixture_uses_library_origin PROPERTIES BUILD_RPATH_USE_ORIGIN ON)
+_parperf_openmp_fixture(cli_openmp_fixture_uses_library_no_rpath FIXTURE_USES_LIBRARY cli_openmp_fixture_library)
+set_target_properties(cli_openmp_fixture_uses_library_no_rpath PROPERTIES SKIP_BUILD_RPATH ON)
+set(_fixtures cli_openmp_fixture_library cli_openmp_fixture_plain cli_openmp_fixture_gomp
+  cli_openmp_fixture_uses_library cli_openmp_fixture_uses_library_origin cli_openmp_fixture_uses_library_no_rpath)
+if(PARPERF_LIBOMP)
+  _parperf_openmp_fixture(cli_openmp_fixture_libomp FIXTURE_LIBOMP_API ${PARPERF_LIBOMP})
+  list(APPEND _fixtures cli_openmp_fixture_libomp)
+endif()
+
+parperf_add_unit_test(cli_openmp_runtime_test
+  SOURCES cli_openmp_runtime_test.cpp ${PROJECT_SOURCE_DIR}/tests/support/temp_dir.cpp
+  LINK parperf_cli_lib)
+foreach(fixture IN LISTS _fixtures)
+  string(TOUPPER "${fixture}" macro)
+  target_compile_definitions(cli_openmp_runtime_test PRIVATE ${macro}="$<TARGET_FILE:${fixture}>")
+  add_dependencies(cli_openmp_runtime_test ${fixture})
+endforeach()
+target_compile_definitions(cli_openmp_runtime_test PRIVATE
+  PARPERF_FIXTURE_LIBRARY_NAME="$<TARGET_FILE_NAME:cli_openmp_fixture_library>"
+  PARPERF_LIBOMP_FOUND=$<BOOL:${PARPERF_LIBOMP}>
+  PARPERF_FIXTURE_OPENMP_IS_LIBGOMP=$<C_COMPILER_ID:GNU>)
