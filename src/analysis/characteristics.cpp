@@ -37,6 +37,7 @@ Characteristics characterize(std::span<const ProcessorInput> processors) {
     c.insufficient_parallelism_sys += b.insufficient_parallelism_sys;
     c.communication_real_sync += b.communication_real_sync;
     c.communication_starts += b.communication_starts;
+    c.desync += b.desync;
     c.waiting += b.waiting;
     c.idle_within_processes += p.idle_within;
     c.idle_time += (c.execution_time - p.execution) + p.idle_within;
@@ -51,7 +52,7 @@ Characteristics characterize(std::span<const ProcessorInput> processors) {
   c.productive_cpu = c.productive_time - c.productive_sys - c.productive_io;
   c.insufficient_parallelism = c.insufficient_parallelism_user + c.insufficient_parallelism_sys;
   c.communication = c.communication_real_sync + c.communication_starts;
-  c.lost_time = c.insufficient_parallelism + c.communication + c.idle_time + c.waiting;
+  c.lost_time = c.insufficient_parallelism + c.communication + c.idle_time + c.desync + c.waiting;
   c.efficiency = c.total_time > 0 ? c.productive_time / c.total_time : 1.0;
   return c;
 }

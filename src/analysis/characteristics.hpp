@@ -42,14 +42,15 @@ struct Characteristics {
   double productive_cpu = 0;
   double productive_sys = 0;
   double productive_io = 0;
-  double lost_time = 0;  // insufficient parallelism + communication + idle + waiting
+  double lost_time = 0;  // insufficient parallelism + communication + idle + desync + waiting
   double insufficient_parallelism = 0;
   double insufficient_parallelism_user = 0;
   double insufficient_parallelism_sys = 0;
   double communication = 0;
   double communication_real_sync = 0;
   double communication_starts = 0;
-  double waiting = 0;  // OpenMP waiting
+  double desync = 0;   // OpenMP: waiting at the end of work-sharing constructs and parallel regions
+  double waiting = 0;  // OpenMP: other waiting (barriers, locks, critical, ordered, taskwait)
   double idle_time = 0;
   double idle_within_processes = 0;  // the part of idle_time from threads inside a process (rank unit)
   double load_imbalance = 0;         // potential

@@ -19,9 +19,19 @@ class ProcessTables {
 
   IntervalIdentity identity(const format::Node& node) const {
     auto it = sites_.find(node.site);
-    if (it == sites_.end()) return {1, fmt::format("<unknown site {}>", node.site), "", 0, node.value};
+    if (it == sites_.end()) return {1, fmt::format("<unknown site {}>", node.site), "", 0, node.value, 0, ""};
     const format::Site& site = *it->second;
-    return {site.kind, site.name, site.file, site.line, node.value};
+    return {site.kind, site.name, site.file, site.line, node.value, site.end_line, site.function};
+  }
+
+  OperationIdentity operation(std::uint32_t id) const {
+    auto it = sites_.find(id);
+    if (it == sites_.end()) return {0, fmt::format("<unknown site {}>", id), "", 0, "", 0};
+    const format::Site& site = *it->second;
+    std::uint32_t construct_kind = 0;
+    if (auto parent = sites_.find(site.parent); site.parent != format::kNoParent && parent != sites_.end())
+      construct_kind = parent->second->kind;
+    return {site.kind, site.name, site.file, site.line, site.function, construct_kind};
   }
 
   const format::Event* event(std::uint32_t id) const {
@@ -61,6 +71,26 @@ void add_events(LocationStats& stats, const format::Node& node, const ProcessTab
   }
 }
 
+void add_operations(LocationStats& stats, const format::Node& node, const ProcessTables& tables) {
+  for (const format::OperationStats& o : node.operations) {
+    OperationIdentity identity = tables.operation(o.site);
+    auto it = std::find_if(stats.operations.begin(), stats.operations.end(),
+                           [&](const OperationFigures& f) { return f.identity == identity; });
+    if (it == stats.operations.end()) {
+      it = stats.operations.insert(stats.operations.end(), OperationFigures{});
+      it->identity = std::move(identity);
+    }
+    if (o.count > 0) merge_extremes(it->min_ns, it->max_ns, it->count, o.min_ns, o.max_ns);
+    it->count += o.count;
+    it->sum_ns += o.sum_ns;
+    it->wait_ns += o.wait_ns;
+    it->wait_max_ns = std::max(it->wait_max_ns, o.wait_max_ns);
+    it->sync_ns += o.sync_ns;
+    it->sync_max_ns = std::max(it->sync_max_ns, o.sync_max_ns);
+    it->bytes += o.bytes;
+  }
+}
+
 // Adds one node of one location. A location normally has one node per interval; should a writer
 // ever emit two, their figures add up.
 void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_user_ns,
@@ -79,6 +109,7 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
     merge_extremes(stats.iteration_min_ns, stats.iteration_max_ns, stats.iterations, node.iteration_min_ns,
                    node.iteration_max_ns);
   }
+  stats.context = stats.entries() == 0 && node.context;
   stats.count += node.count;
   stats.open = stats.open || node.open;
   stats.sum_ns += node.sum_ns;
@@ -88,6 +119,7 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
   stats.iterations += node.iterations;
   stats.iteration_sum_ns += node.iteration_sum_ns;
   add_events(stats, node, tables);
+  add_operations(stats, node, tables);
 }
 
 class TreeBuilder {
@@ -108,12 +140,13 @@ class TreeBuilder {
     for (const format::Thread* thread : threads) {
       Location location{rank, thread->index};
       tree_.locations.push_back(location);
+      tree_.thread_facts[location] = ThreadFacts{thread->kind, thread->parked_ns};
       add_thread(*thread, location, tables);
     }
   }
 
   IntervalTree finish() {
-    if (tree_.intervals.empty()) ensure_root({0, "program", "", 0, 0});  // no thread recorded anything
+    if (tree_.intervals.empty()) ensure_root({0, "program", "", 0, 0, 0, ""});  // no thread recorded anything
     std::sort(tree_.locations.begin(), tree_.locations.end());
     for (MergedInterval& interval : tree_.intervals) {
       std::sort(interval.locations.begin(), interval.locations.end(),

@@ -24,12 +24,40 @@ struct Location {
 };
 
 struct IntervalIdentity {
-  std::uint32_t kind = 0;  // parperf_kind
+  std::uint32_t kind = 0;  // format::SiteKind
   std::string name;
   std::string file;
   std::int64_t line = 0;
   std::int64_t value = 0;
+  std::int64_t end_line = 0;  // where the construct ended, when a collector saw it (0 if unknown)
+  std::string function{};     // the enclosing function, for sites found at a code address
   auto operator<=>(const IntervalIdentity&) const = default;
+};
+
+// An operation site (a synchronization: DESIGN.md's SRC point candidates), matched by identity
+// across locations. A construct's implicit or join barrier names its construct's kind.
+struct OperationIdentity {
+  std::uint32_t kind = 0;  // format::SiteKind
+  std::string name;
+  std::string file;
+  std::int64_t line = 0;
+  std::string function;
+  std::uint32_t construct_kind = 0;  // for an implicit or join barrier; 0 otherwise
+  auto operator<=>(const OperationIdentity&) const = default;
+};
+
+// One operation site's statistics on one location within one interval (not its subtree).
+struct OperationFigures {
+  OperationIdentity identity;
+  std::uint64_t count = 0;
+  std::uint64_t sum_ns = 0;
+  std::uint64_t min_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::uint64_t wait_ns = 0;
+  std::uint64_t wait_max_ns = 0;
+  std::uint64_t sync_ns = 0;
+  std::uint64_t sync_max_ns = 0;
+  std::uint64_t bytes = 0;
 };
 
 // A user event's statistics on one location, events being matched by name.
@@ -63,10 +91,18 @@ struct LocationStats {
   std::uint64_t iteration_min_ns = 0;
   std::uint64_t iteration_max_ns = 0;
   std::vector<EventFigures> events;
-  TimeBreakdown breakdown;  // filled by collectors other than the annotation API (zero today)
+  std::vector<OperationFigures> operations;
+  // Only the path to a parallel region this location joined as a team member: its time is that of
+  // its children (openmp_attribution.hpp fills it in).
+  bool context = false;
+  // Time attributed to the location although it was not measured there: a team member's absence
+  // while the region's master ran sequential code or waited for the team (openmp_attribution.hpp).
+  std::uint64_t attributed_ns = 0;
+  TimeBreakdown breakdown;  // losses identified by the collectors (OpenMP waits and the like)
 
   std::uint64_t entries() const { return count + (open ? 1 : 0); }
-  std::uint64_t exec_ns() const { return sum_ns + open_ns; }
+  std::uint64_t exec_ns() const { return sum_ns + open_ns + attributed_ns; }
+  bool participated() const { return entries() > 0 || (context && exec_ns() > 0); }
 };
 
 struct MergedInterval {
@@ -77,9 +113,16 @@ struct MergedInterval {
   std::vector<LocationStats> locations;  // sorted by location; only locations that have the node
 };
 
+// What a location's process said about the thread behind it.
+struct ThreadFacts {
+  format::ThreadKind kind = format::ThreadKind::other;
+  std::uint64_t parked_ns = 0;  // parked in the OpenMP runtime's pool, outside any team
+};
+
 struct IntervalTree {
   std::vector<MergedInterval> intervals;  // intervals[0] is the program; parents precede children
   std::vector<Location> locations;        // every location of the run, sorted
+  std::map<Location, ThreadFacts> thread_facts;
   std::map<std::int64_t, std::uint32_t> threads_per_rank;
 };
 

@@ -69,7 +69,7 @@ std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const Mer
                                              Unit unit) {
   std::vector<ProcessorInput> threads;
   for (const LocationStats& stats : interval.locations) {
-    if (stats.entries() > 0) threads.push_back(thread_input(tree, stats));
+    if (stats.participated()) threads.push_back(thread_input(tree, stats));
   }
   if (unit == Unit::thread) {
     std::sort(threads.begin(), threads.end(),

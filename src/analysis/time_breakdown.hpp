@@ -1,6 +1,7 @@
 // The parts of one processor's time in an interval that DESIGN.md section 4 distinguishes beyond
 // plain wall-clock time. The annotation API cannot observe any of them, so today every field is
-// zero; the OpenMP, MPI and SHMEM collectors will fill them. The formulas already use them all.
+// zero for a program measured through the annotation API only; the OpenMP collector's data fills
+// the insufficient-parallelism, desync and waiting parts (openmp_attribution.hpp).
 #pragma once
 
 namespace parperf::analysis {
@@ -13,7 +14,10 @@ struct TimeBreakdown {
   // Lost: message passing and one-sided calls.
   double communication_real_sync = 0;  // waiting for the partner
   double communication_starts = 0;     // call overhead
-  // Lost: OpenMP waiting (barrier, lock, critical, ordered, end of work-sharing).
+  // Lost: OpenMP desynchronization: waiting at the end of work-sharing constructs and parallel
+  // regions (implicit barriers; explicit barriers that end a chain of nowait constructs).
+  double desync = 0;
+  // Lost: other OpenMP waiting (explicit barriers, locks, critical, ordered, taskwait).
   double waiting = 0;
   // Productive time spent in the parallel runtime without waiting (Sys) and in I/O.
   double productive_sys = 0;
@@ -25,7 +29,7 @@ struct TimeBreakdown {
 
   double lost() const {
     return insufficient_parallelism_user + insufficient_parallelism_sys + communication_real_sync +
-           communication_starts + waiting;
+           communication_starts + desync + waiting;
   }
   TimeBreakdown& operator+=(const TimeBreakdown& other);
   TimeBreakdown& operator*=(double factor);
@@ -36,6 +40,7 @@ inline TimeBreakdown& TimeBreakdown::operator+=(const TimeBreakdown& o) {
   insufficient_parallelism_sys += o.insufficient_parallelism_sys;
   communication_real_sync += o.communication_real_sync;
   communication_starts += o.communication_starts;
+  desync += o.desync;
   waiting += o.waiting;
   productive_sys += o.productive_sys;
   productive_io += o.productive_io;
@@ -50,6 +55,7 @@ inline TimeBreakdown& TimeBreakdown::operator*=(double f) {
   insufficient_parallelism_sys *= f;
   communication_real_sync *= f;
   communication_starts *= f;
+  desync *= f;
   waiting *= f;
   productive_sys *= f;
   productive_io *= f;

@@ -12,7 +12,9 @@
 
 #include "analysis/interval_tree.hpp"
 #include "analysis/processors.hpp"
+#include "analysis/openmp_attribution.hpp"
 #include "analysis/run_loader.hpp"
+#include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"
 #include "report/json_report.hpp"
 #include "report/processor_list.hpp"
@@ -48,7 +50,9 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
 void run_report(const ReportCommandOptions& o) {
   report::ReportOptions options = report_options(o);  // option errors before the (slower) load
   analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
+  analysis::resolve_code_sites(run);
   analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
+  analysis::attribute_openmp(tree);
   report::Report built = report::build_report(run, tree, options);
   if (o.json) {
     fmt::print("{}\n", report::render_json_text(built));

@@ -25,19 +25,22 @@ struct ProcessInfo {
   std::string hostname;
   std::string command_line;
   std::string parperf_version;
-  std::string openmp_runtime;
+  std::string openmp_runtime{};
 };
 
 struct Site {
   std::uint32_t id = 0;
   std::uint32_t kind = 0;  // SiteKind
   std::int64_t line = 0;
-  std::uint64_t address = 0;
-  std::uint64_t end_address = 0;
-  std::uint32_t parent = kNoParent;
   std::string name;
   std::string file;
-  std::string module;
+  std::uint64_t address = 0;  // module-relative code address of a collector's site, 0 if none
+  std::uint64_t end_address = 0;
+  std::uint32_t parent = kNoParent;  // the construct of an implicit or join barrier
+  std::string module{};
+  // Not in the file: filled by the analysis when it symbolizes `address` (site_resolution.hpp).
+  std::string function{};
+  std::int64_t end_line = 0;
 };
 
 struct Event {

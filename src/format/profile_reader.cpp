@@ -147,8 +147,8 @@ ProcessInfo decode_process(ByteReader& in) {
 void decode_sites(ByteReader& in, Profile& profile) {
   while (in.remaining() > 0) {
     const auto r = in.record<SiteRecord>("site record");
-    profile.sites.push_back(Site{r.id, r.kind, r.line, r.address, r.end_address, r.parent, str(r.name),
-                                 str(r.file), str(r.module)});
+    profile.sites.push_back(Site{r.id, r.kind, r.line, str(r.name), str(r.file), r.address, r.end_address,
+                                 r.parent, str(r.module)});
   }
 }
 

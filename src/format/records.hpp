@@ -128,10 +128,10 @@ struct ProcessRecord {
   std::uint64_t ticks_per_second = 0;   // of the clock the durations were measured with
   std::uint64_t max_depth = 0;          // configured maximum nesting depth
   std::uint64_t dropped_intervals = 0;  // entries not recorded (depth limit, table full)
-  Str hostname;
-  Str command_line;  // arguments separated by single spaces
-  Str parperf_version;
-  Str openmp_runtime;  // the OpenMP runtime's version string when the OMPT collector ran, else empty
+  Str hostname{};
+  Str command_line{};  // arguments separated by single spaces
+  Str parperf_version{};
+  Str openmp_runtime{};  // the OpenMP runtime's version string when the OMPT collector ran, else empty
 };
 
 // A site named by the program (name, file, line) or found by a collector at a code address. A code
@@ -145,24 +145,24 @@ struct SiteRecord {
   std::uint64_t end_address = 0;
   std::uint32_t parent = kNoParent;  // for an implicit or join barrier: the id of its construct's site
   std::uint32_t reserved = 0;
-  Str name;
-  Str file;
-  Str module;  // path of the module holding `address`, empty when the site has no address
+  Str name{};
+  Str file{};
+  Str module{};  // path of the module holding `address`, empty when the site has no address
 };
 
 struct EventRecord {
   std::uint32_t id = 0;
-  Str name;
-  Str description;  // the printf-style format given at creation
+  Str name{};
+  Str description{};  // the printf-style format given at creation
 };
 
 struct ThreadRecord {
   std::uint32_t index = 0;  // registration order within the process, 0 = first
   std::uint32_t ended = 0;  // 1 if the thread had exited when the profile was written
   std::int64_t os_tid = 0;
-  std::uint64_t start_ns = 0;   // registration time, relative to the process start
-  std::uint64_t end_ns = 0;     // exit time, or write time if still running
-  std::uint32_t kind = 0;       // ThreadKind
+  std::uint64_t start_ns = 0;  // registration time, relative to the process start
+  std::uint64_t end_ns = 0;    // exit time, or write time if still running
+  std::uint32_t kind = 0;      // ThreadKind
   std::uint32_t reserved = 0;
   std::uint64_t parked_ns = 0;  // time parked in a runtime's thread pool, outside any team
 };
@@ -201,7 +201,7 @@ struct EventStatsRecord {
   std::uint64_t sum_ns = 0;  // of completed pairs
   std::uint64_t min_ns = 0;
   std::uint64_t max_ns = 0;
-  Str first_description;  // the description formatted with the first occurrence's arguments
+  Str first_description{};  // the description formatted with the first occurrence's arguments
 };
 
 // The statistics of one operation site (an OpenMP construct's synchronization, later an MPI call)
@@ -240,8 +240,8 @@ void fields(ProcessRecord& r, F&& f) {
 }
 template <class F>
 void fields(SiteRecord& r, F&& f) {
-  f(r.id), f(r.kind), f(r.line), f(r.address), f(r.end_address), f(r.parent), f(r.reserved), f(r.name), f(r.file),
-      f(r.module);
+  f(r.id), f(r.kind), f(r.line), f(r.address), f(r.end_address), f(r.parent), f(r.reserved), f(r.name),
+      f(r.file), f(r.module);
 }
 template <class F>
 void fields(EventRecord& r, F&& f) {

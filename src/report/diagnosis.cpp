@@ -79,11 +79,12 @@ std::string largest_loss(const Characteristics& c, const Comparative& comparativ
   if (c.lost_time < kSignificantLoss * c.total_time) {
     return fmt::format("no significant loss: efficiency {}", format_percent(c.efficiency));
   }
-  enum class Loss { idle, insufficient_parallelism, communication, waiting };
-  std::array<std::pair<double, Loss>, 4> losses = {
+  enum class Loss { idle, insufficient_parallelism, communication, desync, waiting };
+  std::array<std::pair<double, Loss>, 5> losses = {
       {{c.idle_time, Loss::idle},
        {c.insufficient_parallelism, Loss::insufficient_parallelism},
        {c.communication, Loss::communication},
+       {c.desync, Loss::desync},
        {c.waiting, Loss::waiting}}};
   // Stable on ties, so the order above decides between equal losses.
   auto largest = std::max_element(losses.begin(), losses.end(),
@@ -100,6 +101,12 @@ std::string largest_loss(const Characteristics& c, const Comparative& comparativ
     case Loss::communication:
       return fmt::format("communication is {} of total: {} waiting for partners, {} in call overhead", share,
                          format_duration(c.communication_real_sync), format_duration(c.communication_starts));
+    case Loss::desync:
+      return fmt::format(
+          "desync time is {} of total: threads wait at the end of work-sharing constructs or parallel "
+          "regions "
+          "for the slowest thread (unbalanced work; see the SRC points)",
+          share);
     case Loss::waiting:
       return fmt::format(
           "OpenMP waiting is {} of total: at barriers, locks, critical sections and ordered regions", share);

@@ -1,5 +1,6 @@
 #include "report/interval_kind.hpp"
 
+#include "format/records.hpp"
 #include "parperf/parperf.h"
 
 namespace parperf::report {
@@ -17,6 +18,34 @@ constexpr KindNames kKinds[] = {
     {PARPERF_KIND_USER, "user", "user"},
     {PARPERF_KIND_PARALLEL_LOOP, "parallel loop", "parallel_loop"},
     {PARPERF_KIND_SEQUENTIAL_LOOP, "sequential loop", "sequential_loop"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_parallel), "parallel region", "omp_parallel"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_loop), "omp loop", "omp_loop"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_sections), "sections", "omp_sections"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_single), "single", "omp_single"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_workshare), "workshare", "omp_workshare"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_distribute), "distribute", "omp_distribute"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_taskloop), "taskloop", "omp_taskloop"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_masked), "masked", "omp_masked"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_task), "task", "omp_task"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_scope), "scope", "omp_scope"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_barrier), "barrier", "omp_barrier"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_implicit_barrier), "implicit barrier",
+     "omp_implicit_barrier"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_join_barrier), "implicit barrier", "omp_join_barrier"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_implementation_barrier), "runtime barrier",
+     "omp_implementation_barrier"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_taskwait), "taskwait", "omp_taskwait"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_taskgroup), "taskgroup", "omp_taskgroup"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_reduction), "reduction", "omp_reduction"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_critical), "critical", "omp_critical"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_lock), "lock", "omp_lock"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_nest_lock), "nest lock", "omp_nest_lock"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_ordered), "ordered", "omp_ordered"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_atomic), "atomic", "omp_atomic"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_flush), "flush", "omp_flush"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_task_create), "task creation", "omp_task_create"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_lock_init), "lock init", "omp_lock_init"},
+    {static_cast<std::uint32_t>(format::SiteKind::omp_lock_destroy), "lock destroy", "omp_lock_destroy"},
 };
 
 const KindNames* names_of(std::uint32_t kind) {

@@ -2,6 +2,7 @@
 
 #include "analysis/processors.hpp"
 #include "report/interval_kind.hpp"
+#include "report/src_summary.hpp"
 
 namespace parperf::report {
 namespace {
@@ -64,6 +65,7 @@ json run_json(const RunSummary& run) {
           {"threads", run.threads},
           {"unit", analysis::unit_name(run.unit)},
           {"end_reasons", std::move(ends)},
+          {"openmp_runtime", run.openmp_runtime},
           {"warnings", run.warnings}};
 }
 
@@ -105,6 +107,8 @@ json interval_json(const ReportInterval& interval) {
               {"name", id.name},
               {"file", id.file},
               {"line", id.line},
+              {"end_line", id.end_line},
+              {"function", id.function},
               {"value", id.value},
               {"level", interval.level},
               {"count", interval.count},
@@ -126,6 +130,8 @@ json interval_json(const ReportInterval& interval) {
               {"communication_real_sync", c.communication_real_sync},
               {"communication_starts", c.communication_starts},
               {"idle_time", c.idle_time},
+              {"desync_time", c.desync},
+              {"waiting_time", c.waiting},
               {"load_imbalance", c.load_imbalance},
               {"synchronization", c.synchronization},
               {"time_variation", c.time_variation},
@@ -151,14 +157,68 @@ json interval_json(const ReportInterval& interval) {
   return out;
 }
 
+json src_point_json(const analysis::SrcPoint& p, double program_total) {
+  json locations = json::array();
+  for (const analysis::Location& l : p.locations)
+    locations.push_back({{"rank", l.rank}, {"thread", l.thread}});
+  auto per_count = [&](double v) { return p.count ? v / static_cast<double>(p.count) : 0.0; };
+  return {
+      {"kind", kind_key(p.identity.kind)},
+      {"name", p.identity.name},
+      {"description", src_point_text(p)},
+      {"file", p.identity.file},
+      {"line", p.identity.line},
+      {"function", p.identity.function},
+      {"construct", p.identity.construct_kind ? json(kind_key(p.identity.construct_kind)) : json(nullptr)},
+      {"interval",
+       {{"kind", kind_key(p.interval.kind)}, {"name", p.interval.name}, {"line", p.interval.line}}},
+      {"combined_construct", p.combined_construct ? json({{"kind", kind_key(p.combined_construct->kind)},
+                                                          {"file", p.combined_construct->file},
+                                                          {"line", p.combined_construct->line}})
+                                                  : json(nullptr)},
+      {"count", p.count},
+      {"total", p.total},
+      {"wait", p.wait},
+      {"wait_mean", per_count(p.wait)},
+      {"wait_max", p.wait_max},
+      {"sync", p.sync},
+      {"sync_mean", per_count(p.sync)},
+      {"sync_max", p.sync_max},
+      {"lost", p.lost()},
+      {"lost_share", program_total > 0 ? p.lost() / program_total : 0.0},
+      {"imbalance", p.imbalance},
+      {"locations", std::move(locations)}};
+}
+
+std::string_view thread_kind_key(format::ThreadKind kind) {
+  switch (kind) {
+    case format::ThreadKind::initial:
+      return "initial";
+    case format::ThreadKind::openmp_worker:
+      return "openmp_worker";
+    default:
+      return "other";
+  }
+}
+
 }  // namespace
 
 nlohmann::ordered_json render_json(const Report& report) {
   json intervals = json::array();
   for (const ReportInterval& interval : report.intervals) intervals.push_back(interval_json(interval));
-  return {{"parperf_report", kJsonReportVersion},
-          {"run", run_json(report.run)},
-          {"intervals", std::move(intervals)}};
+  json threads = json::array();
+  for (const ThreadLine& t : report.threads)
+    threads.push_back({{"rank", t.location.rank},
+                       {"thread", t.location.thread},
+                       {"kind", thread_kind_key(t.kind)},
+                       {"master", t.master},
+                       {"parked", t.parked}});
+  json points = json::array();
+  for (const analysis::SrcPoint& p : report.src_points)
+    points.push_back(src_point_json(p, report.program_total_time));
+  return {{"parperf_report", kJsonReportVersion}, {"run", run_json(report.run)},
+          {"threads", std::move(threads)},        {"summary", report.summary},
+          {"intervals", std::move(intervals)},    {"src_points", std::move(points)}};
 }
 
 std::string render_json_text(const Report& report) {

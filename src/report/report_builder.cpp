@@ -7,6 +7,7 @@
 #include "analysis/characteristics.hpp"
 #include "analysis/interval_totals.hpp"
 #include "report/diagnosis.hpp"
+#include "report/src_summary.hpp"
 
 namespace parperf::report {
 namespace {
@@ -41,6 +42,8 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
   for (const auto& [rank, threads] : tree.threads_per_rank) summary.threads += threads;
   summary.unit = unit;
   summary.warnings = run.warnings;
+  for (const format::Profile& profile : run.profiles)
+    if (summary.openmp_runtime.empty()) summary.openmp_runtime = profile.process.openmp_runtime;
   for (std::size_t i = 0; i < run.profiles.size(); ++i) {
     const format::ProcessInfo& process = run.profiles[i].process;
     std::string file = i < run.profile_files.size() ? run.profile_files[i] : std::string();
@@ -108,6 +111,19 @@ Report build_report(const analysis::RunData& run, const analysis::IntervalTree& 
   report.run = summarize_run(run, tree, unit);
   report.intervals = IntervalReporter(tree, options, unit).report(select_intervals(tree, options.filter));
   report.show_per_processor = options.per_processor.has_value();
+  for (const auto& [location, facts] : tree.thread_facts) {
+    const bool master = facts.kind == format::ThreadKind::initial ||
+                        (facts.kind == format::ThreadKind::other && location.thread == 0);
+    report.threads.push_back(
+        ThreadLine{location, facts.kind, master, static_cast<double>(facts.parked_ns) / 1e9});
+  }
+  report.src_points = analysis::src_points(tree);
+  if (!tree.intervals.empty()) {
+    std::vector<analysis::ProcessorInput> inputs = analysis::processor_inputs(tree, tree.intervals[0], unit);
+    const analysis::Characteristics program = analysis::characterize(inputs);
+    report.program_total_time = program.total_time;
+    report.summary = summarize_losses(program, report.src_points);
+  }
   return report;
 }
 

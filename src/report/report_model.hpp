@@ -10,6 +10,7 @@
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
 #include "analysis/processors.hpp"
+#include "analysis/src_points.hpp"
 #include "format/records.hpp"
 
 namespace parperf::report {
@@ -30,6 +31,15 @@ struct RunSummary {
   analysis::Unit unit = analysis::Unit::thread;
   std::vector<ProfileEnd> end_reasons;  // one per analysed profile, by rank
   std::vector<std::string> warnings;
+  std::string openmp_runtime;  // the OpenMP runtime measured through OMPT; empty when none
+};
+
+// One line of the thread list that opens the protocol (as in the classic OpenMP analyzers).
+struct ThreadLine {
+  analysis::Location location;
+  format::ThreadKind kind = format::ThreadKind::other;
+  bool master = false;  // the thread that runs the program's sequential code and forks teams
+  double parked = 0;    // seconds parked in the OpenMP runtime's pool
 };
 
 struct ReportInterval {
@@ -52,6 +62,11 @@ struct Report {
   // nearest matching ancestor; several roots when the program itself does not match.
   std::vector<ReportInterval> intervals;
   bool show_per_processor = false;  // --procs or --per-proc: the text protocol prints the rows
+  std::vector<ThreadLine> threads;
+  // Plain-language findings, worst first: the few synchronization points and losses that cost most.
+  std::vector<std::string> summary;
+  std::vector<analysis::SrcPoint> src_points;  // most lost time first
+  double program_total_time = 0;               // the program's Total time, for shares
 };
 
 }  // namespace parperf::report

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/interval_kind.hpp"
+#include "report/src_summary.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -84,13 +85,16 @@ void render_run(Out out, const RunSummary& run) {
           end.rank);
     }
   }
+  if (!run.openmp_runtime.empty())
+    fmt::format_to(out, "  {:<12}{} (through OMPT)\n", "openmp", run.openmp_runtime);
   for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", warning);
 }
 
 void render_header(Out out, const ReportInterval& interval) {
   const analysis::IntervalIdentity& id = interval.identity;
   fmt::format_to(out, "\n== INTERVAL {} \"{}\"", kind_text(id.kind), id.name);
-  if (!id.file.empty()) fmt::format_to(out, "  {}:{}", id.file, id.line);
+  if (!id.file.empty()) fmt::format_to(out, "  {}", source_text(id.file, id.line, id.end_line));
+  if (!id.function.empty()) fmt::format_to(out, "  in {}", id.function);
   if (id.kind != 0) fmt::format_to(out, "  value {}", id.value);
   fmt::format_to(out, "  level {}  entries {}", interval.level, interval.count);
   if (interval.open) fmt::format_to(out, "  [OPEN: an entry had not ended when the profile was written]");
@@ -121,7 +125,10 @@ void render_main(Out out, const Characteristics& c) {
                    seconds(c.communication_real_sync), seconds(c.communication_starts)),
        4);
   line(out, "Idle time", seconds(c.idle_time), 4);
-  if (c.waiting != 0) line(out, "OpenMP waiting", seconds(c.waiting), 4);
+  if (c.desync != 0) line(out, "Desync time", seconds(c.desync), 4);
+  if (c.waiting != 0)
+    line(out, "Sync waiting",
+         fmt::format("{}  (barriers, locks, critical, ordered, taskwait)", seconds(c.waiting)), 4);
   if (c.load_imbalance != 0) line(out, "Load imbalance", seconds(c.load_imbalance));
   if (c.synchronization != 0) line(out, "Synchronization", seconds(c.synchronization));
   if (c.time_variation != 0) line(out, "Time variation", seconds(c.time_variation));
@@ -221,13 +228,68 @@ void render_interval(Out out, const ReportInterval& interval, bool show_per_proc
 
 }  // namespace
 
+std::string_view thread_kind_text(format::ThreadKind kind) {
+  switch (kind) {
+    case format::ThreadKind::initial:
+      return "initial thread";
+    case format::ThreadKind::openmp_worker:
+      return "OpenMP worker";
+    default:
+      return "thread";
+  }
+}
+
+void render_threads(Out out, const Report& report) {
+  if (report.run.openmp_runtime.empty()) return;
+  fmt::format_to(out, "\n--- threads ---\n");
+  for (const ThreadLine& t : report.threads) {
+    fmt::format_to(out, "  rank {} thread {}  {}{}", t.location.rank, t.location.thread,
+                   thread_kind_text(t.kind), t.master ? "  (master)" : "");
+    if (t.parked > 0) fmt::format_to(out, "  parked in the pool {}", seconds(t.parked));
+    fmt::format_to(out, "\n");
+  }
+}
+
+void render_summary(Out out, const Report& report) {
+  if (report.summary.empty()) return;
+  fmt::format_to(out, "\n--- where the time is lost ---\n");
+  for (const std::string& finding : report.summary) fmt::format_to(out, "  * {}\n", finding);
+}
+
+std::string location_list(const Report& report, const std::vector<analysis::Location>& locations) {
+  std::string text;
+  for (const analysis::Location& l : locations) {
+    if (!text.empty()) text += ',';
+    text += report.run.processes > 1 ? fmt::format("{}:{}", l.rank, l.thread) : fmt::format("{}", l.thread);
+  }
+  return text;
+}
+
+void render_src_points(Out out, const Report& report) {
+  if (report.src_points.empty()) return;
+  fmt::format_to(out, "\n== SRC POINTS: synchronization sites, most lost time first (seconds)\n");
+  fmt::format_to(out, "  {:>6}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", "lost%", "count",
+                 "total", "wait", "wait max", "sync", "sync max", "site");
+  for (const analysis::SrcPoint& p : report.src_points) {
+    const double share = report.program_total_time > 0 ? p.lost() / report.program_total_time * 100 : 0;
+    fmt::format_to(
+        out, "  {:>6.1f}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}  [in {} \"{}\"; threads {}]\n",
+        share, p.count, format_seconds(p.total), format_seconds(p.wait), format_seconds(p.wait_max),
+        format_seconds(p.sync), format_seconds(p.sync_max), src_point_text(p), kind_text(p.interval.kind),
+        p.interval.name, location_list(report, p.locations));
+  }
+}
+
 std::string render_text(const Report& report) {
   std::string text;
   Out out(text);
   render_run(out, report.run);
+  render_threads(out, report);
+  render_summary(out, report);
   if (report.intervals.empty()) fmt::format_to(out, "\nNo interval matches the selection.\n");
   for (const ReportInterval& interval : report.intervals)
     render_interval(out, interval, report.show_per_processor);
+  render_src_points(out, report);
   return text;
 }
 

@@ -20,7 +20,7 @@
 namespace parperf::runtime {
 
 struct CodeSite {
-  parperf_site site;  // first member: a CodeSite* and its &site are interchangeable
+  parperf_site site;          // first member: a CodeSite* and its &site are interchangeable
   const void* key = nullptr;  // the code address, or the construct a barrier belongs to
   format::SiteKind kind = format::SiteKind::program;
   std::uintptr_t address = 0;  // module-relative; 0 when unknown

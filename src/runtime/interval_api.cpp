@@ -235,7 +235,8 @@ void leave_interval(ThreadState& t, const parperf_site* site, std::uint64_t now)
   end_recorded(t, site, nullptr, 0, now);
 }
 
-void enter_team_region(ThreadState& t, const Node* encountering, parperf_site* site, std::uint64_t now) noexcept {
+void enter_team_region(ThreadState& t, const Node* encountering, parperf_site* site,
+                       std::uint64_t now) noexcept {
   const std::uint32_t depth = t.depth.load(std::memory_order_relaxed) + 1;
   if (!recording() || t.unrecorded || depth >= kMaxFrames) {
     ++t.unrecorded;

@@ -20,7 +20,8 @@ void leave_interval(ThreadState& t, const parperf_site* site, std::uint64_t now)
 // `encountering`: a team member's work belongs to the interval path of the thread that forked the
 // team, so the path is rebuilt in t's tree (as context nodes, created once and cached) and the
 // region entered below it. Leave with leave_interval.
-void enter_team_region(ThreadState& t, const Node* encountering, parperf_site* site, std::uint64_t now) noexcept;
+void enter_team_region(ThreadState& t, const Node* encountering, parperf_site* site,
+                       std::uint64_t now) noexcept;
 
 // The node in t's tree with the same interval path as `encountering` (a node of another thread);
 // null when the depth or node limits cut it.

@@ -30,7 +30,8 @@ struct OperationStats {
   Relaxed<std::uint64_t> bytes;
   std::atomic<OperationStats*> next{nullptr};
 
-  void record(std::uint64_t duration, std::uint64_t wait, std::uint64_t sync, std::uint64_t byte_count) noexcept {
+  void record(std::uint64_t duration, std::uint64_t wait, std::uint64_t sync,
+              std::uint64_t byte_count) noexcept {
     count.add(1);
     sum_ticks.add(duration);
     if (duration < min_ticks.get()) min_ticks.set(duration);

@@ -141,7 +141,8 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
   EventStats* first = node.first_event.load(std::memory_order_acquire);
   for (EventStats* s = first; s; s = s->next.load(std::memory_order_acquire)) ++r.event_count;
   OperationStats* first_operation = node.first_operation.load(std::memory_order_acquire);
-  for (OperationStats* o = first_operation; o; o = o->next.load(std::memory_order_acquire)) ++r.operation_count;
+  for (OperationStats* o = first_operation; o; o = o->next.load(std::memory_order_acquire))
+    ++r.operation_count;
   w.record(r);
   EventStats* s = first;
   for (std::uint32_t i = 0; i < r.event_count; ++i, s = s->next.load(std::memory_order_acquire)) {
@@ -211,7 +212,8 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
   r.end_ns = clock.since_origin_ns(r.ended ? t.end_ticks.get() : now);
   r.kind = static_cast<std::uint32_t>(t.kind.get());
   std::uint64_t parked = t.parked_ticks.get();
-  if (const std::uint64_t since = t.parked_since.get(); since != 0 && !r.ended) parked += ticks_between(since, now);
+  if (const std::uint64_t since = t.parked_since.get(); since != 0 && !r.ended)
+    parked += ticks_between(since, now);
   r.parked_ns = clock.duration_ns(parked);
   w.begin_section(format::SectionType::thread);
   w.record(r);

@@ -11,7 +11,8 @@
 namespace parperf::runtime {
 
 Node* team_path_node(ThreadState& t, const Node* encountering) noexcept {
-  auto& slot = t.team_paths[(reinterpret_cast<std::uintptr_t>(encountering) >> 6) % ThreadState::kTeamPathCache];
+  auto& slot =
+      t.team_paths[(reinterpret_cast<std::uintptr_t>(encountering) >> 6) % ThreadState::kTeamPathCache];
   if (slot.encountering == encountering && slot.node) return slot.node;
 
   // The foreign nodes are immutable once published (site, value, parent), and the fork ordered

@@ -1,5 +1,5 @@
-# Fails when the runtime library exports anything but the C API and its three hooks
-# (pthread_create, _exit, _Exit) — the runtime lives inside other people's programs and must not
+# Fails when the runtime library exports anything but the C API, its three hooks
+# (pthread_create, _exit, _Exit) and the OMPT entry point (ompt_start_tool) — the runtime lives inside other people's programs and must not
 # clash with their symbols — or when it initialises globals dynamically (code that runs in someone
 # else's process before main, unasked; the one explicit start-up routine is lifecycle.cpp's).
 # Usage: cmake -DLIBRARY=<path to libparperf.so> -P check_runtime_library.cmake
@@ -19,6 +19,8 @@ foreach(line IN LISTS lines)
   elseif(name MATCHES "^(pthread_create|_exit|_Exit)$")
     # Deliberate interpositions: threads register when they start (thread_start_hook.cpp), and
     # _exit/_Exit write the profile (exit_hook.cpp).
+  elseif(name STREQUAL "ompt_start_tool")
+    # The OpenMP runtime looks the tool up by this name (openmp/ompt_tool.cpp).
   elseif(NOT name MATCHES "^(_init|_fini|__bss_start|_edata|_end|__tsan.*|__asan.*|__ubsan.*)$")
     message(FATAL_ERROR "libparperf.so exports '${name}', which is not part of the C API")
   endif()

@@ -146,11 +146,11 @@ TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
   RecordWriter writer(sink);
   writer.file_header();
   writer.begin_section(SectionType::thread);
-  writer.record(ThreadRecord{0, 0, 0, 0, 0});
+  writer.record(ThreadRecord{});
   writer.record(NodeRecord{.parent = kNoParent, .site = 5});
   writer.end_section();
   writer.begin_section(SectionType::sites);
-  writer.record(SiteRecord{4, 1, 10, "helper", "a.c"});
+  writer.record(SiteRecord{.id = 4, .kind = 1, .line = 10, .name = "helper", .file = "a.c"});
   writer.end_section();
   ProcessRecord process;
   process.thread_count = 1;
@@ -158,7 +158,7 @@ TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
   writer.record(process);
   writer.end_section();
   writer.begin_section(SectionType::sites);
-  writer.record(SiteRecord{5, 0, 0, "program", ""});
+  writer.record(SiteRecord{.id = 5, .kind = 0, .line = 0, .name = "program", .file = ""});
   writer.end_section();
   writer.finish();
 
@@ -185,7 +185,7 @@ TEST(FormatVersioning, SectionOfAnUnknownTypeIsSkipped) {
   MemorySink extra;
   RecordWriter writer(extra);
   writer.begin_section(static_cast<SectionType>(0x0001'0000));
-  writer.record(SiteRecord{1, 2, 3, "looks like a site", "but is not one"});
+  writer.record(SiteRecord{.id = 1, .kind = 2, .line = 3, .name = "looks like a site", .file = "but is not one"});
   writer.end_section();
   writer.begin_section(static_cast<SectionType>(99));  // and an empty one
   writer.end_section();

@@ -77,11 +77,12 @@ void write_records(Writer& writer, const format::Profile& profile) {
   writer.record(ProcessRecord{
       p.rank, p.world_size, p.pid, p.start_unix_ns, p.duration_ns, static_cast<std::uint32_t>(p.end_reason),
       p.end_signal, static_cast<std::uint32_t>(p.clock_source), p.thread_count, p.ticks_per_second,
-      p.max_depth, p.dropped_intervals, p.hostname, p.command_line, p.parperf_version});
+      p.max_depth, p.dropped_intervals, p.hostname, p.command_line, p.parperf_version, p.openmp_runtime});
   writer.end_section();
 
   writer.begin_section(SectionType::sites);
-  for (const auto& s : profile.sites) writer.record(SiteRecord{s.id, s.kind, s.line, s.name, s.file});
+  for (const auto& s : profile.sites)
+    writer.record(SiteRecord{s.id, s.kind, s.line, s.address, s.end_address, s.parent, 0, s.name, s.file, s.module});
   writer.end_section();
 
   writer.begin_section(SectionType::events);
@@ -90,15 +91,21 @@ void write_records(Writer& writer, const format::Profile& profile) {
 
   for (const auto& t : profile.threads) {
     writer.begin_section(SectionType::thread);
-    writer.record(ThreadRecord{t.index, t.ended ? 1u : 0u, t.os_tid, t.start_ns, t.end_ns});
+    writer.record(ThreadRecord{t.index, t.ended ? 1u : 0u, t.os_tid, t.start_ns, t.end_ns,
+                              static_cast<std::uint32_t>(t.kind), 0, t.parked_ns});
     for (const auto& n : t.nodes) {
       writer.record(NodeRecord{n.parent, n.site, n.value, n.count, n.sum_ns, n.min_ns, n.max_ns,
                                n.last_begin_ns, n.open_ns, n.os_user_self_ns, n.os_sys_self_ns, n.iterations,
-                               n.iteration_sum_ns, n.iteration_min_ns, n.iteration_max_ns, n.open ? 1u : 0u,
-                               static_cast<std::uint32_t>(n.events.size())});
+                               n.iteration_sum_ns, n.iteration_min_ns, n.iteration_max_ns,
+                               (n.open ? kNodeOpen : 0u) | (n.context ? kNodeContext : 0u),
+                               static_cast<std::uint32_t>(n.events.size()),
+                               static_cast<std::uint32_t>(n.operations.size()), 0});
       for (const auto& e : n.events)
         writer.record(EventStatsRecord{e.event, 0, e.starts, e.ends, e.atomics, e.sum_ns, e.min_ns, e.max_ns,
                                        e.first_description});
+      for (const auto& o : n.operations)
+        writer.record(OperationStatsRecord{o.site, 0, o.count, o.sum_ns, o.min_ns, o.max_ns, o.wait_ns,
+                                           o.wait_max_ns, o.sync_ns, o.sync_max_ns, o.bytes});
     }
     writer.end_section();
   }

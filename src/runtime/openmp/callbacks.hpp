@@ -49,14 +49,16 @@ void on_thread_end(ompt_data_t* thread_data);
 void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* encountering_frame,
                        ompt_data_t* parallel_data, unsigned int requested_parallelism, int flags,
                        const void* codeptr_ra);
-void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* encountering_task, int flags, const void* codeptr_ra);
+void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* encountering_task, int flags,
+                     const void* codeptr_ra);
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t* task_data,
                       unsigned int actual_parallelism, unsigned int index, int flags);
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
              ompt_data_t* task_data, uint64_t count, const void* codeptr_ra);
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t* task_data,
                const void* codeptr_ra);
-void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt_dispatch_t kind, ompt_data_t instance);
+void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt_dispatch_t kind,
+                 ompt_data_t instance);
 
 // sync_callbacks.cpp
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,

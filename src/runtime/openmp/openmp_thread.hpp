@@ -30,7 +30,7 @@ struct JoinedRegion {
 enum class WaitClass : std::uint8_t { wait, sync, none };
 
 struct OpenSync {
-  CodeSite* site = nullptr;  // null: ignore the end (a member's join barrier, already recorded)
+  CodeSite* site = nullptr;              // null: ignore the end (a member's join barrier, already recorded)
   CodeSite* closes_construct = nullptr;  // the work-sharing construct this implicit barrier ends
   std::uint64_t begin = 0;
   std::uint64_t wait_begin = 0;

@@ -73,9 +73,15 @@ void begin_sync(Measured m, ompt_sync_region_t kind, const void* codeptr_ra, std
         site = site_at(codeptr_ra, SiteKind::omp_barrier);
         wait_class = omp.nowait_since_barrier ? WaitClass::sync : WaitClass::wait;
         break;
-      case ompt_sync_region_taskwait: site = site_at(codeptr_ra, SiteKind::omp_taskwait); break;
-      case ompt_sync_region_taskgroup: site = site_at(codeptr_ra, SiteKind::omp_taskgroup); break;
-      case ompt_sync_region_reduction: site = site_at(codeptr_ra, SiteKind::omp_reduction); break;
+      case ompt_sync_region_taskwait:
+        site = site_at(codeptr_ra, SiteKind::omp_taskwait);
+        break;
+      case ompt_sync_region_taskgroup:
+        site = site_at(codeptr_ra, SiteKind::omp_taskgroup);
+        break;
+      case ompt_sync_region_reduction:
+        site = site_at(codeptr_ra, SiteKind::omp_reduction);
+        break;
       case ompt_sync_region_barrier_implicit:
       case ompt_sync_region_barrier_implicit_workshare:
         site = site_at(codeptr_ra, SiteKind::omp_implicit_barrier);
@@ -87,7 +93,8 @@ void begin_sync(Measured m, ompt_sync_region_t kind, const void* codeptr_ra, std
         break;
     }
   }
-  if (wait_class == WaitClass::sync || kind == ompt_sync_region_barrier_explicit) omp.nowait_since_barrier = false;
+  if (wait_class == WaitClass::sync || kind == ompt_sync_region_barrier_explicit)
+    omp.nowait_since_barrier = false;
   OpenSync* s = push_sync(omp);
   if (!s) return;
   s->site = site;
@@ -112,11 +119,16 @@ void end_sync(Measured m, std::uint64_t now) {
 SiteKind mutex_kind(ompt_mutex_t kind) {
   switch (kind) {
     case ompt_mutex_nest_lock:
-    case ompt_mutex_test_nest_lock: return SiteKind::omp_nest_lock;
-    case ompt_mutex_critical: return SiteKind::omp_critical;
-    case ompt_mutex_atomic: return SiteKind::omp_atomic;
-    case ompt_mutex_ordered: return SiteKind::omp_ordered;
-    default: return SiteKind::omp_lock;
+    case ompt_mutex_test_nest_lock:
+      return SiteKind::omp_nest_lock;
+    case ompt_mutex_critical:
+      return SiteKind::omp_critical;
+    case ompt_mutex_atomic:
+      return SiteKind::omp_atomic;
+    case ompt_mutex_ordered:
+      return SiteKind::omp_ordered;
+    default:
+      return SiteKind::omp_lock;
   }
 }
 

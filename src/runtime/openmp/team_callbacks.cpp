@@ -18,14 +18,21 @@ namespace {
 format::SiteKind work_kind(ompt_work_t type) {
   using K = format::SiteKind;
   switch (type) {
-    case ompt_work_sections: return K::omp_sections;
+    case ompt_work_sections:
+      return K::omp_sections;
     case ompt_work_single_executor:
-    case ompt_work_single_other: return K::omp_single;
-    case ompt_work_workshare: return K::omp_workshare;
-    case ompt_work_distribute: return K::omp_distribute;
-    case ompt_work_taskloop: return K::omp_taskloop;
-    case ompt_work_scope: return K::omp_scope;
-    default: return K::omp_loop;  // ompt_work_loop and the 5.2 loop_static/dynamic/guided/other
+    case ompt_work_single_other:
+      return K::omp_single;
+    case ompt_work_workshare:
+      return K::omp_workshare;
+    case ompt_work_distribute:
+      return K::omp_distribute;
+    case ompt_work_taskloop:
+      return K::omp_taskloop;
+    case ompt_work_scope:
+      return K::omp_scope;
+    default:
+      return K::omp_loop;  // ompt_work_loop and the 5.2 loop_static/dynamic/guided/other
   }
 }
 

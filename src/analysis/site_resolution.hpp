@@ -1,0 +1,15 @@
+// Symbolization of the sites the collectors found at code addresses (OpenMP constructs): module +
+// address become function, file, line and, where the construct's end was seen, its last line.
+#pragma once
+
+#include "analysis/run_data.hpp"
+
+namespace parperf::analysis {
+
+// Fills file, line, end_line and function of every site that has a module and address. A module
+// that cannot be read (moved, stripped, not built with -g) adds one warning to `run.warnings`; its
+// sites keep their kind's name and get the function or the address as their identity, so distinct
+// constructs stay distinct.
+void resolve_code_sites(RunData& run);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,89 @@
+#include "analysis/src_points.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "format/records.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+bool belongs_to_construct(const OperationIdentity& id) {
+  using format::SiteKind;
+  return id.kind == static_cast<std::uint32_t>(SiteKind::omp_implicit_barrier) ||
+         id.kind == static_cast<std::uint32_t>(SiteKind::omp_join_barrier);
+}
+
+// Work per location in the construct: its time less the waiting at its own barrier.
+double construct_imbalance(const MergedInterval& construct, const OperationIdentity& barrier) {
+  std::vector<double> work;
+  for (const LocationStats& s : construct.locations) {
+    double waited = 0;
+    for (const OperationFigures& op : s.operations)
+      if (op.identity == barrier) waited += seconds(op.sync_ns + op.wait_ns);
+    work.push_back(std::max(0.0, seconds(s.exec_ns()) - waited));
+  }
+  if (work.empty()) return 0;
+  double sum = 0, max = 0;
+  for (double w : work) sum += w, max = std::max(max, w);
+  const double mean = sum / static_cast<double>(work.size());
+  return mean > 0 ? max / mean : 0;
+}
+
+// The only work-sharing construct directly inside `region`, if it has exactly one.
+std::optional<IntervalIdentity> single_construct(const IntervalTree& tree, const MergedInterval& region) {
+  using format::SiteKind;
+  std::optional<IntervalIdentity> found;
+  for (std::size_t c : region.children) {
+    const IntervalIdentity& id = tree.intervals[c].identity;
+    const bool work_sharing = id.kind >= static_cast<std::uint32_t>(SiteKind::omp_loop) &&
+                              id.kind <= static_cast<std::uint32_t>(SiteKind::omp_taskloop);
+    if (!work_sharing) continue;
+    if (found) return std::nullopt;
+    found = id;
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<SrcPoint> src_points(const IntervalTree& tree) {
+  std::map<OperationIdentity, SrcPoint> points;
+  for (const MergedInterval& interval : tree.intervals) {
+    for (const LocationStats& stats : interval.locations) {
+      for (const OperationFigures& op : stats.operations) {
+        auto [it, inserted] = points.try_emplace(op.identity);
+        SrcPoint& p = it->second;
+        if (inserted) {
+          p.identity = op.identity;
+          p.interval = interval.identity;
+          if (belongs_to_construct(op.identity)) p.imbalance = construct_imbalance(interval, op.identity);
+          if (op.identity.kind == static_cast<std::uint32_t>(format::SiteKind::omp_join_barrier))
+            p.combined_construct = single_construct(tree, interval);
+        }
+        p.count += op.count;
+        p.total += seconds(op.sum_ns);
+        p.wait += seconds(op.wait_ns);
+        p.wait_max = std::max(p.wait_max, seconds(op.wait_max_ns));
+        p.sync += seconds(op.sync_ns);
+        p.sync_max = std::max(p.sync_max, seconds(op.sync_max_ns));
+        if (std::find(p.locations.begin(), p.locations.end(), stats.location) == p.locations.end())
+          p.locations.push_back(stats.location);
+      }
+    }
+  }
+  std::vector<SrcPoint> result;
+  for (auto& [identity, point] : points) {
+    std::sort(point.locations.begin(), point.locations.end());
+    result.push_back(std::move(point));
+  }
+  std::stable_sort(result.begin(), result.end(), [](const SrcPoint& a, const SrcPoint& b) {
+    if (a.lost() != b.lost()) return a.lost() > b.lost();
+    return a.total > b.total;
+  });
+  return result;
+}
+
+}  // namespace parperf::analysis
