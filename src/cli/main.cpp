@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "cli/trace_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"parperf: measures where parallel programs lose their time", "parperf"};
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   parperf::cli::add_run_command(app);
   parperf::cli::add_report_command(app);
+  parperf::cli::add_trace_command(app);
 
   try {
     app.parse(argc, argv);

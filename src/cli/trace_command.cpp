@@ -1,0 +1,123 @@
+// `parperf trace DIR`: each thread's interval tree, operations and user events as its profile holds
+// them, one readable block per (rank, thread). Loads the run like `parperf report`; every problem
+// ends the command with one line "parperf: <problem>" on stderr and exit status 1.
+#include "cli/trace_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "analysis/run_loader.hpp"
+#include "analysis/site_resolution.hpp"
+#include "report/interval_selection.hpp"
+#include "report/trace_listing.hpp"
+
+namespace parperf::cli {
+namespace {
+
+struct TraceCommandOptions {
+  std::string directory;
+  std::vector<std::string> ranks;
+  std::vector<std::string> threads;
+  std::vector<std::string> events;
+  std::vector<std::string> no_events;
+  std::vector<std::string> intervals;
+  std::vector<std::string> no_intervals;
+  bool partial = false;
+};
+
+// Each repetition of an option may itself be a comma-separated list.
+std::vector<std::string> names_of(const std::vector<std::string>& lists) {
+  std::vector<std::string> names;
+  for (const std::string& list : lists) {
+    std::vector<std::string> items = report::split_names(list);
+    names.insert(names.end(), items.begin(), items.end());
+  }
+  return names;
+}
+
+report::TraceFilter trace_filter(const TraceCommandOptions& o) {
+  report::TraceFilter filter;
+  for (const std::string& list : o.ranks) {
+    std::vector<std::int64_t> ranks = report::parse_rank_list(list);
+    filter.ranks.insert(filter.ranks.end(), ranks.begin(), ranks.end());
+  }
+  for (const std::string& list : o.threads) {
+    std::vector<report::ThreadSelector> threads = report::parse_thread_list(list);
+    filter.threads.insert(filter.threads.end(), threads.begin(), threads.end());
+  }
+  filter.events = names_of(o.events);
+  filter.no_events = names_of(o.no_events);
+  filter.intervals = names_of(o.intervals);
+  filter.no_intervals = names_of(o.no_intervals);
+  return filter;
+}
+
+void run_trace(const TraceCommandOptions& o) {
+  const report::TraceFilter filter = trace_filter(o);  // option errors before the (slower) load
+  analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
+  analysis::resolve_code_sites(run);
+  for (const std::string& warning : run.warnings) fmt::print(stderr, "parperf: warning: {}\n", warning);
+  const std::string listing = report::render_trace_listing(run.profiles, filter);
+  if (listing.empty()) throw std::runtime_error("no thread of the run matches --rank and --thread");
+  fmt::print("{}", listing);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app) {
+  auto o = std::make_shared<TraceCommandOptions>();
+  auto* trace =
+      app.add_subcommand("trace", "Print each thread's intervals, operations and user events, nested");
+  trace->add_option("DIR", o->directory, "Run directory written by `parperf run`")->required();
+  // One value per occurrence, so that `--thread 1 DIR` leaves DIR alone; occurrences add up.
+  auto list_option = [trace](const std::string& name, std::vector<std::string>& lists,
+                             const std::string& help) {
+    trace->add_option(name, lists, help)->allow_extra_args(false)->type_name("LIST");
+  };
+  list_option("--rank", o->ranks, "Only the threads of these ranks (processes), e.g. 0,2");
+  list_option("--thread", o->threads,
+              "Only these threads: T (thread T of every rank) or R:T (thread T of rank R), "
+              "e.g. 0,1:3");
+  list_option("--events", o->events,
+              "Show only the user events and operations whose names or kinds match these "
+              "comma-separated globs or kind words (e.g. 'halo*,critical,implicit barrier,user "
+              "event'); 'none' hides them all");
+  list_option("--no-events", o->no_events,
+              "Hide the user events and operations whose names or kinds match these comma-separated "
+              "globs or kind words");
+  list_option("--intervals", o->intervals,
+              "Show only the intervals whose names or kinds match these comma-separated globs or kind "
+              "words (e.g. 'solve*,parallel region,loop'); what lies inside a hidden interval moves "
+              "up to the nearest shown one");
+  list_option("--no-intervals", o->no_intervals,
+              "Hide the intervals whose names or kinds match these comma-separated globs or kind "
+              "words; what lies inside them is still shown, one level up");
+  trace->add_flag("--partial", o->partial,
+                  "List what can be read when profile files are missing or damaged (with warnings)");
+  trace->footer(
+      "Each LIST is comma-separated, and its option may be repeated. Kind words: program, user interval, "
+      "parallel loop, sequential loop, parallel region, loop, sections, "
+      "single, workshare, distribute, taskloop, masked, task, scope; barrier, implicit barrier, runtime "
+      "barrier, taskwait, taskgroup, reduction, critical, lock, nested lock, ordered, atomic, flush, task "
+      "creation, lock init, lock destroy; user event. Case, '_' and '-' do not matter in kind words.");
+
+  trace->callback([o] {
+    try {
+      run_trace(*o);
+    } catch (const CLI::Error&) {
+      throw;
+    } catch (const std::exception& e) {  // LoadError, a bad --thread list, anything unexpected
+      fmt::print(stderr, "parperf: {}\n", e.what());
+      throw CLI::RuntimeError(1);
+    }
+  });
+}
+
+}  // namespace parperf::cli
