@@ -19,7 +19,7 @@
 #include "common/burn.h"
 #include "runtime_report.h"
 
-static volatile double sink;
+static _Thread_local volatile double sink;
 
 static long balanced_region(void) {
   long checksum = 0;

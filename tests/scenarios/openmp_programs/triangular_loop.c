@@ -23,9 +23,10 @@
 
 enum { kIterations = 16 };
 
-static volatile double sink;
+static _Thread_local volatile double sink;
 
-static long static_loop(void) {
+/* Not inlined: the region's return address then maps to the pragma's line, not to the caller's. */
+__attribute__((noinline)) static long static_loop(void) {
   long checksum = 0;
 #pragma omp parallel for schedule(static) num_threads(2) reduction(+ : checksum) /* SITE:static_loop */
   for (int i = 0; i < kIterations; ++i) {
@@ -35,7 +36,7 @@ static long static_loop(void) {
   return checksum;
 }
 
-static long dynamic_loop(void) {
+__attribute__((noinline)) static long dynamic_loop(void) {
   long checksum = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(2) reduction(+ : checksum) /* SITE:dynamic_loop */
   for (int i = 0; i < kIterations; ++i) {
