@@ -24,6 +24,7 @@ struct JoinedRegion {
   CodeSite* site = nullptr;  // null when the region is not measured
   bool forked_here = false;  // this thread forked the region (it leaves at parallel-end)
   bool left = false;         // a member that reached the join barrier has left the region
+  const Node* encountering_node = nullptr;  // to re-enter the region for tasks run in its join barrier
 };
 
 // How the waiting inside a synchronization is classified (OperationStats wait or sync).
@@ -51,6 +52,7 @@ struct OpenTask {
   CodeSite* site = nullptr;
   std::uint64_t begin = 0;
   int sync_depth = 0;  // open synchronizations when the task began: it ran inside the innermost
+  CodeSite* reentered_region = nullptr;  // run in a join barrier: the region was entered again for it
 };
 
 struct OpenMPThread {

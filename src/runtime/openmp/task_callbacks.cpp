@@ -1,8 +1,11 @@
 // Explicit tasks. Creating one is an operation at the task construct; executing one is an
 // interval (kind task, at the same construct) on whichever thread runs it, nested in what that
 // thread had open: a parallel region, a single construct, or a barrier or taskwait it was waiting
-// in. Time spent running tasks inside a wait is work, so it is taken off that wait. A task that is
-// suspended and resumed later counts one entry per piece it ran in.
+// in. Time spent running tasks inside a wait is work, so it is taken off that wait. A team member
+// that runs tasks in the region's join barrier has already left the region (team_callbacks.cpp): it
+// enters the region again for each such task, so the task counts as work in the region rather than
+// as waiting at its end. A task that is suspended and resumed later counts one entry per piece it
+// ran in.
 #include "runtime/openmp/callbacks.hpp"
 
 namespace parperf::runtime::openmp {
@@ -29,13 +32,26 @@ void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t, ompt_data_t* 
     const OpenTask task = omp.tasks[--omp.task_count];
     if (task.site) {
       leave_interval(*m.thread, &task.site->site, now);
+      if (task.reentered_region) {
+        leave_interval(*m.thread, &task.reentered_region->site, now);
+        park(*m.thread, now);
+      }
       if (task.sync_depth > 0 && task.sync_depth <= omp.sync_count)
         omp.syncs[task.sync_depth - 1].nested_work += ticks_between(task.begin, now);
     }
   }
   if (next_task && next_task->ptr && omp.task_count < OpenMPThread::kMaxTasks) {
     auto* site = static_cast<CodeSite*>(next_task->ptr);
-    omp.tasks[omp.task_count++] = OpenTask{site, now, omp.sync_count};
+    CodeSite* reentered = nullptr;
+    if (omp.joined_count > 0 && omp.joined_count <= OpenMPThread::kMaxLevels) {
+      JoinedRegion& region = omp.joined[omp.joined_count - 1];
+      if (region.left && region.site) {
+        unpark(*m.thread, now);
+        enter_team_region(*m.thread, region.encountering_node, &region.site->site, now);
+        reentered = region.site;
+      }
+    }
+    omp.tasks[omp.task_count++] = OpenTask{site, now, omp.sync_count, reentered};
     enter_interval(*m.thread, &site->site, 0, now);
   }
 }

@@ -104,6 +104,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     const auto* team = parallel_data ? static_cast<const TeamContext*>(parallel_data->ptr) : nullptr;
     if (team) {
       region.site = team->site;
+      region.encountering_node = team->encountering_node;
       region.forked_here = team->encountering_thread == m.thread;
       if (!region.forked_here) {
         unpark(*m.thread, now);

@@ -2,13 +2,17 @@
 // program's header states its ground truth). Every C program runs in its clang build (libomp
 // directly) and its gcc build (libgomp, replaced by libomp under `parperf run`).
 //
-// Bounds: a wall-clock busy wait lasts at least what it asks for, so measured waits can only exceed
-// the constructed ones by scheduling delays; the upper bounds allow 40 ms of those per run.
+// Bounds: a wall-clock busy wait lasts at least what it asks for, but a thread descheduled after its
+// work arrives late at the barrier, so scheduling delays move waits both ways; the bounds allow
+// 10 ms of them per repetition below and 40 ms per run above, and the checks that must hold on any
+// machine (what is wait and what is work) are structural.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <tuple>
 
 #include "support/parperf_json.hpp"
 #include "support/parperf_run.hpp"
@@ -90,7 +94,7 @@ TEST_P(OpenMPEfficiency, StaticTriangularLoopLosesItsImbalanceAtTheLoopsBarrier)
   const json* program_interval = find_interval(report, "program");
   ASSERT_NE(program_interval, nullptr);
   const double desync = number(*program_interval, "desync_time");
-  EXPECT_GE(desync, 3 * 0.064 - 0.010) << "3 repetitions x 64 ms that thread 0 waits for thread 1";
+  EXPECT_GE(desync, 3 * 0.064 - 0.030) << "3 repetitions x 64 ms that thread 0 waits for thread 1";
   EXPECT_LE(desync, 3 * 0.064 + 0.040);
   EXPECT_NEAR(number(*program_interval, "efficiency"), 136.0 / 200.0, 0.06)
       << "136 ms of work in 2 x 100 ms per repetition";
@@ -129,6 +133,125 @@ TEST_P(OpenMPEfficiency, SerialSectionIsInsufficientParallelismOfThreadsMinusOne
   EXPECT_GE(insufficient, 0.100 - 0.005) << "(2 - 1) threads x 100 ms of serial code";
   EXPECT_LE(insufficient, 0.100 + 0.040) << "plus only the program's start-up before the first region";
   EXPECT_LT(number(*program_interval, "idle_time"), 0.020) << "the worker's absence is not idleness";
+}
+
+// The SRC point of `kind` (a JSON kind key) at the marked line, or null.
+const json* point_at(const json& report, const std::string& kind, std::int64_t line) {
+  for (const json& p : report["src_points"])
+    if (p["kind"] == kind && p["line"] == line) return &p;
+  ADD_FAILURE() << "no SRC point " << kind << " at line " << line << " in " << report["src_points"].dump(2);
+  return nullptr;
+}
+
+// Each thread enters a critical section 20 times and holds it 2 ms: one thread waits while the
+// other holds it, about 80 ms in all; the same with an omp_lock_t.
+TEST_P(OpenMPEfficiency, CriticalAndLockContentionIsWaitingAtTheirSites) {
+  for (const auto& [part, kind, marker] :
+       {std::tuple{"critical", "omp_critical", "critical"}, std::tuple{"lock", "omp_lock", "lock_set"}}) {
+    TempDir tmp;
+    const json report = measure_report(tmp, program("sync_constructs"), {part});
+    const json* point = point_at(report, kind, site_line("sync_constructs.c", marker));
+    if (!point) continue;
+    EXPECT_EQ((*point)["count"], 40) << part << ": 2 threads x 20 entries";
+    EXPECT_GE(number(*point, "wait"), 0.050) << part << ": about 80 ms of waiting for the holder";
+    EXPECT_GE(number(*point, "total") - number(*point, "wait"), 0.080)
+        << part << ": holding it (40 x 2 ms) is not waiting";
+    EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.080 + 0.060) << part;
+    EXPECT_EQ((*point)["locations"].size(), 2u);
+    EXPECT_NEAR(number(*find_interval(report, "program"), "waiting_time"), number(*point, "wait"), 0.005)
+        << part << ": the program's waiting time is this site's";
+  }
+}
+
+// 8 iterations of 5 ms in an ordered region, schedule(static,1): each thread waits for the other's
+// turn, about 35 ms in all.
+TEST_P(OpenMPEfficiency, OrderedWaitsForTheTurn) {
+  TempDir tmp;
+  const json report = measure_report(tmp, program("sync_constructs"), {"ordered"});
+  const json* point =
+      point_at(report, "omp_ordered",
+               site_line("sync_constructs.c", GetParam() == "gcc" ? "ordered_loop" : "ordered"));
+  ASSERT_NE(point, nullptr);
+  EXPECT_EQ((*point)["count"], 8);
+  EXPECT_GE(number(*point, "wait"), 0.020) << "about 35 ms waiting for the turn";
+  EXPECT_GE(number(*point, "total") - number(*point, "wait"), 0.040) << "8 x 5 ms inside is not waiting";
+  EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.040 + 0.060);
+}
+
+// The constructs whose waiting is desynchronization, as clang's libomp calls report them.
+TEST(OpenMPConstructs, SingleSectionsAndNowaitChainsWaitAtTheRightBarrier) {
+  struct Case {
+    const char* part;
+    const char* kind;
+    const char* marker;
+    double expected;  // seconds of sync time, constructed
+  };
+  for (const Case& c : {Case{"single", "omp_implicit_barrier", "single", 0.030},
+                        Case{"sections", "omp_implicit_barrier", "sections", 0.040},
+                        Case{"nowait", "omp_barrier", "barrier_imbalanced", 0.060}}) {
+    TempDir tmp;
+    const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {c.part});
+    const json* point = point_at(report, c.kind, site_line("sync_constructs.c", c.marker));
+    if (!point) continue;
+    EXPECT_GE(number(*point, "sync"), c.expected - 0.015) << c.part << ": the idle thread's wait is desync";
+    EXPECT_LE(number(*point, "sync"), c.expected + 0.040) << c.part;
+    EXPECT_EQ(number(*point, "wait"), 0) << c.part;
+    EXPECT_EQ(report["src_points"][0]["line"], (*point)["line"]) << c.part << ": it is the worst point";
+  }
+  TempDir tmp;
+  const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {"nowait"});
+  const json* balanced = point_at(report, "omp_barrier", site_line("sync_constructs.c", "barrier_balanced"));
+  const json* imbalanced =
+      point_at(report, "omp_barrier", site_line("sync_constructs.c", "barrier_imbalanced"));
+  ASSERT_NE(balanced, nullptr);
+  ASSERT_NE(imbalanced, nullptr);
+  EXPECT_LT(number(*balanced, "sync"), number(*imbalanced, "sync") / 2)
+      << "opposite imbalances cancel before the first barrier; equal ones add up before the second";
+}
+
+TEST(OpenMPConstructs, NestedRegionsAndTasksLandInTheirIntervals) {
+  {
+    TempDir tmp;
+    const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {"nested"});
+    const json* outer = find_interval(report, "omp_parallel");
+    ASSERT_NE(outer, nullptr);
+    const json* inner = nullptr;
+    for (const json& child : (*outer)["children"])
+      if (child["kind"] == "omp_parallel") inner = &child;
+    ASSERT_NE(inner, nullptr) << "the inner region nests in the outer one: " << report.dump(2);
+    EXPECT_EQ((*inner)["processors"], 4) << "2 teams of 2 threads";
+    EXPECT_EQ((*outer)["processors"], 4)
+        << "its team of 2, and the inner teams' 2 other threads work in it too";
+  }
+  TempDir tmp;
+  const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {"tasks"});
+  std::uint64_t task_entries = 0;
+  const std::function<void(const json&)> count_tasks = [&](const json& interval) {
+    if (interval["kind"] == "omp_task") task_entries += interval["count"].get<std::uint64_t>();
+    for (const json& child : interval["children"]) count_tasks(child);
+  };
+  for (const json& interval : report["intervals"]) count_tasks(interval);
+  EXPECT_EQ(task_entries, 8u) << "8 tasks of 10 ms";
+  const json* taskwait = point_at(report, "omp_taskwait", site_line("sync_constructs.c", "taskwait"));
+  ASSERT_NE(taskwait, nullptr);
+  EXPECT_GE(number(*taskwait, "total"), 0.030) << "the master runs tasks while it waits for them";
+  EXPECT_LT(number(*taskwait, "wait"), 0.012) << "running tasks is work, not waiting";
+  EXPECT_GT(number(*find_interval(report, "program"), "efficiency"), 0.75)
+      << "both threads run tasks: little is lost";
+}
+
+// Statistics are aggregated while the program runs: 10x the repetitions, the same profile size.
+TEST(OpenMPProfile, SizeDoesNotGrowWithIterations) {
+  std::uintmax_t sizes[2] = {};
+  int i = 0;
+  for (const char* repetitions : {"1", "10"}) {
+    TempDir tmp;
+    const auto result = measure(tmp / "run", {PARPERF_PROGRAM_TRIANGULAR_LOOP_CLANG, repetitions, "dynamic"});
+    ASSERT_EQ(result.exit_code, 0) << describe(result);
+    sizes[i++] = std::filesystem::file_size(tmp / "run" / "profile.0.ppf");
+  }
+  EXPECT_NEAR(static_cast<double>(sizes[1]), static_cast<double>(sizes[0]),
+              0.01 * static_cast<double>(sizes[0]));
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, OpenMPEfficiency, ::testing::Values("clang", "gcc"),
