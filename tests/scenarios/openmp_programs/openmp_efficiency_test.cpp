@@ -24,13 +24,16 @@ namespace {
 
 using nlohmann::json;
 
-// The line of the source that carries the marker comment /* SITE:<name> */.
+// The line of the source that carries the marker comment SITE:<name> (/* */ in C, ! in Fortran).
 std::int64_t site_line(const std::string& source, const std::string& name) {
   std::ifstream in(std::string(OPENMP_PROGRAMS_SOURCE_DIR) + "/" + source);
   std::string text;
-  const std::string marker = "/* SITE:" + name + " */";
-  for (std::int64_t line = 1; std::getline(in, text); ++line)
-    if (text.find(marker) != std::string::npos) return line;
+  const std::string marker = "SITE:" + name;
+  for (std::int64_t line = 1; std::getline(in, text); ++line) {
+    const std::size_t at = text.find(marker);
+    const std::size_t after = at + marker.size();
+    if (at != std::string::npos && (after == text.size() || text[after] == ' ')) return line;
+  }
   ADD_FAILURE() << "no marker " << marker << " in " << source;
   return -1;
 }
@@ -238,6 +241,21 @@ TEST(OpenMPConstructs, NestedRegionsAndTasksLandInTheirIntervals) {
   EXPECT_LT(number(*taskwait, "wait"), 0.012) << "running tasks is work, not waiting";
   EXPECT_GT(number(*find_interval(report, "program"), "efficiency"), 0.75)
       << "both threads run tasks: little is lost";
+}
+
+// gfortran's libgomp program, run on libomp: its critical section, loop imbalance (32 ms) and
+// barrier imbalance (20 ms) all show up.
+TEST(OpenMPFortran, GfortranProgramIsMeasuredThroughLibomp) {
+  TempDir tmp;
+  const json report = measure_report(tmp, PARPERF_PROGRAM_OMP_FORTRAN_GFORTRAN, {});
+  const json* critical = point_at(report, "omp_critical", site_line("omp_fortran.f90", "fortran_critical"));
+  ASSERT_NE(critical, nullptr);
+  EXPECT_EQ((*critical)["count"], 10) << "2 threads x 5 entries";
+  EXPECT_GE(number(*critical, "wait"), 0.020) << "about 40 ms of waiting for the holder";
+  EXPECT_GE(number(*critical, "total") - number(*critical, "wait"), 0.040) << "10 x 4 ms holding it";
+  const double desync = number(*find_interval(report, "program"), "desync_time");
+  EXPECT_GE(desync, 0.032 + 0.020 - 0.015) << "the loop's 32 ms and the barrier's 20 ms imbalance";
+  EXPECT_LE(desync, 0.032 + 0.020 + 0.040);
 }
 
 // Statistics are aggregated while the program runs: 10x the repetitions, the same profile size.
