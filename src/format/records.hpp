@@ -1,4 +1,4 @@
-// The profile file format, version 1: every record and field, defined once.
+// The profile file format, version 2: every record and field, defined once.
 //
 // Both the runtime's writer and the analysis's reader go through the `fields` functions below,
 // so a field can only be added, removed or reordered in one place. Each field has an explicit
@@ -21,7 +21,7 @@ inline constexpr std::uint16_t kVersionMajor = 2;
 inline constexpr std::uint16_t kVersionMinor = 0;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
-// Width in bytes of the integers and of the time fields in version 1.
+// Width in bytes of the integers and of the time fields in versions 1 and 2.
 inline constexpr std::uint8_t kIntegerSize = 8;
 inline constexpr std::uint8_t kTimeSize = 8;
 inline constexpr std::uint32_t kNoParent = 0xffffffffu;

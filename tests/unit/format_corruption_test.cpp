@@ -83,30 +83,37 @@ TEST(FormatBadInput, FileHoldingOnlyPartOfTheMagicIsTruncated) {
 
 TEST(FormatBadInput, NewerMajorVersionIsRefusedWithBothVersionsNamed) {
   Bytes bytes = sample();
-  test::store_uint(bytes, 8, 2, 2);
+  test::store_uint(bytes, 8, 2, 3);
   test::store_uint(bytes, 10, 2, 0);
-  EXPECT_EQ(error_of(bytes), "format version 2.0 is not supported (this parperf reads version 1.x)");
+  EXPECT_EQ(error_of(bytes), "format version 3.0 is not supported (this parperf reads version 2.x)");
+}
+
+TEST(FormatBadInput, OlderMajorVersionIsRefused) {
+  // Version 1 records lack the fields version 2 added: read as version 2, every record would shift.
+  Bytes bytes = sample();
+  test::store_uint(bytes, 8, 2, 1);
+  EXPECT_EQ(error_of(bytes), "format version 1.0 is not supported (this parperf reads version 2.x)");
 }
 
 TEST(FormatBadInput, MajorVersionZeroIsRefused) {
   Bytes bytes = sample();
   test::store_uint(bytes, 8, 2, 0);
   test::store_uint(bytes, 10, 2, 3);
-  EXPECT_EQ(error_of(bytes), "format version 0.3 is not supported (this parperf reads version 1.x)");
+  EXPECT_EQ(error_of(bytes), "format version 0.3 is not supported (this parperf reads version 2.x)");
 }
 
 TEST(FormatBadInput, FourByteIntegersAreUnsupportedTypeSizes) {
   Bytes bytes = sample();
   bytes[13] = 4;
   EXPECT_EQ(error_of(bytes),
-            "unsupported type sizes: integers of 4 bytes, times of 8 bytes (version 1 uses 8 and 8)");
+            "unsupported type sizes: integers of 4 bytes, times of 8 bytes (this version uses 8 and 8)");
 }
 
 TEST(FormatBadInput, SixteenByteTimesAreUnsupportedTypeSizes) {
   Bytes bytes = sample();
   bytes[14] = 16;
   EXPECT_EQ(error_of(bytes),
-            "unsupported type sizes: integers of 8 bytes, times of 16 bytes (version 1 uses 8 and 8)");
+            "unsupported type sizes: integers of 8 bytes, times of 16 bytes (this version uses 8 and 8)");
 }
 
 TEST(FormatBadInput, UnknownByteOrderMarkerIsACorruptHeader) {
@@ -227,6 +234,21 @@ TEST(FormatBadInput, EventStatisticsCountThatCannotFitIsCorrupt) {
       "corrupt: section 1 (thread): event statistics count 1000 cannot fit in the 60 bytes that remain");
 }
 
+TEST(FormatBadInput, OperationStatisticsCountThatCannotFitIsCorrupt) {
+  MemorySink sink;
+  RecordWriter writer(sink);
+  writer.file_header();
+  writer.begin_section(SectionType::thread);
+  writer.record(ThreadRecord{});
+  writer.record(NodeRecord{.operation_count = 2});
+  writer.record(OperationStatsRecord{});
+  writer.end_section();
+  writer.finish();
+  EXPECT_EQ(
+      error_of(sink.bytes()),
+      "corrupt: section 1 (thread): operation statistics count 2 cannot fit in the 80 bytes that remain");
+}
+
 TEST(FormatBadInput, ProcessSectionWithBytesAfterItsRecordIsCorrupt) {
   MemorySink sink;
   RecordWriter writer(sink);
@@ -276,6 +298,18 @@ TEST(FormatBadInput, EventStatisticsReferringToAnUndefinedEventAreCorrupt) {
   Profile p = test::rich_sample_profile();
   p.threads[0].nodes[1].events[1].event = 77;
   EXPECT_EQ(error_of(encoded(p)), "corrupt: thread 0 node 1 refers to undefined event 77");
+}
+
+TEST(FormatBadInput, OperationStatisticsReferringToAnUndefinedSiteAreCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.threads[0].nodes[5].operations[1].site = 77;
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: thread 0 node 5 refers to undefined operation site 77");
+}
+
+TEST(FormatBadInput, UnknownThreadKindIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.threads[1].kind = static_cast<ThreadKind>(3);
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 5 (thread): unknown thread kind 3");
 }
 
 TEST(FormatBadInput, NodeWhoseParentComesLaterIsCorrupt) {

@@ -35,12 +35,13 @@ TEST(FormatLayout, RecordSizesAreTheDocumentedOnes) {
   // docs/format.md lists these as the smallest size of each record (all strings empty).
   EXPECT_EQ(min_encoded_size<FileHeader>(), 16u);
   EXPECT_EQ(min_encoded_size<SectionHeader>(), 12u);
-  EXPECT_EQ(min_encoded_size<ProcessRecord>(), 92u);
-  EXPECT_EQ(min_encoded_size<SiteRecord>(), 24u);
+  EXPECT_EQ(min_encoded_size<ProcessRecord>(), 96u);
+  EXPECT_EQ(min_encoded_size<SiteRecord>(), 52u);
   EXPECT_EQ(min_encoded_size<EventRecord>(), 12u);
-  EXPECT_EQ(min_encoded_size<ThreadRecord>(), 32u);
-  EXPECT_EQ(min_encoded_size<NodeRecord>(), 120u);
+  EXPECT_EQ(min_encoded_size<ThreadRecord>(), 48u);
+  EXPECT_EQ(min_encoded_size<NodeRecord>(), 128u);
   EXPECT_EQ(min_encoded_size<EventStatsRecord>(), 60u);
+  EXPECT_EQ(min_encoded_size<OperationStatsRecord>(), 80u);
 }
 
 // Builds a file by hand, as a reader written from docs/format.md would expect it: every integer
@@ -82,36 +83,54 @@ class HandBuiltFile {
   std::size_t section_ = 0;
 };
 
+// The example of docs/format.md: an OpenMP worker thread, flushed while it was inside a parallel
+// region. Its root is a context node (the worker only joined the region); the region's node is open
+// and holds a user event's and the region's join barrier's statistics. Every other number is
+// distinct, so a field read in its neighbour's place shows.
 Profile small_profile() {
   Profile p;
   p.process =
       ProcessInfo{1, 2, 3, 4, 5, EndReason::flush, 6, ClockSource::monotonic, 1, 7, 8, 9, "h", "c d", "v"};
-  p.sites = {Site{10, 1, 11, "main", "m.c"}};
-  p.events = {Event{12, "e", ""}};
+  p.process.openmp_runtime = "omp 5";
+  p.sites = {
+      Site{10, 1, 11, "main", "m.c"},
+      Site{12, static_cast<std::uint32_t>(SiteKind::omp_parallel), 0, "parallel", "", 0x1a2c, 0x1b80,
+           kNoParent, "a.out"},
+      Site{13, static_cast<std::uint32_t>(SiteKind::omp_join_barrier), 0, "implicit barrier", "", 0x1a2c, 0,
+           12, "a.out"},
+  };
+  p.events = {Event{14, "e", ""}};
   Node root;
   root.site = 10;
-  root.value = -1;
-  root.count = 16;
-  root.sum_ns = 17;
-  root.min_ns = 18;
-  root.max_ns = 19;
-  root.last_begin_ns = 20;
-  root.open_ns = 21;
-  root.open = true;
-  root.os_user_self_ns = 22;
-  root.os_sys_self_ns = 23;
-  root.iterations = 24;
-  root.iteration_sum_ns = 25;
-  root.iteration_min_ns = 26;
-  root.iteration_max_ns = 27;
-  root.events = {EventStats{12, 28, 29, 30, 31, 32, 33, "x"}};
+  root.context = true;
+  Node region;
+  region.parent = 0;
+  region.site = 12;
+  region.value = -1;
+  region.count = 19;
+  region.sum_ns = 20;
+  region.min_ns = 21;
+  region.max_ns = 22;
+  region.last_begin_ns = 23;
+  region.open_ns = 24;
+  region.open = true;
+  region.os_user_self_ns = 25;
+  region.os_sys_self_ns = 26;
+  region.iterations = 27;
+  region.iteration_sum_ns = 28;
+  region.iteration_min_ns = 29;
+  region.iteration_max_ns = 30;
+  region.events = {EventStats{14, 31, 32, 33, 34, 35, 36, "x"}};
+  region.operations = {OperationStats{13, 37, 38, 39, 40, 41, 42, 43, 44, 45}};
   Thread t;
   t.index = 0;
   t.ended = true;
-  t.os_tid = 13;
-  t.start_ns = 14;
-  t.end_ns = 15;
-  t.nodes = {root};
+  t.os_tid = 15;
+  t.start_ns = 16;
+  t.end_ns = 17;
+  t.kind = ThreadKind::openmp_worker;
+  t.parked_ns = 18;
+  t.nodes = {root, region};
   p.threads = {t};
   return p;
 }
@@ -119,7 +138,7 @@ Profile small_profile() {
 std::vector<std::uint8_t> small_profile_by_hand() {
   HandBuiltFile f;
   f.raw({0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'});  // magic
-  f.u16(1), f.u16(0);                                    // version 1.0
+  f.u16(2), f.u16(0);                                    // version 2.0
   f.u8(1), f.u8(8), f.u8(8), f.u8(0);                    // little-endian, 8-byte integers and times, reserved
 
   f.begin_section(1);                      // process
@@ -128,24 +147,36 @@ std::vector<std::uint8_t> small_profile_by_hand() {
   f.u32(1), f.u32(6), f.u32(1), f.u32(1);  // end reason flush, signal, clock monotonic, thread count
   f.u64(7), f.u64(8), f.u64(9);            // ticks per second, max depth, dropped intervals
   f.str("h"), f.str("c d"), f.str("v");    // hostname, command line, parperf version
+  f.str("omp 5");                          // OpenMP runtime
   f.end_section();
 
-  f.begin_section(2);  // sites
-  f.u32(10), f.u32(1), f.i64(11), f.str("main"), f.str("m.c");
+  f.begin_section(2);  // sites: id, kind, line, address, end address, parent, reserved, name, file, module
+  f.u32(10), f.u32(1), f.i64(11), f.u64(0), f.u64(0), f.u32(0xffffffff), f.u32(0);  // user site: no address
+  f.str("main"), f.str("m.c"), f.str("");
+  f.u32(12), f.u32(16), f.i64(0), f.u64(0x1a2c), f.u64(0x1b80), f.u32(0xffffffff), f.u32(0);  // omp_parallel
+  f.str("parallel"), f.str(""), f.str("a.out");
+  f.u32(13), f.u32(34), f.i64(0), f.u64(0x1a2c), f.u64(0), f.u32(12), f.u32(0);  // its omp_join_barrier
+  f.str("implicit barrier"), f.str(""), f.str("a.out");
   f.end_section();
 
   f.begin_section(3);  // events
-  f.u32(12), f.str("e"), f.str("");
+  f.u32(14), f.str("e"), f.str("");
   f.end_section();
 
   f.begin_section(4);                                   // thread
-  f.u32(0), f.u32(1), f.i64(13), f.u64(14), f.u64(15);  // index, ended, os tid, start, end
-  f.u32(0xffffffff), f.u32(10), f.i64(-1);              // node: no parent, site, value
-  for (std::uint64_t v = 16; v <= 27; ++v) f.u64(v);    // count .. iteration max
-  f.u32(1), f.u32(1);                                   // open, event count
-  f.u32(12), f.u32(0);                                  // event statistics: event, reserved
-  for (std::uint64_t v = 28; v <= 33; ++v) f.u64(v);    // starts .. max
+  f.u32(0), f.u32(1), f.i64(15), f.u64(16), f.u64(17);  // index, ended, os tid, start, end
+  f.u32(2), f.u32(0), f.u64(18);                        // kind OpenMP worker, reserved, parked
+  f.u32(0xffffffff), f.u32(10), f.i64(0);               // node 0: no parent, site, value
+  for (int i = 0; i < 12; ++i) f.u64(0);                // count .. iteration max: a context node
+  f.u32(2), f.u32(0), f.u32(0), f.u32(0);               // flags context, no events, no operations, reserved
+  f.u32(0), f.u32(12), f.i64(-1);                       // node 1: parent 0, site, value
+  for (std::uint64_t v = 19; v <= 30; ++v) f.u64(v);    // count .. iteration max
+  f.u32(1), f.u32(1), f.u32(1), f.u32(0);               // flags open, 1 event, 1 operation, reserved
+  f.u32(14), f.u32(0);                                  // event statistics: event, reserved
+  for (std::uint64_t v = 31; v <= 36; ++v) f.u64(v);    // starts .. max
   f.str("x");
+  f.u32(13), f.u32(0);                                // operation statistics: site, reserved
+  for (std::uint64_t v = 37; v <= 45; ++v) f.u64(v);  // count .. bytes
   f.end_section();
 
   f.u32(0x21444e45), f.u32(4);  // "END!", four sections
@@ -156,7 +187,7 @@ TEST(FormatLayout, WriterProducesTheDocumentedBytes) {
   if constexpr (std::endian::native != std::endian::little)
     GTEST_SKIP() << "the writer writes host byte order";
   const auto by_hand = small_profile_by_hand();
-  EXPECT_EQ(by_hand.size(), 442u);
+  EXPECT_EQ(by_hand.size(), 849u);
   EXPECT_EQ(test::encode_profile(small_profile()), by_hand);
 }
 
@@ -241,7 +272,8 @@ TEST(FormatByteOrder, BigEndianFileDecodesToTheSameProfile) {
   const Profile p = test::rich_sample_profile();
   const auto big = encode_in_byte_order(p, true);
   ASSERT_EQ(big[12], kBigEndian);
-  EXPECT_EQ(big[9], 1) << "version major 1, most significant byte first";
+  EXPECT_EQ(big[8], 0);
+  EXPECT_EQ(big[9], 2) << "version major 2, most significant byte first";
   EXPECT_EQ(test::first_difference(decode_profile(big), p), "");
 }
 

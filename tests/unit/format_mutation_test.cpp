@@ -33,11 +33,12 @@ using test::Mutator;
 
 // The first words of a FormatError, to see which layers of the reader the mutants reached.
 std::string kind_of(const std::string& message) {
-  for (const char* kind :
-       {"checksum mismatch", "cannot fit",       "undefined site", "undefined event", "has parent",
-        "unparsed bytes",    "unexpected bytes", "announces",      "defined twice",   "appears twice",
-        "has no nodes",      "process sections", "rank",           "unknown",         "not a parperf",
-        "version",           "type sizes",       "byte order",     "truncated",       "empty file"})
+  for (const char* kind : {"checksum mismatch", "cannot fit",    "undefined site", "undefined operation site",
+                           "undefined event",   "has parent",    "unparsed bytes", "unexpected bytes",
+                           "announces",         "defined twice", "appears twice",  "has no nodes",
+                           "process sections",  "rank",          "unknown",        "not a parperf",
+                           "version",           "type sizes",    "byte order",     "truncated",
+                           "empty file"})
     if (message.find(kind) != std::string::npos) return kind;
   return "other: " + message;
 }
@@ -67,8 +68,9 @@ TEST(FormatMutation, TwentyThousandMutantsOfTheSampleNeverCrashTheReader) {
   }
 
   // The run must exercise more than the checksum: each of these layers refused some mutants.
-  for (const char* layer : {"checksum mismatch", "truncated", "cannot fit", "undefined site", "has parent",
-                            "unparsed bytes", "unexpected bytes", "announces"})
+  for (const char* layer :
+       {"checksum mismatch", "truncated", "cannot fit", "undefined site", "undefined operation site",
+        "has parent", "unparsed bytes", "unexpected bytes", "announces"})
     EXPECT_GT(kinds[layer], 0) << "no mutant reached the reader's \"" << layer << "\" check";
   for (const auto& [kind, count] : kinds) EXPECT_NE(kind.rfind("other: ", 0), 0u) << kind;
   // Decoding is linear in the file's size; a mutant that takes a whole second found a loop.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -39,6 +40,14 @@ TEST(FormatRoundTrip, FirstDifferenceNamesTheFieldThatDiffers) {
   changed = expected;
   changed.sites[2].name = "other";
   EXPECT_EQ(first_difference(changed, expected), "sites[2].name: \"other\", expected \"Ω-loop ∑ 数据\"");
+  changed = expected;
+  changed.threads[1].nodes[4].operations[0].sync_max_ns = 3;
+  EXPECT_EQ(first_difference(changed, expected),
+            "threads[1].nodes[4].operations[0].sync_max_ns: 3, expected " +
+                std::to_string(expected.threads[1].nodes[4].operations[0].sync_max_ns));
+  changed = expected;
+  changed.threads[1].nodes[3].context = false;
+  EXPECT_EQ(first_difference(changed, expected), "threads[1].nodes[3].context: false, expected true");
 }
 
 TEST(FormatRoundTrip, DecodedRichProfileEncodesToTheSameBytes) {
@@ -55,8 +64,34 @@ TEST(FormatRoundTrip, MinimalProfileWithEmptyEventSectionRoundTrips) {
   EXPECT_TRUE(read.events.empty());
 }
 
+// The value of every field of `r`, in file order, as text (to compare a record with the default one).
+template <class Record>
+std::vector<std::string> field_values(Record r) {
+  std::vector<std::string> values;
+  fields(r, [&](auto& field) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>)
+      values.emplace_back(field);
+    else
+      values.push_back(std::to_string(field));
+  });
+  return values;
+}
+
+// The position of `Record::reserved` in the record's field list: a field written as zero.
+template <class Record>
+std::size_t reserved_field() {
+  Record r{};
+  std::size_t i = 0, found = SIZE_MAX;
+  fields(r, [&](auto& field) {
+    if (static_cast<const void*>(&field) == static_cast<const void*>(&r.reserved)) found = i;
+    ++i;
+  });
+  return found;
+}
+
 // Walks the records of an encoded file with the shared field lists and notes, per record type,
-// which fields were non-zero (strings: non-empty) in at least one record.
+// which fields differed from the default-constructed record's (a parent of kNoParent is a default,
+// so is an empty string) in at least one record.
 class FieldCoverage {
  public:
   explicit FieldCoverage(std::span<const std::uint8_t> file) : file_(file) {}
@@ -64,10 +99,8 @@ class FieldCoverage {
   template <class Record>
   Record next(std::vector<bool>& seen) {
     Record r{};
-    std::size_t i = 0;
     fields(r, [&](auto& field) {
       using T = std::decay_t<decltype(field)>;
-      if (seen.size() <= i) seen.resize(i + 1, false);
       if constexpr (std::is_same_v<T, Str>) {
         const auto length = static_cast<std::size_t>(test::load_uint(file_, at_, 4));
         field = Str(reinterpret_cast<const char*>(file_.data() + at_ + 4), length);
@@ -76,9 +109,12 @@ class FieldCoverage {
         field = static_cast<T>(test::load_uint(file_, at_, sizeof(T)));
         at_ += sizeof(T);
       }
-      if (field != T{}) seen[i] = true;
-      ++i;
     });
+    const auto values = field_values(r);
+    const auto defaults = field_values(Record{});
+    seen.resize(values.size(), false);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] != defaults[i]) seen[i] = true;
     return r;
   }
   void seek(std::size_t at) { at_ = at; }
@@ -89,11 +125,14 @@ class FieldCoverage {
   std::size_t at_ = 0;
 };
 
+// The fields never seen with a non-default value, except `reserved` (SIZE_MAX: none excepted);
+// empty when every field was, and "no <record> walked" when no record of the type was.
 std::string unset_fields(const char* record, const std::vector<bool>& seen,
-                         std::size_t allowed_zero = SIZE_MAX) {
+                         std::size_t allowed_default = SIZE_MAX) {
+  if (seen.empty()) return std::string("no ") + record + " walked";
   std::string unset;
   for (std::size_t i = 0; i < seen.size(); ++i)
-    if (!seen[i] && i != allowed_zero)
+    if (!seen[i] && i != allowed_default)
       unset += std::string(unset.empty() ? "" : ", ") + record + " field " + std::to_string(i);
   return unset;
 }
@@ -104,7 +143,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   // not set in rich_sample_profile() fails here.
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
-  std::vector<bool> process, site, event, thread, node, stats;
+  std::vector<bool> process, site, event, thread, node, stats, operation;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -123,20 +162,39 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
         while (walk.at() < end) {
           const auto n = walk.next<NodeRecord>(node);
           for (std::uint32_t e = 0; e < n.event_count; ++e) walk.next<EventStatsRecord>(stats);
+          for (std::uint32_t o = 0; o < n.operation_count; ++o) walk.next<OperationStatsRecord>(operation);
         }
         break;
     }
     EXPECT_EQ(walk.at(), end) << "section at offset " << section.offset;
   }
   EXPECT_EQ(unset_fields("ProcessRecord", process), "");
-  EXPECT_EQ(unset_fields("SiteRecord", site), "");
   EXPECT_EQ(unset_fields("EventRecord", event), "");
-  EXPECT_EQ(unset_fields("ThreadRecord", thread), "");
-  EXPECT_EQ(unset_fields("NodeRecord", node), "");
-  // EventStatsRecord field 1 is `reserved`: written as zero in version 1.
-  EXPECT_EQ(unset_fields("EventStatsRecord", stats, 1), "");
-  ASSERT_GT(stats.size(), 1u);
-  EXPECT_FALSE(stats[1]) << "EventStatsRecord.reserved must be written as zero";
+  // The `reserved` fields are written as zero in version 2: the only fields allowed their default.
+  const auto check_reserved = [](const char* record, const std::vector<bool>& seen, std::size_t reserved) {
+    ASSERT_LT(reserved, seen.size()) << record;
+    EXPECT_EQ(unset_fields(record, seen, reserved), "");
+    EXPECT_FALSE(seen[reserved]) << record << ".reserved must be written as zero";
+  };
+  check_reserved("SiteRecord", site, reserved_field<SiteRecord>());
+  check_reserved("ThreadRecord", thread, reserved_field<ThreadRecord>());
+  check_reserved("NodeRecord", node, reserved_field<NodeRecord>());
+  check_reserved("EventStatsRecord", stats, reserved_field<EventStatsRecord>());
+  check_reserved("OperationStatsRecord", operation, reserved_field<OperationStatsRecord>());
+}
+
+TEST(FormatRoundTrip, RichSampleHasEveryThreadKindAndBothNodeFlags) {
+  // Values the field coverage above cannot see: each enumerator and each flag bit on its own.
+  const Profile p = rich_sample_profile();
+  std::set<ThreadKind> kinds;
+  bool open = false, context = false;
+  for (const auto& t : p.threads) {
+    kinds.insert(t.kind);
+    for (const auto& n : t.nodes) open |= n.open, context |= n.context;
+  }
+  EXPECT_EQ(kinds, (std::set<ThreadKind>{ThreadKind::other, ThreadKind::initial, ThreadKind::openmp_worker}));
+  EXPECT_TRUE(open);
+  EXPECT_TRUE(context);
 }
 
 TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
@@ -171,21 +229,22 @@ TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
 }
 
 TEST(FormatVersioning, FileOfANewerMinorVersionIsRead) {
-  // Minor versions only add section types, which this reader skips; the version it reads is 1.x.
+  // Minor versions only add section types, which this reader skips; the version it reads is 2.x.
   auto bytes = encode_profile(rich_sample_profile());
   test::store_uint(bytes, 10, 2, 7);
   EXPECT_EQ(first_difference(decode_profile(bytes), rich_sample_profile()), "");
 }
 
 TEST(FormatVersioning, SectionOfAnUnknownTypeIsSkipped) {
-  // What a version 1.1 file might hold: a section this reader does not know, between known ones.
+  // What a version 2.1 file might hold: a section this reader does not know, between known ones.
   const Profile expected = test::minimal_profile();
   const auto plain = encode_profile(expected);
   const std::size_t end = test::end_marker_offset(plain);
   MemorySink extra;
   RecordWriter writer(extra);
   writer.begin_section(static_cast<SectionType>(0x0001'0000));
-  writer.record(SiteRecord{.id = 1, .kind = 2, .line = 3, .name = "looks like a site", .file = "but is not one"});
+  writer.record(
+      SiteRecord{.id = 1, .kind = 2, .line = 3, .name = "looks like a site", .file = "but is not one"});
   writer.end_section();
   writer.begin_section(static_cast<SectionType>(99));  // and an empty one
   writer.end_section();

@@ -19,9 +19,12 @@ using format::Event;
 using format::EventStats;
 using format::kNoParent;
 using format::Node;
+using format::OperationStats;
 using format::Profile;
 using format::Site;
+using format::SiteKind;
 using format::Thread;
+using format::ThreadKind;
 
 constexpr auto kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 constexpr auto kMaxI64 = std::numeric_limits<std::int64_t>::max();
@@ -53,6 +56,13 @@ EventStats event_stats(std::uint32_t event, std::uint64_t base, std::string firs
                     base * 1000 + 4, base + 5, base * 100 + 6, std::move(first_description)};
 }
 
+OperationStats operation_stats(std::uint32_t site, std::uint64_t base) {
+  return OperationStats{site,          base + 1, base * 1000 + 2, base + 3, base * 100 + 4,
+                        base * 10 + 5, base + 6, base * 20 + 7,   base + 8, base * 64 + 9};
+}
+
+std::uint32_t kind(SiteKind k) { return static_cast<std::uint32_t>(k); }
+
 }  // namespace
 
 Profile rich_sample_profile() {
@@ -73,13 +83,23 @@ Profile rich_sample_profile() {
   proc.hostname = "nœud-07.cluster.example";
   proc.command_line = "./solver --grid 512 --label \"a b\"";
   proc.parperf_version = "0.1.0-test";
+  proc.openmp_runtime = "LLVM OMP version: 5.0.20140926";
 
-  // Ids neither dense nor sorted; one empty name, one empty file, names in three scripts.
+  // Ids neither dense nor sorted; one empty name, one empty file, names in three scripts. The
+  // annotation sites come first; then the OpenMP collector's sites, known by a module-relative code
+  // address (the implicit barrier shares its loop's address and names the loop as its parent).
   p.sites = {
       Site{7, 0, 1, "program", ""},
       Site{3, 1, 120, "solve", "src/solver.cpp"},
       Site{12, 2, kMaxI64, "Ω-loop ∑ 数据", "src/ядро.f90"},
       Site{0xfffffffeu, 3, -42, "", "generated.c"},
+      Site{40, kind(SiteKind::omp_parallel), 0, "parallel", "", 0x1a2c, 0x1b80, kNoParent,
+           "/opt/app/bin/heat"},
+      Site{41, kind(SiteKind::omp_loop), 0, "loop", "", 0x1a58, 0x1b44, kNoParent, "/opt/app/bin/heat"},
+      Site{42, kind(SiteKind::omp_implicit_barrier), 0, "implicit barrier", "", 0x1a58, 0, 41,
+           "/opt/app/bin/heat"},
+      Site{43, kind(SiteKind::omp_critical), 0, "critical", "", kMaxU64, 0, kNoParent,
+           "/home/ünï/lib/libkern.so"},
   };
   p.events = {
       Event{2, "halo exchange", "to rank %d, %zu bytes"},
@@ -87,13 +107,15 @@ Profile rich_sample_profile() {
       Event{900, "", "a nameless event"},
   };
 
-  // Thread 0: a three-level tree with user-event statistics, the extremes of every integer type.
+  // Thread 0, the initial thread: a three-level tree with user-event statistics, the extremes of
+  // every integer type, then a parallel region holding a loop, with OpenMP operation statistics.
   Thread t0;
   t0.index = 0;
   t0.ended = true;
   t0.os_tid = 31'337;
   t0.start_ns = 1'001;
   t0.end_ns = 98'765'000'003;
+  t0.kind = ThreadKind::initial;
   t0.nodes.push_back(node(kNoParent, 7, 0, 1'000'000));
   Node solve = node(0, 3, -17, 2'000);
   solve.events.push_back(event_stats(2, 700, "to rank 1, 4096 bytes"));
@@ -108,15 +130,26 @@ Profile rich_sample_profile() {
       EventStats{0xffffffffu, kMaxU64, kMaxU64 - 4, kMaxU64 - 5, kMaxU64 - 6, 0, kMaxU64 - 7, "Ω ✓ 数据"});
   t0.nodes.push_back(extremes);
   t0.nodes.push_back(node(0, 0xfffffffeu, kMaxI64, 4'000));
+  Node region = node(0, 40, 0, 11'000);
+  region.operations.push_back(operation_stats(43, 12'000));
+  t0.nodes.push_back(region);
+  Node loop = node(4, 41, 0, 13'000);
+  loop.operations.push_back(operation_stats(42, 14'000));
+  loop.operations.push_back(OperationStats{43, kMaxU64, kMaxU64 - 1, 0, kMaxU64 - 2, kMaxU64 - 3, kMaxU64 - 4,
+                                           kMaxU64 - 5, kMaxU64 - 6, kMaxU64 - 7});
+  t0.nodes.push_back(loop);
 
   // Thread 2 before thread 1: the reader keeps file order and does not assume index == position.
-  // Still running when the profile was written, with two entries open (a stack of open nodes).
+  // An OpenMP worker, still running when the profile was written, with two entries open (a stack
+  // of open nodes), then the parallel region it only joined (a context node) around its loop.
   Thread t2;
   t2.index = 2;
   t2.ended = false;
   t2.os_tid = -7;
   t2.start_ns = 5'000'000'017;
   t2.end_ns = 98'765'432'019;
+  t2.kind = ThreadKind::openmp_worker;
+  t2.parked_ns = 7'000'000'041;
   t2.nodes.push_back(node(kNoParent, 7, 1, 5'000));
   Node open_loop = node(0, 12, 64, 6'000);
   open_loop.open = true;
@@ -127,6 +160,14 @@ Profile rich_sample_profile() {
   open_user.open_ns = 1'029;
   open_user.events.push_back(event_stats(2, 9'000, "to rank 0, 0 bytes"));
   t2.nodes.push_back(open_user);
+  Node joined;  // no entries and no time of its own: only the path to the loop
+  joined.parent = 0;
+  joined.site = 40;
+  joined.context = true;
+  t2.nodes.push_back(joined);
+  Node worker_loop = node(3, 41, 0, 15'000);
+  worker_loop.operations.push_back(operation_stats(42, 16'000));
+  t2.nodes.push_back(worker_loop);
 
   // Thread 1: only its root node, nothing else recorded.
   Thread t1;
@@ -224,6 +265,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   d.field("process.hostname", a.hostname, e.hostname);
   d.field("process.command_line", a.command_line, e.command_line);
   d.field("process.parperf_version", a.parperf_version, e.parperf_version);
+  d.field("process.openmp_runtime", a.openmp_runtime, e.openmp_runtime);
 
   d.list("sites", actual.sites, expected.sites, [&](const std::string& path, const Site& as, const Site& es) {
     d.field(path + ".id", as.id, es.id);
@@ -231,6 +273,11 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".line", as.line, es.line);
     d.field(path + ".name", as.name, es.name);
     d.field(path + ".file", as.file, es.file);
+    d.field(path + ".address", as.address, es.address);
+    d.field(path + ".end_address", as.end_address, es.end_address);
+    d.field(path + ".parent", as.parent, es.parent);
+    d.field(path + ".module", as.module, es.module);
+    // `function` and `end_line` are not in the file: the analysis fills them when it symbolizes.
   });
   d.list("events", actual.events, expected.events,
          [&](const std::string& path, const Event& ae, const Event& ee) {
@@ -248,6 +295,19 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".max_ns", as.max_ns, es.max_ns);
     d.field(path + ".first_description", as.first_description, es.first_description);
   };
+  const auto compare_operation = [&](const std::string& path, const OperationStats& ao,
+                                     const OperationStats& eo) {
+    d.field(path + ".site", ao.site, eo.site);
+    d.field(path + ".count", ao.count, eo.count);
+    d.field(path + ".sum_ns", ao.sum_ns, eo.sum_ns);
+    d.field(path + ".min_ns", ao.min_ns, eo.min_ns);
+    d.field(path + ".max_ns", ao.max_ns, eo.max_ns);
+    d.field(path + ".wait_ns", ao.wait_ns, eo.wait_ns);
+    d.field(path + ".wait_max_ns", ao.wait_max_ns, eo.wait_max_ns);
+    d.field(path + ".sync_ns", ao.sync_ns, eo.sync_ns);
+    d.field(path + ".sync_max_ns", ao.sync_max_ns, eo.sync_max_ns);
+    d.field(path + ".bytes", ao.bytes, eo.bytes);
+  };
   const auto compare_node = [&](const std::string& path, const Node& an, const Node& en) {
     d.field(path + ".parent", an.parent, en.parent);
     d.field(path + ".site", an.site, en.site);
@@ -259,6 +319,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".last_begin_ns", an.last_begin_ns, en.last_begin_ns);
     d.field(path + ".open_ns", an.open_ns, en.open_ns);
     d.field(path + ".open", an.open, en.open);
+    d.field(path + ".context", an.context, en.context);
     d.field(path + ".os_user_self_ns", an.os_user_self_ns, en.os_user_self_ns);
     d.field(path + ".os_sys_self_ns", an.os_sys_self_ns, en.os_sys_self_ns);
     d.field(path + ".iterations", an.iterations, en.iterations);
@@ -266,6 +327,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".iteration_min_ns", an.iteration_min_ns, en.iteration_min_ns);
     d.field(path + ".iteration_max_ns", an.iteration_max_ns, en.iteration_max_ns);
     d.list(path + ".events", an.events, en.events, compare_stats);
+    d.list(path + ".operations", an.operations, en.operations, compare_operation);
   };
   d.list("threads", actual.threads, expected.threads,
          [&](const std::string& path, const Thread& at, const Thread& et) {
@@ -274,6 +336,8 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
            d.field(path + ".os_tid", at.os_tid, et.os_tid);
            d.field(path + ".start_ns", at.start_ns, et.start_ns);
            d.field(path + ".end_ns", at.end_ns, et.end_ns);
+           d.field(path + ".kind", at.kind, et.kind);
+           d.field(path + ".parked_ns", at.parked_ns, et.parked_ns);
            d.list(path + ".nodes", at.nodes, et.nodes, compare_node);
          });
   return d.first();

@@ -20,9 +20,11 @@
 
 namespace parperf::test {
 
-// Every record type and every field: three threads (one with a single node, one with an entry still
-// open), nested nodes with user-event statistics, unicode and empty strings, the largest and the
-// most negative values, and ids that are neither dense nor sorted.
+// Every record type and every field: three threads (the initial thread, an OpenMP worker with entries
+// still open and a context node, one with a single node), nested nodes with user-event and OpenMP
+// operation statistics, annotation sites and code-address sites (one naming its construct as
+// parent), unicode and empty strings, the largest and the most negative values, and ids that are
+// neither dense nor sorted.
 format::Profile rich_sample_profile();
 
 // The smallest valid profile: a process, the program site and one thread holding only its root node.
@@ -82,7 +84,8 @@ void write_records(Writer& writer, const format::Profile& profile) {
 
   writer.begin_section(SectionType::sites);
   for (const auto& s : profile.sites)
-    writer.record(SiteRecord{s.id, s.kind, s.line, s.address, s.end_address, s.parent, 0, s.name, s.file, s.module});
+    writer.record(
+        SiteRecord{s.id, s.kind, s.line, s.address, s.end_address, s.parent, 0, s.name, s.file, s.module});
   writer.end_section();
 
   writer.begin_section(SectionType::events);
@@ -92,14 +95,13 @@ void write_records(Writer& writer, const format::Profile& profile) {
   for (const auto& t : profile.threads) {
     writer.begin_section(SectionType::thread);
     writer.record(ThreadRecord{t.index, t.ended ? 1u : 0u, t.os_tid, t.start_ns, t.end_ns,
-                              static_cast<std::uint32_t>(t.kind), 0, t.parked_ns});
+                               static_cast<std::uint32_t>(t.kind), 0, t.parked_ns});
     for (const auto& n : t.nodes) {
-      writer.record(NodeRecord{n.parent, n.site, n.value, n.count, n.sum_ns, n.min_ns, n.max_ns,
-                               n.last_begin_ns, n.open_ns, n.os_user_self_ns, n.os_sys_self_ns, n.iterations,
-                               n.iteration_sum_ns, n.iteration_min_ns, n.iteration_max_ns,
-                               (n.open ? kNodeOpen : 0u) | (n.context ? kNodeContext : 0u),
-                               static_cast<std::uint32_t>(n.events.size()),
-                               static_cast<std::uint32_t>(n.operations.size()), 0});
+      writer.record(NodeRecord{
+          n.parent, n.site, n.value, n.count, n.sum_ns, n.min_ns, n.max_ns, n.last_begin_ns, n.open_ns,
+          n.os_user_self_ns, n.os_sys_self_ns, n.iterations, n.iteration_sum_ns, n.iteration_min_ns,
+          n.iteration_max_ns, (n.open ? kNodeOpen : 0u) | (n.context ? kNodeContext : 0u),
+          static_cast<std::uint32_t>(n.events.size()), static_cast<std::uint32_t>(n.operations.size()), 0});
       for (const auto& e : n.events)
         writer.record(EventStatsRecord{e.event, 0, e.starts, e.ends, e.atomics, e.sum_ns, e.min_ns, e.max_ns,
                                        e.first_description});

@@ -4,19 +4,24 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "report/json_report.hpp"
+#include "report/src_summary.hpp"
 
 namespace parperf::report {
 namespace {
 
 using json = nlohmann::ordered_json;
+using format::SiteKind;
 
 std::set<std::string> keys_of(const json& object) {
   std::set<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.insert(key);
   return keys;
 }
+
+std::uint32_t kind_of(SiteKind kind) { return static_cast<std::uint32_t>(kind); }
 
 ReportInterval interval(std::uint32_t kind, const std::string& name, std::uint32_t level) {
   ReportInterval i;
@@ -38,6 +43,11 @@ Report sample_report() {
   report.run.end_reasons = {{0, "profile.0.ppf", format::EndReason::exit, 0},
                             {1, "profile.1.ppf", format::EndReason::signal, 11}};
   report.run.warnings = {"rank 1: 2 interval entries were not recorded"};
+  report.run.openmp_runtime = "LLVM OMP version: 5.0.20140926";
+  report.threads = {{{0, 0}, format::ThreadKind::initial, true, 0},
+                    {{0, 1}, format::ThreadKind::openmp_worker, false, 0.125}};
+  report.summary = {"the implicit barrier of loop 'sweep' (solver.cpp:42) loses 5% of total time"};
+  report.program_total_time = 0.8;
 
   ReportInterval root = interval(0, "a", 0);
   ReportInterval loop = interval(2, "sweep", 1);
@@ -59,6 +69,8 @@ Report sample_report() {
   c.communication_real_sync = 0.035;
   c.communication_starts = 0.015;
   c.idle_time = 0.02;
+  c.desync = 0.011;
+  c.waiting = 0.012;
   c.load_imbalance = 0.06;
   c.synchronization = 0.007;
   c.time_variation = 0.008;
@@ -86,19 +98,58 @@ Report sample_report() {
   event.first_description = "send 64 bytes";
   loop.events = {event};
   loop.diagnosis = "communication is 12% of total: 35 ms waiting for partners, 15 ms in call overhead";
+  loop.identity.end_line = 47;
+  loop.identity.function = "solve";
   root.children.push_back(loop);
   root.children.push_back(interval(3, "seq", 1));
   report.intervals.push_back(root);
+
+  // Three SRC points: the implicit barrier of an OpenMP loop, the join barrier of a combined
+  // `parallel for` (whose loop it ends), and a critical section.
+  analysis::SrcPoint barrier;
+  barrier.identity = {kind_of(SiteKind::omp_implicit_barrier),
+                      "implicit barrier",
+                      "heat.c",
+                      58,
+                      "relax",
+                      kind_of(SiteKind::omp_loop)};
+  barrier.interval = {kind_of(SiteKind::omp_loop), "loop", "heat.c", 58, 0, 64, "relax"};
+  barrier.count = 8;
+  barrier.total = 0.05;
+  barrier.wait = 0.002;
+  barrier.wait_max = 0.001;
+  barrier.sync = 0.038;
+  barrier.sync_max = 0.01;
+  barrier.imbalance = 1.25;
+  barrier.locations = {{0, 0}, {0, 1}};
+  analysis::SrcPoint join;
+  join.identity = {kind_of(SiteKind::omp_join_barrier), "implicit barrier", "heat.c", 80, "smooth",
+                   kind_of(SiteKind::omp_parallel)};
+  join.interval = {kind_of(SiteKind::omp_parallel), "parallel", "heat.c", 80};
+  join.combined_construct = analysis::IntervalIdentity{kind_of(SiteKind::omp_loop), "loop", "heat.c", 80};
+  join.count = 4;
+  join.sync = 0.004;
+  join.locations = {{0, 0}};
+  analysis::SrcPoint critical;
+  critical.identity = {kind_of(SiteKind::omp_critical), "critical", "heat.c", 70, "relax", 0};
+  critical.interval = {kind_of(SiteKind::omp_parallel), "parallel", "heat.c", 57};
+  critical.count = 3;
+  critical.total = 0.006;
+  critical.wait = 0.003;
+  critical.wait_max = 0.0015;
+  critical.locations = {{0, 1}};
+  report.src_points = {barrier, join, critical};
   return report;
 }
 
 TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   json j = render_json(sample_report());
-  EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "intervals"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "threads", "summary", "intervals",
+                                               "src_points"}));
   EXPECT_EQ(j["parperf_report"], 1);
   const json& run = j["run"];
   EXPECT_EQ(keys_of(run), (std::set<std::string>{"directory", "command", "processes", "threads", "unit",
-                                                 "end_reasons", "warnings"}));
+                                                 "end_reasons", "openmp_runtime", "warnings"}));
   EXPECT_EQ(run["directory"], "/runs/a");
   EXPECT_EQ(run["command"], "./a 1");
   EXPECT_EQ(run["processes"], 2);
@@ -109,6 +160,92 @@ TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
             (json{{"rank", 0}, {"file", "profile.0.ppf"}, {"reason", "exit"}, {"signal", nullptr}}));
   EXPECT_EQ(run["end_reasons"][1]["reason"], "signal");
   EXPECT_EQ(run["end_reasons"][1]["signal"], 11);
+  EXPECT_EQ(run["openmp_runtime"], "LLVM OMP version: 5.0.20140926");
+  EXPECT_EQ(j["summary"],
+            (json{"the implicit barrier of loop 'sweep' (solver.cpp:42) loses 5% of total time"}));
+}
+
+TEST(report_json, RunWithoutOpenMpHasAnEmptyRuntimeAndEmptyLists) {
+  Report report = sample_report();
+  report.run.openmp_runtime.clear();
+  report.threads.clear();
+  report.summary.clear();
+  report.src_points.clear();
+  json j = render_json(report);
+  EXPECT_EQ(j["run"]["openmp_runtime"], "");
+  EXPECT_TRUE(j["threads"].is_array() && j["threads"].empty());
+  EXPECT_TRUE(j["summary"].is_array() && j["summary"].empty());
+  EXPECT_TRUE(j["src_points"].is_array() && j["src_points"].empty());
+}
+
+TEST(report_json, ThreadsSayWhatEachThreadIsAndHowLongItWasParked) {
+  json threads = render_json(sample_report())["threads"];
+  ASSERT_EQ(threads.size(), 2u);
+  EXPECT_EQ(keys_of(threads[0]), (std::set<std::string>{"rank", "thread", "kind", "master", "parked"}));
+  EXPECT_EQ(threads[0],
+            (json{{"rank", 0}, {"thread", 0}, {"kind", "initial"}, {"master", true}, {"parked", 0.0}}));
+  EXPECT_EQ(threads[1]["thread"], 1);
+  EXPECT_EQ(threads[1]["kind"], "openmp_worker");
+  EXPECT_EQ(threads[1]["master"], false);
+  EXPECT_DOUBLE_EQ(threads[1]["parked"].get<double>(), 0.125);
+}
+
+TEST(report_json, SrcPointsHaveTheDocumentedFieldsAndDerivedFigures) {
+  json points = render_json(sample_report())["src_points"];
+  ASSERT_EQ(points.size(), 3u);
+  const json& barrier = points[0];
+  EXPECT_EQ(keys_of(barrier), (std::set<std::string>{"kind",       "name",      "description",
+                                                     "file",       "line",      "function",
+                                                     "construct",  "interval",  "combined_construct",
+                                                     "count",      "total",     "wait",
+                                                     "wait_mean",  "wait_max",  "sync",
+                                                     "sync_mean",  "sync_max",  "lost",
+                                                     "lost_share", "imbalance", "locations"}));
+  EXPECT_EQ(barrier["kind"], "omp_implicit_barrier");
+  EXPECT_EQ(barrier["name"], "implicit barrier");
+  EXPECT_EQ(barrier["description"], src_point_text(sample_report().src_points[0]))
+      << "the point in words, as the summary names it";
+  EXPECT_EQ(barrier["file"], "heat.c");
+  EXPECT_EQ(barrier["line"], 58);
+  EXPECT_EQ(barrier["function"], "relax");
+  EXPECT_EQ(barrier["construct"], "omp_loop");
+  EXPECT_EQ(barrier["interval"], (json{{"kind", "omp_loop"}, {"name", "loop"}, {"line", 58}}));
+  EXPECT_TRUE(barrier["combined_construct"].is_null());
+  EXPECT_EQ(barrier["count"], 8);
+  EXPECT_DOUBLE_EQ(barrier["total"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(barrier["wait"].get<double>(), 0.002);
+  EXPECT_DOUBLE_EQ(barrier["wait_mean"].get<double>(), 0.002 / 8);
+  EXPECT_DOUBLE_EQ(barrier["wait_max"].get<double>(), 0.001);
+  EXPECT_DOUBLE_EQ(barrier["sync"].get<double>(), 0.038);
+  EXPECT_DOUBLE_EQ(barrier["sync_mean"].get<double>(), 0.038 / 8);
+  EXPECT_DOUBLE_EQ(barrier["sync_max"].get<double>(), 0.01);
+  EXPECT_DOUBLE_EQ(barrier["lost"].get<double>(), 0.04) << "lost = wait + sync";
+  EXPECT_DOUBLE_EQ(barrier["lost_share"].get<double>(), 0.05) << "lost / the program's total time (0.8 s)";
+  EXPECT_DOUBLE_EQ(barrier["imbalance"].get<double>(), 1.25);
+  EXPECT_EQ(barrier["locations"], (json{{{"rank", 0}, {"thread", 0}}, {{"rank", 0}, {"thread", 1}}}));
+
+  const json& join = points[1];
+  EXPECT_EQ(join["kind"], "omp_join_barrier");
+  EXPECT_EQ(join["construct"], "omp_parallel");
+  EXPECT_EQ(join["combined_construct"], (json{{"kind", "omp_loop"}, {"file", "heat.c"}, {"line", 80}}));
+
+  const json& critical = points[2];
+  EXPECT_EQ(critical["kind"], "omp_critical");
+  EXPECT_TRUE(critical["construct"].is_null()) << "only a construct's barrier names a construct";
+  EXPECT_TRUE(critical["combined_construct"].is_null());
+  EXPECT_EQ(critical["interval"]["kind"], "omp_parallel");
+  EXPECT_DOUBLE_EQ(critical["sync"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(critical["lost"].get<double>(), 0.003);
+}
+
+TEST(report_json, SrcPointShareAndMeansAreZeroWhenThereIsNothingToDivideBy) {
+  Report report = sample_report();
+  report.program_total_time = 0;
+  report.src_points[0].count = 0;
+  const json barrier = render_json(report)["src_points"][0];
+  EXPECT_DOUBLE_EQ(barrier["lost_share"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(barrier["wait_mean"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(barrier["sync_mean"].get<double>(), 0.0);
 }
 
 TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
@@ -119,6 +256,8 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
                                                   "name",
                                                   "file",
                                                   "line",
+                                                  "end_line",
+                                                  "function",
                                                   "value",
                                                   "level",
                                                   "count",
@@ -140,6 +279,8 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
                                                   "communication_real_sync",
                                                   "communication_starts",
                                                   "idle_time",
+                                                  "desync_time",
+                                                  "waiting_time",
                                                   "load_imbalance",
                                                   "synchronization",
                                                   "time_variation",
@@ -156,6 +297,8 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
   EXPECT_EQ(loop["name"], "sweep");
   EXPECT_EQ(loop["file"], "solver.cpp");
   EXPECT_EQ(loop["line"], 42);
+  EXPECT_EQ(loop["end_line"], 47);
+  EXPECT_EQ(loop["function"], "solve");
   EXPECT_EQ(loop["value"], 3);
   EXPECT_EQ(loop["level"], 1);
   EXPECT_EQ(loop["count"], 5);
@@ -177,6 +320,8 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
   EXPECT_DOUBLE_EQ(loop["communication_real_sync"].get<double>(), 0.035);
   EXPECT_DOUBLE_EQ(loop["communication_starts"].get<double>(), 0.015);
   EXPECT_DOUBLE_EQ(loop["idle_time"].get<double>(), 0.02);
+  EXPECT_DOUBLE_EQ(loop["desync_time"].get<double>(), 0.011);
+  EXPECT_DOUBLE_EQ(loop["waiting_time"].get<double>(), 0.012);
   EXPECT_DOUBLE_EQ(loop["load_imbalance"].get<double>(), 0.06);
   EXPECT_DOUBLE_EQ(loop["synchronization"].get<double>(), 0.007);
   EXPECT_DOUBLE_EQ(loop["time_variation"].get<double>(), 0.008);
@@ -187,6 +332,22 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
             "communication is 12% of total: 35 ms waiting for partners, 15 ms in call overhead");
   EXPECT_EQ(root["children"].at(1)["kind"], "sequential_loop");
   EXPECT_FALSE(root.contains("iterations")) << "iterations only appear with loop iteration marks";
+  EXPECT_EQ(root["end_line"], 0) << "no end line known for an annotated interval";
+  EXPECT_EQ(root["function"], "");
+}
+
+TEST(report_json, OpenMpIntervalKindsHaveTheirFormatKeys) {
+  Report report = sample_report();
+  const std::pair<SiteKind, const char*> kinds[] = {
+      {SiteKind::omp_parallel, "omp_parallel"},   {SiteKind::omp_loop, "omp_loop"},
+      {SiteKind::omp_sections, "omp_sections"},   {SiteKind::omp_single, "omp_single"},
+      {SiteKind::omp_workshare, "omp_workshare"}, {SiteKind::omp_distribute, "omp_distribute"},
+      {SiteKind::omp_taskloop, "omp_taskloop"},   {SiteKind::omp_masked, "omp_masked"},
+      {SiteKind::omp_task, "omp_task"},           {SiteKind::omp_scope, "omp_scope"}};
+  for (const auto& [kind, key] : kinds) {
+    report.intervals[0].children[1].identity.kind = kind_of(kind);
+    EXPECT_EQ(render_json(report)["intervals"][0]["children"][1]["kind"], key);
+  }
 }
 
 TEST(report_json, ComparativeFiguresNameTheirProcessors) {
