@@ -45,7 +45,8 @@ std::optional<IntervalIdentity> single_construct(const IntervalTree& tree, const
     // A construct with an implicit barrier of its own is not combined with the region.
     for (const LocationStats& s : tree.intervals[c].locations)
       for (const OperationFigures& op : s.operations)
-        if (op.identity.kind == static_cast<std::uint32_t>(SiteKind::omp_implicit_barrier)) return std::nullopt;
+        if (op.identity.kind == static_cast<std::uint32_t>(SiteKind::omp_implicit_barrier))
+          return std::nullopt;
     found = id;
   }
   return found;

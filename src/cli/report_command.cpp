@@ -11,8 +11,8 @@
 #include <fmt/core.h>
 
 #include "analysis/interval_tree.hpp"
-#include "analysis/processors.hpp"
 #include "analysis/openmp_attribution.hpp"
+#include "analysis/processors.hpp"
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"

@@ -21,9 +21,9 @@ struct TeamContext {
 
 // A parallel region this thread runs as a team member (including the forking thread itself).
 struct JoinedRegion {
-  CodeSite* site = nullptr;  // null when the region is not measured
-  bool forked_here = false;  // this thread forked the region (it leaves at parallel-end)
-  bool left = false;         // a member that reached the join barrier has left the region
+  CodeSite* site = nullptr;                 // null when the region is not measured
+  bool forked_here = false;                 // this thread forked the region (it leaves at parallel-end)
+  bool left = false;                        // a member that reached the join barrier has left the region
   const Node* encountering_node = nullptr;  // to re-enter the region for tasks run in its join barrier
 };
 
