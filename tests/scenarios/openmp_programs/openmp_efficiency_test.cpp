@@ -176,7 +176,9 @@ TEST_P(OpenMPEfficiency, OrderedWaitsForTheTurn) {
                site_line("sync_constructs.c", GetParam() == "gcc" ? "ordered_loop" : "ordered"));
   ASSERT_NE(point, nullptr);
   EXPECT_EQ((*point)["count"], 8);
-  EXPECT_GE(number(*point, "wait"), 0.020) << "about 35 ms waiting for the turn";
+  // libgomp's ordered loops (gcc) also wait for the turn while fetching the next iteration, which
+  // is not at the ordered construct: only thread 0's 15 ms is certain to be there.
+  EXPECT_GE(number(*point, "wait"), 0.015) << "35 ms waiting for the turn, at least 15 ms of it at ordered";
   EXPECT_GE(number(*point, "total") - number(*point, "wait"), 0.040) << "8 x 5 ms inside is not waiting";
   EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.040 + 0.060);
 }
