@@ -39,10 +39,10 @@ enum {
 };
 
 static const char* const kNames[kCallbackKinds] = {
-    "thread_begin",     "thread_end",     "parallel_begin", "parallel_end", "implicit_task",
-    "work",             "masked",         "dispatch",       "sync_region",  "sync_region_wait",
-    "reduction",        "mutex_acquire",  "mutex_acquired", "mutex_released", "nest_lock",
-    "lock_init",        "lock_destroy",   "flush",          "task_create",  "task_schedule"};
+    "thread_begin", "thread_end",    "parallel_begin", "parallel_end",   "implicit_task",
+    "work",         "masked",        "dispatch",       "sync_region",    "sync_region_wait",
+    "reduction",    "mutex_acquire", "mutex_acquired", "mutex_released", "nest_lock",
+    "lock_init",    "lock_destroy",  "flush",          "task_create",    "task_schedule"};
 
 /* A thread's counts, on cache lines of their own. Only the owning thread writes them (a plain
  * increment); finalize reads them all. Threads beyond kMaxSlots share the last slot and add
@@ -67,7 +67,8 @@ static void count(int kind) {
   if (__builtin_expect(shared_slot, 0))
     atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
   else
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1, memory_order_relaxed);
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
 }
 
 /* One function per callback, each with its OMPT signature (calling through a mismatched pointer
@@ -94,8 +95,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parall
   (void)endpoint, (void)parallel, (void)task, (void)actual, (void)index, (void)flags;
   count(kImplicitTask);
 }
-static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
-                    uint64_t work_count, const void* codeptr) {
+static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
+                    ompt_data_t* task, uint64_t work_count, const void* codeptr) {
   (void)type, (void)endpoint, (void)parallel, (void)task, (void)work_count, (void)codeptr;
   count(kWork);
 }
@@ -104,7 +105,8 @@ static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
   (void)endpoint, (void)parallel, (void)task, (void)codeptr;
   count(kMasked);
 }
-static void on_dispatch(ompt_data_t* parallel, ompt_data_t* task, ompt_dispatch_t kind, ompt_data_t instance) {
+static void on_dispatch(ompt_data_t* parallel, ompt_data_t* task, ompt_dispatch_t kind,
+                        ompt_data_t instance) {
   (void)parallel, (void)task, (void)kind, (void)instance;
   count(kDispatch);
 }
@@ -113,8 +115,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
   (void)kind, (void)endpoint, (void)parallel, (void)task, (void)codeptr;
   count(kSyncRegion);
 }
-static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
-                                ompt_data_t* task, const void* codeptr) {
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
   (void)kind, (void)endpoint, (void)parallel, (void)task, (void)codeptr;
   count(kSyncRegionWait);
 }
@@ -208,8 +210,8 @@ static void finalize(ompt_data_t* tool) {
     if (counts[k]) fprintf(stderr, "ompt callback %s: %llu\n", kNames[k], counts[k]);
 }
 
-__attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(unsigned int omp_version,
-                                                                                 const char* runtime_version) {
+__attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
+    unsigned int omp_version, const char* runtime_version) {
   (void)omp_version, (void)runtime_version;
   static ompt_start_tool_result_t result = {&initialize, &finalize, {0}};
   return &result;

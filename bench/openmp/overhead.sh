@@ -101,7 +101,7 @@ busy_percent() {
   awk -v a="$a" -v b="$b" 'BEGIN {
     n = split(a, x); split(b, y)
     for (i = 2; i <= n; i++) { total += y[i] - x[i]; if (i == 5 || i == 6) idle += y[i] - x[i] }
-    printf "%d", total > 0 ? 100 * (total - idle) / total : 0
+    printf "%d", (total > 0) ? 100 * (total - idle) / total : 0
   }'
 }
 
@@ -121,6 +121,8 @@ echo
 read -r plain _ counted _ preload _ measured _ <<<"$(measure tiny "$tiny" "$regions")"
 callbacks_all=$(count_callbacks "$tiny" "$regions")
 callbacks_none=$(count_callbacks "$tiny" 0)
+ns_per_callback=$(awk -v r="$regions" -v plain="$plain" -v measured="$measured" -v all="$callbacks_all" \
+  -v none="$callbacks_none" 'BEGIN { printf "%.2f", (measured - plain) * 1e9 / (all - none) }')
 awk -v r="$regions" -v plain="$plain" -v counted="$counted" -v preload="$preload" -v measured="$measured" \
     -v all="$callbacks_all" -v none="$callbacks_none" 'BEGIN {
   per_region = (all - none) / r
@@ -139,7 +141,7 @@ echo
 # --- stencil ----------------------------------------------------------------------------------
 read -r pl pw cl cw ol ow ml mw <<<"$(measure stencil "$stencil" "$stencil_n" "$stencil_sweeps")"
 stencil_callbacks=$(count_callbacks "$stencil" "$stencil_n" "$stencil_sweeps")
-awk -v n="$stencil_n" -v sweeps="$stencil_sweeps" -v cb="$stencil_callbacks" -v pl="$pl" -v pw="$pw" \
+awk -v n="$stencil_n" -v sweeps="$stencil_sweeps" -v cb="$stencil_callbacks" -v ns="$ns_per_callback" -v pl="$pl" -v pw="$pw" \
     -v cl="$cl" -v cw="$cw" -v ol="$ol" -v ow="$ow" -v ml="$ml" -v mw="$mw" 'BEGIN {
   printf "stencil: %dx%d Jacobi, %d sweeps, a parallel for with a reduction each; %d OMPT callbacks (%.1f a sweep)\n", n, n, sweeps, cb, cb / sweeps
   printf "                                        sweeps (timed)        whole run (wall)\n"
@@ -148,6 +150,7 @@ awk -v n="$stencil_n" -v sweeps="$stencil_sweeps" -v cb="$stencil_callbacks" -v 
   printf "  parperf run, PARPERF_OPENMP=0         %8.4f s %+7.2f %%   %8.4f s %+7.2f %%\n", ol, (ol / pl - 1) * 100, ow, (ow / pw - 1) * 100
   printf "  parperf run                           %8.4f s %+7.2f %%   %8.4f s %+7.2f %%   target <= 3 %%\n", ml, (ml / pl - 1) * 100, mw, (mw / pw - 1) * 100
   printf "  ratio parperf run / plain             %8.4f               %8.4f\n", ml / pl, mw / pw
+  printf "  expected: %d callbacks x %.1f ns (tiny regions) = %.3f ms, %+.3f %%; the rest is noise\n", cb, ns, cb * ns / 1e6, cb * ns / 1e9 / pl * 100
 }'
 echo
 
