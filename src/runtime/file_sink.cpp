@@ -27,6 +27,7 @@ void FileSink::flush() noexcept {
 }
 
 void FileSink::write(const void* data, std::size_t size) noexcept {
+  if (size == 0) return;  // an empty string's data may be null, which memcpy must not see
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   if (used_ + size > capacity_) flush();
   if (size > capacity_) {
