@@ -157,6 +157,19 @@ std::optional<std::filesystem::path> find_library(const std::string& name, const
   return std::nullopt;
 }
 
+// Why `libomp` cannot be preloaded, or empty when it can.
+std::string libomp_problem(const std::filesystem::path& libomp) {
+  if (libomp.empty()) return "no libomp was found when parperf was built";
+  if (access(libomp.c_str(), R_OK) != 0) return fmt::format("{} not found", libomp.string());
+  // The dynamic loader splits LD_PRELOAD at spaces and colons.
+  if (libomp.string().find_first_of(" :") != std::string::npos) {
+    return fmt::format("cannot preload {}: its path contains a space or ':'", libomp.string());
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string linkage_name(OpenMpLinkage linkage) {
   switch (linkage) {
     case OpenMpLinkage::kNone:
@@ -170,19 +183,6 @@ std::string linkage_name(OpenMpLinkage linkage) {
   }
   return "unknown";
 }
-
-// Why `libomp` cannot be preloaded, or empty when it can.
-std::string libomp_problem(const std::filesystem::path& libomp) {
-  if (libomp.empty()) return "no libomp was found when parperf was built";
-  if (access(libomp.c_str(), R_OK) != 0) return fmt::format("{} not found", libomp.string());
-  // The dynamic loader splits LD_PRELOAD at spaces and colons.
-  if (libomp.string().find_first_of(" :") != std::string::npos) {
-    return fmt::format("cannot preload {}: its path contains a space or ':'", libomp.string());
-  }
-  return {};
-}
-
-}  // namespace
 
 std::optional<std::filesystem::path> resolve_program(const std::string& name, const char* path) {
   if (name.empty()) return std::nullopt;

@@ -78,4 +78,7 @@ std::filesystem::path configured_libomp();
 OpenMpPlan plan_openmp_runtime(OpenMpRuntimeMode mode, const OpenMpDetection& detection,
                                const std::filesystem::path& libomp);
 
+// "none", "libgomp", "libomp" or "unknown", as run.json says it.
+std::string linkage_name(OpenMpLinkage linkage);
+
 }  // namespace parperf::cli

@@ -21,19 +21,7 @@ using parperf::test::TempDir;
 constexpr OpenMpLinkage kCompilersRuntime =
     PARPERF_FIXTURE_OPENMP_IS_LIBGOMP ? OpenMpLinkage::kLibgomp : OpenMpLinkage::kLibomp;
 
-std::string name_of(OpenMpLinkage linkage) {
-  switch (linkage) {
-    case OpenMpLinkage::kNone:
-      return "none";
-    case OpenMpLinkage::kLibgomp:
-      return "libgomp";
-    case OpenMpLinkage::kLibomp:
-      return "libomp";
-    case OpenMpLinkage::kUnknown:
-      break;
-  }
-  return "unknown";
-}
+std::string name_of(OpenMpLinkage linkage) { return linkage_name(linkage); }
 
 OpenMpDetection detect(const std::string& program, const char* ld_library_path = nullptr) {
   return detect_openmp_runtime(program, {.path = "/usr/bin:/bin", .ld_library_path = ld_library_path});
