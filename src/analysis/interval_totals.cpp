@@ -1,13 +1,10 @@
 #include "analysis/interval_totals.hpp"
+#include "analysis/seconds.hpp"
 
 #include <algorithm>
 
 namespace parperf::analysis {
 namespace {
-
-// Division, not multiplication by 1e-9, so that whole milliseconds come out exact (0.3, not
-// 0.30000000000000004).
-double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 // Sums stay in integer nanoseconds until the end so that totals are exact.
 struct EventSum {

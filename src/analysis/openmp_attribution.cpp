@@ -1,4 +1,5 @@
 #include "analysis/openmp_attribution.hpp"
+#include "analysis/seconds.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +11,6 @@ namespace {
 
 using format::SiteKind;
 
-double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 std::uint64_t nanoseconds(double s) { return static_cast<std::uint64_t>(std::max(0.0, s) * 1e9 + 0.5); }
 
 bool is_parallel(const MergedInterval& interval) {

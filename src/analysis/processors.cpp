@@ -1,13 +1,10 @@
 #include "analysis/processors.hpp"
+#include "analysis/seconds.hpp"
 
 #include <algorithm>
 
 namespace parperf::analysis {
 namespace {
-
-// Division, not multiplication by 1e-9, so that whole milliseconds come out exact (0.3, not
-// 0.30000000000000004).
-double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 std::int64_t thread_processor_number(const IntervalTree& tree, Location location) {
   if (tree.threads_per_rank.size() <= 1) return location.thread;

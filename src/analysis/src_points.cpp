@@ -1,4 +1,5 @@
 #include "analysis/src_points.hpp"
+#include "analysis/seconds.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,8 +8,6 @@
 
 namespace parperf::analysis {
 namespace {
-
-double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 bool belongs_to_construct(const OperationIdentity& id) {
   using format::SiteKind;

@@ -9,9 +9,12 @@
 
 #include "format/profile.hpp"
 #include "report/trace_listing.hpp"
+#include "support/process.hpp"
 
 namespace parperf::report {
 namespace {
+
+using parperf::test::lines_of;
 
 using format::SiteKind;
 
@@ -127,18 +130,6 @@ format::Profile openmp_profile(std::int64_t rank = 0) {
 
   p.threads = {initial, worker};
   return p;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return lines;
 }
 
 testing::AssertionResult has_line(const std::string& text, const std::string& line) {

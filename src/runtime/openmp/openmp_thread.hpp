@@ -28,7 +28,7 @@ struct JoinedRegion {
 };
 
 // How the waiting inside a synchronization is classified (OperationStats wait or sync).
-enum class WaitClass : std::uint8_t { wait, sync, none };
+enum class WaitClass : std::uint8_t { wait, sync };
 
 struct OpenSync {
   CodeSite* site = nullptr;              // null: ignore the end (a member's join barrier, already recorded)
