@@ -9,6 +9,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev libdw-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

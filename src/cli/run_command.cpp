@@ -1,9 +1,11 @@
-// `parperf run [-o DIR] [-q] [-v] [--openmp-runtime=MODE] [--] prog args...`: runs a program that
-// need not be linked against parperf with the runtime preloaded (and LLVM's libomp in place of GNU
-// libgomp, see openmp_runtime.hpp), then writes run.json beside the profiles the runtime wrote.
-// The runtime creates the run directory itself when it writes (and warns once when it cannot), so
-// nothing here creates it. Under `mpirun -np N parperf run ...` every rank has its own parperf, which
-// shares nothing with the others but the directory.
+// `parperf run [-o DIR] [-q] [-v] [--openmp-runtime=MODE] [--np N] [--] prog args...`: runs a program
+// that need not be linked against parperf with the runtime preloaded (with the PMPI wrappers when it
+// uses MPI, and LLVM's libomp in place of GNU libgomp, see openmp_runtime.hpp), then writes run.json
+// beside the profiles the runtime wrote. The runtime creates the run directory itself when it writes
+// (and warns once when it cannot), so nothing here creates it. Under `mpirun -np N parperf run ...`
+// every rank has its own parperf, which shares nothing with the others but the directory: the
+// directory's default name comes from the job id, and rank 0 alone writes run.json. `--np N` runs
+// `mpirun -np N parperf run ...` itself and writes run.json once the job has ended.
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@
 
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
+#include "cli/mpi_launch.hpp"
 #include "cli/openmp_runtime.hpp"
 #include "cli/preload.hpp"
 #include "cli/run_info.hpp"
@@ -40,6 +43,8 @@ struct RunOptions {
   bool quiet = false;
   bool verbose = false;
   std::string openmp_runtime = "auto";  // --openmp-runtime: auto, libomp or native
+  int processes = 0;                    // --np: start an MPI job of that many ranks
+  bool job_member = false;              // started by `parperf run --np`: the launcher writes run.json
   std::vector<std::string> command;
 };
 
@@ -67,9 +72,10 @@ double unix_seconds_now() {
 }
 
 // The directory as the user will name it: -o DIR, else the default name in the current directory.
-std::filesystem::path run_directory_name(const RunOptions& options) {
+std::filesystem::path run_directory_name(const RunOptions& options, const MpiJob& job) {
   if (!options.output.empty()) return options.output;
   const auto program = std::filesystem::path(options.command.front()).filename().string();
+  if (job.is_rank && !job.job_id.empty()) return job_directory_name(program, job.job_id);
   char name[512];
   format::default_run_directory_name(name, sizeof name, program.c_str(), std::time(nullptr));
   return name;
@@ -172,19 +178,76 @@ OpenMpPlan choose_openmp_runtime(const RunOptions& options) {
   return plan;
 }
 
+// The PMPI wrappers when the program uses MPI (they would load MPI into a program that does not).
+std::optional<std::filesystem::path> choose_mpi_collector(const RunOptions& options,
+                                                          const std::filesystem::path& runtime_library) {
+  const auto program = resolve_program(options.command.front(), std::getenv("PATH"));
+  if (!program || !links_mpi(*program)) return std::nullopt;
+  auto library = find_mpi_collector_library(runtime_library);
+  if (options.verbose) fmt::print(stderr, "parperf: MPI program: preloading {}\n", library.string());
+  return library;
+}
+
+// `parperf run --np N`: the job's ranks are `parperf run` processes too; this one writes run.json.
+int run_job(const RunOptions& options) {
+  const MpiJob none;
+  const auto shown = run_directory_name(options, none);
+  const auto directory = absolute_directory(shown);
+  const char* configured = std::getenv("PARPERF_MPIRUN");
+  const std::string mpirun = configured && *configured ? configured : "mpirun";
+  std::vector<std::string> inner = {"-o", directory.string(), "--openmp-runtime", options.openmp_runtime,
+                                    "--job-member"};
+  if (options.quiet) inner.emplace_back("-q");
+  if (options.verbose) inner.emplace_back("-v");
+  const auto self = std::filesystem::read_symlink("/proc/self/exe");
+  const auto command =
+      launcher_command(mpirun, is_open_mpi_launcher(mpirun), options.processes, self, inner, options.command);
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry; ++entry) environment.emplace_back(*entry);
+
+  RunInfo info;
+  info.command = options.command;
+  info.processes = options.processes;
+  std::error_code error;
+  info.working_directory = std::filesystem::current_path(error).string();
+  info.hostname = host_name();
+  info.start_unix_s = unix_seconds_now();
+  const auto start_file_time = std::filesystem::file_time_type::clock::now();
+  const auto start = std::chrono::steady_clock::now();
+  const auto launcher = run_child(command, environment, "PARPERF_LAUNCHER_PID");
+  info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (launcher.exec_error != 0) {
+    fmt::print(stderr, "parperf: cannot run the MPI launcher '{}': {} (set PARPERF_MPIRUN to name it)\n",
+               mpirun, std::strerror(launcher.exec_error));
+    return kCannotRun;
+  }
+  info.exit_code = launcher.exit_code;
+  info.signal = launcher.signal;
+  info.openmp_runtime = options.openmp_runtime;
+  finish_run_directory(options, shown, directory, start_file_time, info);
+  return launcher.signal ? 128 + *launcher.signal : launcher.exit_code.value_or(kParperfFailed);
+}
+
 int run_program(const RunOptions& options) {
+  if (options.processes > 0) return run_job(options);
+  const MpiJob job =
+      mpi_job_from_environment([](const char* name) -> const char* { return std::getenv(name); });
   const auto library = find_runtime_library();
-  const auto shown = run_directory_name(options);
+  const auto shown = run_directory_name(options, job);
   const auto directory = absolute_directory(shown);
   std::vector<std::pair<std::string, std::string>> settings = {{"PARPERF_DIR", directory.string()}};
   if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
   const auto openmp = choose_openmp_runtime(options);
   std::vector<std::filesystem::path> preloads = {library};
+  const auto mpi_collector = choose_mpi_collector(options, library);
+  if (mpi_collector) preloads.push_back(*mpi_collector);
   if (openmp.preload) preloads.push_back(*openmp.preload);
   const auto environment = child_environment(environ, preloads, settings);
 
   RunInfo info;
   info.command = options.command;
+  info.processes = job.size;
+  info.mpi_collector = mpi_collector ? mpi_collector->string() : "";
   info.openmp_runtime = openmp.description;
   std::error_code error;
   info.working_directory = std::filesystem::current_path(error).string();
@@ -204,6 +267,10 @@ int run_program(const RunOptions& options) {
   info.signal = child.signal;
   info.environment = parperf_variables(environment, child.pid);
   if (child.signal) report_signal(*child.signal);
+  // One rank of a job: rank 0 speaks for the job (or the `parperf run --np` that started it does).
+  if (options.job_member || (job.is_rank && job.rank != 0)) {
+    return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
+  }
   finish_run_directory(options, with_pid(shown, child.pid), with_pid(directory, child.pid), start_file_time,
                        info);
   return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
@@ -225,6 +292,12 @@ void add_run_command(CLI::App& app) {
                   "measures (default); libomp: always preload libomp; native: never")
       ->check(CLI::IsMember({"auto", "libomp", "native"}))
       ->type_name("MODE");
+  run->add_option(
+         "--np", options->processes,
+         "Run the program as an MPI job of N ranks (mpirun -np N, or $PARPERF_MPIRUN), each measured")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
+  run->add_flag("--job-member", options->job_member)->group("");  // set by --np for the ranks it starts
   run->add_option("program", options->command, "The program to run, then its arguments")->required();
   run->positionals_at_end();  // everything from the program name on belongs to the program
   run->footer(

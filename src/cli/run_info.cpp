@@ -43,6 +43,8 @@ nlohmann::ordered_json to_json(const RunInfo& info) {
   json["wall_time_s"] = info.wall_time_s;
   json["exit_code"] = info.exit_code ? nlohmann::ordered_json(*info.exit_code) : nullptr;
   json["signal"] = info.signal ? nlohmann::ordered_json(*info.signal) : nullptr;
+  json["processes"] = info.processes;
+  json["mpi_collector"] = info.mpi_collector.empty() ? nullptr : nlohmann::ordered_json(info.mpi_collector);
   json["openmp_runtime"] = info.openmp_runtime;
   json["profiles"] = info.profiles;
   json["environment"] = info.environment;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +20,8 @@ struct RunInfo {
   double wall_time_s = 0;
   std::optional<int> exit_code;  // null in JSON when a signal ended the program
   std::optional<int> signal;
+  std::int64_t processes = 1;         // ranks of an MPI job
+  std::string mpi_collector;          // the PMPI wrapper library preloaded, empty when none
   std::string openmp_runtime;         // e.g. "libomp (replacing libgomp)", "none" (see openmp_runtime.hpp)
   std::vector<std::string> profiles;  // file names, ordered by rank
   std::map<std::string, std::string> environment;  // the PARPERF_* variables the program saw

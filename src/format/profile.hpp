@@ -71,6 +71,12 @@ struct OperationStats {
   std::uint64_t sync_ns = 0;
   std::uint64_t sync_max_ns = 0;
   std::uint64_t bytes = 0;
+  std::int64_t partner_min = kNoPartner;
+  std::int64_t partner_max = kNoPartner;
+  std::uint64_t partner_set = 0;
+  std::uint64_t overlap_ns = 0;
+  std::uint64_t last_begin_ns = 0;  // time stamps of the last call
+  std::uint64_t last_end_ns = 0;
 };
 
 struct Node {
@@ -106,11 +112,54 @@ struct Thread {
   std::vector<Node> nodes;  // pre-order; nodes[0] is the root (program) node
 };
 
+// The MPI collector's section (records.hpp has the meaning of each field).
+struct ClockSync {
+  ClockPhase phase = ClockPhase::init;
+  std::int64_t rank = 0;
+  std::uint64_t send_ns = 0;
+  std::uint64_t recv_ns = 0;
+  std::uint64_t master_ns = 0;
+  std::uint64_t round_trip_ns = 0;
+};
+
+struct CollectiveInstance {
+  std::uint64_t sequence = 0;
+  std::uint64_t arrive_ns = 0;
+  std::uint64_t leave_ns = 0;      // 0: a non-blocking collective (no departure)
+  std::uint32_t thread = 0;        // thread index (Thread::index)
+  std::uint32_t node = kNoParent;  // index into that thread's nodes
+  std::uint32_t site = 0;
+};
+
+struct Communicator {
+  std::uint32_t id = 0;
+  std::uint32_t size = 0;
+  std::int64_t rank = 0;
+  std::uint64_t members_hash = 0;
+  std::uint32_t ordinal = 0;
+  std::uint64_t collectives = 0;
+  std::uint64_t stride = 1;
+  std::vector<CollectiveInstance> instances;  // the sample, by sequence
+};
+
+struct MpiInfo {
+  std::int64_t world_rank = 0;
+  std::int64_t world_size = 1;
+  std::int32_t thread_level = 0;
+  std::uint64_t latency_ns = 0;
+  std::uint64_t bandwidth_bytes_per_s = 0;
+  std::string library;
+  std::vector<ClockSync> clock;
+  std::vector<Communicator> communicators;
+};
+
 struct Profile {
   ProcessInfo process;
   std::vector<Site> sites;  // any order; look up by id
   std::vector<Event> events;
   std::vector<Thread> threads;
+  bool has_mpi = false;  // the MPI collector ran: `mpi` holds its section
+  MpiInfo mpi{};
 };
 
 }  // namespace parperf::format

@@ -28,6 +28,8 @@ std::string section_name(std::uint32_t type) {
       return "events";
     case SectionType::thread:
       return "thread";
+    case SectionType::mpi:
+      return "mpi";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -122,7 +124,7 @@ ProcessInfo decode_process(ByteReader& in) {
   p.pid = r.pid;
   p.start_unix_ns = r.start_unix_ns;
   p.duration_ns = r.duration_ns;
-  if (r.end_reason > static_cast<std::uint32_t>(EndReason::signal))
+  if (r.end_reason > static_cast<std::uint32_t>(EndReason::mpi_abort))
     throw FormatError("corrupt: " + in.context() + ": unknown end reason " + std::to_string(r.end_reason));
   p.end_reason = static_cast<EndReason>(r.end_reason);
   p.end_signal = r.end_signal;
@@ -193,8 +195,9 @@ Node decode_node(ByteReader& in, std::size_t index) {
   in.check_count(r.operation_count, min_encoded_size<OperationStatsRecord>(), "operation statistics");
   for (std::uint32_t o = 0; o < r.operation_count; ++o) {
     const auto s = in.record<OperationStatsRecord>("operation statistics");
-    n.operations.push_back(OperationStats{s.site, s.count, s.sum_ns, s.min_ns, s.max_ns, s.wait_ns,
-                                          s.wait_max_ns, s.sync_ns, s.sync_max_ns, s.bytes});
+    n.operations.push_back(OperationStats{
+        s.site, s.count, s.sum_ns, s.min_ns, s.max_ns, s.wait_ns, s.wait_max_ns, s.sync_ns, s.sync_max_ns,
+        s.bytes, s.partner_min, s.partner_max, s.partner_set, s.overlap_ns, s.last_begin_ns, s.last_end_ns});
   }
   return n;
 }
@@ -222,6 +225,43 @@ void decode_thread(ByteReader& in, Profile& profile) {
   if (t.nodes.empty())
     throw FormatError("corrupt: " + in.context() + ": thread " + std::to_string(t.index) + " has no nodes");
   profile.threads.push_back(std::move(t));
+}
+
+void decode_mpi(ByteReader& in, Profile& profile) {
+  if (profile.has_mpi) throw FormatError("corrupt: " + in.context() + ": a second mpi section");
+  const auto r = in.record<MpiRecord>("mpi record");
+  MpiInfo& mpi = profile.mpi;
+  profile.has_mpi = true;
+  mpi.world_rank = r.world_rank;
+  mpi.world_size = r.world_size;
+  mpi.thread_level = r.thread_level;
+  mpi.latency_ns = r.latency_ns;
+  mpi.bandwidth_bytes_per_s = r.bandwidth_bytes_per_s;
+  mpi.library = str(r.library);
+  in.check_count(r.clock_count, min_encoded_size<ClockSyncRecord>(), "clock records");
+  for (std::uint32_t i = 0; i < r.clock_count; ++i) {
+    const auto c = in.record<ClockSyncRecord>("clock record");
+    if (c.phase > static_cast<std::uint32_t>(ClockPhase::finalize))
+      throw FormatError("corrupt: " + in.context() + ": unknown clock phase " + std::to_string(c.phase));
+    mpi.clock.push_back(ClockSync{static_cast<ClockPhase>(c.phase), c.rank, c.send_ns, c.recv_ns, c.master_ns,
+                                  c.round_trip_ns});
+  }
+  in.check_count(r.communicator_count, min_encoded_size<CommunicatorRecord>(), "communicator records");
+  for (std::uint32_t i = 0; i < r.communicator_count; ++i) {
+    const auto c = in.record<CommunicatorRecord>("communicator record");
+    if (c.size == 0 || c.rank < 0 || c.rank >= static_cast<std::int64_t>(c.size) || c.stride == 0)
+      throw FormatError("corrupt: " + in.context() + ": communicator " + std::to_string(c.id) + " has rank " +
+                        std::to_string(c.rank) + " of " + std::to_string(c.size) + ", sample stride " +
+                        std::to_string(c.stride));
+    Communicator comm{c.id, c.size, c.rank, c.members_hash, c.ordinal, c.collectives, c.stride, {}};
+    in.check_count(c.instance_count, min_encoded_size<CollectiveInstanceRecord>(), "collective instances");
+    for (std::uint32_t k = 0; k < c.instance_count; ++k) {
+      const auto x = in.record<CollectiveInstanceRecord>("collective instance");
+      comm.instances.push_back(
+          CollectiveInstance{x.sequence, x.arrive_ns, x.leave_ns, x.thread, x.node, x.site});
+    }
+    mpi.communicators.push_back(std::move(comm));
+  }
 }
 
 // Cross-record checks once everything is decoded.
@@ -255,6 +295,23 @@ void validate(const Profile& profile, std::size_t process_sections) {
         if (!sites.count(o.site))
           throw FormatError("corrupt: thread " + std::to_string(t.index) + " node " + std::to_string(i) +
                             " refers to undefined operation site " + std::to_string(o.site));
+    }
+  }
+  std::set<std::uint32_t> communicators;
+  for (const auto& c : profile.mpi.communicators) {
+    if (!communicators.insert(c.id).second)
+      throw FormatError("corrupt: communicator " + std::to_string(c.id) + " defined twice");
+    for (const auto& x : c.instances) {
+      const auto where =
+          "corrupt: communicator " + std::to_string(c.id) + " instance " + std::to_string(x.sequence);
+      if (!sites.count(x.site))
+        throw FormatError(where + " refers to undefined site " + std::to_string(x.site));
+      if (x.node == kNoParent) continue;
+      const auto thread = std::find_if(profile.threads.begin(), profile.threads.end(),
+                                       [&](const Thread& t) { return t.index == x.thread; });
+      if (thread == profile.threads.end() || x.node >= thread->nodes.size())
+        throw FormatError(where + " refers to node " + std::to_string(x.node) + " of thread " +
+                          std::to_string(x.thread) + ", which the file does not hold");
     }
   }
 }
@@ -338,6 +395,9 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         break;
       case SectionType::thread:
         decode_thread(body, profile);
+        break;
+      case SectionType::mpi:
+        decode_mpi(body, profile);
         break;
       default:
         body.take(body.remaining(), "unknown section");

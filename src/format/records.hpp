@@ -1,4 +1,4 @@
-// The profile file format, version 2: every record and field, defined once.
+// The profile file format, version 3: every record and field, defined once.
 //
 // Both the runtime's writer and the analysis's reader go through the `fields` functions below,
 // so a field can only be added, removed or reordered in one place. Each field has an explicit
@@ -17,7 +17,7 @@ namespace parperf::format {
 // "\x89PPF\r\n\x1a\n": a non-ASCII first byte and a CR LF pair reveal text-mode transfers and
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
-inline constexpr std::uint16_t kVersionMajor = 2;
+inline constexpr std::uint16_t kVersionMajor = 3;
 inline constexpr std::uint16_t kVersionMinor = 0;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
@@ -25,6 +25,7 @@ inline constexpr std::uint8_t kBigEndian = 2;
 inline constexpr std::uint8_t kIntegerSize = 8;
 inline constexpr std::uint8_t kTimeSize = 8;
 inline constexpr std::uint32_t kNoParent = 0xffffffffu;
+inline constexpr std::int64_t kNoPartner = -1;
 // Deepest interval nesting a profile may hold (the runtime records at most 254 levels). Readers
 // refuse deeper trees: a crafted chain of nodes would otherwise exhaust a recursive reader's stack.
 inline constexpr std::uint32_t kMaxNestingDepth = 1024;
@@ -37,13 +38,16 @@ enum class SectionType : std::uint32_t {
   events = 3,   // EventRecord*
   thread = 4,   // one ThreadRecord, then NodeRecord* (pre-order, each followed by its EventStatsRecords
                 // and OperationStatsRecords)
+  mpi = 5,      // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
+                // by its CollectiveInstanceRecords)
 };
 
 // How the profile came to be written.
 enum class EndReason : std::uint32_t {
-  exit = 0,    // normal process exit (atexit / library destructor)
-  flush = 1,   // parperf_flush() while the program was still running
-  signal = 2,  // a fatal signal; `end_signal` names it
+  exit = 0,       // normal process exit (atexit / library destructor)
+  flush = 1,      // parperf_flush() while the program was still running
+  signal = 2,     // a fatal signal; `end_signal` names it
+  mpi_abort = 3,  // the process called MPI_Abort; `end_signal` holds the error code's low bits
 };
 
 enum class ClockSource : std::uint32_t { tsc = 0, monotonic = 1 };
@@ -84,9 +88,35 @@ enum class SiteKind : std::uint32_t {
   omp_task_create = 45,
   omp_lock_init = 46,
   omp_lock_destroy = 47,
+  // MPI operations, one kind per class of call; the site's name is the MPI function's.
+  mpi_send = 64,            // blocking send (Send, Bsend, Ssend, Rsend)
+  mpi_recv = 65,            // blocking receive (Recv, Mrecv)
+  mpi_sendrecv = 66,        // Sendrecv, Sendrecv_replace
+  mpi_isend = 67,           // starts a send (Isend..., persistent Send_init...)
+  mpi_irecv = 68,           // starts a receive (Irecv, Imrecv, Recv_init)
+  mpi_start = 69,           // Start, Startall
+  mpi_wait = 70,            // Wait, Waitall, Waitany, Waitsome
+  mpi_test = 71,            // Test, Testall, Testany, Testsome
+  mpi_probe = 72,           // Probe, Iprobe, Mprobe, Improbe
+  mpi_barrier = 80,         // Barrier, Ibarrier
+  mpi_broadcast = 81,       // Bcast, Ibcast
+  mpi_reduction = 82,       // Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan (and I...)
+  mpi_all_to_all = 83,      // Alltoall, Alltoallv, Alltoallw, Neighbor_alltoall* (and I...)
+  mpi_gather_scatter = 84,  // Gather(v), Allgather(v), Scatter(v), Neighbor_allgather* (and I...)
+  mpi_one_sided = 90,       // Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap, R...
+  mpi_one_sided_sync = 91,  // Win_fence, Win_lock/unlock(_all), Win_start/complete/post/wait, Win_flush*
+  mpi_io = 96,              // File_read*, File_write*, File_sync
+  mpi_management = 100,     // communicators, groups, windows, files opened and closed, Init, Finalize
 };
 inline constexpr std::uint32_t kFirstOperationKind = 32;
 inline constexpr bool is_operation_kind(std::uint32_t kind) { return kind >= kFirstOperationKind; }
+inline constexpr std::uint32_t kFirstMpiKind = 64;
+inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpiKind && kind < 128; }
+// Collective operations: their instances are matched across ranks (CollectiveInstanceRecord).
+inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
+
+// ClockSyncRecord::phase
+enum class ClockPhase : std::uint32_t { init = 0, finalize = 1 };
 
 // NodeRecord::flags
 inline constexpr std::uint32_t kNodeOpen = 1;     // an entry was open when written
@@ -220,6 +250,69 @@ struct OperationStatsRecord {
   std::uint64_t sync_ns = 0;
   std::uint64_t sync_max_ns = 0;
   std::uint64_t bytes = 0;
+  // MPI: the partners (ranks in MPI_COMM_WORLD) of point-to-point and one-sided calls, and the time
+  // non-blocking communication ran while the caller computed (kNoPartner / 0 when none).
+  std::int64_t partner_min = kNoPartner;
+  std::int64_t partner_max = kNoPartner;
+  std::uint64_t partner_set = 0;  // bit (rank mod 64) set for every partner seen
+  std::uint64_t overlap_ns = 0;
+  // The last call: its begin and end as time stamps (ns since the process's start).
+  std::uint64_t last_begin_ns = 0;
+  std::uint64_t last_end_ns = 0;
+};
+
+// What the MPI collector learnt about the process (section `mpi`). Durations in nanoseconds.
+struct MpiRecord {
+  std::int64_t world_rank = 0;
+  std::int64_t world_size = 1;
+  std::int32_t thread_level = 0;  // MPI_THREAD_SINGLE 0 .. MPI_THREAD_MULTIPLE 3, as provided
+  std::uint32_t clock_count = 0;  // ClockSyncRecords that follow
+  std::uint32_t communicator_count = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t latency_ns = 0;             // half the smallest round trip to rank 0 (or 1) at MPI_Init
+  std::uint64_t bandwidth_bytes_per_s = 0;  // measured at MPI_Init; 0 when not measured
+  Str library{};                            // MPI_Get_library_version, first line
+};
+
+// One clock offset measurement (DESIGN.md section 5), the exchange with the smallest round trip.
+// On rank r != 0: `send_ns`/`recv_ns` are r's own times of the exchange. On rank 0: one record per
+// other rank with `master_ns`, rank 0's time at which it answered that rank. The analysis joins them:
+// offset(r) = master_ns - (send_ns + recv_ns) / 2.
+struct ClockSyncRecord {
+  std::uint32_t phase = 0;  // ClockPhase
+  std::uint32_t reserved = 0;
+  std::int64_t rank = 0;  // the rank measured against rank 0
+  std::uint64_t send_ns = 0;
+  std::uint64_t recv_ns = 0;
+  std::uint64_t master_ns = 0;
+  std::uint64_t round_trip_ns = 0;
+};
+
+// A communicator the process used for collectives. The same communicator on different ranks has the
+// same (members_hash, ordinal): the hash of its members' MPI_COMM_WORLD ranks in order, and how many
+// communicators with the same members this process created before it.
+struct CommunicatorRecord {
+  std::uint32_t id = 0;  // local to the file
+  std::uint32_t size = 0;
+  std::int64_t rank = 0;  // this process's rank in the communicator
+  std::uint64_t members_hash = 0;
+  std::uint32_t ordinal = 0;
+  std::uint32_t instance_count = 0;  // CollectiveInstanceRecords that follow (the sample)
+  std::uint64_t collectives = 0;     // collective calls on the communicator in all
+  std::uint64_t stride = 1;          // the sample keeps the instances whose sequence % stride == 0
+};
+
+// One collective call of the sample: arrival (call) and departure (return) times since the process's
+// origin; a non-blocking collective has no departure (leave_ns 0). `node` is the index of the
+// interval node in thread `thread`'s section (kNoParent when unknown), `site` the call's site.
+struct CollectiveInstanceRecord {
+  std::uint64_t sequence = 0;  // the communicator's collective count before this call
+  std::uint64_t arrive_ns = 0;
+  std::uint64_t leave_ns = 0;
+  std::uint32_t thread = 0;
+  std::uint32_t node = kNoParent;
+  std::uint32_t site = 0;
+  std::uint32_t reserved = 0;
 };
 
 // The field lists. `f` is called with a reference to each field in file order.
@@ -267,7 +360,26 @@ void fields(EventStatsRecord& r, F&& f) {
 template <class F>
 void fields(OperationStatsRecord& r, F&& f) {
   f(r.site), f(r.reserved), f(r.count), f(r.sum_ns), f(r.min_ns), f(r.max_ns), f(r.wait_ns), f(r.wait_max_ns),
-      f(r.sync_ns), f(r.sync_max_ns), f(r.bytes);
+      f(r.sync_ns), f(r.sync_max_ns), f(r.bytes), f(r.partner_min), f(r.partner_max), f(r.partner_set),
+      f(r.overlap_ns), f(r.last_begin_ns), f(r.last_end_ns);
+}
+template <class F>
+void fields(MpiRecord& r, F&& f) {
+  f(r.world_rank), f(r.world_size), f(r.thread_level), f(r.clock_count), f(r.communicator_count),
+      f(r.reserved), f(r.latency_ns), f(r.bandwidth_bytes_per_s), f(r.library);
+}
+template <class F>
+void fields(ClockSyncRecord& r, F&& f) {
+  f(r.phase), f(r.reserved), f(r.rank), f(r.send_ns), f(r.recv_ns), f(r.master_ns), f(r.round_trip_ns);
+}
+template <class F>
+void fields(CommunicatorRecord& r, F&& f) {
+  f(r.id), f(r.size), f(r.rank), f(r.members_hash), f(r.ordinal), f(r.instance_count), f(r.collectives),
+      f(r.stride);
+}
+template <class F>
+void fields(CollectiveInstanceRecord& r, F&& f) {
+  f(r.sequence), f(r.arrive_ns), f(r.leave_ns), f(r.thread), f(r.node), f(r.site), f(r.reserved);
 }
 
 // Smallest encoded size of a record: what a reader must see remaining before it trusts a count.

@@ -51,13 +51,20 @@ struct TickConverter {
   std::uint64_t origin_ticks = 0;
   double ns_per_tick = 1.0;
   std::uint64_t ticks_per_second = 1000000000u;
+  // A clock error injected for tests (PARPERF_TEST_CLOCK_SKEW): time stamps move by
+  // offset + drift x (time since the origin), durations do not. Stamps stay >= 0.
+  std::int64_t skew_offset_ns = 0;
+  double skew_drift = 0;
 
   std::uint64_t duration_ns(std::uint64_t ticks) const noexcept {
     return static_cast<std::uint64_t>(static_cast<double>(ticks) * ns_per_tick + 0.5);
   }
   // A time stamp as nanoseconds since the origin (0 for stamps before it).
   std::uint64_t since_origin_ns(std::uint64_t stamp) const noexcept {
-    return stamp > origin_ticks ? duration_ns(stamp - origin_ticks) : 0;
+    const std::uint64_t ns = stamp > origin_ticks ? duration_ns(stamp - origin_ticks) : 0;
+    if (skew_offset_ns == 0 && skew_drift == 0) return ns;
+    const double skewed = static_cast<double>(ns) * (1.0 + skew_drift) + static_cast<double>(skew_offset_ns);
+    return skewed > 0 ? static_cast<std::uint64_t>(skewed + 0.5) : 0;
   }
 };
 TickConverter calibrate() noexcept;

@@ -117,8 +117,8 @@ void locate_module(CodeSite& site, const void* codeptr) {
   site.module = g_executable_path;
 }
 
-CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* codeptr,
-                         const CodeSite* parent) {
+CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* codeptr, const CodeSite* parent,
+                         const char* name = nullptr) {
   for (std::size_t slot = slot_of(key, kind), probes = 0; probes < kTableSize;
        slot = (slot + 1) & (kTableSize - 1), ++probes) {
     CodeSite* existing = g_table[slot].load(std::memory_order_acquire);
@@ -141,7 +141,7 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
     } else {
       locate_module(*site, codeptr);
     }
-    site->site = parperf_site{kind_name(kind), "", 0, static_cast<std::int32_t>(kind), 0, 0};
+    site->site = parperf_site{name ? name : kind_name(kind), "", 0, static_cast<std::int32_t>(kind), 0, 0};
     __atomic_store_n(&site->site.state_, kSiteIsCodeSite, __ATOMIC_RELEASE);
     CodeSite* expected = nullptr;
     if (g_table[slot].compare_exchange_strong(expected, site, std::memory_order_acq_rel)) return site;
@@ -150,7 +150,7 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
   }
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true))
-    warn("more than %zu distinct OpenMP sites; later ones are not recorded", kTableSize);
+    warn("more than %zu distinct OpenMP and MPI call sites; later ones are not recorded", kTableSize);
   return nullptr;
 }
 
@@ -158,6 +158,10 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
 
 CodeSite* code_site(const void* codeptr, format::SiteKind kind) noexcept {
   return find_or_create(codeptr, kind, codeptr, nullptr);
+}
+
+CodeSite* named_code_site(const void* codeptr, format::SiteKind kind, const char* name) noexcept {
+  return find_or_create(codeptr, kind, codeptr, nullptr, name);
 }
 
 CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind) noexcept {

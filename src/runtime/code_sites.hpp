@@ -34,6 +34,9 @@ struct CodeSite {
 // when memory or the table is exhausted.
 CodeSite* code_site(const void* codeptr, format::SiteKind kind) noexcept;
 
+// The site of a call to `name` (static storage: an MPI function's name) at `codeptr`.
+CodeSite* named_code_site(const void* codeptr, format::SiteKind kind, const char* name) noexcept;
+
 // The site of an operation that belongs to a construct (its implicit barrier, say): it shares the
 // construct's address and names it as its parent.
 CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind) noexcept;

@@ -99,6 +99,34 @@ void read_rank(Config& config) {
   if (config.rank >= config.world_size) config.world_size = config.rank + 1;
 }
 
+// PARPERF_TEST_CLOCK_SKEW="<rank>:<offset_ns>:<drift_ppm>[,...]": for tests of the clock correction
+// only, this rank's time stamps are written as if its clock were off by offset + drift x elapsed.
+void read_clock_skew(Config& config) {
+  const char* value = env("PARPERF_TEST_CLOCK_SKEW");
+  if (!value) return;
+  for (const char* p = value; *p;) {
+    char* end = nullptr;
+    const long long rank = std::strtoll(p, &end, 10);
+    long long offset = 0;
+    double drift_ppm = 0;
+    if (end == p || *end != ':') break;
+    p = end + 1;
+    offset = std::strtoll(p, &end, 10);
+    if (end == p) break;
+    p = end;
+    if (*p == ':') {
+      drift_ppm = std::strtod(p + 1, &end);
+      p = end;
+    }
+    if (rank == config.rank) {
+      config.clock_skew_offset_ns = offset;
+      config.clock_skew_drift = drift_ppm * 1e-6;
+    }
+    if (*p != ',') break;
+    ++p;
+  }
+}
+
 bool matches_any(const char* patterns, const char* name) {
   char pattern[sizeof Config::include_names];
   const char* p = patterns;
@@ -178,6 +206,7 @@ void load_config(Config& config) {
     copy_string(config.exclude_names, sizeof config.exclude_names, "PARPERF_EXCLUDE", v);
   read_program_name(config);
   read_rank(config);
+  read_clock_skew(config);
   if (const char* dir = env("PARPERF_DIR")) {
     char expanded[sizeof config.output_dir];
     if (expand_pid(dir, expanded, sizeof expanded))

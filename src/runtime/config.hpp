@@ -19,6 +19,8 @@ struct Config {
   std::uint64_t cpu_sample_ns = 100000;  // PARPERF_CPU_SAMPLE_US: least spacing of OS CPU-time reads
   std::int64_t rank = 0;                 // PARPERF_RANK, else the MPI launcher's rank variables
   std::int64_t world_size = 1;
+  std::int64_t clock_skew_offset_ns = 0;  // PARPERF_TEST_CLOCK_SKEW (tests of the clock correction only)
+  double clock_skew_drift = 0;
   char output_dir[4096] = {};  // PARPERF_DIR, else parperf-<program>-<timestamp> in the working directory
   char include_names[1024] =
       {};  // PARPERF_INCLUDE: comma-separated globs; only matching intervals are recorded

@@ -54,6 +54,9 @@ struct Node {
   // Created as the path to a parallel region that this thread joined as a team member (it did not
   // enter the interval itself): see enter_team_region in interval_stack.hpp.
   Relaxed<bool> context;
+  // The node's index in its thread section of the profile being written (the profile writer's
+  // alone: references from other sections, such as sampled MPI collectives, use it).
+  std::uint32_t written_index = 0xffffffffu;
 
   // Records one completed entry of `duration` ticks that began at `begin`.
   void record_entry(std::uint64_t begin, std::uint64_t duration) noexcept {

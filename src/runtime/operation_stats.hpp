@@ -28,6 +28,13 @@ struct OperationStats {
   Relaxed<std::uint64_t> sync_ticks;
   Relaxed<std::uint64_t> sync_max_ticks;
   Relaxed<std::uint64_t> bytes;
+  // Communication (MPI): partners as MPI_COMM_WORLD ranks, overlap, and the last call's bounds.
+  Relaxed<std::int64_t> partner_min{-1};
+  Relaxed<std::int64_t> partner_max{-1};
+  Relaxed<std::uint64_t> partner_set;
+  Relaxed<std::uint64_t> overlap_ticks;
+  Relaxed<std::uint64_t> last_begin_ticks;
+  Relaxed<std::uint64_t> last_end_ticks;
   std::atomic<OperationStats*> next{nullptr};
 
   void record(std::uint64_t duration, std::uint64_t wait, std::uint64_t sync,
@@ -45,6 +52,13 @@ struct OperationStats {
       if (sync > sync_max_ticks.get()) sync_max_ticks.set(sync);
     }
     if (byte_count) bytes.add(byte_count);
+  }
+
+  void record_partner(std::int64_t partner) noexcept {
+    if (partner < 0) return;
+    if (partner_min.get() < 0 || partner < partner_min.get()) partner_min.set(partner);
+    if (partner > partner_max.get()) partner_max.set(partner);
+    partner_set.set(partner_set.get() | (std::uint64_t{1} << (partner & 63)));
   }
 };
 

@@ -14,6 +14,7 @@
 #include "runtime/code_sites.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/file_sink.hpp"
+#include "runtime/mpi_state.hpp"
 #include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/runtime_state.hpp"
@@ -113,8 +114,9 @@ struct OpenFrames {
 };
 OpenFrames g_open_frames;
 
-void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickConverter& clock,
+void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent, const TickConverter& clock,
                 std::uint64_t now) {
+  node.written_index = index;
   format::NodeRecord r;
   r.parent = parent;
   r.site = node.site->id_;
@@ -170,28 +172,34 @@ void write_node(Writer& w, const Node& node, std::uint32_t parent, const TickCon
     op.sync_ns = clock.duration_ns(o->sync_ticks.get());
     op.sync_max_ns = clock.duration_ns(o->sync_max_ticks.get());
     op.bytes = o->bytes.get();
+    op.partner_min = o->partner_min.get();
+    op.partner_max = o->partner_max.get();
+    op.partner_set = o->partner_set.get();
+    op.overlap_ns = clock.duration_ns(o->overlap_ticks.get());
+    op.last_begin_ns = clock.since_origin_ns(o->last_begin_ticks.get());
+    op.last_end_ns = clock.since_origin_ns(o->last_end_ticks.get());
     w.record(op);
   }
 }
 
 // Pre-order walk without recursion (a signal may arrive on a nearly exhausted stack): the parent
 // of a node at depth d is the last node written at depth d - 1.
-void write_tree(Writer& w, const Node* root, const TickConverter& clock, std::uint64_t now) {
+void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t now) {
   std::uint32_t index_at_depth[kMaxFrames];
   std::uint32_t next_index = 0;
   std::uint32_t depth = 0;
-  const Node* node = root;
+  Node* node = root;
   while (node) {
     index_at_depth[depth] = next_index++;
-    write_node(w, *node, depth == 0 ? format::kNoParent : index_at_depth[depth - 1], clock, now);
-    if (const Node* child = node->first_child.load(std::memory_order_acquire);
-        child && depth + 1 < kMaxFrames) {
+    write_node(w, *node, index_at_depth[depth], depth == 0 ? format::kNoParent : index_at_depth[depth - 1],
+               clock, now);
+    if (Node* child = node->first_child.load(std::memory_order_acquire); child && depth + 1 < kMaxFrames) {
       node = child;
       ++depth;
       continue;
     }
     while (node && depth > 0) {
-      if (const Node* sibling = node->next_sibling.load(std::memory_order_acquire)) {
+      if (Node* sibling = node->next_sibling.load(std::memory_order_acquire)) {
         node = sibling;
         break;
       }
@@ -222,7 +230,9 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
 }
 
 void write_contents(Writer& w, format::EndReason reason, int signal) {
-  const TickConverter clock = calibrate();
+  TickConverter clock = calibrate();
+  clock.skew_offset_ns = config().clock_skew_offset_ns;
+  clock.skew_drift = config().clock_skew_drift;
   const std::uint64_t now = now_ticks();
   ThreadState* const head = first_thread();  // the list only grows at its head: walk a snapshot
 
@@ -252,6 +262,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
   w.record(process);
   w.end_section();
   for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now);
+  write_mpi_section(w, clock);  // refers to the node indices the thread sections just gave
 
   // Sites and events last: every node written above refers to a site registered before it.
   w.begin_section(format::SectionType::sites);

@@ -1,0 +1,225 @@
+// The measurement of one MPI call (measure.hpp): a clock read on entry, one on exit, and what the
+// call's arguments say about bytes, partner, waiting and overlap, handed to the runtime in one call.
+#include "runtime/mpi/measure.hpp"
+
+#include <atomic>
+
+#include "runtime/mpi/clock_sync.hpp"
+#include "runtime/mpi/communicators.hpp"
+#include "runtime/mpi/requests.hpp"
+#include "runtime/mpi_collector_abi.h"
+
+namespace parperf::mpi {
+namespace {
+
+// Inside a measured call: an MPI library that implements one MPI_ function with another (or a
+// Fortran binding that reaches a C wrapper) is measured once, at the outermost call.
+constinit thread_local bool t_inside __attribute__((tls_model("initial-exec"))) = false;
+
+// 0 not yet known, 1 measuring, 2 not: asked once, the runtime's answer does not change back.
+std::atomic<int> g_measuring{0};
+
+bool measuring() {
+  int state = g_measuring.load(std::memory_order_relaxed);
+  if (__builtin_expect(state == 0, 0)) {
+    state = parperf_mpi_active() ? 1 : 2;
+    g_measuring.store(state, std::memory_order_relaxed);
+  }
+  return state == 1;
+}
+
+// A call that lasted longer than its message needs waited for the partner that long.
+std::uint64_t waiting_part(std::uint64_t duration, std::uint64_t bytes) {
+  const std::uint64_t needed = expected_transfer_ticks(bytes);
+  return duration > needed ? duration - needed : 0;
+}
+
+parperf_mpi_call record_of(const Call& call, std::uint64_t end) {
+  parperf_mpi_call r{};
+  r.name = call.name;
+  r.caller = call.caller;
+  r.kind = static_cast<std::uint32_t>(call.kind);
+  r.communicator = -1;
+  r.start = call.start;
+  r.end = end;
+  r.partner = -1;
+  return r;
+}
+
+// Ends the measured part of a call: the clock first, then the bookkeeping.
+parperf_mpi_call end_call(const Call& call) {
+  const std::uint64_t end = parperf_mpi_now();
+  t_inside = false;
+  return record_of(call, end);
+}
+
+std::uint64_t received_bytes(const MPI_Status* status, MPI_Datatype type, std::uint64_t posted) {
+  if (!status || type == MPI_DATATYPE_NULL) return posted;
+  int count = 0;
+  if (PMPI_Get_count(status, type, &count) != MPI_SUCCESS || count == MPI_UNDEFINED) return posted;
+  return bytes_of(count, type);
+}
+
+}  // namespace
+
+bool begin(Call& call, const char* name, format::SiteKind kind, const void* caller) noexcept {
+  if (t_inside || !measuring()) return false;
+  t_inside = true;
+  call.name = name;
+  call.kind = kind;
+  call.caller = caller;
+  call.measured = true;
+  call.start = parperf_mpi_now();
+  return true;
+}
+
+std::uint64_t bytes_of(int count, MPI_Datatype type) noexcept {
+  if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
+  int size = 0;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0) return 0;
+  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+}
+
+std::uint64_t bytes_of(const int* counts, MPI_Datatype type, MPI_Comm comm) noexcept {
+  if (!counts || type == MPI_DATATYPE_NULL) return 0;
+  int n = 0, inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
+  if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS) return 0;
+  std::uint64_t elements = 0;
+  for (int i = 0; i < n; ++i)
+    if (counts[i] > 0) elements += static_cast<std::uint64_t>(counts[i]);
+  int size = 0;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0) return 0;
+  return elements * static_cast<std::uint64_t>(size);
+}
+
+void finish_plain(Call& call) noexcept {
+  const parperf_mpi_call r = end_call(call);
+  parperf_mpi_record(&r);
+}
+
+void finish_send(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.bytes = bytes_of(count, type);
+  r.partner = world_rank_of(comm, peer);
+  r.real_sync = waiting_part(r.end - r.start, r.bytes);
+  parperf_mpi_record(&r);
+}
+
+void finish_recv(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm,
+                 const MPI_Status* status) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.bytes = received_bytes(status, type, bytes_of(count, type));
+  r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : peer);
+  r.real_sync = waiting_part(r.end - r.start, r.bytes);
+  parperf_mpi_record(&r);
+}
+
+void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int recv_count,
+                     MPI_Datatype recv_type, int source, MPI_Comm comm, const MPI_Status* status) noexcept {
+  parperf_mpi_call r = end_call(call);
+  const std::uint64_t sent = bytes_of(send_count, send_type);
+  const std::uint64_t received = received_bytes(status, recv_type, bytes_of(recv_count, recv_type));
+  r.bytes = sent + received;
+  r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : source);
+  if (r.partner < 0) r.partner = world_rank_of(comm, dest);
+  r.real_sync = waiting_part(r.end - r.start, sent > received ? sent : received);
+  parperf_mpi_record(&r);
+}
+
+void finish_probe(Call& call, int source, MPI_Comm comm, const MPI_Status* status) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : source);
+  r.real_sync = waiting_part(r.end - r.start, 0);
+  parperf_mpi_record(&r);
+}
+
+void finish_request_start(Call& call, const MPI_Request* request, int count, MPI_Datatype type, int peer,
+                          MPI_Comm comm, bool receive, bool persistent) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.bytes = bytes_of(count, type);
+  r.partner = world_rank_of(comm, peer);
+  if (request) {
+    RequestInfo info;
+    info.kind = receive ? RequestKind::receive : RequestKind::send;
+    info.persistent = persistent;
+    info.bytes = r.bytes;
+    info.partner = r.partner;
+    info.type = receive ? type : MPI_DATATYPE_NULL;
+    info.started = r.end;
+    track_request(*request, info);
+  }
+  parperf_mpi_record(&r);
+}
+
+void finish_start(Call& call, int count, const MPI_Request* requests) noexcept {
+  parperf_mpi_call r = end_call(call);
+  for (int i = 0; requests && i < count; ++i) restart_request(requests[i], r.end);
+  parperf_mpi_record(&r);
+}
+
+// Overlap: the time from the start of a request to the call that completed it, while the
+// communication was still running. If the completing call had to wait, the communication ran
+// through all that time; if it completed at once, it finished somewhere in between, and the
+// transfer time estimates how long it ran.
+void finish_completion(Call& call, int count, const MPI_Request* before, int completed_count,
+                       const int* completed, const MPI_Status* statuses) noexcept {
+  parperf_mpi_call r = end_call(call);
+  const std::uint64_t duration = r.end - r.start;
+  std::uint64_t largest = 0;
+  bool waited_on_transfer = false;
+  for (int j = 0; before && completed && j < completed_count; ++j) {
+    const int index = completed[j];
+    if (index < 0 || index >= count) continue;
+    RequestInfo info;
+    if (!complete_request(before[index], info)) continue;
+    const std::uint64_t bytes = info.kind == RequestKind::receive
+                                    ? received_bytes(statuses ? &statuses[j] : nullptr, info.type, info.bytes)
+                                    : info.bytes;
+    r.bytes += bytes;
+    if (bytes > largest) largest = bytes;
+    if (r.partner < 0) r.partner = info.partner;
+    if (info.kind == RequestKind::collective) continue;
+    waited_on_transfer = true;
+    if (info.started && r.start > info.started) {
+      const std::uint64_t computed = r.start - info.started;
+      const std::uint64_t transfer = expected_transfer_ticks(bytes);
+      const bool still_running = duration > transfer;
+      r.overlap += still_running || computed < transfer ? computed : transfer;
+    }
+  }
+  if (waited_on_transfer) r.real_sync = waiting_part(duration, largest);
+  parperf_mpi_record(&r);
+}
+
+void forget_request(MPI_Request request) noexcept { forget_tracked_request(request); }
+
+void finish_collective(Call& call, MPI_Comm comm, std::uint64_t bytes, const MPI_Request* request) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.bytes = bytes;
+  if (const CommunicatorInfo* info = find_communicator(comm)) r.communicator = info->slot;
+  if (request) {
+    r.no_departure = 1;
+    RequestInfo info;
+    info.kind = RequestKind::collective;
+    info.started = r.end;
+    track_request(*request, info);
+  }
+  parperf_mpi_record(&r);
+}
+
+// One-sided partners are window ranks; translating them would query the window's group on every
+// call, so they are not reported (the bytes and the time are).
+void finish_one_sided(Call& call, int count, MPI_Datatype type, int /*target*/, MPI_Win /*win*/) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.bytes = bytes_of(count, type);
+  parperf_mpi_record(&r);
+}
+
+void finish_io(Call& call, int count, MPI_Datatype type) noexcept {
+  parperf_mpi_call r = end_call(call);
+  r.bytes = bytes_of(count, type);
+  parperf_mpi_record(&r);
+}
+
+}  // namespace parperf::mpi

@@ -1,0 +1,100 @@
+// What every MPI wrapper calls: the measurement of one MPI call, from the moment the wrapper is
+// entered to the moment PMPI returns, and the bookkeeping some calls need (communicators created
+// and freed, requests started and completed, MPI_Init and MPI_Finalize).
+//
+// The wrappers themselves are generated from one table (mpi_functions.py, generate_wrappers.py).
+// A wrapper reads:
+//
+//   parperf::mpi::Call call;
+//   if (!parperf::mpi::begin(call, "MPI_Send", format::SiteKind::mpi_send, __builtin_return_address(0)))
+//     return PMPI_Send(buf, count, type, dest, tag, comm);          // not measuring, or nested
+//   const int result = PMPI_Send(buf, count, type, dest, tag, comm);
+//   parperf::mpi::finish_send(call, count, type, dest, comm);
+//   return result;
+//
+// begin() reads the clock last and the finish_*() functions read it first, so the measured time
+// is the PMPI call's. Nothing here allocates or locks on a call; communicator creation (collective
+// anyway) may.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "format/records.hpp"
+
+namespace parperf::mpi {
+
+struct Call {
+  const char* name = nullptr;  // the MPI function ("MPI_Send"), static storage
+  format::SiteKind kind = format::SiteKind::mpi_management;
+  const void* caller = nullptr;  // return address into the program
+  std::uint64_t start = 0;       // ticks
+  bool measured = false;
+};
+
+// Starts measuring a call; false when the runtime is not measuring or the thread is already inside
+// a measured MPI call (an MPI library calling its own MPI_ entry points): the wrapper then calls
+// PMPI without finishing.
+bool begin(Call& call, const char* name, format::SiteKind kind, const void* caller) noexcept;
+
+// A call with nothing to add: management, Init-time queries, Win_create, File_open, ...
+void finish_plain(Call& call) noexcept;
+
+// Blocking point-to-point. `peer` is the rank in `comm` (MPI_PROC_NULL / MPI_ANY_SOURCE allowed).
+void finish_send(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm) noexcept;
+// `status` as MPI filled it (never MPI_STATUS_IGNORE: the wrapper passes its own then), or null
+// when not known (Fortran): bytes are then count x type size and the partner is `peer`.
+void finish_recv(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm,
+                 const MPI_Status* status) noexcept;
+void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int recv_count,
+                     MPI_Datatype recv_type, int source, MPI_Comm comm, const MPI_Status* status) noexcept;
+// Probe / Iprobe / Mprobe / Improbe (status may be null).
+void finish_probe(Call& call, int source, MPI_Comm comm, const MPI_Status* status) noexcept;
+
+// A non-blocking or persistent request was created (Isend, Irecv, Send_init, Recv_init, Imrecv, ...).
+// `persistent`: created inactive, started by Start/Startall.
+void finish_request_start(Call& call, const MPI_Request* request, int count, MPI_Datatype type, int peer,
+                          MPI_Comm comm, bool receive, bool persistent) noexcept;
+// Start / Startall: the persistent requests become active now.
+void finish_start(Call& call, int count, const MPI_Request* requests) noexcept;
+
+// Wait*/Test*: `before` holds the request handles as they were before the call (MPI overwrites
+// completed ones with MPI_REQUEST_NULL); `completed` the indices into `before` that completed and
+// `statuses[j]` the status of completed[j] (statuses may be null). `count` is the size of `before`.
+void finish_completion(Call& call, int count, const MPI_Request* before, int completed_count,
+                       const int* completed, const MPI_Status* statuses) noexcept;
+// MPI_Request_free: the request is forgotten (a persistent one for good).
+void forget_request(MPI_Request request) noexcept;
+
+// A collective on `comm`; `bytes` is what this rank sends and receives in it (an estimate for the
+// v-variants: their counts summed). A non-blocking collective passes its request (it completes in
+// a Wait/Test) and has no departure time in the instance sample.
+void finish_collective(Call& call, MPI_Comm comm, std::uint64_t bytes, const MPI_Request* request) noexcept;
+
+// One-sided communication and its synchronization; `target` is the rank in the window's group (or
+// -1 for a synchronization of the whole window).
+void finish_one_sided(Call& call, int count, MPI_Datatype type, int target, MPI_Win win) noexcept;
+// MPI-IO reads and writes.
+void finish_io(Call& call, int count, MPI_Datatype type) noexcept;
+
+// Bytes of `count` elements of `type` (0 for MPI_DATATYPE_NULL or a failed query).
+std::uint64_t bytes_of(int count, MPI_Datatype type) noexcept;
+// Bytes of the elements counts[0..n) of `type`; n is the size of `comm` (or of its remote group).
+std::uint64_t bytes_of(const int* counts, MPI_Datatype type, MPI_Comm comm) noexcept;
+
+// Process-wide events. The wrappers of MPI_Init / MPI_Init_thread (C and Fortran) call after_init
+// once PMPI returned (`provided` null for MPI_Init); MPI_Finalize calls before_finalize before
+// PMPI_Finalize; MPI_Abort calls before_abort (the profile is written before the job is killed).
+void after_init(const int* provided) noexcept;
+void before_finalize() noexcept;
+void before_abort(int error_code) noexcept;
+
+// A call that creates communicators (Comm_split, Comm_dup, Comm_create, Cart_create, Intercomm_merge,
+// ...): once PMPI returned, each new communicator (MPI_COMM_NULL skipped) is registered so that its
+// collectives can be matched across ranks. Collective over the parent, like the creation itself.
+void after_comm_create(const MPI_Comm* created) noexcept;
+// Before MPI_Comm_free / MPI_Comm_disconnect.
+void before_comm_free(MPI_Comm comm) noexcept;
+
+}  // namespace parperf::mpi

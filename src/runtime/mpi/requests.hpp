@@ -1,0 +1,35 @@
+// The requests of non-blocking and persistent operations the program has in flight: what each
+// carries (bytes, partner, element type of a receive) and when it started, so that the call that
+// completes it can attribute its bytes, its waiting for the partner and the overlap of the
+// communication with the caller's computation.
+//
+// A fixed open-addressed table searched without a lock (a request may be started on one thread
+// and completed on another under MPI_THREAD_MULTIPLE). A full table drops tracking, never calls.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace parperf::mpi {
+
+enum class RequestKind : std::uint8_t { send, receive, collective };
+
+struct RequestInfo {
+  RequestKind kind = RequestKind::send;
+  bool persistent = false;
+  std::uint64_t bytes = 0;                // of a send, or the posted size of a receive
+  std::int64_t partner = -1;              // world rank
+  MPI_Datatype type = MPI_DATATYPE_NULL;  // of a receive, to count what arrived
+  std::uint64_t started = 0;  // ticks when the operation was started (returned from Isend / Start)
+};
+
+void track_request(MPI_Request request, const RequestInfo& info) noexcept;
+// Persistent requests become active again: a new start time.
+void restart_request(MPI_Request request, std::uint64_t started) noexcept;
+// Copies the request's information out; false when it is not tracked. Non-persistent requests are
+// forgotten (MPI has freed them); persistent ones stay until forget_tracked_request.
+bool complete_request(MPI_Request request, RequestInfo& info) noexcept;
+void forget_tracked_request(MPI_Request request) noexcept;
+
+}  // namespace parperf::mpi
