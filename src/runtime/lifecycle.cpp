@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <ctime>
 #include <mutex>
 
 #include "format/records.hpp"
@@ -35,6 +36,18 @@ constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTERM, SIGI
 struct sigaction g_previous_actions[sizeof kFatalSignals / sizeof kFatalSignals[0]];
 std::mutex g_init_mutex;
 std::atomic<bool> g_final_written{false};
+std::atomic<bool> g_final_done{false};  // the final profile has been written (or failed to be)
+
+// A signal handler that lost the race to write the final profile must not end the process while
+// the winner (another thread's handler, or the exit path) is still writing: a process-directed
+// signal goes to any thread, and a launcher that kills a job sends SIGTERM to the process and to
+// its process group, so two handlers run at once. Waits up to two seconds (async-signal-safe).
+void wait_for_final_profile() {
+  for (int waited_ms = 0; !g_final_done.load(std::memory_order_acquire) && waited_ms < 2000; ++waited_ms) {
+    timespec pause{0, 1000000};
+    nanosleep(&pause, nullptr);
+  }
+}
 int g_initialising_pid = 0;
 
 int signal_slot(int signal) {
@@ -54,6 +67,9 @@ void on_fatal_signal(int signal, siginfo_t*, void*) {
            << config().output_dir << "'";
       line.emit();
     }
+    g_final_done.store(true, std::memory_order_release);
+  } else {
+    wait_for_final_profile();
   }
   // Restore what the program had, then let the signal take its course: re-raised for signals sent
   // to us; for faults (SEGV, BUS, FPE) returning re-executes the faulting instruction.
@@ -132,9 +148,14 @@ bool ensure_initialised() noexcept {
 int initialising_pid() noexcept { return g_initialising_pid; }
 
 void finish_run(int reason, int signal) noexcept {
-  if (lifecycle() != Lifecycle::active || g_final_written.exchange(true)) return;
+  if (lifecycle() != Lifecycle::active) return;
+  if (g_final_written.exchange(true)) {  // a signal handler on another thread is writing it: let it finish
+    wait_for_final_profile();
+    return;
+  }
   close_current_thread(now_ticks());
   const bool written = write_profile(static_cast<format::EndReason>(reason), signal);
+  g_final_done.store(true, std::memory_order_release);
   state_detail::lifecycle.store(static_cast<int>(Lifecycle::finished), std::memory_order_release);
   if (written && !config().quiet && !config().launched_by_parperf)
     warn("profile written to '%s' (see: parperf report %s)", config().output_dir, config().output_dir);

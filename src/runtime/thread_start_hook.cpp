@@ -6,6 +6,10 @@
 // each existed, how much of that it ran on a CPU — and later interval entries of the thread find
 // it registered. Threads of the parallel runtimes (libgomp, libomp) are caught the same way.
 //
+// Threads that a communication library starts for itself (Open MPI's progress and PMIx threads,
+// UCX's, libfabric's) are not the program's: they are left unregistered, so they never show up as
+// processors that idle through the whole run.
+//
 // The wrapper passes everything through unchanged when the runtime is not measuring; otherwise the
 // only difference the program can observe is one small allocation per thread creation.
 //
@@ -19,6 +23,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 #include "runtime/runtime_state.hpp"
 #include "runtime/thread_state.hpp"
@@ -42,6 +47,20 @@ void* start_registered(void* packed) {
   return routine.function(routine.argument);
 }
 
+// Whether `function` lies in a library of the MPI stack (by the file name of its module).
+bool started_by_communication_library(void* (*function)(void*)) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(function), &info) == 0 || !info.dli_fname) return false;
+  const char* slash = std::strrchr(info.dli_fname, '/');
+  const char* name = slash ? slash + 1 : info.dli_fname;
+  static const char* const kPrefixes[] = {"libopen-pal", "libopen-rte", "libmpi", "libpmix",   "libevent",
+                                          "libucs",      "libucp",      "libuct", "libfabric", "libpsm",
+                                          "libhwloc",    "libprrte",    "mca_"};
+  for (const char* prefix : kPrefixes)
+    if (std::strncmp(name, prefix, std::strlen(prefix)) == 0) return true;
+  return false;
+}
+
 PthreadCreate next_pthread_create() {
   // Resolved once; a relaxed race between two first callers stores the same value twice.
   static std::atomic<PthreadCreate> next{nullptr};
@@ -63,7 +82,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   using namespace parperf::runtime;
   const PthreadCreate next = next_pthread_create();
   if (!next) return EAGAIN;  // no pthread_create below us: nothing sensible can run
-  if (!ensure_initialised() || lifecycle() != Lifecycle::active)
+  if (!ensure_initialised() || lifecycle() != Lifecycle::active || started_by_communication_library(function))
     return next(thread, attributes, function, argument);
   auto* packed = static_cast<StartRoutine*>(std::malloc(sizeof(StartRoutine)));
   if (!packed) return next(thread, attributes, function, argument);
