@@ -71,6 +71,15 @@ void add_events(LocationStats& stats, const format::Node& node, const ProcessTab
   }
 }
 
+void add_partners(OperationFigures& figures, const format::OperationStats& o) {
+  if (o.partner_min != format::kNoPartner)
+    figures.partner_min = figures.partner_min == format::kNoPartner
+                              ? o.partner_min
+                              : std::min(figures.partner_min, o.partner_min);
+  if (o.partner_max != format::kNoPartner) figures.partner_max = std::max(figures.partner_max, o.partner_max);
+  figures.partner_set |= o.partner_set;
+}
+
 void add_operations(LocationStats& stats, const format::Node& node, const ProcessTables& tables) {
   for (const format::OperationStats& o : node.operations) {
     OperationIdentity identity = tables.operation(o.site);
@@ -88,6 +97,13 @@ void add_operations(LocationStats& stats, const format::Node& node, const Proces
     it->sync_ns += o.sync_ns;
     it->sync_max_ns = std::max(it->sync_max_ns, o.sync_max_ns);
     it->bytes += o.bytes;
+    it->overlap_ns += o.overlap_ns;
+    add_partners(*it, o);
+    // Should a location hold the site in two nodes of one interval, the later call is the last.
+    if (o.count > 0 && o.last_end_ns >= it->last_end_ns) {
+      it->last_begin_ns = o.last_begin_ns;
+      it->last_end_ns = o.last_end_ns;
+    }
   }
 }
 
@@ -174,7 +190,8 @@ class TreeBuilder {
       os_user[parent_of(i)] += os_user[i];
       os_sys[parent_of(i)] += os_sys[i];
     }
-    std::vector<std::size_t> merged(nodes.size(), 0);
+    std::vector<std::size_t>& merged = tree_.node_intervals[location];
+    merged.assign(nodes.size(), 0);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       if (i == 0) {
         ensure_root(tables.identity(nodes[0]));
@@ -211,6 +228,10 @@ class TreeBuilder {
 };
 
 }  // namespace
+
+OperationIdentity operation_identity(const format::Profile& profile, std::uint32_t site) {
+  return ProcessTables(profile).operation(site);
+}
 
 IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles) {
   TreeBuilder builder;

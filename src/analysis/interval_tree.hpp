@@ -53,11 +53,27 @@ struct OperationFigures {
   std::uint64_t sum_ns = 0;
   std::uint64_t min_ns = 0;
   std::uint64_t max_ns = 0;
-  std::uint64_t wait_ns = 0;
+  std::uint64_t wait_ns = 0;  // MPI: the part spent waiting for the partner (Real_sync)
   std::uint64_t wait_max_ns = 0;
   std::uint64_t sync_ns = 0;
   std::uint64_t sync_max_ns = 0;
   std::uint64_t bytes = 0;
+  // MPI: partners in MPI_COMM_WORLD (format::kNoPartner when none), non-blocking overlap, and the
+  // last call's time stamps on the location's own clock (ns since its process started).
+  std::int64_t partner_min = format::kNoPartner;
+  std::int64_t partner_max = format::kNoPartner;
+  std::uint64_t partner_set = 0;
+  std::uint64_t overlap_ns = 0;
+  std::uint64_t last_begin_ns = 0;
+  std::uint64_t last_end_ns = 0;
+  // Filled by attribute_mpi (mpi_attribution.hpp), in seconds: the potential losses of the matched
+  // collective instances, the widest spread of arrivals among them, and the last call's time stamps
+  // on rank 0's clock.
+  double synchronization = 0;
+  double time_variation = 0;
+  double arrival_spread = 0;
+  double last_begin = 0;
+  double last_end = 0;
 };
 
 // A user event's statistics on one location, events being matched by name.
@@ -124,8 +140,14 @@ struct IntervalTree {
   std::vector<Location> locations;        // every location of the run, sorted
   std::map<Location, ThreadFacts> thread_facts;
   std::map<std::int64_t, std::uint32_t> threads_per_rank;
+  // For each location, the merged interval of each of its thread's nodes (by node index): what
+  // records that name a node (collective instances) are attributed to.
+  std::map<Location, std::vector<std::size_t>> node_intervals;
 };
 
 IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles);
+
+// The identity under which the tree merges the operations of `profile`'s site `site`.
+OperationIdentity operation_identity(const format::Profile& profile, std::uint32_t site);
 
 }  // namespace parperf::analysis

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "format/records.hpp"
 
@@ -12,6 +14,12 @@ namespace {
 using format::SiteKind;
 
 std::uint64_t nanoseconds(double s) { return static_cast<std::uint64_t>(std::max(0.0, s) * 1e9 + 0.5); }
+
+// OpenMP's own operations; the MPI collector's (64 and above) are attribute_mpi's business, and their
+// wait is waiting for a partner, not for the team.
+bool is_openmp_operation(const OperationFigures& op) {
+  return op.identity.kind >= format::kFirstOperationKind && op.identity.kind < format::kFirstMpiKind;
+}
 
 bool is_parallel(const MergedInterval& interval) {
   return interval.identity.kind == static_cast<std::uint32_t>(SiteKind::omp_parallel);
@@ -84,6 +92,7 @@ class Attribution {
       given += sequential_given_[c][stats.location];
     }
     for (const OperationFigures& op : stats.operations) {
+      if (!is_openmp_operation(op)) continue;
       breakdown.desync += seconds(op.sync_ns);
       breakdown.waiting += seconds(op.wait_ns);
     }
@@ -170,6 +179,27 @@ class Attribution {
     return total;
   }
 
+  // Communication (seconds: real sync, starts) of the location in interval `i`'s subtree outside its
+  // top-level parallel regions: the part of its sequential code spent in message passing.
+  std::pair<double, double> sequential_communication(std::size_t i, const LocationStats& stats) const {
+    double real_sync = stats.breakdown.communication_real_sync, starts = stats.breakdown.communication_starts;
+    subtract_parallel_communication(i, stats.location, real_sync, starts);
+    return {std::max(0.0, real_sync), std::max(0.0, starts)};
+  }
+  void subtract_parallel_communication(std::size_t i, Location location, double& real_sync,
+                                       double& starts) const {
+    for (std::size_t c : tree_.intervals[i].children) {
+      const LocationStats* child = find_location(tree_.intervals[c], location);
+      if (!child) continue;
+      if (is_parallel(tree_.intervals[c])) {
+        real_sync -= child->breakdown.communication_real_sync;
+        starts -= child->breakdown.communication_starts;
+      } else {
+        subtract_parallel_communication(c, location, real_sync, starts);
+      }
+    }
+  }
+
   bool owns(const LocationStats& stats, std::size_t i) const {
     if (stats.context || stats.entries() == 0) return false;
     if (i != 0) return true;
@@ -177,27 +207,51 @@ class Attribution {
     return facts == tree_.thread_facts.end() || facts->second.kind != format::ThreadKind::openmp_worker;
   }
 
+  // The master's sequential time, and the part of it it spent communicating (MPI outside parallel
+  // regions), per rank.
+  struct Sequential {
+    std::uint64_t time_ns = 0;
+    double real_sync = 0, starts = 0;
+  };
+
+  // The team's other threads are absent while the master runs sequential code. In a hybrid program
+  // part of that code is message passing: that share of their absence is lost to communication
+  // rather than to insufficient parallelism, so that a rank's Communication is its master's, whatever
+  // the processor unit.
   void charge_sequential_code(std::size_t i) {
     MergedInterval& interval = tree_.intervals[i];
-    std::map<std::int64_t, std::uint64_t> sequential, execution;  // per rank
+    std::map<std::int64_t, Sequential> sequential;
+    std::map<std::int64_t, std::uint64_t> execution;  // per rank
     for (const LocationStats& s : interval.locations) {
       execution[s.location.rank] = std::max(execution[s.location.rank], s.exec_ns());
       if (!owns(s, i)) continue;
       const std::uint64_t in_parallel = parallel_time(i, s.location);
       const std::uint64_t seq = s.exec_ns() > in_parallel ? s.exec_ns() - in_parallel : 0;
-      sequential[s.location.rank] = std::max(sequential[s.location.rank], seq);
+      Sequential& master = sequential[s.location.rank];
+      if (seq < master.time_ns) continue;
+      master.time_ns = seq;
+      std::tie(master.real_sync, master.starts) = sequential_communication(i, s);
     }
     for (LocationStats& stats : interval.locations) {
       if (owns(stats, i)) continue;
       const std::uint64_t exec = execution[stats.location.rank];
       if (exec <= stats.exec_ns()) continue;
+      const Sequential& master = sequential[stats.location.rank];
       double& given = sequential_given_[i][stats.location];
-      const double remaining = std::max(0.0, seconds(sequential[stats.location.rank]) - given);
+      const double remaining = std::max(0.0, seconds(master.time_ns) - given);
       const double charge = std::min(remaining, seconds(exec - stats.exec_ns()));
       if (charge <= 0) continue;
       stats.attributed_ns += nanoseconds(charge);
-      stats.breakdown.insufficient_parallelism_user += charge;
       given += charge;
+      const double master_seq = seconds(master.time_ns);
+      const double communicating =
+          master_seq > 0 ? std::min(1.0, (master.real_sync + master.starts) / master_seq) : 0.0;
+      const double communication = charge * communicating;
+      const double real_sync_share =
+          master.real_sync + master.starts > 0 ? master.real_sync / (master.real_sync + master.starts) : 0.0;
+      stats.breakdown.communication_real_sync += communication * real_sync_share;
+      stats.breakdown.communication_starts += communication * (1 - real_sync_share);
+      stats.breakdown.insufficient_parallelism_user += charge - communication;
     }
   }
 

@@ -45,7 +45,14 @@ ProcessorInput process_input(std::span<const ProcessorInput> threads) {
     process.os_cpu_sys += t.os_cpu_sys;
   }
   double n = static_cast<double>(threads.size());
+  // Potential losses and overlap belong to the calls that had them, whichever thread made them (in a
+  // hybrid program, usually the master alone): the process's figure is their sum. Averaged like the
+  // losses that make up exec_p, a funneled rank's synchronization would shrink with its thread count.
+  const TimeBreakdown sums = process.breakdown;
   process.breakdown *= 1.0 / n;
+  process.breakdown.synchronization = sums.synchronization;
+  process.breakdown.time_variation = sums.time_variation;
+  process.breakdown.overlap = sums.overlap;
   process.idle_within = process.execution - exec_sum / n;
   return process;
 }
@@ -81,6 +88,17 @@ std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const Mer
     processes.push_back(process_input(all.subspan(begin, end - begin)));
   }
   return processes;
+}
+
+std::optional<RankTime> slowest_rank(const IntervalTree& tree) {
+  if (tree.intervals.empty()) return std::nullopt;
+  std::optional<RankTime> slowest;
+  for (const LocationStats& stats : tree.intervals[0].locations) {
+    const double execution = seconds(stats.exec_ns());
+    // Locations are sorted by rank: a strict comparison keeps the lowest rank on a tie.
+    if (!slowest || execution > slowest->execution_time) slowest = RankTime{stats.location.rank, execution};
+  }
+  return slowest;
 }
 
 }  // namespace parperf::analysis

@@ -28,8 +28,20 @@ std::optional<Unit> parse_unit(std::string_view name);
 //   exec_p = max_t exec_t,  cpu_p = (Σ_t cpu_t) / |T_p|,
 // each identified loss and productive part averaged over T_p, and the rest, exec_p minus the mean of
 // exec_t, counted as idle time within the process: threads that finished early wait for the slowest.
-// Entries and OS CPU times are summed over T_p.
+// Entries, OS CPU times and the potential losses (synchronization, time variation, overlap) are
+// summed over T_p. In a hybrid run the average gives the rank its master's communication: the
+// OpenMP attribution charges the other threads' absence while the master communicates outside
+// parallel regions as communication too.
 std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const MergedInterval& interval,
                                              Unit unit);
+
+struct RankTime {
+  std::int64_t rank = 0;
+  double execution_time = 0;  // seconds: its longest thread's time in the program
+};
+
+// The rank whose program took longest (the lowest such rank on a tie): the one the others wait for
+// at the end. None without a program interval or without locations in it.
+std::optional<RankTime> slowest_rank(const IntervalTree& tree);
 
 }  // namespace parperf::analysis

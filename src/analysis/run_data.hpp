@@ -19,6 +19,12 @@ struct RunData {
   std::int64_t world_size = 0;             // processes the run had, as its profiles say
   nlohmann::json run_info;                 // run.json; null when absent or (with --partial) unusable
   std::vector<std::string> warnings;       // problems tolerated by --partial, and oddities worth saying
+  // Ranks of the run that left no profile file at all (aborted, crashed, killed), ascending; at most
+  // kMaxListedMissingRanks of them (a damaged world size could claim millions).
+  std::vector<std::int64_t> missing_ranks;
+  std::int64_t missing_rank_count = 0;  // all of them
 };
+
+inline constexpr std::size_t kMaxListedMissingRanks = 4096;
 
 }  // namespace parperf::analysis

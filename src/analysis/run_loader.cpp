@@ -1,7 +1,9 @@
 // Reading a run directory. The order of checks decides which problem a user sees first without
 // --partial: the directory, then each file in rank order, then the consistency of the set (world
-// size, duplicate and missing ranks). With --partial every file-level problem is kept as a warning
-// and the file is left out, so the report covers exactly the profiles that were trustworthy.
+// size, duplicate ranks). With --partial every file-level problem is kept as a warning and the file
+// is left out, so the report covers exactly the profiles that were trustworthy. Missing ranks are
+// always only warnings: the files that exist are trustworthy, and a crashed rank is when a report
+// is needed most.
 #include "analysis/run_loader.hpp"
 
 #include <algorithm>
@@ -191,7 +193,7 @@ void drop_duplicate_ranks(std::vector<Decoded>& decoded, Problems& problems) {
 
 // A rank whose file was rejected has been reported already; only silent gaps are new news.
 void report_missing_ranks(const std::vector<Decoded>& decoded, std::int64_t world,
-                          const std::set<std::int64_t>& reported_ranks, Problems& problems) {
+                          const std::set<std::int64_t>& reported_ranks, RunData& run) {
   std::set<std::int64_t> present;
   for (const Decoded& d : decoded) present.insert(d.profile.process.rank);
   std::int64_t missing_count = world - static_cast<std::int64_t>(present.size());
@@ -199,17 +201,20 @@ void report_missing_ranks(const std::vector<Decoded>& decoded, std::int64_t worl
     if (rank >= 0 && rank < world && present.count(rank) == 0) --missing_count;
   }
   if (missing_count <= 0) return;
-  // A corrupted world size could claim millions of ranks: name a few, then summarise.
+  run.missing_rank_count = missing_count;
+  // A corrupted world size could claim millions of ranks: list a bounded number, name a few.
   constexpr std::int64_t kNamed = 3;
-  std::int64_t named = 0;
-  for (std::int64_t rank = 0; rank < world && named < kNamed; ++rank) {
+  for (std::int64_t rank = 0; rank < world && run.missing_ranks.size() < kMaxListedMissingRanks; ++rank) {
     if (present.count(rank) || reported_ranks.count(rank)) continue;
-    ++named;
-    if (named == kNamed && missing_count > kNamed) {
-      problems.report(fmt::format("{} and {} more profiles: missing (the run has {} processes)",
-                                  profile_name(rank), missing_count - kNamed, world));
+    const auto named = static_cast<std::int64_t>(run.missing_ranks.size());
+    run.missing_ranks.push_back(rank);
+    if (named >= kNamed) continue;
+    if (named == kNamed - 1 && missing_count > kNamed) {
+      run.warnings.push_back(fmt::format("{} and {} more profiles: missing (the run has {} processes)",
+                                         profile_name(rank), missing_count - kNamed, world));
     } else {
-      problems.report(fmt::format("{}: missing (the run has {} processes)", profile_name(rank), world));
+      run.warnings.push_back(
+          fmt::format("{}: missing (the run has {} processes)", profile_name(rank), world));
     }
   }
 }
@@ -243,7 +248,7 @@ RunData load_run(const fs::path& dir, const LoadOptions& options) {
   if (!decoded.empty()) {
     run.world_size = check_world_size(decoded, problems, reported_ranks);
     drop_duplicate_ranks(decoded, problems);
-    report_missing_ranks(decoded, run.world_size, reported_ranks, problems);
+    report_missing_ranks(decoded, run.world_size, reported_ranks, run);
     note_renamed_files(decoded, run.warnings);
   }
   if (decoded.empty()) {

@@ -16,13 +16,15 @@ class LoadError : public std::runtime_error {
 };
 
 struct LoadOptions {
-  // Turn problems with single files (undecodable, missing, duplicate rank, bad run.json) into
-  // warnings and analyse what is left. Still an error when no profile is left.
+  // Turn problems with single files (undecodable, duplicate rank, bad run.json) into warnings and
+  // analyse what is left. Still an error when no profile is left.
   bool partial = false;
 };
 
 // Throws LoadError. Problems of the directory itself (missing, not a directory, unreadable, no
-// profile files at all) are errors even with `partial`.
+// profile files at all) are errors even with `partial`. A rank without a profile file is never an
+// error: a process that aborted, crashed or was killed leaves none while the others do, and the
+// report of the others is what the user needs then. It is a warning, and listed in `missing_ranks`.
 RunData load_run(const std::filesystem::path& dir, const LoadOptions& options = {});
 
 }  // namespace parperf::analysis

@@ -1,4 +1,5 @@
 #include "analysis/src_points.hpp"
+#include "analysis/mpi_classes.hpp"
 #include "analysis/seconds.hpp"
 
 #include <algorithm>
@@ -51,6 +52,29 @@ std::optional<IntervalIdentity> single_construct(const IntervalTree& tree, const
   return found;
 }
 
+void add_mpi(SrcPoint& p, const OperationFigures& op, MpiClass cls, std::int64_t rank) {
+  p.synchronization += op.synchronization;
+  p.time_variation += op.time_variation;
+  p.overlap += seconds(op.overlap_ns);
+  p.arrival_spread = std::max(p.arrival_spread, op.arrival_spread);
+  p.bytes += op.bytes;
+  auto at = std::lower_bound(p.ranks.begin(), p.ranks.end(), rank,
+                             [](const RankAtSite& r, std::int64_t wanted) { return r.rank < wanted; });
+  if (at == p.ranks.end() || at->rank != rank) at = p.ranks.insert(at, RankAtSite{.rank = rank});
+  at->time += seconds(op.sum_ns);
+  at->synchronization += op.synchronization;
+  if (op.partner_min != format::kNoPartner)
+    at->partner_min =
+        at->partner_min == format::kNoPartner ? op.partner_min : std::min(at->partner_min, op.partner_min);
+  at->partner_max = std::max(at->partner_max, op.partner_max);
+  if (cls == MpiClass::management) return;  // not communication: nothing lost
+  const std::uint64_t real_sync = std::min(op.wait_ns, op.sum_ns);
+  p.wait += seconds(real_sync);
+  p.wait_max = std::max(p.wait_max, std::min(seconds(op.wait_max_ns), seconds(op.max_ns)));
+  p.starts += seconds(op.sum_ns - real_sync);
+  at->real_sync += seconds(real_sync);
+}
+
 }  // namespace
 
 std::vector<SrcPoint> src_points(const IntervalTree& tree) {
@@ -69,10 +93,14 @@ std::vector<SrcPoint> src_points(const IntervalTree& tree) {
         }
         p.count += op.count;
         p.total += seconds(op.sum_ns);
-        p.wait += seconds(op.wait_ns);
-        p.wait_max = std::max(p.wait_max, seconds(op.wait_max_ns));
-        p.sync += seconds(op.sync_ns);
-        p.sync_max = std::max(p.sync_max, seconds(op.sync_max_ns));
+        if (const std::optional<MpiClass> cls = mpi_class(op.identity.kind)) {
+          add_mpi(p, op, *cls, stats.location.rank);
+        } else {
+          p.wait += seconds(op.wait_ns);
+          p.wait_max = std::max(p.wait_max, seconds(op.wait_max_ns));
+          p.sync += seconds(op.sync_ns);
+          p.sync_max = std::max(p.sync_max, seconds(op.sync_max_ns));
+        }
         if (std::find(p.locations.begin(), p.locations.end(), stats.location) == p.locations.end())
           p.locations.push_back(stats.location);
       }

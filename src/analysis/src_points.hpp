@@ -1,5 +1,5 @@
-// SRC points (DESIGN.md section 2): every synchronization site, with what it cost over the run,
-// ranked by the time lost there.
+// SRC points (DESIGN.md section 2): every synchronization and communication site, with what it cost
+// over the run, ranked by the time lost there.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,16 @@
 
 namespace parperf::analysis {
 
+// What one rank spent at an MPI call site: the report names the rank that waits most, and for whom.
+struct RankAtSite {
+  std::int64_t rank = 0;
+  double time = 0;
+  double real_sync = 0;
+  double synchronization = 0;
+  std::int64_t partner_min = format::kNoPartner;
+  std::int64_t partner_max = format::kNoPartner;
+};
+
 struct SrcPoint {
   OperationIdentity identity;
   IntervalIdentity interval;  // the interval it occurred in (first met); a construct for its barriers
@@ -19,6 +29,16 @@ struct SrcPoint {
   double wait_max = 0;
   double sync = 0;  // waiting at the end of a work-sharing construct or parallel region
   double sync_max = 0;
+  // MPI calls: `wait` is the Real_sync part of the communication (waiting for the partner), `starts`
+  // the rest of the call; management calls (Init, Finalize, ...) lose nothing. The potential losses
+  // and the arrival spread come from the matched collectives.
+  double starts = 0;
+  double synchronization = 0;
+  double time_variation = 0;
+  double overlap = 0;
+  double arrival_spread = 0;  // the widest gap between the first and the last rank to arrive
+  std::uint64_t bytes = 0;
+  std::vector<RankAtSite> ranks;    // MPI calls only, by rank
   std::vector<Location> locations;  // where it occurred, sorted
   // For the implicit barrier of a construct: the construct's per-location work (its time less the
   // time waited at this barrier), max over mean; 1 when balanced, 0 when not applicable.
@@ -27,7 +47,7 @@ struct SrcPoint {
   // `parallel for`): that construct, whose implicit barrier the join barrier is.
   std::optional<IntervalIdentity> combined_construct;
 
-  double lost() const { return wait + sync; }
+  double lost() const { return wait + sync + starts; }
 };
 
 // All operation sites of the tree, merged by identity, most lost time first (ties: most time).

@@ -1,6 +1,7 @@
 // `parperf report DIR`: the efficiency report of a run directory, as a text protocol or JSON.
-// Loads the run, merges its interval trees, builds the report and prints it; every problem ends
-// the command with one line "parperf: <problem>" on stderr and exit status 1.
+// Loads the run, merges its interval trees, attributes the MPI and OpenMP measurements, builds the
+// report and prints it; every problem ends the command with one line "parperf: <problem>" on stderr
+// and exit status 1.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "analysis/interval_tree.hpp"
+#include "analysis/mpi_attribution.hpp"
 #include "analysis/openmp_attribution.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/run_loader.hpp"
@@ -32,6 +34,7 @@ struct ReportCommandOptions {
   std::string procs;
   bool per_proc = false;
   std::string unit;
+  std::optional<std::int64_t> rank;
   bool json = false;
   bool partial = false;
 };
@@ -44,6 +47,7 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   if (!o.procs.empty()) options.per_processor = report::parse_processor_list(o.procs);
   if (o.per_proc) options.per_processor = report::ProcessorSelection{};
   if (!o.unit.empty()) options.unit = analysis::parse_unit(o.unit);
+  options.rank = o.rank;
   return options;
 }
 
@@ -52,8 +56,10 @@ void run_report(const ReportCommandOptions& o) {
   analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   analysis::resolve_code_sites(run);
   analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
+  // MPI first: it puts each interval's own figures in place, which the OpenMP pass then sums up.
+  const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
   analysis::attribute_openmp(tree);
-  report::Report built = report::build_report(run, tree, options);
+  report::Report built = report::build_report(run, tree, options, mpi);
   if (o.json) {
     fmt::print("{}\n", report::render_json_text(built));
   } else {
@@ -84,6 +90,10 @@ void add_report_command(CLI::App& app) {
                    "What a processor is: a process (rank) or a thread; default: rank when the run has "
                    "several processes, else thread")
       ->check(CLI::IsMember({"rank", "thread"}));
+  auto* rank = report->add_option(
+      "--rank", o->rank, "Only this rank: the OpenMP view of one process, its threads being the processors");
+  rank->check(CLI::NonNegativeNumber);
+  rank->excludes(report->get_option("--unit"));
   report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
   report->add_flag("--partial", o->partial,
                    "Report what can be read when profile files are missing or damaged (with warnings)");

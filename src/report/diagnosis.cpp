@@ -65,12 +65,30 @@ std::string off_cpu_note(const Characteristics& c, const Comparative& comparativ
 
 std::string largest_loss(const Characteristics& c, const Comparative& comparative);
 
+// Synchronization and time variation are potential losses, outside Lost time, so they never are the
+// largest loss; yet processors arriving at collectives at different times is the usual cause of the
+// communication loss of an MPI program. Said whenever it is significant.
+std::string collective_note(const Characteristics& c) {
+  const bool synchronization = c.synchronization >= kSignificantLoss * c.total_time;
+  const bool variation = c.time_variation >= kSignificantLoss * c.total_time;
+  if (!synchronization && !variation) return {};
+  std::string note = "; at collective operations and barriers";
+  if (synchronization)
+    note +=
+        fmt::format(" processors arrive at different times (synchronization {}: load imbalance before them)",
+                    format_duration(c.synchronization));
+  if (synchronization && variation) note += " and";
+  if (variation)
+    note += fmt::format(" leave at different times (time variation {})", format_duration(c.time_variation));
+  return note;
+}
+
 }  // namespace
 
 std::string diagnose(const Characteristics& c, const Comparative& comparative) {
   if (c.processors == 0) return "not executed";
   if (c.total_time <= 0) return "no time recorded";
-  return largest_loss(c, comparative) + off_cpu_note(c, comparative);
+  return largest_loss(c, comparative) + collective_note(c) + off_cpu_note(c, comparative);
 }
 
 namespace {
@@ -99,8 +117,10 @@ std::string largest_loss(const Characteristics& c, const Comparative& comparativ
           "wait, or is repeated on every processor",
           share);
     case Loss::communication:
-      return fmt::format("communication is {} of total: {} waiting for partners, {} in call overhead", share,
-                         format_duration(c.communication_real_sync), format_duration(c.communication_starts));
+      return fmt::format(
+          "communication is {} of total: {} waiting for partners (late senders and receivers, early arrival "
+          "at collectives), {} in the calls themselves (overhead and transfer; see the SRC points)",
+          share, format_duration(c.communication_real_sync), format_duration(c.communication_starts));
     case Loss::desync:
       return fmt::format(
           "desync time is {} of total: threads wait at the end of work-sharing constructs or parallel "

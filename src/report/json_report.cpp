@@ -2,6 +2,7 @@
 
 #include "analysis/processors.hpp"
 #include "report/interval_kind.hpp"
+#include "report/mpi_json.hpp"
 #include "report/src_summary.hpp"
 
 namespace parperf::report {
@@ -48,6 +49,8 @@ std::string_view end_reason_key(format::EndReason reason) {
       return "flush";
     case format::EndReason::signal:
       return "signal";
+    case format::EndReason::mpi_abort:
+      return "mpi_abort";
   }
   return "unknown";
 }
@@ -59,13 +62,21 @@ json run_json(const RunSummary& run) {
     e["signal"] = end.reason == format::EndReason::signal ? json(end.signal) : json(nullptr);
     ends.push_back(std::move(e));
   }
+  json slowest = nullptr;
+  if (run.slowest_rank)
+    slowest = {{"rank", run.slowest_rank->rank}, {"execution_time", run.slowest_rank->execution_time}};
   return {{"directory", run.directory},
           {"command", run.command},
           {"processes", run.processes},
+          {"world_size", run.world_size},
           {"threads", run.threads},
           {"unit", analysis::unit_name(run.unit)},
+          {"view_rank", optional_value(run.view_rank)},
           {"end_reasons", std::move(ends)},
+          {"missing_ranks", run.missing_ranks},
+          {"slowest_rank", std::move(slowest)},
           {"openmp_runtime", run.openmp_runtime},
+          {"mpi", mpi_run_json(run.mpi)},
           {"warnings", run.warnings}};
 }
 
@@ -150,6 +161,8 @@ json interval_json(const ReportInterval& interval) {
   json events = json::array();
   for (const analysis::EventTotals& e : interval.events) events.push_back(event_json(e));
   out["events"] = std::move(events);
+  out["communication_classes"] = communication_classes_json(interval.communication_classes);
+  out["mpi_calls"] = mpi_calls_json(interval.mpi_calls);
   out["diagnosis"] = interval.diagnosis;
   json children = json::array();
   for (const ReportInterval& child : interval.children) children.push_back(interval_json(child));
@@ -184,9 +197,15 @@ json src_point_json(const analysis::SrcPoint& p, double program_total) {
       {"sync", p.sync},
       {"sync_mean", per_count(p.sync)},
       {"sync_max", p.sync_max},
+      {"starts", p.starts},
       {"lost", p.lost()},
       {"lost_share", program_total > 0 ? p.lost() / program_total : 0.0},
       {"imbalance", p.imbalance},
+      {"synchronization", p.synchronization},
+      {"time_variation", p.time_variation},
+      {"overlap", p.overlap},
+      {"arrival_spread", p.arrival_spread},
+      {"bytes", p.bytes},
       {"locations", std::move(locations)}};
 }
 
@@ -218,7 +237,8 @@ nlohmann::ordered_json render_json(const Report& report) {
     points.push_back(src_point_json(p, report.program_total_time));
   return {{"parperf_report", kJsonReportVersion}, {"run", run_json(report.run)},
           {"threads", std::move(threads)},        {"summary", report.summary},
-          {"intervals", std::move(intervals)},    {"src_points", std::move(points)}};
+          {"intervals", std::move(intervals)},    {"src_points", std::move(points)},
+          {"mpi", mpi_json(report.collectives)}};
 }
 
 std::string render_json_text(const Report& report) {

@@ -1,10 +1,12 @@
 // The machine-readable report (`parperf report --json`). Times in seconds, efficiency 0..1.
 //
-// {"parperf_report": 1, "run": {...}, "intervals": [<interval>...]} where each <interval> carries
-// its identity, its characteristics under the snake_case names of DESIGN.md section 4, a
-// "comparative" object (one {"min", "min_processor", "max", "max_processor", "mean"} per
-// per-processor figure), "per_processor" rows (always present, restricted by --procs),
-// "iterations" (only with loop iteration marks), "events", "diagnosis" and "children".
+// {"parperf_report": 1, "run": {...}, "threads": [...], "summary": [...], "intervals": [<interval>...],
+// "src_points": [...], "mpi": {"collectives": [...]}} where each <interval> carries its identity,
+// its characteristics under the snake_case names of DESIGN.md section 4, a "comparative" object
+// (one {"min", "min_processor", "max", "max_processor", "mean"} per per-processor figure),
+// "per_processor" rows (always present, restricted by --procs), "iterations" (only with loop
+// iteration marks), "events", "communication_classes" and "mpi_calls" (empty without MPI data),
+// "diagnosis" and "children".
 // "intervals" normally holds the program alone. With --intervals it holds the matching intervals
 // that have no matching ancestor, each match nested under its nearest matching ancestor; "level"
 // stays the interval's real nesting depth. "processes" and "threads" of "run" count what was

@@ -4,8 +4,13 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "analysis/characteristics.hpp"
 #include "analysis/interval_totals.hpp"
+#include "analysis/mpi_calls.hpp"
+#include "analysis/rank_list.hpp"
+#include "analysis/rank_view.hpp"
 #include "report/diagnosis.hpp"
 #include "report/src_summary.hpp"
 
@@ -32,6 +37,28 @@ std::string command_of(const analysis::RunData& run) {
   return joined;
 }
 
+// The MPI collector's view of the run: the library and link figures of rank 0 (or of the lowest
+// rank that has them), and every rank's clock correction.
+std::optional<MpiSummary> summarize_mpi(const analysis::RunData& run, const analysis::MpiAnalysis& mpi) {
+  const format::Profile* first = nullptr;
+  for (const format::Profile& profile : run.profiles)
+    if (profile.has_mpi && (!first || profile.process.rank < first->process.rank)) first = &profile;
+  if (!first) return std::nullopt;
+  MpiSummary summary;
+  summary.library = first->mpi.library;
+  summary.latency = static_cast<double>(first->mpi.latency_ns) / 1e9;
+  summary.bandwidth = static_cast<double>(first->mpi.bandwidth_bytes_per_s);
+  summary.thread_level = first->mpi.thread_level;
+  for (const auto& [rank, clock] : mpi.clocks.clocks) {
+    auto in_seconds = [](const std::optional<double>& ns) {
+      return ns ? std::optional<double>(*ns / 1e9) : std::nullopt;
+    };
+    summary.clock.push_back(ClockLine{rank, clock.corrected, in_seconds(clock.offset_init),
+                                      in_seconds(clock.offset_finalize), clock.drift});
+  }
+  return summary;
+}
+
 RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalTree& tree,
                          analysis::Unit unit) {
   RunSummary summary;
@@ -56,6 +83,18 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
     }
   }
   return summary;
+}
+
+// What a whole-run analysis adds to the summary: MPI, the slowest rank, missing ranks, the view.
+void add_run_facts(RunSummary& summary, const analysis::RunData& run, const analysis::IntervalTree& tree,
+                   const analysis::MpiAnalysis& mpi, const ReportOptions& options) {
+  summary.missing_ranks = run.missing_ranks;
+  summary.missing_rank_count = run.missing_rank_count;
+  if (tree.threads_per_rank.size() > 1) summary.slowest_rank = analysis::slowest_rank(tree);
+  summary.mpi = summarize_mpi(run, mpi);
+  summary.view_rank = options.rank;
+  summary.warnings.insert(summary.warnings.end(), mpi.clocks.warnings.begin(), mpi.clocks.warnings.end());
+  summary.warnings.insert(summary.warnings.end(), mpi.matching.warnings.begin(), mpi.matching.warnings.end());
 }
 
 class IntervalReporter {
@@ -91,6 +130,8 @@ class IntervalReporter {
     }
     interval.iterations = totals.iterations;
     interval.events = std::move(totals.events);
+    interval.mpi_calls = analysis::mpi_calls(tree_, selected.interval);
+    interval.communication_classes = analysis::communication_classes(interval.mpi_calls);
     interval.diagnosis = diagnose(interval.characteristics, interval.comparative);
     interval.children = report(selected.children);
     return interval;
@@ -103,12 +144,27 @@ class IntervalReporter {
 
 }  // namespace
 
-Report build_report(const analysis::RunData& run, const analysis::IntervalTree& tree,
-                    const ReportOptions& options) {
+Report build_report(const analysis::RunData& run, const analysis::IntervalTree& whole_run,
+                    const ReportOptions& options, const analysis::MpiAnalysis& mpi) {
+  analysis::IntervalTree view;
+  if (options.rank) {
+    if (!whole_run.threads_per_rank.count(*options.rank)) {
+      std::vector<std::int64_t> ranks;
+      for (const auto& [rank, threads] : whole_run.threads_per_rank) ranks.push_back(rank);
+      throw std::invalid_argument(
+          fmt::format("--rank {}: the run has no profile of rank {} (profiles: ranks {})", *options.rank,
+                      *options.rank, analysis::rank_list(ranks)));
+    }
+    view = analysis::rank_view(whole_run, *options.rank);
+  }
+  const analysis::IntervalTree& tree = options.rank ? view : whole_run;
   std::int64_t processes = std::max(run.world_size, static_cast<std::int64_t>(run.profiles.size()));
-  analysis::Unit unit = options.unit.value_or(analysis::default_unit(processes));
+  // One rank's view is an OpenMP view: its threads are the processors.
+  analysis::Unit unit =
+      options.rank ? analysis::Unit::thread : options.unit.value_or(analysis::default_unit(processes));
   Report report;
   report.run = summarize_run(run, tree, unit);
+  add_run_facts(report.run, run, whole_run, mpi, options);
   report.intervals = IntervalReporter(tree, options, unit).report(select_intervals(tree, options.filter));
   report.show_per_processor = options.per_processor.has_value();
   for (const auto& [location, facts] : tree.thread_facts) {
@@ -124,6 +180,7 @@ Report build_report(const analysis::RunData& run, const analysis::IntervalTree& 
     report.program_total_time = program.total_time;
     report.summary = summarize_losses(program, report.src_points);
   }
+  report.collectives = mpi.matching.communicators;
   return report;
 }
 

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "analysis/characteristics.hpp"
+#include "analysis/collective_matching.hpp"
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
+#include "analysis/mpi_calls.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/src_points.hpp"
 #include "format/records.hpp"
@@ -22,6 +24,24 @@ struct ProfileEnd {
   std::uint32_t signal = 0;  // when reason is `signal`
 };
 
+// One rank's clock correction (clock_correction.hpp), in seconds.
+struct ClockLine {
+  std::int64_t rank = 0;
+  bool corrected = false;
+  std::optional<double> offset_init;
+  std::optional<double> offset_finalize;
+  double drift = 0;  // dimensionless
+};
+
+// What the MPI collector says about the run (rank 0's view, or the lowest rank that has one).
+struct MpiSummary {
+  std::string library;
+  double latency = 0;             // seconds
+  double bandwidth = 0;           // bytes per second; 0 when not measured
+  std::int32_t thread_level = 0;  // MPI_THREAD_SINGLE 0 .. MPI_THREAD_MULTIPLE 3
+  std::vector<ClockLine> clock;   // one per rank with MPI data, by rank
+};
+
 struct RunSummary {
   std::string directory;
   std::string command;
@@ -32,6 +52,12 @@ struct RunSummary {
   std::vector<ProfileEnd> end_reasons;  // one per analysed profile, by rank
   std::vector<std::string> warnings;
   std::string openmp_runtime;  // the OpenMP runtime measured through OMPT; empty when none
+  // Ranks that left no profile (aborted, crashed, killed): the report covers the others.
+  std::vector<std::int64_t> missing_ranks;  // at most analysis::kMaxListedMissingRanks
+  std::int64_t missing_rank_count = 0;
+  std::optional<analysis::RankTime> slowest_rank;  // only when several ranks were analysed
+  std::optional<MpiSummary> mpi;                   // none when no rank had MPI data
+  std::optional<std::int64_t> view_rank;           // --rank: the report covers this rank alone
 };
 
 // One line of the thread list that opens the protocol (as in the classic OpenMP analyzers).
@@ -52,6 +78,9 @@ struct ReportInterval {
   std::vector<analysis::ProcessorFigures> per_processor;  // restricted by --procs
   std::optional<analysis::IterationTotals> iterations;
   std::vector<analysis::EventTotals> events;
+  // MPI calls of the interval's subtree: per communication class, and per (rank, call site).
+  std::vector<analysis::CommunicationClassFigures> communication_classes;
+  std::vector<analysis::MpiCallFigures> mpi_calls;
   std::string diagnosis;  // one line naming the largest loss
   std::vector<ReportInterval> children;
 };
@@ -67,6 +96,8 @@ struct Report {
   std::vector<std::string> summary;
   std::vector<analysis::SrcPoint> src_points;  // most lost time first
   double program_total_time = 0;               // the program's Total time, for shares
+  // The communicators whose collectives were matched across ranks, with their first instances.
+  std::vector<analysis::CommunicatorMatch> collectives;
 };
 
 }  // namespace parperf::report

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "analysis/mpi_classes.hpp"
 #include "format/records.hpp"
 #include "report/interval_kind.hpp"
+#include "report/time_format.hpp"
 
 namespace parperf::report {
 namespace {
@@ -46,6 +48,50 @@ std::string why(const analysis::SrcPoint& p, double share) {
   return "";
 }
 
+bool is_collective(analysis::MpiClass c) {
+  using analysis::MpiClass;
+  return c == MpiClass::barrier || c == MpiClass::broadcast || c == MpiClass::reduction ||
+         c == MpiClass::all_to_all || c == MpiClass::gather_scatter;
+}
+
+// Whom a call waiting for its partner waits for, by the kind of call.
+std::string_view waits_for(std::uint32_t kind) {
+  if (is(kind, SiteKind::mpi_recv) || is(kind, SiteKind::mpi_probe)) return "for a late sender";
+  if (is(kind, SiteKind::mpi_send)) return "for a late receiver";
+  if (is(kind, SiteKind::mpi_sendrecv)) return "for its partner";
+  if (is(kind, SiteKind::mpi_wait) || is(kind, SiteKind::mpi_test))
+    return "for its non-blocking communication to complete";
+  if (is(kind, SiteKind::mpi_one_sided) || is(kind, SiteKind::mpi_one_sided_sync))
+    return "for the other side of the one-sided access";
+  return "for its partners";
+}
+
+std::string partner_text(const analysis::RankAtSite& r) {
+  if (r.partner_min < 0 || r.partner_max < r.partner_min) return "";
+  if (r.partner_min == r.partner_max) return fmt::format(" (rank {})", r.partner_min);
+  return fmt::format(" (ranks {}-{})", r.partner_min, r.partner_max);
+}
+
+// A finding about an MPI call site, in the terms of the communication pattern behind the loss.
+std::string mpi_finding(const analysis::SrcPoint& p, analysis::MpiClass cls, double share) {
+  const std::string call = src_point_text(p);
+  const std::string lost = fmt::format("{} of processor time is lost there", percent(share));
+  if (is_collective(cls) && p.synchronization > 0 && p.arrival_spread > 0)
+    return fmt::format(
+        "ranks arrive at the {} up to {:.3f} s apart: load imbalance before it (synchronization "
+        "{:.3f} s); {}",
+        call, p.arrival_spread, p.synchronization, lost);
+  const analysis::RankAtSite* worst = nullptr;
+  for (const analysis::RankAtSite& r : p.ranks)
+    if (!worst || r.real_sync > worst->real_sync) worst = &r;
+  if (worst && worst->real_sync > 0 && p.wait >= p.starts)
+    return fmt::format("rank {} waits {:.3f} s in {} {}{}; {}", worst->rank, worst->real_sync, call,
+                       waits_for(p.identity.kind), partner_text(*worst), lost);
+  return fmt::format(
+      "{} of processor time is lost in {}: {} in the calls themselves, {} waiting for partners",
+      percent(share), call, format_duration(p.starts), format_duration(p.wait));
+}
+
 }  // namespace
 
 std::string source_text(const std::string& file, std::int64_t line, std::int64_t end_line) {
@@ -68,6 +114,9 @@ std::string src_point_text(const analysis::SrcPoint& p) {
   if (is(kind, SiteKind::omp_join_barrier))
     return fmt::format("the implicit barrier at the end of the parallel region at {}", where);
   if (is(kind, SiteKind::omp_critical)) return fmt::format("the critical section at {}", where);
+  // MPI sites are named after the function called: "MPI_Recv at late_sender.c:25".
+  if (format::is_mpi_kind(kind) && !p.identity.name.empty())
+    return fmt::format("{} at {}", p.identity.name, where);
   return fmt::format("the {} at {}", kind_text(kind), where);
 }
 
@@ -79,6 +128,10 @@ std::vector<std::string> summarize_losses(const analysis::Characteristics& progr
     if (lines.size() == kMostPoints) break;
     const double share = p.lost() / program.total_time;
     if (share < kWorthSaying) break;  // sorted: the rest lose less
+    if (const auto cls = analysis::mpi_class(p.identity.kind)) {
+      lines.push_back(mpi_finding(p, *cls, share));
+      continue;
+    }
     lines.push_back(
         fmt::format("{} of thread time is lost at {}{}", percent(share), src_point_text(p), why(p, share)));
   }

@@ -1,5 +1,8 @@
-// The plain-language findings at the top of a report: which synchronization points lose the most
-// thread time, why, and what would recover it.
+// The plain-language findings at the top of a report: which synchronization and communication
+// points lose the most processor time, why, and what would recover it. MPI call sites are told in
+// the terms of their communication pattern: "rank 1 waits 0.200 s in MPI_Recv at late_sender.c:25
+// for a late sender (rank 0)", "ranks arrive at the MPI_Barrier at x.c:40 up to 0.150 s apart: load
+// imbalance before it (synchronization 0.300 s)".
 #pragma once
 
 #include <string>
@@ -17,7 +20,8 @@ std::vector<std::string> summarize_losses(const analysis::Characteristics& progr
 // "heat.c:57" or "heat.c (57:63)", "unknown site" when the site has no source location.
 std::string source_text(const std::string& file, std::int64_t line, std::int64_t end_line = 0);
 
-// "the implicit barrier of the omp loop at heat.c:57", "the critical section at f.c:12".
+// "the implicit barrier of the omp loop at heat.c:57", "the critical section at f.c:12",
+// "MPI_Recv at late_sender.c:25".
 std::string src_point_text(const analysis::SrcPoint& point);
 
 }  // namespace parperf::report

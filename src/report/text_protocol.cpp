@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/interval_kind.hpp"
+#include "report/mpi_text.hpp"
 #include "report/src_summary.hpp"
 #include "report/time_format.hpp"
 
@@ -51,6 +52,8 @@ std::string end_text(const ProfileEnd& end) {
       return "flush (written by parperf_flush while running)";
     case format::EndReason::signal:
       return fmt::format("signal {} ({})", end.signal, signal_name(end.signal));
+    case format::EndReason::mpi_abort:
+      return fmt::format("MPI_Abort (error code {})", end.signal);
   }
   return "unknown";
 }
@@ -77,6 +80,12 @@ void render_run(Out out, const RunSummary& run) {
                      "  CRASHED: rank {} was killed by {}; its figures cover the run only up to that moment, "
                      "and intervals marked OPEN were cut short\n",
                      end.rank, signal_name(end.signal));
+    } else if (end.reason == format::EndReason::mpi_abort) {
+      fmt::format_to(
+          out,
+          "  ABORTED: rank {} called MPI_Abort (error code {}); its figures stop there, and intervals "
+          "marked OPEN were cut short\n",
+          end.rank, end.signal);
     } else if (end.reason == format::EndReason::flush) {
       fmt::format_to(
           out,
@@ -85,6 +94,7 @@ void render_run(Out out, const RunSummary& run) {
           end.rank);
     }
   }
+  render_mpi_run(out, run);
   if (!run.openmp_runtime.empty())
     fmt::format_to(out, "  {:<12}{} (through OMPT)\n", "openmp", run.openmp_runtime);
   for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", warning);
@@ -220,6 +230,7 @@ void render_interval(Out out, const ReportInterval& interval, bool show_per_proc
   render_header(out, interval);
   render_main(out, interval.characteristics);
   render_iterations_and_events(out, interval);
+  render_communication(out, interval);
   render_comparative(out, interval.comparative);
   if (show_per_processor) render_per_processor(out, interval.per_processor);
   fmt::format_to(out, "  diagnosis: {}\n", interval.diagnosis);
@@ -267,16 +278,18 @@ std::string location_list(const Report& report, const std::vector<analysis::Loca
 
 void render_src_points(Out out, const Report& report) {
   if (report.src_points.empty()) return;
-  fmt::format_to(out, "\n== SRC POINTS: synchronization sites, most lost time first (seconds)\n");
+  fmt::format_to(out,
+                 "\n== SRC POINTS: synchronization and communication sites, most lost time first (seconds; "
+                 "for MPI calls lost = real sync + starts)\n");
   fmt::format_to(out, "  {:>6}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", "lost%", "count",
                  "total", "wait", "wait max", "sync", "sync max", "site");
   for (const analysis::SrcPoint& p : report.src_points) {
     const double share = report.program_total_time > 0 ? p.lost() / report.program_total_time * 100 : 0;
     fmt::format_to(
-        out, "  {:>6.1f}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}  [in {} \"{}\"; threads {}]\n",
+        out, "  {:>6.1f}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}  [in {} \"{}\"; threads {}{}]\n",
         share, p.count, format_seconds(p.total), format_seconds(p.wait), format_seconds(p.wait_max),
         format_seconds(p.sync), format_seconds(p.sync_max), src_point_text(p), kind_text(p.interval.kind),
-        p.interval.name, location_list(report, p.locations));
+        p.interval.name, location_list(report, p.locations), mpi_point_figures(p));
   }
 }
 

@@ -60,6 +60,24 @@ constexpr KindWords kKinds[] = {
     {SiteKind::omp_task_create, "task creation", "", "omp_task_create"},
     {SiteKind::omp_lock_init, "lock init", "", "omp_lock_init"},
     {SiteKind::omp_lock_destroy, "lock destroy", "", "omp_lock_destroy"},
+    {SiteKind::mpi_send, "MPI send", "", "mpi_send"},
+    {SiteKind::mpi_recv, "MPI receive", "", "mpi_recv"},
+    {SiteKind::mpi_sendrecv, "MPI send-receive", "", "mpi_sendrecv"},
+    {SiteKind::mpi_isend, "MPI non-blocking send", "", "mpi_isend"},
+    {SiteKind::mpi_irecv, "MPI non-blocking receive", "", "mpi_irecv"},
+    {SiteKind::mpi_start, "MPI start", "", "mpi_start"},
+    {SiteKind::mpi_wait, "MPI wait", "", "mpi_wait"},
+    {SiteKind::mpi_test, "MPI test", "", "mpi_test"},
+    {SiteKind::mpi_probe, "MPI probe", "", "mpi_probe"},
+    {SiteKind::mpi_barrier, "MPI barrier", "", "mpi_barrier"},
+    {SiteKind::mpi_broadcast, "MPI broadcast", "", "mpi_broadcast"},
+    {SiteKind::mpi_reduction, "MPI reduction", "", "mpi_reduction"},
+    {SiteKind::mpi_all_to_all, "MPI all-to-all", "", "mpi_all_to_all"},
+    {SiteKind::mpi_gather_scatter, "MPI gather-scatter", "", "mpi_gather_scatter"},
+    {SiteKind::mpi_one_sided, "MPI one-sided", "", "mpi_one_sided"},
+    {SiteKind::mpi_one_sided_sync, "MPI one-sided sync", "", "mpi_one_sided_sync"},
+    {SiteKind::mpi_io, "MPI I/O", "", "mpi_io"},
+    {SiteKind::mpi_management, "MPI management", "", "mpi_management"},
 };
 
 constexpr std::string_view kUserEventWords = "user event";
@@ -287,6 +305,13 @@ class ProcessListing {
       if (operation.sync_ns > 0) fmt::format_to(out, " (max {})", seconds(operation.sync_max_ns));
     }
     if (operation.bytes > 0) fmt::format_to(out, "  bytes {}", operation.bytes);
+    if (operation.overlap_ns > 0) fmt::format_to(out, "  overlap {}", seconds(operation.overlap_ns));
+    if (operation.partner_min >= 0 && operation.partner_max >= operation.partner_min) {
+      if (operation.partner_min == operation.partner_max)
+        fmt::format_to(out, "  partner {}", operation.partner_min);
+      else
+        fmt::format_to(out, "  partners {}-{}", operation.partner_min, operation.partner_max);
+    }
     *out++ = '\n';
   }
 

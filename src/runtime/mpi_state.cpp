@@ -38,11 +38,13 @@ struct CommunicatorSlot {
   Relaxed<std::uint64_t> collectives;
   Relaxed<std::uint64_t> stride{1};
   std::atomic<std::uint32_t> sampled{0};
-  InstanceSample samples[kSampleSize];
+  // Initialised, though every entry is written before it is read: gcc 12 drops the member
+  // initialisers above from a constinit object with an uninitialised array member.
+  InstanceSample samples[kSampleSize] = {};
 };
 
 constexpr std::int32_t kMaxCommunicators = 128;
-CommunicatorSlot g_communicators[kMaxCommunicators];
+constinit CommunicatorSlot g_communicators[kMaxCommunicators];
 std::atomic<std::int32_t> g_communicator_count{0};
 
 // Clock exchanges: two on a rank != 0 (init, finalize), two per other rank on rank 0.
@@ -55,7 +57,7 @@ struct ClockExchange {
   std::uint64_t round_trip = 0;
 };
 constexpr std::int64_t kMaxClockRanks = 1 << 20;
-ClockExchange g_own_exchanges[2];
+constinit ClockExchange g_own_exchanges[2];
 ClockExchange* g_master_exchanges = nullptr;  // [phase * world_size + rank], on rank 0
 std::int64_t g_master_exchange_ranks = 0;
 

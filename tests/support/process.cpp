@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -77,6 +79,48 @@ bool drain(int out, int err, ProcessResult& result, std::chrono::steady_clock::t
   return true;
 }
 
+// The live children of every process, from /proc/<pid>/stat (the field after the parenthesised name).
+std::multimap<pid_t, pid_t> children_by_parent() {
+  std::multimap<pid_t, pid_t> children;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(text.substr(close + 1));
+    char state = 0;
+    pid_t parent = 0;
+    // A zombie has ended already (its children went to a reaper) and only waits to be reaped.
+    if (fields >> state >> parent && state != 'Z')
+      children.emplace(parent, static_cast<pid_t>(std::stol(name)));
+  }
+  return children;
+}
+
+// Kills every descendant of this process until none is left (a few rounds: one may fork meanwhile).
+void kill_all_descendants() {
+  for (int round = 0; round < 5; ++round) {
+    const auto children = children_by_parent();
+    std::vector<pid_t> found;
+    std::vector<pid_t> pending = {getpid()};
+    while (!pending.empty()) {
+      const pid_t parent = pending.back();
+      pending.pop_back();
+      const auto [begin, end] = children.equal_range(parent);
+      for (auto it = begin; it != end; ++it) {
+        found.push_back(it->second);
+        pending.push_back(it->second);
+      }
+    }
+    if (found.empty()) return;
+    for (const pid_t pid : found) kill(pid, SIGKILL);
+  }
+}
+
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
@@ -109,6 +153,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   if (!drain(out[0], err[0], result, deadline)) {
     result.timed_out = true;
     kill(-child, SIGKILL);
+    if (options.kill_descendants) kill_all_descendants();
   }
   close(out[0]);
   close(err[0]);

@@ -15,6 +15,10 @@ struct ProcessOptions {
   std::vector<std::string> unset_env;
   std::filesystem::path working_directory;  // empty: the test's own
   double timeout_seconds = 60;              // then the program's whole process group is killed
+  // On timeout also kill every other descendant of the test process, whatever its process group
+  // (mpirun starts each rank in a group of its own), and the test's own children (orphans come to
+  // the test when it is a child subreaper, see mpi_run.hpp).
+  bool kill_descendants = false;
 };
 
 struct ProcessResult {

@@ -1,9 +1,13 @@
-# Unit tests of src/analysis: characteristics, interval merge, processors and run loading.
+# Unit tests of src/analysis: characteristics, interval merge, processors, run loading, and the MPI
+# analysis (clock correction, collective matching, attribution) on hand-built profiles.
 parperf_add_unit_test(analysis_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/analysis_characteristics_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_interval_tree_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_processors_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_clock_correction_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_collective_matching_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_mpi_attribution_test.cpp
   LINK parperf_analysis)
 
 # Loading reads real files, written with the runtime's own writer (format.cmake's sample profiles).

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "analysis/run_loader.hpp"
 #include "unit/format_test_profiles.hpp"
@@ -114,9 +115,43 @@ TEST_F(analysis_run_loader, WithoutRunJsonTheProfilesSuffice) {
   EXPECT_TRUE(run.run_info.is_null());
 }
 
-TEST_F(analysis_run_loader, AMissingRankIsNamedWithTheRunsSize) {
+TEST_F(analysis_run_loader, AMissingRankIsAWarningNamingItAndTheRunsSizeNotAnError) {
+  // A rank that aborted, crashed or was killed leaves no profile: the others are still worth a report.
+  write_profile("profile.0.ppf", 0, 4);
+  write_profile("profile.2.ppf", 2, 4);
+  write_profile("profile.3.ppf", 3, 4);
+  EXPECT_EQ(load_error(), "") << "a missing profile does not stop the load, with or without --partial";
+  RunData run = load_run(dir_);
+  ASSERT_EQ(run.profiles.size(), 3u);
+  EXPECT_EQ(run.missing_ranks, (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(run.missing_rank_count, 1);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0], "profile.1.ppf: missing (the run has 4 processes)");
+}
+
+TEST_F(analysis_run_loader, ManyMissingRanksAreListedAndAFewNamed) {
+  write_profile("profile.0.ppf", 0, 6);
+  RunData run = load_run(dir_);
+  EXPECT_EQ(run.missing_ranks, (std::vector<std::int64_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(run.missing_rank_count, 5);
+  ASSERT_EQ(run.warnings.size(), 3u) << "two named, then one line for the rest";
+  EXPECT_EQ(run.warnings[2], "profile.3.ppf and 2 more profiles: missing (the run has 6 processes)");
+}
+
+TEST_F(analysis_run_loader, AHugeWorldSizeListsABoundedNumberOfMissingRanks) {
+  // A world size a damaged (but consistent) profile could claim must not exhaust memory.
+  write_profile("profile.0.ppf", 0, std::int64_t{1} << 40);
+  RunData run = load_run(dir_);
+  EXPECT_EQ(run.missing_ranks.size(), kMaxListedMissingRanks);
+  EXPECT_EQ(run.missing_rank_count, (std::int64_t{1} << 40) - 1);
+}
+
+TEST_F(analysis_run_loader, ACorruptProfileIsStillAnErrorAndNotAMissingRank) {
   write_profile("profile.0.ppf", 0, 2);
-  EXPECT_EQ(load_error(), "profile.1.ppf: missing (the run has 2 processes)");
+  write_text("profile.1.ppf", "garbage");
+  EXPECT_TRUE(starts_with(load_error(), "profile.1.ppf: "));
+  RunData run = load_run(dir_, {.partial = true});
+  EXPECT_TRUE(run.missing_ranks.empty()) << "its file exists; the warning says what is wrong with it";
 }
 
 TEST_F(analysis_run_loader, TwoFilesClaimingOneRankAreAnError) {
@@ -160,12 +195,13 @@ TEST_F(analysis_run_loader, PartialKeepsTheGoodProfilesAndWarnsAboutTheBadOne) {
   EXPECT_TRUE(run.run_info.is_null());
 }
 
-TEST_F(analysis_run_loader, PartialWarnsAboutAMissingRank) {
+TEST_F(analysis_run_loader, PartialWarnsAboutAMissingRankAsWithoutIt) {
   write_profile("profile.1.ppf", 1, 2);
   RunData run = load_run(dir_, {.partial = true});
   ASSERT_EQ(run.profiles.size(), 1u);
   ASSERT_EQ(run.warnings.size(), 1u);
   EXPECT_EQ(run.warnings[0], "profile.0.ppf: missing (the run has 2 processes)");
+  EXPECT_EQ(run.missing_ranks, (std::vector<std::int64_t>{0}));
 }
 
 TEST_F(analysis_run_loader, PartialWithNothingUsableIsStillAnError) {

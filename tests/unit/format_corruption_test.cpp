@@ -83,23 +83,26 @@ TEST(FormatBadInput, FileHoldingOnlyPartOfTheMagicIsTruncated) {
 
 TEST(FormatBadInput, NewerMajorVersionIsRefusedWithBothVersionsNamed) {
   Bytes bytes = sample();
-  test::store_uint(bytes, 8, 2, 3);
+  test::store_uint(bytes, 8, 2, 4);
   test::store_uint(bytes, 10, 2, 0);
-  EXPECT_EQ(error_of(bytes), "format version 3.0 is not supported (this parperf reads version 2.x)");
+  EXPECT_EQ(error_of(bytes), "format version 4.0 is not supported (this parperf reads version 3.x)");
 }
 
 TEST(FormatBadInput, OlderMajorVersionIsRefused) {
-  // Version 1 records lack the fields version 2 added: read as version 2, every record would shift.
+  // Version 2 operation statistics lack the fields version 3 added: read as version 3, every record
+  // after the first would shift.
   Bytes bytes = sample();
+  test::store_uint(bytes, 8, 2, 2);
+  EXPECT_EQ(error_of(bytes), "format version 2.0 is not supported (this parperf reads version 3.x)");
   test::store_uint(bytes, 8, 2, 1);
-  EXPECT_EQ(error_of(bytes), "format version 1.0 is not supported (this parperf reads version 2.x)");
+  EXPECT_EQ(error_of(bytes), "format version 1.0 is not supported (this parperf reads version 3.x)");
 }
 
 TEST(FormatBadInput, MajorVersionZeroIsRefused) {
   Bytes bytes = sample();
   test::store_uint(bytes, 8, 2, 0);
   test::store_uint(bytes, 10, 2, 3);
-  EXPECT_EQ(error_of(bytes), "format version 0.3 is not supported (this parperf reads version 2.x)");
+  EXPECT_EQ(error_of(bytes), "format version 0.3 is not supported (this parperf reads version 3.x)");
 }
 
 TEST(FormatBadInput, FourByteIntegersAreUnsupportedTypeSizes) {
@@ -182,14 +185,14 @@ TEST(FormatBadInput, FileCutAfterTheLastSectionIsMissingItsEndMarker) {
   Bytes bytes = sample();
   bytes.resize(test::end_marker_offset(bytes));
   EXPECT_EQ(error_of(bytes),
-            "truncated: the file ends after section 6 without its end marker (the writer was interrupted)");
+            "truncated: the file ends after section 7 without its end marker (the writer was interrupted)");
 }
 
 TEST(FormatBadInput, WrongSectionCountAfterTheEndMarkerIsCorrupt) {
   // A profile whose writer lost a whole section (or a file spliced from two) cannot pass.
   Bytes bytes = sample();
-  test::store_uint(bytes, bytes.size() - 4, 4, 7);
-  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 7 sections, 6 were read");
+  test::store_uint(bytes, bytes.size() - 4, 4, 8);
+  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 8 sections, 7 were read");
 }
 
 TEST(FormatBadInput, BytesAfterTheEndMarkerAreCorrupt) {
@@ -246,7 +249,7 @@ TEST(FormatBadInput, OperationStatisticsCountThatCannotFitIsCorrupt) {
   writer.finish();
   EXPECT_EQ(
       error_of(sink.bytes()),
-      "corrupt: section 1 (thread): operation statistics count 2 cannot fit in the 80 bytes that remain");
+      "corrupt: section 1 (thread): operation statistics count 2 cannot fit in the 128 bytes that remain");
 }
 
 TEST(FormatBadInput, ProcessSectionWithBytesAfterItsRecordIsCorrupt) {
@@ -375,7 +378,7 @@ TEST(FormatBadInput, FileWithTwoProcessSectionsIsCorrupt) {
   const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(process.offset);
   const Bytes copy(begin, bytes.begin() + static_cast<std::ptrdiff_t>(process.crc_offset + 4));
   bytes.insert(begin, copy.begin(), copy.end());
-  test::store_uint(bytes, bytes.size() - 4, 4, 7);
+  test::store_uint(bytes, bytes.size() - 4, 4, 8);
   EXPECT_EQ(error_of(bytes), "corrupt: 2 process sections (expected 1)");
 }
 
@@ -392,14 +395,96 @@ TEST(FormatBadInput, RankOutsideTheRunIsCorrupt) {
 
 TEST(FormatBadInput, UnknownEndReasonIsCorrupt) {
   Profile p = test::rich_sample_profile();
-  p.process.end_reason = static_cast<EndReason>(3);
-  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 1 (process): unknown end reason 3");
+  p.process.end_reason = static_cast<EndReason>(4);
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 1 (process): unknown end reason 4");
 }
 
 TEST(FormatBadInput, UnknownClockSourceIsCorrupt) {
   Profile p = test::rich_sample_profile();
   p.process.clock_source = static_cast<ClockSource>(2);
   EXPECT_EQ(error_of(encoded(p)), "corrupt: section 1 (process): unknown clock source 2");
+}
+
+// --- The mpi section ---
+
+// The rich sample's sections: process, sites, events, three threads, then mpi (section 7).
+TEST(FormatBadInput, CommunicatorRankOutsideItsSizeIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.mpi.communicators[1].rank = 2;
+  EXPECT_EQ(error_of(encoded(p)),
+            "corrupt: section 7 (mpi): communicator 4294967280 has rank 2 of 2, sample stride 1");
+  p.mpi.communicators[1].rank = -1;
+  EXPECT_EQ(error_of(encoded(p)),
+            "corrupt: section 7 (mpi): communicator 4294967280 has rank -1 of 2, sample stride 1");
+}
+
+TEST(FormatBadInput, CommunicatorOfSizeZeroOrStrideZeroIsCorrupt) {
+  // A sample stride of 0 would make every "sequence % stride" in a reader divide by zero.
+  Profile p = test::rich_sample_profile();
+  p.mpi.communicators[0].stride = 0;
+  EXPECT_EQ(error_of(encoded(p)),
+            "corrupt: section 7 (mpi): communicator 3 has rank 5 of 12, sample stride 0");
+  p = test::rich_sample_profile();
+  p.mpi.communicators[1].size = 0;
+  p.mpi.communicators[1].rank = 0;
+  EXPECT_EQ(error_of(encoded(p)),
+            "corrupt: section 7 (mpi): communicator 4294967280 has rank 0 of 0, sample stride 1");
+}
+
+TEST(FormatBadInput, CollectiveInstanceInANodeThatDoesNotExistIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.mpi.communicators[0].instances[2].node = 5;  // thread 2 has nodes 0-4
+  EXPECT_EQ(
+      error_of(encoded(p)),
+      "corrupt: communicator 3 instance 576 refers to node 5 of thread 2, which the file does not hold");
+  p = test::rich_sample_profile();
+  p.mpi.communicators[1].instances[0].thread = 7;  // no thread 7
+  EXPECT_EQ(error_of(encoded(p)),
+            "corrupt: communicator 4294967280 instance 0 refers to node 5 of thread 7, which the file does "
+            "not hold");
+}
+
+TEST(FormatBadInput, CollectiveInstanceOfAnUndefinedSiteIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.mpi.communicators[1].instances[1].site = 99;
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: communicator 4294967280 instance 1 refers to undefined site 99");
+}
+
+TEST(FormatBadInput, CommunicatorDefinedTwiceIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.mpi.communicators[1].id = 3;
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: communicator 3 defined twice");
+}
+
+TEST(FormatBadInput, UnknownClockPhaseIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.mpi.clock[1].phase = static_cast<ClockPhase>(2);
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 7 (mpi): unknown clock phase 2");
+}
+
+TEST(FormatBadInput, SecondMpiSectionIsCorrupt) {
+  // One process has one MPI identity: a second section would be a spliced or doubly written file.
+  Bytes bytes = sample();
+  const auto mpi = section(bytes, 7);
+  ASSERT_EQ(mpi.type, static_cast<std::uint32_t>(SectionType::mpi));
+  const Bytes copy(bytes.begin() + static_cast<std::ptrdiff_t>(mpi.offset),
+                   bytes.begin() + static_cast<std::ptrdiff_t>(mpi.crc_offset + 4));
+  bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(mpi.crc_offset + 4), copy.begin(), copy.end());
+  test::store_uint(bytes, bytes.size() - 4, 4, 8);
+  EXPECT_EQ(error_of(bytes), "corrupt: section 8 (mpi): a second mpi section");
+}
+
+TEST(FormatBadInput, ClockRecordCountThatCannotFitIsCorrupt) {
+  MemorySink sink;
+  RecordWriter writer(sink);
+  writer.file_header();
+  writer.begin_section(SectionType::mpi);
+  writer.record(MpiRecord{.clock_count = 3});
+  writer.record(ClockSyncRecord{});
+  writer.end_section();
+  writer.finish();
+  EXPECT_EQ(error_of(sink.bytes()),
+            "corrupt: section 1 (mpi): clock records count 3 cannot fit in the 48 bytes that remain");
 }
 
 // A chain of nodes deeper than any writer produces would exhaust the stack of a recursive reader

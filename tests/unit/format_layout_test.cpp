@@ -41,7 +41,11 @@ TEST(FormatLayout, RecordSizesAreTheDocumentedOnes) {
   EXPECT_EQ(min_encoded_size<ThreadRecord>(), 48u);
   EXPECT_EQ(min_encoded_size<NodeRecord>(), 128u);
   EXPECT_EQ(min_encoded_size<EventStatsRecord>(), 60u);
-  EXPECT_EQ(min_encoded_size<OperationStatsRecord>(), 80u);
+  EXPECT_EQ(min_encoded_size<OperationStatsRecord>(), 128u);
+  EXPECT_EQ(min_encoded_size<MpiRecord>(), 52u);
+  EXPECT_EQ(min_encoded_size<ClockSyncRecord>(), 48u);
+  EXPECT_EQ(min_encoded_size<CommunicatorRecord>(), 48u);
+  EXPECT_EQ(min_encoded_size<CollectiveInstanceRecord>(), 40u);
 }
 
 // Builds a file by hand, as a reader written from docs/format.md would expect it: every integer
@@ -52,6 +56,7 @@ class HandBuiltFile {
   void u16(std::uint16_t v) { little(v, 2); }
   void u32(std::uint32_t v) { little(v, 4); }
   void u64(std::uint64_t v) { little(v, 8); }
+  void i32(std::int32_t v) { little(static_cast<std::uint32_t>(v), 4); }
   void i64(std::int64_t v) { little(static_cast<std::uint64_t>(v), 8); }
   void str(std::string_view s) {
     u32(static_cast<std::uint32_t>(s.size()));
@@ -83,10 +88,11 @@ class HandBuiltFile {
   std::size_t section_ = 0;
 };
 
-// The example of docs/format.md: an OpenMP worker thread, flushed while it was inside a parallel
-// region. Its root is a context node (the worker only joined the region); the region's node is open
-// and holds a user event's and the region's join barrier's statistics. Every other number is
-// distinct, so a field read in its neighbour's place shows.
+// The example of docs/format.md: rank 1 of a hybrid MPI + OpenMP run, whose one thread is an OpenMP
+// worker flushed while it was inside a parallel region. Its root is a context node (the worker only
+// joined the region); the region's node is open and holds a user event's and the region's join
+// barrier's statistics. The mpi section holds one clock exchange and one communicator with one
+// sampled collective. Every other number is distinct, so a field read in its neighbour's place shows.
 Profile small_profile() {
   Profile p;
   p.process =
@@ -98,6 +104,8 @@ Profile small_profile() {
            kNoParent, "a.out"},
       Site{13, static_cast<std::uint32_t>(SiteKind::omp_join_barrier), 0, "implicit barrier", "", 0x1a2c, 0,
            12, "a.out"},
+      Site{63, static_cast<std::uint32_t>(SiteKind::mpi_reduction), 0, "MPI_Allreduce", "", 0x1a40, 0,
+           kNoParent, "a.out"},
   };
   p.events = {Event{14, "e", ""}};
   Node root;
@@ -121,7 +129,7 @@ Profile small_profile() {
   region.iteration_min_ns = 29;
   region.iteration_max_ns = 30;
   region.events = {EventStats{14, 31, 32, 33, 34, 35, 36, "x"}};
-  region.operations = {OperationStats{13, 37, 38, 39, 40, 41, 42, 43, 44, 45}};
+  region.operations = {OperationStats{13, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51}};
   Thread t;
   t.index = 0;
   t.ended = true;
@@ -132,13 +140,24 @@ Profile small_profile() {
   t.parked_ns = 18;
   t.nodes = {root, region};
   p.threads = {t};
+  p.has_mpi = true;
+  p.mpi.world_rank = 1;
+  p.mpi.world_size = 2;
+  p.mpi.thread_level = 1;
+  p.mpi.latency_ns = 52;
+  p.mpi.bandwidth_bytes_per_s = 53;
+  p.mpi.library = "mpi";
+  p.mpi.clock = {ClockSync{ClockPhase::init, 1, 54, 55, 56, 57}};
+  Communicator world{58, 2, 1, 59, 60, 61, 62, {}};
+  world.instances = {CollectiveInstance{64, 65, 66, 0, 1, 63}};
+  p.mpi.communicators = {world};
   return p;
 }
 
 std::vector<std::uint8_t> small_profile_by_hand() {
   HandBuiltFile f;
   f.raw({0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'});  // magic
-  f.u16(2), f.u16(0);                                    // version 2.0
+  f.u16(3), f.u16(0);                                    // version 3.0
   f.u8(1), f.u8(8), f.u8(8), f.u8(0);                    // little-endian, 8-byte integers and times, reserved
 
   f.begin_section(1);                      // process
@@ -157,6 +176,8 @@ std::vector<std::uint8_t> small_profile_by_hand() {
   f.str("parallel"), f.str(""), f.str("a.out");
   f.u32(13), f.u32(34), f.i64(0), f.u64(0x1a2c), f.u64(0), f.u32(12), f.u32(0);  // its omp_join_barrier
   f.str("implicit barrier"), f.str(""), f.str("a.out");
+  f.u32(63), f.u32(82), f.i64(0), f.u64(0x1a40), f.u64(0), f.u32(0xffffffff), f.u32(0);  // mpi_reduction
+  f.str("MPI_Allreduce"), f.str(""), f.str("a.out");
   f.end_section();
 
   f.begin_section(3);  // events
@@ -177,9 +198,23 @@ std::vector<std::uint8_t> small_profile_by_hand() {
   f.str("x");
   f.u32(13), f.u32(0);                                // operation statistics: site, reserved
   for (std::uint64_t v = 37; v <= 45; ++v) f.u64(v);  // count .. bytes
+  f.i64(46), f.i64(47);                               // partner min, partner max
+  for (std::uint64_t v = 48; v <= 51; ++v) f.u64(v);  // partner set, overlap, last begin, last end
   f.end_section();
 
-  f.u32(0x21444e45), f.u32(4);  // "END!", four sections
+  f.begin_section(5);                                 // mpi
+  f.i64(1), f.i64(2), f.i32(1);                       // world rank, world size, thread level (funneled)
+  f.u32(1), f.u32(1), f.u32(0);                       // 1 clock record, 1 communicator, reserved
+  f.u64(52), f.u64(53), f.str("mpi");                 // latency, bandwidth, library
+  f.u32(0), f.u32(0), f.i64(1);                       // clock: phase init, reserved, rank
+  for (std::uint64_t v = 54; v <= 57; ++v) f.u64(v);  // send, receive, master, round trip
+  f.u32(58), f.u32(2), f.i64(1), f.u64(59);           // communicator: id, size, rank, members hash
+  f.u32(60), f.u32(1), f.u64(61), f.u64(62);          // ordinal, 1 instance, collectives, stride
+  f.u64(64), f.u64(65), f.u64(66);                    // instance: sequence, arrive, leave
+  f.u32(0), f.u32(1), f.u32(63), f.u32(0);            // thread, node, site, reserved
+  f.end_section();
+
+  f.u32(0x21444e45), f.u32(5);  // "END!", five sections
   return f.bytes();
 }
 
@@ -187,7 +222,7 @@ TEST(FormatLayout, WriterProducesTheDocumentedBytes) {
   if constexpr (std::endian::native != std::endian::little)
     GTEST_SKIP() << "the writer writes host byte order";
   const auto by_hand = small_profile_by_hand();
-  EXPECT_EQ(by_hand.size(), 849u);
+  EXPECT_EQ(by_hand.size(), 1174u);
   EXPECT_EQ(test::encode_profile(small_profile()), by_hand);
 }
 
@@ -273,7 +308,7 @@ TEST(FormatByteOrder, BigEndianFileDecodesToTheSameProfile) {
   const auto big = encode_in_byte_order(p, true);
   ASSERT_EQ(big[12], kBigEndian);
   EXPECT_EQ(big[8], 0);
-  EXPECT_EQ(big[9], 2) << "version major 2, most significant byte first";
+  EXPECT_EQ(big[9], 3) << "version major 3, most significant byte first";
   EXPECT_EQ(test::first_difference(decode_profile(big), p), "");
 }
 

@@ -48,6 +48,42 @@ TEST(FormatRoundTrip, FirstDifferenceNamesTheFieldThatDiffers) {
   changed = expected;
   changed.threads[1].nodes[3].context = false;
   EXPECT_EQ(first_difference(changed, expected), "threads[1].nodes[3].context: false, expected true");
+  changed = expected;
+  changed.threads[0].nodes[1].operations[0].last_end_ns = 1;
+  EXPECT_EQ(first_difference(changed, expected),
+            "threads[0].nodes[1].operations[0].last_end_ns: 1, expected " +
+                std::to_string(expected.threads[0].nodes[1].operations[0].last_end_ns));
+  changed = expected;
+  changed.mpi.communicators[1].instances[2].node = 4;
+  EXPECT_EQ(first_difference(changed, expected),
+            "mpi.communicators[1].instances[2].node: 4, expected 4294967295");
+  changed = expected;
+  changed.mpi.clock[1].phase = ClockPhase::init;
+  EXPECT_EQ(first_difference(changed, expected), "mpi.clock[1].phase: 0, expected 1");
+}
+
+TEST(FormatRoundTrip, MpiSectionRoundTripsWithItsClockExchangesAndCollectiveSamples) {
+  const Profile written = rich_sample_profile();
+  ASSERT_TRUE(written.has_mpi);
+  const Profile read = decode_profile(encode_profile(written));
+  ASSERT_TRUE(read.has_mpi);
+  EXPECT_EQ(read.mpi.library, "Open MPI v4.1.4, package: Debian ✓");
+  ASSERT_EQ(read.mpi.clock.size(), 2u);
+  EXPECT_EQ(read.mpi.clock[1].phase, ClockPhase::finalize);
+  ASSERT_EQ(read.mpi.communicators.size(), 2u);
+  EXPECT_EQ(read.mpi.communicators[0].stride, 64u);
+  EXPECT_EQ(read.mpi.communicators[1].instances.at(1).leave_ns, 0u) << "a non-blocking collective";
+  EXPECT_EQ(read.mpi.communicators[1].instances.at(2).node, kNoParent) << "an unknown interval";
+  const auto& recv = read.threads[0].nodes[1].operations.at(0);
+  EXPECT_EQ(recv.partner_min, 17'000 % 7);
+  EXPECT_EQ(recv.partner_set, (std::uint64_t{17'000} << 4) | 0x9);
+}
+
+TEST(FormatRoundTrip, ProfileWithoutMpiSectionHasNone) {
+  const Profile read = decode_profile(encode_profile(test::minimal_profile()));
+  EXPECT_FALSE(read.has_mpi);
+  EXPECT_TRUE(read.mpi.clock.empty());
+  EXPECT_TRUE(read.mpi.communicators.empty());
 }
 
 TEST(FormatRoundTrip, DecodedRichProfileEncodesToTheSameBytes) {
@@ -143,7 +179,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   // not set in rich_sample_profile() fails here.
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
-  std::vector<bool> process, site, event, thread, node, stats, operation;
+  std::vector<bool> process, site, event, thread, node, stats, operation, mpi, clock, communicator, instance;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -165,12 +201,23 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
           for (std::uint32_t o = 0; o < n.operation_count; ++o) walk.next<OperationStatsRecord>(operation);
         }
         break;
+      case SectionType::mpi: {
+        const auto m = walk.next<MpiRecord>(mpi);
+        for (std::uint32_t c = 0; c < m.clock_count; ++c) walk.next<ClockSyncRecord>(clock);
+        for (std::uint32_t c = 0; c < m.communicator_count; ++c) {
+          const auto comm = walk.next<CommunicatorRecord>(communicator);
+          for (std::uint32_t i = 0; i < comm.instance_count; ++i)
+            walk.next<CollectiveInstanceRecord>(instance);
+        }
+        break;
+      }
     }
     EXPECT_EQ(walk.at(), end) << "section at offset " << section.offset;
   }
   EXPECT_EQ(unset_fields("ProcessRecord", process), "");
   EXPECT_EQ(unset_fields("EventRecord", event), "");
-  // The `reserved` fields are written as zero in version 2: the only fields allowed their default.
+  EXPECT_EQ(unset_fields("CommunicatorRecord", communicator), "");
+  // The `reserved` fields are written as zero in version 3: the only fields allowed their default.
   const auto check_reserved = [](const char* record, const std::vector<bool>& seen, std::size_t reserved) {
     ASSERT_LT(reserved, seen.size()) << record;
     EXPECT_EQ(unset_fields(record, seen, reserved), "");
@@ -181,6 +228,9 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   check_reserved("NodeRecord", node, reserved_field<NodeRecord>());
   check_reserved("EventStatsRecord", stats, reserved_field<EventStatsRecord>());
   check_reserved("OperationStatsRecord", operation, reserved_field<OperationStatsRecord>());
+  check_reserved("MpiRecord", mpi, reserved_field<MpiRecord>());
+  check_reserved("ClockSyncRecord", clock, reserved_field<ClockSyncRecord>());
+  check_reserved("CollectiveInstanceRecord", instance, reserved_field<CollectiveInstanceRecord>());
 }
 
 TEST(FormatRoundTrip, RichSampleHasEveryThreadKindAndBothNodeFlags) {
@@ -229,14 +279,14 @@ TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
 }
 
 TEST(FormatVersioning, FileOfANewerMinorVersionIsRead) {
-  // Minor versions only add section types, which this reader skips; the version it reads is 2.x.
+  // Minor versions only add section types, which this reader skips; the version it reads is 3.x.
   auto bytes = encode_profile(rich_sample_profile());
   test::store_uint(bytes, 10, 2, 7);
   EXPECT_EQ(first_difference(decode_profile(bytes), rich_sample_profile()), "");
 }
 
 TEST(FormatVersioning, SectionOfAnUnknownTypeIsSkipped) {
-  // What a version 2.1 file might hold: a section this reader does not know, between known ones.
+  // What a version 3.1 file might hold: a section this reader does not know, between known ones.
   const Profile expected = test::minimal_profile();
   const auto plain = encode_profile(expected);
   const std::size_t end = test::end_marker_offset(plain);

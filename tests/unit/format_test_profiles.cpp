@@ -13,7 +13,10 @@
 namespace parperf::test {
 namespace {
 
+using format::ClockPhase;
 using format::ClockSource;
+using format::CollectiveInstance;
+using format::Communicator;
 using format::EndReason;
 using format::Event;
 using format::EventStats;
@@ -57,8 +60,22 @@ EventStats event_stats(std::uint32_t event, std::uint64_t base, std::string firs
 }
 
 OperationStats operation_stats(std::uint32_t site, std::uint64_t base) {
-  return OperationStats{site,          base + 1, base * 1000 + 2, base + 3, base * 100 + 4,
-                        base * 10 + 5, base + 6, base * 20 + 7,   base + 8, base * 64 + 9};
+  return OperationStats{site,
+                        base + 1,
+                        base * 1000 + 2,
+                        base + 3,
+                        base * 100 + 4,
+                        base * 10 + 5,
+                        base + 6,
+                        base * 20 + 7,
+                        base + 8,
+                        base * 64 + 9,
+                        static_cast<std::int64_t>(base % 7),
+                        static_cast<std::int64_t>(base % 7 + 3),
+                        (base << 4) | 0x9,
+                        base * 30 + 10,
+                        base * 40'000 + 11,
+                        base * 40'000 + 12};
 }
 
 std::uint32_t kind(SiteKind k) { return static_cast<std::uint32_t>(k); }
@@ -100,6 +117,10 @@ Profile rich_sample_profile() {
            "/opt/app/bin/heat"},
       Site{43, kind(SiteKind::omp_critical), 0, "critical", "", kMaxU64, 0, kNoParent,
            "/home/ünï/lib/libkern.so"},
+      // The MPI collector's sites: the MPI function's name at the return address of the call.
+      Site{64, kind(SiteKind::mpi_recv), 0, "MPI_Recv", "", 0x2f10, 0, kNoParent, "/opt/app/bin/heat"},
+      Site{65, kind(SiteKind::mpi_reduction), 0, "MPI_Allreduce", "", 0x2f48, 0, kNoParent,
+           "/opt/app/bin/heat"},
   };
   p.events = {
       Event{2, "halo exchange", "to rank %d, %zu bytes"},
@@ -133,6 +154,8 @@ Profile rich_sample_profile() {
   Node region = node(0, 40, 0, 11'000);
   region.operations.push_back(operation_stats(43, 12'000));
   t0.nodes.push_back(region);
+  t0.nodes[1].operations.push_back(operation_stats(64, 17'000));  // MPI calls in "solve"
+  t0.nodes[1].operations.push_back(operation_stats(65, 18'000));
   Node loop = node(4, 41, 0, 13'000);
   loop.operations.push_back(operation_stats(42, 14'000));
   loop.operations.push_back(OperationStats{43, kMaxU64, kMaxU64 - 1, 0, kMaxU64 - 2, kMaxU64 - 3, kMaxU64 - 4,
@@ -179,6 +202,32 @@ Profile rich_sample_profile() {
   t1.nodes.push_back(node(kNoParent, 7, 0, 8'000));
 
   p.threads = {t0, t2, t1};
+
+  // The mpi section of rank 5 of 12. A rank other than 0 holds only its own clock exchanges in
+  // practice; `master_ns` is set here too, so that every field of the record is exercised.
+  p.has_mpi = true;
+  auto& mpi = p.mpi;
+  mpi.world_rank = 5;
+  mpi.world_size = 12;
+  mpi.thread_level = 2;
+  mpi.latency_ns = 1'733;
+  mpi.bandwidth_bytes_per_s = 11'900'000'017u;
+  mpi.library = "Open MPI v4.1.4, package: Debian ✓";
+  mpi.clock = {
+      format::ClockSync{ClockPhase::init, 5, 30'000'101, 30'004'103, 29'001'107, 4'002},
+      format::ClockSync{ClockPhase::finalize, 5, 98'000'000'109, 98'000'006'113, 97'000'003'127, 6'004},
+  };
+  // A world-sized communicator whose sample thinned out (stride 64) and a small one sampled whole,
+  // holding a non-blocking collective (no departure) and an instance whose interval is unknown.
+  Communicator world{3, 12, 5, 0x9e37'79b9'7f4a'7c15u, 0, 640, 64, {}};
+  world.instances = {CollectiveInstance{0, 31'000'131, 31'020'137, 0, 1, 65},
+                     CollectiveInstance{64, 41'000'139, 41'030'149, 0, 1, 65},
+                     CollectiveInstance{576, 91'000'151, 91'050'157, 2, 4, 65}};
+  Communicator pair{0xfffffff0u, 2, 1, 0x0123'4567'89ab'cdefu, 3, 3, 1, {}};
+  pair.instances = {CollectiveInstance{0, 50'000'163, 50'000'167, 0, 5, 65},
+                    CollectiveInstance{1, 60'000'173, 0, 0, 5, 65},
+                    CollectiveInstance{2, 70'000'179, 70'000'181, 1, kNoParent, 65}};
+  mpi.communicators = {world, pair};
   return p;
 }
 
@@ -307,6 +356,12 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".sync_ns", ao.sync_ns, eo.sync_ns);
     d.field(path + ".sync_max_ns", ao.sync_max_ns, eo.sync_max_ns);
     d.field(path + ".bytes", ao.bytes, eo.bytes);
+    d.field(path + ".partner_min", ao.partner_min, eo.partner_min);
+    d.field(path + ".partner_max", ao.partner_max, eo.partner_max);
+    d.field(path + ".partner_set", ao.partner_set, eo.partner_set);
+    d.field(path + ".overlap_ns", ao.overlap_ns, eo.overlap_ns);
+    d.field(path + ".last_begin_ns", ao.last_begin_ns, eo.last_begin_ns);
+    d.field(path + ".last_end_ns", ao.last_end_ns, eo.last_end_ns);
   };
   const auto compare_node = [&](const std::string& path, const Node& an, const Node& en) {
     d.field(path + ".parent", an.parent, en.parent);
@@ -339,6 +394,45 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
            d.field(path + ".kind", at.kind, et.kind);
            d.field(path + ".parked_ns", at.parked_ns, et.parked_ns);
            d.list(path + ".nodes", at.nodes, et.nodes, compare_node);
+         });
+
+  d.field("has_mpi", actual.has_mpi, expected.has_mpi);
+  const auto& am = actual.mpi;
+  const auto& em = expected.mpi;
+  d.field("mpi.world_rank", am.world_rank, em.world_rank);
+  d.field("mpi.world_size", am.world_size, em.world_size);
+  d.field("mpi.thread_level", am.thread_level, em.thread_level);
+  d.field("mpi.latency_ns", am.latency_ns, em.latency_ns);
+  d.field("mpi.bandwidth_bytes_per_s", am.bandwidth_bytes_per_s, em.bandwidth_bytes_per_s);
+  d.field("mpi.library", am.library, em.library);
+  d.list("mpi.clock", am.clock, em.clock,
+         [&](const std::string& path, const format::ClockSync& ac, const format::ClockSync& ec) {
+           d.field(path + ".phase", ac.phase, ec.phase);
+           d.field(path + ".rank", ac.rank, ec.rank);
+           d.field(path + ".send_ns", ac.send_ns, ec.send_ns);
+           d.field(path + ".recv_ns", ac.recv_ns, ec.recv_ns);
+           d.field(path + ".master_ns", ac.master_ns, ec.master_ns);
+           d.field(path + ".round_trip_ns", ac.round_trip_ns, ec.round_trip_ns);
+         });
+  const auto compare_instance = [&](const std::string& path, const CollectiveInstance& ax,
+                                    const CollectiveInstance& ex) {
+    d.field(path + ".sequence", ax.sequence, ex.sequence);
+    d.field(path + ".arrive_ns", ax.arrive_ns, ex.arrive_ns);
+    d.field(path + ".leave_ns", ax.leave_ns, ex.leave_ns);
+    d.field(path + ".thread", ax.thread, ex.thread);
+    d.field(path + ".node", ax.node, ex.node);
+    d.field(path + ".site", ax.site, ex.site);
+  };
+  d.list("mpi.communicators", am.communicators, em.communicators,
+         [&](const std::string& path, const Communicator& ac, const Communicator& ec) {
+           d.field(path + ".id", ac.id, ec.id);
+           d.field(path + ".size", ac.size, ec.size);
+           d.field(path + ".rank", ac.rank, ec.rank);
+           d.field(path + ".members_hash", ac.members_hash, ec.members_hash);
+           d.field(path + ".ordinal", ac.ordinal, ec.ordinal);
+           d.field(path + ".collectives", ac.collectives, ec.collectives);
+           d.field(path + ".stride", ac.stride, ec.stride);
+           d.list(path + ".instances", ac.instances, ec.instances, compare_instance);
          });
   return d.first();
 }

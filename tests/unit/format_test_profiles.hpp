@@ -21,10 +21,11 @@
 namespace parperf::test {
 
 // Every record type and every field: three threads (the initial thread, an OpenMP worker with entries
-// still open and a context node, one with a single node), nested nodes with user-event and OpenMP
-// operation statistics, annotation sites and code-address sites (one naming its construct as
-// parent), unicode and empty strings, the largest and the most negative values, and ids that are
-// neither dense nor sorted.
+// still open and a context node, one with a single node), nested nodes with user-event, OpenMP and
+// MPI operation statistics, annotation sites and code-address sites (one naming its construct as
+// parent), an mpi section with clock exchanges of both phases and two communicators with their
+// collective samples, unicode and empty strings, the largest and the most negative values, and ids
+// that are neither dense nor sorted.
 format::Profile rich_sample_profile();
 
 // The smallest valid profile: a process, the program site and one thread holding only its root node.
@@ -32,7 +33,8 @@ format::Profile minimal_profile();
 
 // Writes the records of `profile` through any writer with RecordWriter's interface (file_header,
 // begin_section, record, end_section, finish): header, process, sites, events, one section per
-// thread, end marker. Sections of an empty site or event list are still written (they are valid).
+// thread, the mpi section when `has_mpi`, end marker. Sections of an empty site or event list are still
+// written (they are valid).
 template <class Writer>
 void write_records(Writer& writer, const format::Profile& profile);
 
@@ -107,7 +109,30 @@ void write_records(Writer& writer, const format::Profile& profile) {
                                        e.first_description});
       for (const auto& o : n.operations)
         writer.record(OperationStatsRecord{o.site, 0, o.count, o.sum_ns, o.min_ns, o.max_ns, o.wait_ns,
-                                           o.wait_max_ns, o.sync_ns, o.sync_max_ns, o.bytes});
+                                           o.wait_max_ns, o.sync_ns, o.sync_max_ns, o.bytes, o.partner_min,
+                                           o.partner_max, o.partner_set, o.overlap_ns, o.last_begin_ns,
+                                           o.last_end_ns});
+    }
+    writer.end_section();
+  }
+
+  if (profile.has_mpi) {  // after the threads, as the runtime writes it: it refers to their nodes
+    const auto& m = profile.mpi;
+    writer.begin_section(SectionType::mpi);
+    writer.record(MpiRecord{m.world_rank, m.world_size, m.thread_level,
+                            static_cast<std::uint32_t>(m.clock.size()),
+                            static_cast<std::uint32_t>(m.communicators.size()), 0, m.latency_ns,
+                            m.bandwidth_bytes_per_s, m.library});
+    for (const auto& c : m.clock)
+      writer.record(ClockSyncRecord{static_cast<std::uint32_t>(c.phase), 0, c.rank, c.send_ns, c.recv_ns,
+                                    c.master_ns, c.round_trip_ns});
+    for (const auto& c : m.communicators) {
+      writer.record(CommunicatorRecord{c.id, c.size, c.rank, c.members_hash, c.ordinal,
+                                       static_cast<std::uint32_t>(c.instances.size()), c.collectives,
+                                       c.stride});
+      for (const auto& x : c.instances)
+        writer.record(
+            CollectiveInstanceRecord{x.sequence, x.arrive_ns, x.leave_ns, x.thread, x.node, x.site, 0});
     }
     writer.end_section();
   }

@@ -1,4 +1,5 @@
-# Unit tests of src/report: selection options, the report model, the diagnosis and the renderers.
+# Unit tests of src/report: selection options, the report model, the diagnosis, the renderers and the
+# report of MPI runs.
 parperf_add_unit_test(report_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/report_builder_test.cpp
@@ -7,4 +8,5 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_selection_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_mutation_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_mpi_test.cpp
   LINK parperf_report parperf_format_test_profiles)

@@ -64,8 +64,10 @@ TEST(report_diagnosis, CommunicationIsSplitIntoWaitingAndOverhead) {
   c.communication = 0.3;
   c.communication_real_sync = 0.25;
   c.communication_starts = 0.05;
-  EXPECT_EQ(diagnose(c, {}),
-            "communication is 30% of total: 250 ms waiting for partners, 50 ms in call overhead");
+  EXPECT_EQ(
+      diagnose(c, {}),
+      "communication is 30% of total: 250 ms waiting for partners (late senders and receivers, early "
+      "arrival at collectives), 50 ms in the calls themselves (overhead and transfer; see the SRC points)");
 }
 
 TEST(report_diagnosis, InsufficientParallelismAndWaitingAreNamed) {

@@ -145,11 +145,12 @@ Report sample_report() {
 TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   json j = render_json(sample_report());
   EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "threads", "summary", "intervals",
-                                               "src_points"}));
+                                               "src_points", "mpi"}));
   EXPECT_EQ(j["parperf_report"], 1);
   const json& run = j["run"];
-  EXPECT_EQ(keys_of(run), (std::set<std::string>{"directory", "command", "processes", "threads", "unit",
-                                                 "end_reasons", "openmp_runtime", "warnings"}));
+  EXPECT_EQ(keys_of(run), (std::set<std::string>{"directory", "command", "processes", "world_size", "threads",
+                                                 "unit", "view_rank", "end_reasons", "missing_ranks",
+                                                 "slowest_rank", "openmp_runtime", "mpi", "warnings"}));
   EXPECT_EQ(run["directory"], "/runs/a");
   EXPECT_EQ(run["command"], "./a 1");
   EXPECT_EQ(run["processes"], 2);
@@ -194,13 +195,33 @@ TEST(report_json, SrcPointsHaveTheDocumentedFieldsAndDerivedFigures) {
   json points = render_json(sample_report())["src_points"];
   ASSERT_EQ(points.size(), 3u);
   const json& barrier = points[0];
-  EXPECT_EQ(keys_of(barrier), (std::set<std::string>{"kind",       "name",      "description",
-                                                     "file",       "line",      "function",
-                                                     "construct",  "interval",  "combined_construct",
-                                                     "count",      "total",     "wait",
-                                                     "wait_mean",  "wait_max",  "sync",
-                                                     "sync_mean",  "sync_max",  "lost",
-                                                     "lost_share", "imbalance", "locations"}));
+  EXPECT_EQ(keys_of(barrier), (std::set<std::string>{"kind",
+                                                     "name",
+                                                     "description",
+                                                     "file",
+                                                     "line",
+                                                     "function",
+                                                     "construct",
+                                                     "interval",
+                                                     "combined_construct",
+                                                     "count",
+                                                     "total",
+                                                     "wait",
+                                                     "wait_mean",
+                                                     "wait_max",
+                                                     "sync",
+                                                     "sync_mean",
+                                                     "sync_max",
+                                                     "starts",
+                                                     "lost",
+                                                     "lost_share",
+                                                     "imbalance",
+                                                     "synchronization",
+                                                     "time_variation",
+                                                     "overlap",
+                                                     "arrival_spread",
+                                                     "bytes",
+                                                     "locations"}));
   EXPECT_EQ(barrier["kind"], "omp_implicit_barrier");
   EXPECT_EQ(barrier["name"], "implicit barrier");
   EXPECT_EQ(barrier["description"], src_point_text(sample_report().src_points[0]))
@@ -291,6 +312,8 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
                                                   "per_processor",
                                                   "iterations",
                                                   "events",
+                                                  "communication_classes",
+                                                  "mpi_calls",
                                                   "diagnosis",
                                                   "children"}));
   EXPECT_EQ(loop["kind"], "parallel_loop");

@@ -1,12 +1,16 @@
 // Damaged profiles that still decode — their checksums resealed, so only the values are wrong —
-// must never crash the analysis or the report: every mutant the reader accepts is analysed and
-// rendered as text and as JSON, which must parse back. Fixed seed; runs under ASan/UBSan too.
+// must never crash the analysis or the report: every mutant the reader accepts is analysed (MPI
+// clocks, collective matching and attribution, OpenMP attribution) beside an intact copy of itself as
+// another rank, and rendered as text and as JSON, which must parse back, for the whole run and for
+// one rank's view. Fixed seed; runs under ASan/UBSan too.
 #include <gtest/gtest.h>
 
 #include <exception>
 #include <string>
 
 #include "analysis/interval_tree.hpp"
+#include "analysis/mpi_attribution.hpp"
+#include "analysis/openmp_attribution.hpp"
 #include "analysis/run_data.hpp"
 #include "format/profile_reader.hpp"
 #include "report/json_report.hpp"
@@ -34,14 +38,23 @@ TEST(report_mutation, ProfilesWithDamagedValuesNeverBreakTheReport) {
     } catch (const format::FormatError&) {
       continue;  // the reader's refusals are format_mutation_test's business
     }
-    run.profile_files = {"profile.0.ppf"};
+    // The intact sample as rank 0 of the same run: the damaged clocks and collectives meet healthy ones.
+    format::Profile intact = test::rich_sample_profile();
+    intact.process.rank = 0;
+    intact.process.world_size = run.profiles[0].process.world_size;
+    if (run.profiles[0].process.rank != 0) run.profiles.insert(run.profiles.begin(), intact);
+    run.profile_files = {"profile.0.ppf", "profile.5.ppf"};
+    run.profile_files.resize(run.profiles.size());
     run.world_size = run.profiles[0].process.world_size;
     try {
-      const analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-      for (bool per_processor : {false, true}) {
+      analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
+      const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
+      analysis::attribute_openmp(tree);
+      for (int variant = 0; variant < 3; ++variant) {
         ReportOptions options;
-        if (per_processor) options.per_processor = ProcessorSelection{};
-        const Report report = build_report(run, tree, options);
+        if (variant == 1) options.per_processor = ProcessorSelection{};
+        if (variant == 2) options.rank = run.profiles.back().process.rank;
+        const Report report = build_report(run, tree, options, mpi);
         EXPECT_FALSE(render_text(report).empty());
         EXPECT_NO_THROW(nlohmann::json::parse(render_json_text(report))) << "mutant " << i;
       }

@@ -9,6 +9,7 @@ namespace parperf::mpi {
 namespace {
 
 NetworkFigures g_network;  // written once at MPI_Init, before the program's own calls
+std::uint64_t g_overhead_allowance = 0;
 
 constexpr int kRounds = 16;
 constexpr int kTag = 0x7070;
@@ -109,7 +110,13 @@ NetworkFigures exchange_clocks(MPI_Comm comm, std::uint32_t phase) noexcept {
 
 namespace parperf::mpi {
 
-void set_network_figures(const NetworkFigures& figures) noexcept { g_network = figures; }
+void set_network_figures(const NetworkFigures& figures) noexcept {
+  g_network = figures;
+  g_overhead_allowance =
+      2 * figures.latency_ticks + static_cast<std::uint64_t>(20000 * parperf_mpi_ticks_per_ns());
+}
+
+std::uint64_t call_overhead_allowance_ticks() noexcept { return g_overhead_allowance; }
 
 std::uint64_t expected_transfer_ticks(std::uint64_t bytes) noexcept {
   return g_network.latency_ticks +

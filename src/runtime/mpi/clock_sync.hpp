@@ -24,5 +24,7 @@ void set_network_figures(const NetworkFigures& figures) noexcept;
 // How long a message of `bytes` takes when its partner is ready: latency + bytes / bandwidth.
 // A blocking call that lasts longer waited for its partner (Real_sync) for the difference.
 std::uint64_t expected_transfer_ticks(std::uint64_t bytes) noexcept;
+// How far beyond that estimate a call may run on its own overhead: 2 latencies + 20 us.
+std::uint64_t call_overhead_allowance_ticks() noexcept;
 
 }  // namespace parperf::mpi

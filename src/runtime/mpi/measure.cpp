@@ -3,6 +3,7 @@
 #include "runtime/mpi/measure.hpp"
 
 #include <atomic>
+#include <utility>
 
 #include "runtime/mpi/clock_sync.hpp"
 #include "runtime/mpi/communicators.hpp"
@@ -28,10 +29,12 @@ bool measuring() {
   return state == 1;
 }
 
-// A call that lasted longer than its message needs waited for the partner that long.
+// A call that lasted longer than its message needs waited for the partner that long. The first
+// microseconds beyond the estimate are the call's own overhead (a first message sets up its
+// connection, a call may be preempted), not waiting: only what exceeds that allowance counts.
 std::uint64_t waiting_part(std::uint64_t duration, std::uint64_t bytes) {
-  const std::uint64_t needed = expected_transfer_ticks(bytes);
-  return duration > needed ? duration - needed : 0;
+  const std::uint64_t needed = expected_transfer_ticks(bytes) + call_overhead_allowance_ticks();
+  return duration > needed ? duration - expected_transfer_ticks(bytes) : 0;
 }
 
 parperf_mpi_call record_of(const Call& call, std::uint64_t end) {
@@ -54,7 +57,7 @@ parperf_mpi_call end_call(const Call& call) {
 }
 
 std::uint64_t received_bytes(const MPI_Status* status, MPI_Datatype type, std::uint64_t posted) {
-  if (!status || type == MPI_DATATYPE_NULL) return posted;
+  if (!status || type == MPI_DATATYPE_NULL || type == MPI_Datatype{}) return posted;
   int count = 0;
   if (PMPI_Get_count(status, type, &count) != MPI_SUCCESS || count == MPI_UNDEFINED) return posted;
   return bytes_of(count, type);
@@ -73,15 +76,16 @@ bool begin(Call& call, const char* name, format::SiteKind kind, const void* call
   return true;
 }
 
+// A null handle (what Open MPI's f2c conversion gives for an invalid Fortran handle) is no type.
 std::uint64_t bytes_of(int count, MPI_Datatype type) noexcept {
-  if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
+  if (count <= 0 || type == MPI_DATATYPE_NULL || type == MPI_Datatype{}) return 0;
   int size = 0;
   if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0) return 0;
   return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
 }
 
 std::uint64_t bytes_of(const int* counts, MPI_Datatype type, MPI_Comm comm) noexcept {
-  if (!counts || type == MPI_DATATYPE_NULL) return 0;
+  if (!counts || type == MPI_DATATYPE_NULL || type == MPI_Datatype{}) return 0;
   int n = 0, inter = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
   if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS) return 0;
@@ -145,8 +149,10 @@ void finish_request_start(Call& call, const MPI_Request* request, int count, MPI
     info.persistent = persistent;
     info.bytes = r.bytes;
     info.partner = r.partner;
-    info.type = receive ? type : MPI_DATATYPE_NULL;
-    info.started = r.end;
+    info.typed = receive;
+    if (receive) info.type = type;
+    info.active = !persistent;  // a persistent request is inactive until started
+    info.started = persistent ? 0 : r.end;
     track_request(*request, info);
   }
   parperf_mpi_record(&r);
@@ -158,22 +164,53 @@ void finish_start(Call& call, int count, const MPI_Request* requests) noexcept {
   parperf_mpi_record(&r);
 }
 
-// Overlap: the time from the start of a request to the call that completed it, while the
+// Overlap: the time between a request's start and the call that completes it during which the
 // communication was still running. If the completing call had to wait, the communication ran
-// through all that time; if it completed at once, it finished somewhere in between, and the
-// transfer time estimates how long it ran.
+// through all that time; if it completed at once, it finished somewhere in between, and the transfer
+// time estimates how long it ran. The caller computed while any of its requests ran, so the overlap
+// is the union of those stretches, never their sum: requests started together overlap the same
+// computation once, and what an earlier completion on this thread accounted for is not counted again.
+namespace {
+
+constinit thread_local std::uint64_t t_overlap_accounted_until __attribute__((tls_model("initial-exec"))) = 0;
+
+struct Stretch {
+  std::uint64_t begin;
+  std::uint64_t end;
+};
+
+std::uint64_t overlap_of(Stretch* stretches, int n) {
+  for (int i = 1; i < n; ++i)  // insertion sort by begin: n <= 64, usually 1 or 2
+    for (int k = i; k > 0 && stretches[k].begin < stretches[k - 1].begin; --k)
+      std::swap(stretches[k], stretches[k - 1]);
+  std::uint64_t overlap = 0;
+  std::uint64_t until = t_overlap_accounted_until;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t begin = stretches[i].begin > until ? stretches[i].begin : until;
+    if (stretches[i].end > begin) overlap += stretches[i].end - begin;
+    if (stretches[i].end > until) until = stretches[i].end;
+  }
+  t_overlap_accounted_until = until;
+  return overlap;
+}
+
+}  // namespace
+
 void finish_completion(Call& call, int count, const MPI_Request* before, int completed_count,
                        const int* completed, const MPI_Status* statuses) noexcept {
   parperf_mpi_call r = end_call(call);
   const std::uint64_t duration = r.end - r.start;
   std::uint64_t largest = 0;
   bool waited_on_transfer = false;
+  constexpr int kMaxStretches = 64;
+  Stretch stretches[kMaxStretches];
+  int stretch_count = 0;
   for (int j = 0; before && completed && j < completed_count; ++j) {
     const int index = completed[j];
     if (index < 0 || index >= count) continue;
     RequestInfo info;
     if (!complete_request(before[index], info)) continue;
-    const std::uint64_t bytes = info.kind == RequestKind::receive
+    const std::uint64_t bytes = info.kind == RequestKind::receive && info.typed
                                     ? received_bytes(statuses ? &statuses[j] : nullptr, info.type, info.bytes)
                                     : info.bytes;
     r.bytes += bytes;
@@ -181,13 +218,15 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
     if (r.partner < 0) r.partner = info.partner;
     if (info.kind == RequestKind::collective) continue;
     waited_on_transfer = true;
-    if (info.started && r.start > info.started) {
-      const std::uint64_t computed = r.start - info.started;
+    if (info.started && r.start > info.started && stretch_count < kMaxStretches) {
       const std::uint64_t transfer = expected_transfer_ticks(bytes);
       const bool still_running = duration > transfer;
-      r.overlap += still_running || computed < transfer ? computed : transfer;
+      const std::uint64_t ran_until =
+          still_running || r.start - info.started < transfer ? r.start : info.started + transfer;
+      stretches[stretch_count++] = Stretch{info.started, ran_until};
     }
   }
+  r.overlap = overlap_of(stretches, stretch_count);
   if (waited_on_transfer) r.real_sync = waiting_part(duration, largest);
   parperf_mpi_record(&r);
 }

@@ -49,7 +49,10 @@ void track_request(MPI_Request request, const RequestInfo& info) noexcept {
 }
 
 void restart_request(MPI_Request request, std::uint64_t started) noexcept {
-  if (Entry* e = find(handle_key(request))) e->info.started = started;
+  if (Entry* e = find(handle_key(request))) {
+    e->info.started = started;
+    e->info.active = true;
+  }
 }
 
 bool complete_request(MPI_Request request, RequestInfo& info) noexcept {
@@ -57,8 +60,12 @@ bool complete_request(MPI_Request request, RequestInfo& info) noexcept {
   Entry* e = find(handle_key(request));
   if (!e) return false;
   info = e->info;
-  if (!info.persistent) e->key.store(kRemoved, std::memory_order_release);
-  return true;
+  if (!info.persistent) {
+    e->key.store(kRemoved, std::memory_order_release);
+    return true;
+  }
+  e->info.active = false;
+  return info.active;
 }
 
 void forget_tracked_request(MPI_Request request) noexcept {

@@ -18,17 +18,23 @@ enum class RequestKind : std::uint8_t { send, receive, collective };
 struct RequestInfo {
   RequestKind kind = RequestKind::send;
   bool persistent = false;
-  std::uint64_t bytes = 0;                // of a send, or the posted size of a receive
-  std::int64_t partner = -1;              // world rank
-  MPI_Datatype type = MPI_DATATYPE_NULL;  // of a receive, to count what arrived
+  std::uint64_t bytes = 0;    // of a send, or the posted size of a receive
+  std::int64_t partner = -1;  // world rank
+  // The element type of a receive, to count what arrived; meaningful when `typed`. (Zero-initialised
+  // rather than MPI_DATATYPE_NULL, which is no constant expression in Open MPI: the table must need
+  // no dynamic initialisation.)
+  bool typed = false;
+  MPI_Datatype type{};
+  bool active = true;         // a persistent request between its Start and its completion
   std::uint64_t started = 0;  // ticks when the operation was started (returned from Isend / Start)
 };
 
 void track_request(MPI_Request request, const RequestInfo& info) noexcept;
-// Persistent requests become active again: a new start time.
+// Persistent requests become active again (Start): a new start time.
 void restart_request(MPI_Request request, std::uint64_t started) noexcept;
-// Copies the request's information out; false when it is not tracked. Non-persistent requests are
-// forgotten (MPI has freed them); persistent ones stay until forget_tracked_request.
+// Copies the request's information out; false when it is not tracked, or a persistent request that
+// is not active (MPI reports inactive requests as complete again and again). Non-persistent requests
+// are forgotten (MPI has freed them); persistent ones become inactive until restarted.
 bool complete_request(MPI_Request request, RequestInfo& info) noexcept;
 void forget_tracked_request(MPI_Request request) noexcept;
 

@@ -102,9 +102,21 @@ TEST_F(BadRunDirectory, AForeignFileIsNamed) {
   expect_error("profile.1.ppf", "not a parperf profile");
 }
 
-TEST_F(BadRunDirectory, AMissingProfileIsNamed) {
+// A rank that was killed leaves no profile while the others do: the report covers the others and
+// says, prominently, which rank is missing (not an error: the rest is worth reading).
+TEST_F(BadRunDirectory, AMissingProfileIsNamedAndTheOthersReported) {
   fs::remove(run_ / "profile.1.ppf");
-  expect_error("profile.1.ppf", "missing");
+  const auto text = report({});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_NE(text.out.find("profiles missing for ranks 1 (of 2)"), std::string::npos) << text.out;
+  const auto result = report({"--json"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["run"]["missing_ranks"], nlohmann::json::array({1}));
+  EXPECT_EQ(json["run"]["processes"], 1);
+  ASSERT_FALSE(json["run"]["warnings"].empty());
+  EXPECT_NE(json["run"]["warnings"][0].get<std::string>().find("profile.1.ppf: missing"), std::string::npos)
+      << json["run"]["warnings"].dump();
 }
 
 TEST_F(BadRunDirectory, ABrokenRunJsonIsNamed) {

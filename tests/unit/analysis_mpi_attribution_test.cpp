@@ -1,0 +1,284 @@
+// The MPI collector's figures as characteristics: communication split into real sync and starts,
+// management as productive Sys time, overlap, collectives' potential losses from the matching, the
+// class table and call rows, MPI SRC points, hybrid ranks, and an OpenMP attribution that leaves MPI
+// operations alone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "analysis/characteristics.hpp"
+#include "analysis/mpi_attribution.hpp"
+#include "analysis/mpi_calls.hpp"
+#include "analysis/openmp_attribution.hpp"
+#include "analysis/processors.hpp"
+#include "analysis/src_points.hpp"
+#include "unit/analysis_mpi_test_profiles.hpp"
+#include "unit/seconds_assertion.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+using format::SiteKind;
+using test::kind;
+using test::kMs;
+using test::MpiProfile;
+using testing_support::seconds_are;
+
+// The analysis as `parperf report` runs it.
+IntervalTree analysed(const std::vector<format::Profile>& profiles) {
+  IntervalTree tree = build_interval_tree(profiles);
+  analyze_mpi(tree, profiles);
+  attribute_openmp(tree);
+  return tree;
+}
+
+Characteristics program_of(const IntervalTree& tree, Unit unit) {
+  const std::vector<ProcessorInput> inputs = processor_inputs(tree, tree.intervals.at(0), unit);
+  return characterize(inputs);
+}
+
+// One rank, one thread, 1 s: 10 receives (300 ms, 200 of them waiting for the sender), MPI_Init
+// (50 ms), an MPI_Isend (10 ms) and its MPI_Wait (40 ms, 10 waiting; the send ran 25 ms while the
+// program computed).
+MpiProfile one_rank() {
+  MpiProfile p(0, 1);
+  p.thread(1000 * kMs);
+  const auto recv = p.site(kind(SiteKind::mpi_recv), "MPI_Recv", "late_sender.c", 25);
+  const auto init = p.site(kind(SiteKind::mpi_management), "MPI_Init", "late_sender.c", 10);
+  const auto isend = p.site(kind(SiteKind::mpi_isend), "MPI_Isend", "late_sender.c", 30);
+  const auto wait = p.site(kind(SiteKind::mpi_wait), "MPI_Wait", "late_sender.c", 31);
+  p.op(0, 0, recv, 10, 300 * kMs, 200 * kMs);
+  p.op(0, 0, init, 1, 50 * kMs);
+  p.op(0, 0, isend, 1, 10 * kMs);
+  p.op(0, 0, wait, 1, 40 * kMs, 10 * kMs).overlap_ns = 25 * kMs;
+  return p;
+}
+
+TEST(analysis_mpi_attribution, CommunicationIsTheTimeInCallsManagementIsProductiveSys) {
+  const IntervalTree tree = analysed({one_rank().profile()});
+  const TimeBreakdown& b = tree.intervals[0].locations.at(0).breakdown;
+  EXPECT_TRUE(
+      seconds_are("real sync", b.communication_real_sync, 0.21, "200 ms in MPI_Recv + 10 ms in MPI_Wait"));
+  EXPECT_TRUE(seconds_are("starts", b.communication_starts, 0.14,
+                          "the rest of Recv, Isend and Wait: 100 + 10 + 30 ms"));
+  EXPECT_TRUE(seconds_are("productive sys", b.productive_sys, 0.05, "MPI_Init is not communication"));
+  EXPECT_TRUE(seconds_are("overlap", b.overlap, 0.025));
+  const Characteristics c = program_of(tree, Unit::thread);
+  EXPECT_TRUE(seconds_are("communication", c.communication, 0.35));
+  EXPECT_TRUE(seconds_are("lost time", c.lost_time, 0.35, "communication is the only loss of one processor"));
+  EXPECT_TRUE(seconds_are("productive time", c.productive_time, 0.65));
+  EXPECT_TRUE(seconds_are("productive sys", c.productive_sys, 0.05));
+  EXPECT_TRUE(seconds_are("overlap", c.overlap, 0.025, "potential: outside lost time"));
+  EXPECT_TRUE(seconds_are("Total − (Productive + Lost)", accounting_gap(c), 0));
+}
+
+TEST(analysis_mpi_attribution, AnIntervalsCommunicationIncludesItsSubtrees) {
+  MpiProfile p(0, 1);
+  p.thread(1000 * kMs);
+  const auto exchange = p.site(1, "exchange", "halo.c", 5);
+  const auto recv = p.site(kind(SiteKind::mpi_recv), "MPI_Recv", "halo.c", 9);
+  const std::uint32_t node = p.node(0, 0, exchange, 400 * kMs);
+  p.op(0, node, recv, 4, 300 * kMs, 100 * kMs);
+  const IntervalTree tree = analysed({p.profile()});
+  ASSERT_EQ(tree.intervals.size(), 2u);
+  for (std::size_t i : {0u, 1u}) {
+    const TimeBreakdown& b = tree.intervals[i].locations.at(0).breakdown;
+    EXPECT_TRUE(
+        seconds_are(i == 0 ? "program real sync" : "exchange real sync", b.communication_real_sync, 0.1));
+    EXPECT_TRUE(seconds_are(i == 0 ? "program starts" : "exchange starts", b.communication_starts, 0.2));
+  }
+}
+
+TEST(analysis_mpi_attribution, OpenMpAttributionCountsNoMpiWaitAsOpenMpWaiting) {
+  // MPI_Recv waited 200 ms for its partner, an OpenMP critical section 50 ms for the lock: only the
+  // latter is OpenMP waiting, the former is communication. Before MPI kinds were excluded, the OpenMP
+  // pass read every operation's wait as OpenMP waiting and counted the receive twice.
+  MpiProfile p = one_rank();
+  const auto critical = p.site(kind(SiteKind::omp_critical), "critical", "late_sender.c", 50);
+  p.op(0, 0, critical, 2, 60 * kMs, 50 * kMs);
+  const auto barrier = p.site(kind(SiteKind::mpi_barrier), "MPI_Barrier", "late_sender.c", 60);
+  auto& b = p.op(0, 0, barrier, 1, 20 * kMs);
+  b.sync_ns = 20 * kMs;  // a writer's mistake: it must not become OpenMP desync either
+  const Characteristics c = program_of(analysed({p.profile()}), Unit::thread);
+  EXPECT_TRUE(seconds_are("OpenMP waiting", c.waiting, 0.05, "the critical section only"));
+  EXPECT_TRUE(seconds_are("desync", c.desync, 0));
+  EXPECT_TRUE(seconds_are("communication", c.communication, 0.37, "the 350 ms above and the 20 ms barrier"));
+}
+
+// Two ranks at one barrier, inside interval "step" of rank 0 and at the program level of rank 1:
+// rank 0 arrives at 1.0 s and leaves at 1.6 s, rank 1 arrives at 1.5 s and leaves at 1.6 s.
+std::vector<format::Profile> two_ranks_at_a_barrier() {
+  MpiProfile r0(0, 2), r1(1, 2);
+  r0.thread(2000 * kMs);
+  r1.thread(2000 * kMs);
+  const auto step = r0.site(1, "step", "x.c", 30);
+  const auto b0 = r0.site(kind(SiteKind::mpi_barrier), "MPI_Barrier", "x.c", 40);
+  const auto b1 = r1.site(kind(SiteKind::mpi_barrier), "MPI_Barrier", "x.c", 40);
+  const std::uint32_t node = r0.node(0, 0, step, 800 * kMs);
+  // The runtime writes 0 for a collective's wait; a stray value must be replaced by the matching's.
+  r0.op(0, node, b0, 1, 600 * kMs, 999 * kMs);
+  r1.op(0, 0, b1, 1, 100 * kMs);
+  r0.instance(r0.communicator(0xAAAA, 0, 2, 0, 1), 0, 1000 * kMs, 1600 * kMs, b0, 0, node);
+  r1.instance(r1.communicator(0xAAAA, 0, 2, 1, 1), 0, 1500 * kMs, 1600 * kMs, b1, 0, 0);
+  return {r0.profile(), r1.profile()};
+}
+
+TEST(analysis_mpi_attribution, CollectivesTakeRealSyncAndPotentialLossesFromTheMatchedInstances) {
+  const IntervalTree tree = analysed(two_ranks_at_a_barrier());
+  ASSERT_EQ(tree.intervals.size(), 2u);
+  const LocationStats& step = tree.intervals[1].locations.at(0);
+  EXPECT_TRUE(seconds_are("rank 0's real sync in step", step.breakdown.communication_real_sync, 0.5,
+                          "it waited from 1.0 s to rank 1's arrival at 1.5 s"));
+  EXPECT_TRUE(seconds_are("rank 0's starts in step", step.breakdown.communication_starts, 0.1));
+  EXPECT_TRUE(seconds_are("rank 0's synchronization in step", step.breakdown.synchronization, 0.5));
+  ASSERT_EQ(step.operations.size(), 1u);
+  EXPECT_EQ(step.operations[0].wait_ns, 500 * kMs) << "the matching's real sync replaces the runtime's value";
+  EXPECT_TRUE(seconds_are("arrival spread", step.operations[0].arrival_spread, 0.5));
+  const Characteristics c = program_of(tree, Unit::rank);
+  EXPECT_TRUE(seconds_are("synchronization", c.synchronization, 0.5, "Σ_p (1.5 − a_p) = 0.5 + 0"));
+  EXPECT_TRUE(seconds_are("time variation", c.time_variation, 0, "both leave at 1.6 s"));
+  EXPECT_TRUE(seconds_are("real sync", c.communication_real_sync, 0.5));
+  EXPECT_TRUE(seconds_are("starts", c.communication_starts, 0.2, "0.1 s on each rank"));
+}
+
+TEST(analysis_mpi_attribution, TheClassTableAndTheCallRowsSumTheCallsOfTheSubtree) {
+  std::vector<format::Profile> profiles = two_ranks_at_a_barrier();
+  for (std::int64_t r : {0, 1}) {
+    format::Profile& p = profiles[static_cast<std::size_t>(r)];
+    const auto id = static_cast<std::uint32_t>(p.sites.size() + 1);
+    p.sites.push_back(format::Site{id, kind(SiteKind::mpi_send), 12, "MPI_Send", "x.c"});
+    p.sites.push_back(format::Site{id + 1, kind(SiteKind::mpi_management), 5, "MPI_Init", "x.c"});
+    format::OperationStats send;
+    send.site = id;
+    send.count = 3;
+    send.sum_ns = 30 * kMs;
+    send.wait_ns = 6 * kMs;
+    send.bytes = 3000;
+    send.partner_min = 1 - r;
+    send.partner_max = 1 - r;
+    send.partner_set = std::uint64_t{1} << (1 - r);
+    send.last_begin_ns = 1900 * kMs;
+    send.last_end_ns = 1910 * kMs;
+    format::OperationStats init;
+    init.site = id + 1;
+    init.count = 1;
+    init.sum_ns = 40 * kMs;
+    p.threads[0].nodes[0].operations.push_back(send);
+    p.threads[0].nodes[0].operations.push_back(init);
+  }
+  // Rank 1's clock is 100 ms behind rank 0's: corrected, it reaches the barrier at 1.6 s, when rank 0
+  // leaves it.
+  profiles[1].mpi.clock.push_back(
+      format::ClockSync{format::ClockPhase::init, 1, 10 * kMs, 12 * kMs, 0, 2 * kMs});
+  profiles[0].mpi.clock.push_back(format::ClockSync{format::ClockPhase::init, 1, 0, 0, 111 * kMs, 2 * kMs});
+  const IntervalTree tree = analysed(profiles);
+
+  const std::vector<MpiCallFigures> calls = mpi_calls(tree, 0);
+  ASSERT_EQ(calls.size(), 6u) << "barrier, send and init on each of two ranks";
+  const auto send1 = std::find_if(calls.begin(), calls.end(), [](const MpiCallFigures& c) {
+    return c.rank == 1 && c.identity.name == "MPI_Send";
+  });
+  ASSERT_NE(send1, calls.end());
+  EXPECT_EQ(send1->mpi_class, MpiClass::point_to_point);
+  EXPECT_EQ(send1->count, 3u);
+  EXPECT_TRUE(seconds_are("send time", send1->time, 0.03));
+  EXPECT_TRUE(seconds_are("send real sync", send1->real_sync, 0.006));
+  EXPECT_EQ(send1->partner_min, 0);
+  EXPECT_EQ(send1->partners(), 1);
+  ASSERT_TRUE(send1->last_end.has_value());
+  EXPECT_TRUE(
+      seconds_are("last end on rank 0's clock", *send1->last_end, 2.01, "1.91 s + the 100 ms offset"));
+  const auto init1 = std::find_if(calls.begin(), calls.end(), [](const MpiCallFigures& c) {
+    return c.rank == 1 && c.identity.name == "MPI_Init";
+  });
+  ASSERT_NE(init1, calls.end());
+  EXPECT_EQ(init1->mpi_class, MpiClass::management);
+  EXPECT_EQ(init1->real_sync + init1->starts, 0.0) << "management is not communication";
+  EXPECT_FALSE(init1->last_end.has_value()) << "no time stamps recorded";
+
+  const std::vector<CommunicationClassFigures> classes = communication_classes(calls);
+  ASSERT_EQ(classes.size(), 2u) << "point to point and barrier; management is no communication class";
+  EXPECT_EQ(classes[0].mpi_class, MpiClass::point_to_point);
+  EXPECT_EQ(classes[0].count, 6u);
+  EXPECT_EQ(classes[0].bytes, 6000u);
+  EXPECT_TRUE(seconds_are("point-to-point real sync", classes[0].real_sync, 0.012));
+  EXPECT_TRUE(seconds_are("point-to-point starts", classes[0].starts, 0.048));
+  EXPECT_EQ(classes[1].mpi_class, MpiClass::barrier);
+  EXPECT_EQ(classes[1].count, 2u);
+  EXPECT_TRUE(seconds_are("barrier time", classes[1].time, 0.7));
+  EXPECT_TRUE(
+      seconds_are("barrier synchronization", classes[1].synchronization, 0.6, "1.6 s − 1.0 s on rank 0"));
+
+  // In "step" only rank 0's barrier is.
+  const std::vector<CommunicationClassFigures> step = communication_classes(mpi_calls(tree, 1));
+  ASSERT_EQ(step.size(), 1u);
+  EXPECT_EQ(step[0].count, 1u);
+}
+
+TEST(analysis_mpi_attribution, MpiSrcPointsLoseRealSyncPlusStartsAndNameTheWaitingRank) {
+  const std::vector<SrcPoint> points = src_points(analysed({one_rank().profile()}));
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[0].identity.name, "MPI_Recv") << "most lost time first";
+  EXPECT_TRUE(seconds_are("MPI_Recv lost", points[0].lost(), 0.3, "real sync 0.2 + starts 0.1"));
+  EXPECT_TRUE(seconds_are("MPI_Recv real sync", points[0].wait, 0.2));
+  ASSERT_EQ(points[0].ranks.size(), 1u);
+  EXPECT_TRUE(seconds_are("rank 0's real sync", points[0].ranks[0].real_sync, 0.2));
+  const auto init = std::find_if(points.begin(), points.end(),
+                                 [](const SrcPoint& p) { return p.identity.name == "MPI_Init"; });
+  ASSERT_NE(init, points.end());
+  EXPECT_EQ(init->lost(), 0.0) << "MPI_Init loses nothing";
+  EXPECT_TRUE(seconds_are("MPI_Wait overlap", points[1].overlap + points[2].overlap, 0.025));
+}
+
+// A hybrid rank: the master (initial thread) runs the program for 1 s, of which 0.4 s in a parallel
+// region with one worker, and spends 0.3 s of its sequential time in MPI_Recv (0.2 s waiting).
+std::vector<format::Profile> hybrid_rank() {
+  MpiProfile p(0, 1);
+  p.thread(1000 * kMs, format::ThreadKind::initial);
+  p.thread(0, format::ThreadKind::openmp_worker);  // only the path to the region
+  const auto region = p.site(kind(SiteKind::omp_parallel), "parallel", "h.c", 20);
+  const auto recv = p.site(kind(SiteKind::mpi_recv), "MPI_Recv", "h.c", 30);
+  p.node(0, 0, region, 400 * kMs);
+  p.node(1, 0, region, 400 * kMs);
+  p.op(0, 0, recv, 1, 300 * kMs, 200 * kMs);
+  return {p.profile()};
+}
+
+TEST(analysis_mpi_attribution, AHybridRanksCommunicationIsItsMastersWhateverTheUnit) {
+  const IntervalTree tree = analysed(hybrid_rank());
+  // The worker is absent for the master's 0.6 s of sequential code, half of it communication.
+  const LocationStats& worker = tree.intervals[0].locations.at(1);
+  EXPECT_TRUE(seconds_are("worker's communication",
+                          worker.breakdown.communication_real_sync + worker.breakdown.communication_starts,
+                          0.3, "absent while the master communicates"));
+  EXPECT_TRUE(seconds_are("worker's real sync", worker.breakdown.communication_real_sync, 0.2));
+  EXPECT_TRUE(seconds_are("worker's insufficient parallelism", worker.breakdown.insufficient_parallelism_user,
+                          0.3, "absent while the master computes alone"));
+  const Characteristics rank = program_of(tree, Unit::rank);
+  EXPECT_TRUE(seconds_are("the rank's communication", rank.communication, 0.3, "the master's 0.3 s"));
+  EXPECT_TRUE(seconds_are("the rank's insufficient parallelism", rank.insufficient_parallelism, 0.15));
+  EXPECT_TRUE(seconds_are("Total − (Productive + Lost)", accounting_gap(rank), 0));
+  const Characteristics threads = program_of(tree, Unit::thread);
+  EXPECT_TRUE(seconds_are("the threads' communication", threads.communication, 0.6));
+  EXPECT_TRUE(seconds_are("Total − (Productive + Lost)", accounting_gap(threads), 0));
+}
+
+TEST(analysis_mpi_attribution, ARanksPotentialLossesAreItsThreadsSumNotTheirMean) {
+  std::vector<format::Profile> profiles = two_ranks_at_a_barrier();
+  // Rank 0 gets a second thread that makes no MPI call.
+  format::Thread second = profiles[0].threads[0];
+  second.index = 1;
+  second.nodes.resize(1);
+  second.nodes[0].operations.clear();
+  profiles[0].threads.push_back(second);
+  profiles[0].process.thread_count = 2;
+  const IntervalTree tree = analysed(profiles);
+  const std::vector<ProcessorInput> ranks = processor_inputs(tree, tree.intervals[0], Unit::rank);
+  ASSERT_EQ(ranks.size(), 2u);
+  EXPECT_TRUE(seconds_are("rank 0's synchronization", ranks[0].breakdown.synchronization, 0.5,
+                          "its master's, not halved by a thread that had none"));
+}
+
+}  // namespace
+}  // namespace parperf::analysis

@@ -1,0 +1,6 @@
+# libparperf-mpi.so, the MPI collector: what it exports (check_mpi_library.cmake). The wrappers'
+# signatures are checked when they compile (mpi.h declares every MPI_ function they define), the
+# table they come from when they are generated (src/runtime/mpi/generate_wrappers.py).
+add_test(NAME mpi_library_hygiene
+         COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mpi> -P ${CMAKE_CURRENT_SOURCE_DIR}/check_mpi_library.cmake)
+set_tests_properties(mpi_library_hygiene PROPERTIES LABELS "unit")
