@@ -14,7 +14,7 @@
 # nothing fails on them (benchmarks report, tests assert).
 #
 # Usage: bench/mpi/overhead.sh [BUILD_DIR=build]
-#   environment: REPS (5), RANKS ("2 4"), ROUND_TRIPS (200000), STENCIL_N (2048), STENCIL_SWEEPS (200),
+#   environment: REPS (5), RANKS ("2 4"), ROUND_TRIPS (200000), STENCIL_N (2048), STENCIL_SWEEPS (400),
 #                MPIRUN (mpirun)
 # Run it on an otherwise idle machine. 4 ranks on a 2-core machine are oversubscribed: Open MPI's
 # waiting ranks poll and yield, so the 4-rank figures are noisier than the 2-rank ones.
@@ -26,7 +26,7 @@ reps=${REPS:-5}
 rank_counts=${RANKS:-2 4}
 round_trips=${ROUND_TRIPS:-200000}
 stencil_n=${STENCIL_N:-2048}
-stencil_sweeps=${STENCIL_SWEEPS:-200}
+stencil_sweeps=${STENCIL_SWEEPS:-400}
 mpirun=${MPIRUN:-mpirun}
 
 parperf=$build/bin/parperf
