@@ -208,6 +208,10 @@ int run_job(const RunOptions& options) {
   RunInfo info;
   info.command = options.command;
   info.processes = options.processes;
+  RunOptions silent = options;  // the ranks' parperf say what they preload
+  silent.verbose = false;
+  if (const auto collector = choose_mpi_collector(silent, find_runtime_library()))
+    info.mpi_collector = collector->string();
   std::error_code error;
   info.working_directory = std::filesystem::current_path(error).string();
   info.hostname = host_name();

@@ -1,8 +1,8 @@
 // run.json: what `parperf run` records about one run beside the profiles the runtime writes.
 #pragma once
 
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
