@@ -21,6 +21,8 @@
 set -euo pipefail
 shopt -s inherit_errexit  # a failure inside $(...) ends the script too
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../overhead_common.sh
+source "$root/bench/overhead_common.sh"
 build=${1:-$root/build}
 reps=${REPS:-5}
 rank_counts=${RANKS:-2 4}
@@ -65,7 +67,6 @@ run_timed() {
   echo "$loop $(awk -v ns="$((end - start))" 'BEGIN { printf "%.9f", ns / 1e9 }')"
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 # The variants, in the order measure() prints them.
 variants=(plain measured)
@@ -97,20 +98,6 @@ measure() {
     printf '%s %s ' "$(median ${loops[$variant]})" "$(median ${walls[$variant]})"
   done
   echo
-}
-
-# The share of the CPUs (%) busy during one second, from /proc/stat: before the runs it is other
-# programs' load, which the figures cannot tell from overhead.
-busy_percent() {
-  local a b
-  a=$(head -1 /proc/stat)
-  sleep 1
-  b=$(head -1 /proc/stat)
-  awk -v a="$a" -v b="$b" 'BEGIN {
-    n = split(a, x); split(b, y)
-    for (i = 2; i <= n; i++) { total += y[i] - x[i]; if (i == 5 || i == 6) idle += y[i] - x[i] }
-    printf "%d", (total > 0) ? 100 * (total - idle) / total : 0
-  }'
 }
 
 # The sizes of profile.0.ppf .. profile.<np-1>.ppf of a run directory, space-separated.
