@@ -8,7 +8,7 @@ packages=(
   clang-16 libomp-16-dev libclang-rt-16-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev libdw-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang-format
+  clang-format valgrind
   libopenmpi-dev openmpi-bin
 )
 

@@ -8,7 +8,9 @@ class App;
 
 namespace parperf::cli {
 
-void add_run_command(CLI::App& app);     // run_command.cpp: run a program under the runtime
-void add_report_command(CLI::App& app);  // report_command.cpp: the efficiency report
+void add_run_command(CLI::App& app);        // run_command.cpp: run a program under the runtime
+void add_report_command(CLI::App& app);     // report_command.cpp: the efficiency report
+void add_locality_command(CLI::App& app);   // locality_command.cpp: memory locality scores
+void add_compiler_commands(CLI::App& app);  // compiler_command.cpp: parperf cc / parperf c++
 
 }  // namespace parperf::cli

@@ -4,6 +4,8 @@
 // and exit status 1.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -18,7 +20,10 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_info.hpp"
 #include "report/json_report.hpp"
+#include "report/locality/locality_json.hpp"
+#include "report/locality/locality_text.hpp"
 #include "report/processor_list.hpp"
 #include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
@@ -51,8 +56,31 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   return options;
 }
 
+// The memory locality `parperf locality` stored in the run directory, if it did.
+std::optional<report::LocalityResult> stored_locality(const std::string& directory) {
+  const auto path = std::filesystem::path(directory) / "locality.json";
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
+  }
+  return report::locality_from_json(json, path.string());
+}
+
 void run_report(const ReportCommandOptions& o) {
   report::ReportOptions options = report_options(o);  // option errors before the (slower) load
+  const auto locality = stored_locality(o.directory);
+  if (locality && find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
+    if (o.json) {
+      fmt::print("{}\n", nlohmann::ordered_json{{"locality", report::locality_json(*locality)}}.dump(2));
+    } else {
+      fmt::print("{}", report::locality_text(*locality));
+    }
+    return;
+  }
   analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   analysis::resolve_code_sites(run);
   analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
@@ -61,9 +89,16 @@ void run_report(const ReportCommandOptions& o) {
   analysis::attribute_openmp(tree);
   report::Report built = report::build_report(run, tree, options, mpi);
   if (o.json) {
-    fmt::print("{}\n", report::render_json_text(built));
+    if (locality) {
+      auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
+      json["locality"] = report::locality_json(*locality);
+      fmt::print("{}\n", json.dump(2));
+    } else {
+      fmt::print("{}\n", report::render_json_text(built));
+    }
   } else {
     fmt::print("{}", report::render_text(built));
+    if (locality) fmt::print("\n{}", report::locality_text(*locality));
   }
   std::fflush(stdout);
 }

@@ -30,14 +30,16 @@ class RecordWriter {
  public:
   explicit RecordWriter(Sink& sink) : sink_(sink) {}
 
-  void file_header() {
-    FileHeader header;
+  void file_header() { file_header(FileHeader{}); }
+  // Another file kind in the same container (a memory trace): its own magic and version.
+  void file_header(FileHeader header) {
     header.byte_order = host_byte_order();
     record_raw(header);
   }
 
-  void begin_section(SectionType type) {
-    SectionHeader header{static_cast<std::uint32_t>(type), 0};
+  void begin_section(SectionType type) { begin_section(static_cast<std::uint32_t>(type)); }
+  void begin_section(std::uint32_t type) {
+    SectionHeader header{type, 0};
     section_start_ = sink_.position();
     record_raw(header);
     payload_start_ = sink_.position();
@@ -57,6 +59,14 @@ class RecordWriter {
   void finish() {
     put(kEndMarker);
     put(sections_);
+  }
+
+  // Records whose memory layout is their file layout (no padding, host byte order), in one piece:
+  // the memory trace's accesses, millions of them.
+  template <class Record>
+  void records_as_bytes(const Record* records, std::size_t count) {
+    static_assert(std::has_unique_object_representations_v<Record>, "no padding: the bytes are the record");
+    bytes(records, count * sizeof(Record));
   }
 
   template <class Record>

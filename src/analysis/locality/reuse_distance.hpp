@@ -1,0 +1,54 @@
+// Exact reuse distances in O(log M) per access (M: distinct words), the method of Olken / Bennett &
+// Kruskal: a hash table maps each word to the time of its latest access, and a Fenwick-indexed
+// bitmap over time (TimeMarks) marks the times that are still some word's latest access. The distance of an
+// access to A is then the number of marks after A's previous time: the distinct words touched since.
+//
+// Times are renumbered when they reach the tree's capacity (compaction: the live marks become
+// 0..k-1 in order and the capacity becomes max(min_capacity, 2k)), so memory stays proportional to
+// the distinct words, not to the stream's length, and the sort-free renumbering costs O(capacity)
+// per at least k accesses.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "analysis/locality/time_marks.hpp"
+#include "analysis/locality/word_table.hpp"
+
+namespace parperf::locality {
+
+class ReuseDistanceTracker {
+ public:
+  static constexpr std::uint64_t kCold = std::numeric_limits<std::uint64_t>::max();
+
+  struct Result {
+    std::uint64_t distance = kCold;       // kCold for the first access to the word
+    std::uint32_t previous_function = 0;  // the function of the previous access (if not cold)
+  };
+
+  explicit ReuseDistanceTracker(std::size_t min_capacity = std::size_t{1} << 16);
+
+  // Records an access to `word` by `function` and returns its reuse distance.
+  Result access(std::uint64_t word, std::uint32_t function);
+
+  void prefetch(std::uint64_t word) const { last_access_.prefetch(word); }
+
+  std::size_t distinct_words() const { return last_access_.size(); }
+  std::size_t compactions() const { return compactions_; }
+
+ private:
+  struct LastAccess {
+    std::uint32_t time = 0;  // < capacity, which compaction keeps below 2^32
+    std::uint32_t function = 0;
+  };
+
+  void compact();
+
+  std::size_t min_capacity_;
+  WordTable<LastAccess> last_access_;
+  TimeMarks latest_marks_;
+  std::uint64_t now_ = 0;  // time index of the next access
+  std::size_t compactions_ = 0;
+};
+
+}  // namespace parperf::locality

@@ -1,0 +1,317 @@
+// `parperf locality`: the Apex-Map spatial and temporal locality of a program's memory accesses
+// (docs/locality.md). Three inputs:
+//   parperf locality [options] -- ./app args   runs a program built with `parperf cc`, whose
+//                                              collector streams its accesses through a pipe
+//                                              scored as they come (no trace file, unless --save-trace)
+//   parperf locality [options] trace.ppm      a saved trace
+//   parperf locality --lackey LOG | --text FILE   another tool's trace, imported first
+// The result goes to stdout (text, or --json) and to the run directory: locality.json, which
+// `parperf report DIR` shows, and the SVG pictures.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analysis/locality/import/lackey_import.hpp"
+#include "analysis/locality/import/text_import.hpp"
+#include "cli/child_process.hpp"
+#include "cli/commands.hpp"
+#include "cli/locality_trace_analysis.hpp"
+#include "cli/pipe_stream.hpp"
+#include "cli/preload.hpp"
+#include "format/run_directory.hpp"
+#include "report/locality/locality_json.hpp"
+#include "report/locality/locality_svg.hpp"
+#include "report/locality/locality_text.hpp"
+
+namespace parperf::cli {
+namespace {
+
+constexpr int kParperfFailed = 125;
+constexpr int kCannotRun = 127;
+
+struct LocalityCommandOptions {
+  std::vector<std::string> inputs;  // a trace file, or the program and its arguments
+  std::string output;
+  std::string lackey;
+  std::string text;
+  std::string executable;
+  bool json = false;
+  bool save_trace = false;
+  bool quiet = false;
+  std::size_t max_functions = 20;
+  locality::LocalityOptions engine;
+};
+
+bool is_memory_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  if (!in.read(magic, sizeof magic)) return false;
+  return std::memcmp(magic, format::kMemoryTraceMagic.data(), sizeof magic) == 0;
+}
+
+std::filesystem::path default_directory(const std::string& input) {
+  const auto name = std::filesystem::path(input).filename().string();
+  char directory[512];
+  format::default_run_directory_name(directory, sizeof directory, name.c_str(), std::time(nullptr));
+  return directory;
+}
+
+// The run directory, or nothing when it cannot be made: the scores are still printed.
+std::optional<std::filesystem::path> make_directory(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) {
+    fmt::print(stderr, "parperf: cannot create the run directory {}: {}; the results are only printed\n",
+               directory.string(), error.message());
+    return std::nullopt;
+  }
+  return directory;
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+}
+
+void write_results(const report::LocalityResult& result, const std::filesystem::path& directory) {
+  write_text_file(directory / "locality.json", report::locality_json_text(result));
+  write_text_file(directory / "locality-scatter.svg", report::scatter_svg(result));
+  write_text_file(directory / "locality-reuse.svg", report::reuse_histogram_svg(result));
+  write_text_file(directory / "locality-square.svg", report::locality_square_svg(result));
+}
+
+void print_result(const LocalityCommandOptions& options, const report::LocalityResult& result) {
+  if (options.json) {
+    fmt::print("{}", report::locality_json_text(result));
+  } else {
+    fmt::print("{}", report::locality_text(result, options.max_functions));
+  }
+  std::fflush(stdout);
+}
+
+void finish(const LocalityCommandOptions& options, const report::LocalityResult& result,
+            const std::optional<std::filesystem::path>& directory) {
+  for (const auto& warning : result.warnings) fmt::print(stderr, "parperf: warning: {}\n", warning);
+  print_result(options, result);
+  if (!directory) return;
+  write_results(result, *directory);
+  if (!options.quiet)
+    fmt::print(
+        stderr,
+        "parperf: locality written to {} (locality.json, SVG pictures) \u2014 see: parperf report {}\n",
+        directory->string(), directory->string());
+}
+
+report::LocalityResult analyse_file(const LocalityCommandOptions& options,
+                                    const std::filesystem::path& trace) {
+  std::ifstream in(trace, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}: {}", trace.string(), std::strerror(errno)));
+  LocalityTraceAnalysis analysis(options.engine);
+  analysis.read(in, trace.string());
+  return analysis.finish();
+}
+
+// --lackey / --text: converted into a `.ppm` in the run directory (kept with --save-trace).
+int import_and_analyse(const LocalityCommandOptions& options) {
+  const bool lackey = !options.lackey.empty();
+  const std::string input = lackey ? options.lackey : options.text;
+  std::ifstream in(input);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}: {}", input, std::strerror(errno)));
+  const auto directory = make_directory(options.output.empty() ? default_directory(input)
+                                                               : std::filesystem::path(options.output));
+  const std::filesystem::path trace =
+      directory ? *directory / "memory.ppm"
+                : std::filesystem::temp_directory_path() / fmt::format("parperf-import-{}.ppm", getpid());
+  locality::ImportOptions import;
+  import.input_name = input;
+  import.executable = options.executable;
+  {
+    format::MemoryTraceWriter writer(trace);
+    if (lackey) {
+      locality::import_lackey(in, writer, import);
+    } else {
+      locality::import_text(in, writer, import);
+    }
+    writer.finish();
+  }
+  auto result = analyse_file(options, trace);
+  if (!options.save_trace) std::filesystem::remove(trace);
+  finish(options, result, directory);
+  return 0;
+}
+
+// Runs the program with its collector writing to a pipe, and scores the stream on a second thread
+// while the program runs.
+int run_and_analyse(const LocalityCommandOptions& options) {
+  const auto& program = options.inputs.front();
+  const auto directory = make_directory(options.output.empty() ? default_directory(program)
+                                                               : std::filesystem::path(options.output));
+  int pipe_ends[2];
+  if (pipe2(pipe_ends, O_CLOEXEC) != 0)
+    throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
+  fcntl(pipe_ends[1], F_SETFD, 0);             // the program inherits the write end
+  fcntl(pipe_ends[1], F_SETPIPE_SZ, 1 << 20);  // fewer context switches; best effort
+  std::FILE* copy = nullptr;
+  std::filesystem::path saved;
+  if (options.save_trace && directory) {
+    saved = *directory / "memory.ppm";
+    copy = std::fopen(saved.c_str(), "wb");
+    if (copy == nullptr)
+      fmt::print(stderr, "parperf: cannot write {}: {}; the trace is not saved\n", saved.string(),
+                 std::strerror(errno));
+  }
+
+  // The collector samples (PARPERF_MEM_SAMPLE): the other accesses never leave the program, and
+  // the trace's sampling section tells the engine how to scale.
+  locality::LocalityOptions engine = options.engine;
+  engine.sample_rate = 1.0;
+  LocalityTraceAnalysis analysis(engine);
+  std::exception_ptr analysis_error;
+  PipeStreamBuffer stream_buffer(pipe_ends[0], copy);
+  std::thread reader([&] {
+    std::istream in(&stream_buffer);
+    try {
+      analysis.read(in, fmt::format("the memory trace of {}", program));
+    } catch (...) {
+      analysis_error = std::current_exception();
+    }
+    stream_buffer.drain();  // never leave the program blocked on a full pipe
+  });
+
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry; ++entry) {
+    if (!std::string_view(*entry).starts_with("PARPERF_MEM_")) environment.emplace_back(*entry);
+  }
+  environment.push_back(fmt::format("PARPERF_MEM_TRACE_FD={}", pipe_ends[1]));
+  environment.emplace_back("PARPERF_QUIET=1");
+  if (options.engine.sample_rate < 1)
+    environment.push_back(fmt::format("PARPERF_MEM_SAMPLE={}", options.engine.sample_rate));
+  if (directory)
+    environment.push_back(fmt::format("PARPERF_DIR={}", std::filesystem::absolute(*directory).string()));
+  ChildResult child;
+  try {
+    child = run_child(options.inputs, environment, kPidVariable);
+  } catch (...) {
+    close(pipe_ends[1]);
+    reader.join();
+    close(pipe_ends[0]);
+    throw;
+  }
+  close(pipe_ends[1]);  // the program's copy closed when it ended: the reader sees the end
+  reader.join();
+  close(pipe_ends[0]);
+  if (copy != nullptr) std::fclose(copy);
+
+  if (child.exec_error != 0) {
+    fmt::print(stderr, "parperf: cannot run {}: {}\n", program, std::strerror(child.exec_error));
+    return kCannotRun;
+  }
+  if (child.signal) fmt::print(stderr, "parperf: the program was terminated by signal {}\n", *child.signal);
+  if (stream_buffer.bytes_read() == 0) {
+    fmt::print(stderr,
+               "parperf: {} recorded no memory access: build it with 'parperf cc' / 'parperf c++' "
+               "(clang's -fsanitize-coverage=func,trace-loads,trace-stores, linked with libparperf-mem)\n",
+               program);
+    return kParperfFailed;
+  }
+  if (analysis_error) std::rethrow_exception(analysis_error);
+  if (stream_buffer.copy_failed())
+    fmt::print(stderr, "parperf: warning: cannot write {}: the saved trace is incomplete\n", saved.string());
+  finish(options, analysis.finish(), directory);
+  if (child.signal) return 128 + *child.signal;
+  return child.exit_code.value_or(kParperfFailed);
+}
+
+int locality_main(LocalityCommandOptions& options) {
+  if (!options.lackey.empty() || !options.text.empty()) {
+    if (!options.lackey.empty() && !options.text.empty())
+      throw std::runtime_error("give either --lackey or --text, not both");
+    return import_and_analyse(options);
+  }
+  if (options.inputs.empty())
+    throw std::runtime_error(
+        "name a program to run (parperf locality -- ./app), a .ppm trace, --lackey or --text");
+  if (options.inputs.size() == 1 && is_memory_trace(options.inputs.front())) {
+    std::optional<std::filesystem::path> directory;
+    if (!options.output.empty()) directory = make_directory(options.output);
+    finish(options, analyse_file(options, options.inputs.front()), directory);
+    return 0;
+  }
+  return run_and_analyse(options);
+}
+
+}  // namespace
+
+void add_locality_command(CLI::App& app) {
+  auto options = std::make_shared<LocalityCommandOptions>();
+  auto* command = app.add_subcommand(
+      "locality", "Spatial and temporal locality of memory accesses (Apex-Map scores, reuse distances)");
+  command
+      ->add_option(
+          "-o,--output", options->output,
+          "Run directory for locality.json and the pictures (default: parperf-<program>-<date>-<time>; "
+          "for a .ppm input, none unless given)")
+      ->type_name("DIR");
+  command->add_flag("--json", options->json, "Print the result as JSON instead of text");
+  command->add_flag("--save-trace", options->save_trace,
+                    "Keep the access stream in the run directory as memory.ppm");
+  command->add_flag("-q,--quiet", options->quiet, "Print only the result, warnings and errors");
+  command->add_option("--lackey", options->lackey, "Import a valgrind --tool=lackey --trace-mem=yes log")
+      ->type_name("LOG");
+  command->add_option("--text", options->text, "Import a text memory trace (docs/locality.md)")
+      ->type_name("FILE");
+  command
+      ->add_option("--executable", options->executable,
+                   "The traced program of --lackey/--text, to name functions of a non-PIE executable")
+      ->type_name("PROGRAM");
+  command
+      ->add_option("--sample-rate", options->engine.sample_rate,
+                   "SHARDS sampling rate in (0, 1] for long runs (default 1: exact). A program run here "
+                   "samples 512-byte blocks as it runs; a trace is sampled by word when read")
+      ->check(CLI::Range(1e-6, 1.0))
+      ->type_name("R");
+  command->add_option("--word-bytes", options->engine.word_bytes, "Bytes per word (default 8)")
+      ->type_name("B");
+  command->add_option("--window", options->engine.window, "Spatial window W in accesses (default 32)")
+      ->type_name("W");
+  command->add_option("--max-stride", options->engine.max_stride, "Largest stride i_max counted (default 32)")
+      ->type_name("I");
+  command->add_option("--log2-n", options->engine.log2_n, "log2 N of the temporal score (default 20)")
+      ->type_name("L");
+  command
+      ->add_option("--functions", options->max_functions, "Functions listed in the text output (default 20)")
+      ->type_name("N");
+  command->add_option("input", options->inputs, "A program and its arguments, or a .ppm memory trace");
+  command->positionals_at_end();
+  command->footer(
+      "Programs must be built with 'parperf cc' / 'parperf c++' (docs/locality.md). Exit status: the\n"
+      "program's; 128+N when signal N ended it; 127 when it could not be started; 125 when parperf failed.");
+  command->callback([options] {
+    int status = 0;
+    try {
+      status = locality_main(*options);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "parperf: {}\n", e.what());
+      status = kParperfFailed;
+    }
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+}  // namespace parperf::cli

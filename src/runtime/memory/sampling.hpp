@@ -1,0 +1,31 @@
+// Sampling in the collector (PARPERF_MEM_SAMPLE=R, set by `parperf locality --sample-rate R`): the
+// hooks keep only the accesses to sampled blocks of 512 bytes (64 words), SHARDS spatial sampling
+// at block granularity. Every access to a kept block is recorded, so reuse distances measured among
+// the kept words, scaled by 1/R, estimate the true ones, and strides inside a block are intact
+// (only the first access into a block finds no neighbour). The test costs one multiplication per
+// access and keeps the other (1 - R) of them out of the buffers, the trace and the analysis.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace parperf::memory {
+
+inline constexpr std::uint32_t kSampleModulus = 1u << 24;
+inline constexpr unsigned kSampleBlockShift = 9;  // 512-byte blocks
+
+// kSampleModulus (keep everything) until configure_sampling() has read the setting.
+extern std::atomic<std::uint32_t> g_sample_threshold;
+
+inline bool sampled_out(std::uintptr_t address) noexcept {
+  const std::uint32_t threshold = g_sample_threshold.load(std::memory_order_relaxed);
+  if (__builtin_expect(threshold >= kSampleModulus, 1)) return false;
+  // Fibonacci hashing: the top 24 bits of block * 2^64/phi spread neighbouring blocks evenly.
+  const std::uint64_t block = static_cast<std::uint64_t>(address) >> kSampleBlockShift;
+  return static_cast<std::uint32_t>((block * 0x9e3779b97f4a7c15ull) >> 40) >= threshold;
+}
+
+// Reads PARPERF_MEM_SAMPLE (a rate in (0, 1]; anything else is said on stderr and ignored).
+void configure_sampling() noexcept;
+
+}  // namespace parperf::memory

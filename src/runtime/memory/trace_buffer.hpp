@@ -1,0 +1,51 @@
+// Per-thread buffers of loads and stores, filled by the sanitizer-coverage hooks (access_hooks.cpp)
+// and written to the memory trace (trace_file.hpp) when full and at exit.
+//
+// The hot path is a bounds check and a 24-byte store into the calling thread's buffer: no lock, no
+// allocation, no system call. A full buffer is handed to the trace file under a mutex, on the
+// thread that filled it (the writes are large and rare: one per 64 Ki accesses).
+#pragma once
+
+#include <cstdint>
+
+#include "format/memory_trace.hpp"
+
+namespace parperf::memory {
+
+struct ThreadBuffer {
+  static constexpr std::uint32_t kCapacity = 1u << 16;
+  std::uint16_t thread = 0;
+  std::uint32_t used = 0;
+  std::uint32_t skipped = 0;     // accesses left out by sampling since the last recorded one
+  ThreadBuffer* next = nullptr;  // registry of every thread's buffer, for the final flush
+  // Absolute code addresses until written: the file gets module-relative ones.
+  format::MemoryAccessRecord records[kCapacity];
+};
+
+// The calling thread's buffer. initial-exec: the library is linked into the program (never
+// dlopen'ed), so this is one %fs-relative load, without a __tls_get_addr call on every access.
+extern constinit thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+
+// Creates the calling thread's buffer; null when the trace is finished or memory is short.
+ThreadBuffer* create_thread_buffer() noexcept;
+
+// The calling thread's buffer, created on first use; null when capture is off or memory is short.
+inline ThreadBuffer* thread_buffer() noexcept {
+  if (__builtin_expect(t_buffer != nullptr, 1)) return t_buffer;
+  return create_thread_buffer();
+}
+
+// Writes the buffer's records to the trace and empties it.
+void flush_buffer(ThreadBuffer& buffer) noexcept;
+
+// At exit: every thread's remaining records, then the trace's end.
+void finish_trace() noexcept;
+
+// The same from a fatal-signal handler: gives up when the signal interrupted a flush (the file is
+// then left without its end, and the reader reports the accesses up to the last whole section).
+void finish_trace_after_signal() noexcept;
+
+// The fatal-signal handlers that finish the trace (exit_flush.cpp); called with the first buffer.
+void install_exit_handlers() noexcept;
+
+}  // namespace parperf::memory

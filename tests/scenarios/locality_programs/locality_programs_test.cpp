@@ -1,0 +1,221 @@
+// Scenario: programs built with `parperf cc` and scored by `parperf locality` (online: the scores
+// are computed from the pipe while the program runs). The expectations come from how the programs
+// walk memory (matmul.c, threads.c), with tolerances that fail when a score is wrong.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/artifacts.hpp"
+#include "support/parperf_json.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+const std::filesystem::path kSources = PARPERF_LOCALITY_SOURCES;
+
+ProcessResult parperf(const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv = {parperf_command().string()};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  ProcessOptions options;
+  options.timeout_seconds = 180;
+  return run_process(argv, options);
+}
+
+// Builds `source` with `parperf cc` (optimised, scalar: one load per element).
+std::filesystem::path build(const TempDir& tmp, const std::string& source,
+                            std::vector<std::string> extra = {}) {
+  const auto program = tmp / std::filesystem::path(source).stem();
+  std::vector<std::string> arguments = {
+      "cc", "-O1",           "-fno-vectorize", "-fno-slp-vectorize", (kSources / source).string(),
+      "-o", program.string()};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  const auto compiled = parperf(arguments);
+  EXPECT_EQ(compiled.exit_code, 0) << describe(compiled);
+  return program;
+}
+
+const nlohmann::json* function_named(const nlohmann::json& result, const std::string& name) {
+  for (const auto& function : result["functions"])
+    if (function.value("function", "") == name) return &function;
+  ADD_FAILURE() << "no function " << name << " in " << result["functions"].dump(1).substr(0, 2000);
+  return nullptr;
+}
+
+// The functions of matmul.c in a result.
+struct MatmulFunctions {
+  explicit MatmulFunctions(const nlohmann::json& result)
+      : naive(function_named(result, "multiply_naive")),
+        transposed(function_named(result, "multiply_transposed")),
+        blocked(function_named(result, "multiply_blocked")),
+        sweep(function_named(result, "sweep")),
+        strided(function_named(result, "sweep_stride4")) {}
+  bool found() const { return naive && transposed && blocked && sweep && strided; }
+  const nlohmann::json *naive, *transposed, *blocked, *sweep, *strided;
+};
+
+class LocalityPrograms : public ::testing::Test {
+ protected:
+  TempDir tmp;
+};
+
+TEST_F(LocalityPrograms, MatrixProductsOrderAsExpected) {
+  const auto program = build(tmp, "matmul.c");
+  const auto directory = tmp / "run";
+  const auto run = parperf({"locality", "-q", "--json", "-o", directory.string(), "--", program.string()});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.out.find("checksum"), std::string::npos) << "the program's own output";
+  const auto result = read_json_file(directory / "locality.json");
+  ASSERT_TRUE(result.is_object());
+  EXPECT_EQ(result["source"], "parperf-mem");
+
+  const MatmulFunctions f(result);
+  ASSERT_TRUE(f.found());
+  const auto *naive = f.naive, *transposed = f.transposed, *blocked = f.blocked, *sweep = f.sweep,
+             *strided = f.strided;
+  for (const auto* function : {naive, transposed, blocked, sweep, strided})
+    EXPECT_NE(function->value("file", "").find("matmul.c"), std::string::npos) << function->dump();
+
+  // 96^3 products: one load of a and one of b each, in every product function.
+  constexpr double kProducts = 96.0 * 96 * 96;
+  EXPECT_NEAR(number(*naive, "load_words"), 2 * kProducts, 0.05 * kProducts);
+  EXPECT_NEAR(number(*transposed, "load_words"), 2 * kProducts, 0.05 * kProducts);
+  EXPECT_GE(number(*naive, "stores"), 96.0 * 96);
+
+  // Spatial: the naive order walks b down its columns (a stride of 96 words) for half its loads.
+  EXPECT_GT(number(*transposed, "spatial_locality"), number(*naive, "spatial_locality") + 0.2);
+  EXPECT_GT(number(*transposed, "spatial_locality"), 0.8);
+  // Temporal: tiles of 16 keep b's rows recent; the naive order re-walks all of b for every i.
+  EXPECT_GT(number(*blocked, "temporal_locality"), number(*naive, "temporal_locality") + 0.05);
+
+  // Known answers: unit stride scores 1, stride 4 scores 1/4.
+  EXPECT_NEAR(number(*sweep, "spatial_locality"), 1.0, 0.01);
+  EXPECT_NEAR(number(*strided, "spatial_locality"), 0.25, 0.01);
+  EXPECT_NEAR(number(*sweep, "load_words"), 65536, 16);
+  EXPECT_NEAR(number(*sweep, "footprint_words"), 65536, 16);
+  // The whole program's counts are at least the sum of the functions' above.
+  EXPECT_GE(number(result["program"], "loads"), 2 * 3 * kProducts);
+
+  for (const char* picture : {"locality-scatter.svg", "locality-reuse.svg", "locality-square.svg"}) {
+    std::ifstream in(directory / picture);
+    std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(svg.starts_with("<svg") || svg.starts_with("<?xml")) << picture;
+    EXPECT_NE(svg.find("</svg>"), std::string::npos) << picture;
+  }
+  // The text output names the functions; `parperf report` shows the stored result.
+  const auto text = parperf({"locality", directory.string()});
+  const auto report = parperf({"report", directory.string()});
+  EXPECT_EQ(report.exit_code, 0) << describe(report);
+  EXPECT_NE(report.out.find("multiply_naive"), std::string::npos) << report.out;
+}
+
+TEST_F(LocalityPrograms, SavedTraceGivesTheSameScores) {
+  const auto program = build(tmp, "matmul.c");
+  const auto directory = tmp / "run";
+  const auto run =
+      parperf({"locality", "-q", "--save-trace", "-o", directory.string(), "--", program.string()});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  ASSERT_TRUE(std::filesystem::exists(directory / "memory.ppm"));
+  const auto again = parperf({"locality", "--json", (directory / "memory.ppm").string()});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  const auto online = read_json_file(directory / "locality.json");
+  const auto offline = nlohmann::json::parse(again.out);
+  EXPECT_EQ(online["program"]["loads"], offline["program"]["loads"]);
+  EXPECT_EQ(online["program"]["spatial_locality"], offline["program"]["spatial_locality"]);
+  EXPECT_EQ(online["program"]["temporal_locality"], offline["program"]["temporal_locality"]);
+}
+
+// --sample-rate: the collector keeps the accesses to 1 in 10 blocks of 512 bytes; the scores, scaled
+// counts and orders stay those of the exact run within sampling error.
+TEST_F(LocalityPrograms, SampledRunKeepsScoresAndOrders) {
+  const auto program = build(tmp, "matmul.c");
+  const auto directory = tmp / "run";
+  const auto run =
+      parperf({"locality", "-q", "--sample-rate", "0.1", "-o", directory.string(), "--", program.string()});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  const auto result = read_json_file(directory / "locality.json");
+  EXPECT_NEAR(number(result["options"], "effective_sample_rate"), 0.1, 0.001);
+  const MatmulFunctions f(result);
+  ASSERT_TRUE(f.found());
+  const auto *naive = f.naive, *transposed = f.transposed, *blocked = f.blocked, *sweep = f.sweep,
+             *strided = f.strided;
+  constexpr double kProducts = 96.0 * 96 * 96;
+  EXPECT_NEAR(number(*naive, "load_words"), 2 * kProducts, 0.25 * 2 * kProducts);
+  EXPECT_NEAR(number(*sweep, "load_words"), 65536, 0.25 * 65536);
+  // Only the first access into each sampled block loses its neighbour: 1 in 64 for a sweep.
+  EXPECT_NEAR(number(*sweep, "spatial_locality"), 1.0, 0.03);
+  EXPECT_NEAR(number(*strided, "spatial_locality"), 0.25, 0.03);
+  // Skipped accesses age the window: the naive order's column walk stays far apart.
+  EXPECT_NEAR(number(*naive, "spatial_locality"), 0.49, 0.08);
+  EXPECT_GT(number(*transposed, "spatial_locality"), number(*naive, "spatial_locality") + 0.2);
+  EXPECT_GT(number(*blocked, "temporal_locality"), number(*naive, "temporal_locality") + 0.05);
+}
+
+TEST_F(LocalityPrograms, OnlyTheChosenFunctionIsInstrumented) {
+  // `--only` is parperf's option: it comes before clang's arguments.
+  const auto only = tmp / "only";
+  const auto compiled = parperf({"cc", "--only", "sweep", "-O1", "-fno-vectorize",
+                                 (kSources / "matmul.c").string(), "-o", only.string()});
+  ASSERT_EQ(compiled.exit_code, 0) << describe(compiled);
+  const auto directory = tmp / "run";
+  const auto run = parperf({"locality", "-q", "--json", "-o", directory.string(), "--", only.string()});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  const auto result = read_json_file(directory / "locality.json");
+  ASSERT_EQ(result["functions"].size(), 1u) << result["functions"].dump(1);
+  EXPECT_EQ(result["functions"][0]["function"], "sweep");
+  EXPECT_NEAR(number(result["program"], "load_words"), 65536, 16);
+}
+
+TEST_F(LocalityPrograms, ThreadsAreScoredApartAndCombined) {
+  const auto program = build(tmp, "threads.c");
+  const auto directory = tmp / "run";
+  const auto run = parperf({"locality", "-q", "-o", directory.string(), "--", program.string()});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  const auto result = read_json_file(directory / "locality.json");
+  ASSERT_EQ(result["threads"].size(), 3u) << result["threads"].dump(1);
+  double stores = 0;
+  for (const auto& thread : result["threads"]) {
+    EXPECT_GT(number(thread, "spatial_locality"), 0.95) << thread.dump();
+    stores += number(thread, "store_words");
+  }
+  EXPECT_NEAR(stores, 100000, 100);
+  const auto* fill = function_named(result, "fill");
+  ASSERT_TRUE(fill);
+  EXPECT_NEAR(number(*fill, "store_words"), 100000, 10);
+  EXPECT_NEAR(number(*fill, "footprint_words"), 100000, 10);
+  EXPECT_NEAR(number(result["program"], "spatial_locality"), 1.0, 0.05);
+}
+
+TEST_F(LocalityPrograms, CrashedProgramIsScoredUpToTheCrash) {
+  const auto program = build(tmp, "threads.c");
+  const auto directory = tmp / "run";
+  const auto run = parperf({"locality", "-q", "-o", directory.string(), "--", program.string(), "crash"});
+  EXPECT_EQ(run.exit_code, 128 + 11) << describe(run);
+  const auto result = read_json_file(directory / "locality.json");
+  ASSERT_TRUE(result.is_object());
+  EXPECT_NEAR(number(result["program"], "store_words"), 100000, 100) << "the stores before the crash";
+}
+
+TEST_F(LocalityPrograms, ProgramNotBuiltForItGetsAClearMessage) {
+  const auto run = parperf({"locality", "-q", "-o", (tmp / "run").string(), "--", "/bin/true"});
+  EXPECT_EQ(run.exit_code, 125) << describe(run);
+  EXPECT_NE(run.err.find("parperf cc"), std::string::npos) << run.err;
+}
+
+TEST_F(LocalityPrograms, UnwritableDirectoryStillRunsTheProgram) {
+  const auto program = build(tmp, "threads.c");
+  const auto run =
+      parperf({"locality", "-q", "-o", "/proc/parperf-cannot-exist/run", "--", program.string()});
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.out.find("sum "), std::string::npos) << "the program ran";
+  EXPECT_NE(run.err.find("/proc/parperf-cannot-exist/run"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("fill"), std::string::npos) << "the scores are printed";
+}
+
+}  // namespace
+}  // namespace parperf::test

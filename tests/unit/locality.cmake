@@ -1,0 +1,11 @@
+# Unit tests of the locality engine (src/analysis/locality): known-answer streams, the exact reuse
+# distances against a naive LRU stack, SHARDS sampling against the exact engine, attribution.
+parperf_add_unit_test(locality_test
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/locality_spatial_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_temporal_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_reuse_distance_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_sampling_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_attribution_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_presampled_test.cpp
+  LINK parperf_locality)

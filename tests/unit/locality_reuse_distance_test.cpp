@@ -1,0 +1,77 @@
+// The exact reuse-distance tracker against a naive LRU stack, with and without compaction.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "analysis/locality/reuse_distance.hpp"
+
+namespace parperf::locality {
+namespace {
+
+// The textbook definition: the depth of the word in a most-recently-used-first stack.
+class NaiveLruStack {
+ public:
+  std::uint64_t access(std::uint64_t word) {
+    const auto it = std::find(stack_.begin(), stack_.end(), word);
+    std::uint64_t distance = ReuseDistanceTracker::kCold;
+    if (it != stack_.end()) {
+      distance = static_cast<std::uint64_t>(it - stack_.begin());
+      stack_.erase(it);
+    }
+    stack_.insert(stack_.begin(), word);
+    return distance;
+  }
+
+ private:
+  std::vector<std::uint64_t> stack_;
+};
+
+void expect_same_distances_as_lru(std::size_t min_capacity, std::uint64_t seed, std::uint64_t words,
+                                  std::size_t count) {
+  ReuseDistanceTracker tracker(min_capacity);
+  NaiveLruStack lru;
+  std::mt19937_64 random(seed);
+  // A mix of a hot set and the whole range, so that both short and long distances occur.
+  std::uniform_int_distribution<std::uint64_t> any(0, words - 1);
+  std::uniform_int_distribution<std::uint64_t> hot(0, 7);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t word = (i % 3 == 0) ? hot(random) : any(random);
+    const auto expected = lru.access(word);
+    const auto actual = tracker.access(word, 0).distance;
+    ASSERT_EQ(actual, expected) << "access " << i << " to word " << word << " (seed " << seed << ")";
+  }
+}
+
+TEST(LocalityReuseDistance, EqualsNaiveLruStackOnRandomStreams) {
+  for (std::uint64_t seed : {1, 2, 3, 4, 5}) expect_same_distances_as_lru(1 << 16, seed, 500, 5000);
+}
+
+TEST(LocalityReuseDistance, EqualsNaiveLruStackAcrossCompactions) {
+  // The smallest capacity (one 512-index block) compacts every few hundred accesses.
+  for (std::uint64_t seed : {11, 12, 13}) expect_same_distances_as_lru(8, seed, 300, 5000);
+}
+
+TEST(LocalityReuseDistance, CompactionKeepsMemoryProportionalToDistinctWords) {
+  ReuseDistanceTracker tracker(16);  // rounded up to one 512-index block
+  for (int round = 0; round < 1000; ++round)
+    for (std::uint64_t w = 0; w < 10; ++w) {
+      const auto distance = tracker.access(w, 0).distance;
+      if (round > 0) {
+        ASSERT_EQ(distance, 9u);
+      }
+    }
+  EXPECT_GT(tracker.compactions(), 10u) << "10 000 accesses in a 512-index tree (the smallest) must compact";
+  EXPECT_EQ(tracker.distinct_words(), 10u);
+}
+
+TEST(LocalityReuseDistance, ReportsThePreviousFunction) {
+  ReuseDistanceTracker tracker;
+  EXPECT_EQ(tracker.access(5, 1).distance, ReuseDistanceTracker::kCold);
+  EXPECT_EQ(tracker.access(5, 2).previous_function, 1u);
+  EXPECT_EQ(tracker.access(5, 3).previous_function, 2u);
+}
+
+}  // namespace
+}  // namespace parperf::locality
