@@ -11,3 +11,14 @@ parperf_add_unit_test(locality_import_test
 add_test(NAME memory_library_hygiene
          COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mem> -P ${CMAKE_CURRENT_SOURCE_DIR}/check_memory_library.cmake)
 set_tests_properties(memory_library_hygiene PROPERTIES LABELS "unit")
+
+# The collector driven by threads calling its hooks; one ctest test (its cases fork children), also
+# run under ThreadSanitizer.
+add_executable(memory_collector_test ${CMAKE_CURRENT_LIST_DIR}/memory_collector_test.cpp)
+target_link_libraries(memory_collector_test PRIVATE parperf_format parperf_warnings GTest::gtest GTest::gtest_main
+                                                    Threads::Threads ${CMAKE_DL_LIBS})
+target_include_directories(memory_collector_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+target_compile_definitions(memory_collector_test PRIVATE PARPERF_MEMORY_COLLECTOR="$<TARGET_FILE:parperf-mem>")
+add_dependencies(memory_collector_test parperf-mem)
+add_test(NAME memory_collector_test COMMAND memory_collector_test)
+set_tests_properties(memory_collector_test PROPERTIES LABELS "unit;tsan")

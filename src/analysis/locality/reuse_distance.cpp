@@ -31,18 +31,14 @@ ReuseDistanceTracker::Result ReuseDistanceTracker::access(std::uint64_t word, st
 
 void ReuseDistanceTracker::compact() {
   ++compactions_;
-  auto& entries = last_access_.entries();
-  // Times are distinct and below the capacity: bucket the entries by time instead of sorting.
-  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> entry_at_time(latest_marks_.capacity(), kNone);
-  for (std::size_t e = 0; e < entries.size(); ++e)
-    if (entries[e].occupied()) entry_at_time[entries[e].value.time] = static_cast<std::uint32_t>(e);
-  std::uint64_t renumbered = 0;
-  for (const std::uint32_t e : entry_at_time)
-    if (e != kNone) entries[e].value.time = static_cast<std::uint32_t>(renumbered++);
-  const std::size_t live = static_cast<std::size_t>(renumbered);
+  // A live time's new number is its rank among the live marks, which keeps their order: one
+  // sequential pass over the table, with rank lookups in the (cache-sized) bitmap.
+  const std::vector<std::uint32_t> ranks = latest_marks_.word_ranks();
+  for (auto& entry : last_access_.entries())
+    if (entry.occupied()) entry.value.time = static_cast<std::uint32_t>(latest_marks_.rank(ranks, entry.value.time));
+  const std::size_t live = last_access_.size();
   latest_marks_.reset(std::max(min_capacity_, 2 * live), live);
-  now_ = renumbered;
+  now_ = live;
 }
 
 }  // namespace parperf::locality

@@ -39,6 +39,24 @@ class TimeMarks {
     return count + static_cast<std::uint64_t>(std::popcount(bits_[word] & through_time));
   }
 
+  // Per 64-bit word of the bitmap, the marks before it: with it, rank() is O(1), so compaction can
+  // renumber the live times in one pass over the hash table instead of bucketing them by time.
+  std::vector<std::uint32_t> word_ranks() const {
+    std::vector<std::uint32_t> ranks(bits_.size());
+    std::uint32_t before = 0;
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+      ranks[w] = before;
+      before += static_cast<std::uint32_t>(std::popcount(bits_[w]));
+    }
+    return ranks;
+  }
+
+  // Marks before `time`, given word_ranks() of the current marks.
+  std::uint64_t rank(const std::vector<std::uint32_t>& word_ranks, std::size_t time) const {
+    const std::uint64_t below_time = (std::uint64_t{1} << (time % 64)) - 1;
+    return word_ranks[time / 64] + static_cast<std::uint64_t>(std::popcount(bits_[time / 64] & below_time));
+  }
+
   // Capacity at least `capacity`, with marks at 0..marks-1 only.
   void reset(std::size_t capacity, std::size_t marks) {
     const std::size_t bits_per_block = 64 * kWordsPerBlock;

@@ -70,6 +70,9 @@ namespace {
 
 void finish_locked() noexcept {
   if (g_finished.exchange(true)) return;
+  // A process that never made an instrumented access (a tool's parent process, a helper it
+  // forked before any access) writes no trace.
+  if (g_next_thread.load(std::memory_order_relaxed) == 0) return;
   // Other threads may still run (a detached thread at exit): their buffers are taken as they
   // are; accesses they make from now on are counted as dropped.
   for (ThreadBuffer* buffer = g_buffers.load(std::memory_order_acquire); buffer; buffer = buffer->next) {
