@@ -54,8 +54,8 @@ void make_accesses(Hook load8, Hook store4) {
 
 // Runs the accesses in a child with `environment` set; the child ends by `how` (0: exit, else that
 // signal). Returns the trace it wrote.
-CollectedTrace run_child(const ScratchFile& trace, std::vector<std::pair<const char*, const char*>> environment,
-                         int how = 0) {
+CollectedTrace run_child(const ScratchFile& trace,
+                         std::vector<std::pair<const char*, const char*>> environment, int how = 0) {
   const Hook load8 = hook("__sanitizer_cov_load8");
   const Hook store4 = hook("__sanitizer_cov_store4");
   EXPECT_TRUE(load8 && store4) << dlerror();
