@@ -3,6 +3,7 @@
 // array, every element among them, made by code the importer placed in the (non-PIE) executable.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -10,6 +11,8 @@
 #include "analysis/locality/import/lackey_import.hpp"
 #include "format/memory_trace_reader.hpp"
 #include "format/memory_trace_writer.hpp"
+#include "support/artifacts.hpp"
+#include "support/parperf_json.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -77,6 +80,100 @@ TEST(LocalityImport, LackeyTraceOfAnArraySum) {
   EXPECT_EQ(seen.loaded.size(), kElements) << "every element is read";
   EXPECT_EQ(seen.stored.size(), kElements) << "every element is written";
   EXPECT_EQ(seen.outside_executable, 0u) << "the loops are in the non-PIE executable: module-relative pcs";
+}
+
+// The same through the command: `parperf locality --lackey LOG --executable PROGRAM`. The array is
+// 1000 ints = 500 words; main fills it then sums it, one int at a time.
+TEST(LocalityImport, LocalityCommandScoresALackeyLog) {
+  if (run_process({"valgrind", "--version"}).exit_code != 0)
+    GTEST_SKIP() << "valgrind is not installed (scripts/install-deps.sh installs it)";
+  TempDir tmp;
+  const auto log = tmp / "sum_array.lackey";
+  const std::string program = PARPERF_PROGRAM_LOCALITY_IMPORT_SUM_ARRAY;
+  ProcessOptions options;
+  options.timeout_seconds = 120;
+  ASSERT_EQ(
+      run_process({"valgrind", "--tool=lackey", "--trace-mem=yes", "--log-file=" + log.string(), program},
+                  options)
+          .exit_code,
+      0);
+  const auto directory = tmp / "run";
+  const auto scored =
+      run_process({parperf_command().string(), "locality", "-q", "--json", "--save-trace", "-o",
+                   directory.string(), "--lackey", log.string(), "--executable", program},
+                  options);
+  ASSERT_EQ(scored.exit_code, 0) << describe(scored);
+  const auto result = nlohmann::json::parse(scored.out);
+  EXPECT_EQ(result["source"], "lackey");
+  const nlohmann::json* main_function = nullptr;
+  for (const auto& function : result["functions"])
+    if (function["function"] == "main") main_function = &function;
+  ASSERT_NE(main_function, nullptr) << result["functions"].dump(1);
+  EXPECT_NE((*main_function)["file"].get<std::string>().find("sum_array.c"), std::string::npos);
+  EXPECT_GE(number(*main_function, "stores"), 1000);
+  EXPECT_GE(number(*main_function, "loads"), 1000);
+  EXPECT_TRUE(std::filesystem::exists(directory / "locality.json"));
+  EXPECT_TRUE(std::filesystem::exists(directory / "memory.ppm")) << "--save-trace keeps the import";
+}
+
+// `--text`: a unit-stride sweep then a stride-4 sweep, by two functions' code addresses unknown
+// to any module: the program's figures are exact by construction.
+TEST(LocalityImport, LocalityCommandScoresATextTrace) {
+  TempDir tmp;
+  const auto text = tmp / "trace.txt";
+  {
+    std::ofstream out(text);
+    out << "# parperf-memory-trace v1\n";
+    for (int i = 0; i < 1000; ++i) out << "L 0x" << std::hex << 0x10000 + 8 * i << std::dec << " 8\n";
+    out << "T 1\n";
+    for (int i = 0; i < 1000; ++i) out << "S " << 0x100000 + 32 * i << " 8\n";
+  }
+  const auto scored = run_process({parperf_command().string(), "locality", "-q", "--json", "-o",
+                                   (tmp / "run").string(), "--text", text.string()});
+  ASSERT_EQ(scored.exit_code, 0) << describe(scored);
+  const auto result = nlohmann::json::parse(scored.out);
+  EXPECT_EQ(result["source"], "text");
+  EXPECT_EQ(number(result["program"], "loads"), 1000);
+  EXPECT_EQ(number(result["program"], "stores"), 1000);
+  ASSERT_EQ(result["threads"].size(), 2u);
+  EXPECT_NEAR(number(result["threads"][0], "spatial_locality"), 0.999, 0.001);  // the first has no neighbour
+  EXPECT_NEAR(number(result["threads"][1], "spatial_locality"), 0.25, 0.001);
+  EXPECT_NEAR(number(result["program"], "spatial_locality"), 0.6244, 0.0005);
+}
+
+// Bad input never crashes and never silently lies: the error names the file and what is wrong.
+TEST(LocalityImport, BadInputGetsAClearError) {
+  TempDir tmp;
+  const auto text = tmp / "bad.txt";
+  std::ofstream(text) << "L 0x1000 8\nX 12 8\n";
+  const auto bad_text = run_process({parperf_command().string(), "locality", "-q", "--text", text.string()});
+  EXPECT_EQ(bad_text.exit_code, 125);
+  EXPECT_NE(bad_text.err.find(text.string() + ":2"), std::string::npos) << bad_text.err;
+
+  // A trace cut in the middle of its first section: nothing was scored, so it is an error.
+  const auto good = tmp / "good.txt";
+  {
+    std::ofstream out(good);
+    for (int i = 0; i < 100000; ++i) out << "L " << 8 * i << " 8\n";
+  }
+  const auto saved = tmp / "saved";
+  ASSERT_EQ(run_process({parperf_command().string(), "locality", "-q", "--save-trace", "-o", saved.string(),
+                         "--text", good.string()})
+                .exit_code,
+            0);
+  const auto trace = saved / "memory.ppm";
+  std::filesystem::resize_file(trace, 1000);
+  const auto truncated = run_process({parperf_command().string(), "locality", "--json", trace.string()});
+  EXPECT_EQ(truncated.exit_code, 125);
+  EXPECT_NE(truncated.err.find(trace.string()), std::string::npos) << truncated.err;
+  EXPECT_NE(truncated.err.find("truncated"), std::string::npos) << truncated.err;
+
+  // A file that is no trace is taken for a program, and says it cannot run.
+  const auto foreign = tmp / "notes.ppm";
+  std::ofstream(foreign) << "hello";
+  const auto not_trace = run_process({parperf_command().string(), "locality", "-q", foreign.string()});
+  EXPECT_NE(not_trace.exit_code, 0);
+  EXPECT_NE(not_trace.err.find(foreign.string()), std::string::npos) << not_trace.err;
 }
 
 }  // namespace
