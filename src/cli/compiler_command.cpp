@@ -106,7 +106,9 @@ void add_compiler(CLI::App& app, bool cxx) {
   command
       ->add_option("--only", options->only,
                    "Instrument only this function (repeatable; mangled names for C++)")
-      ->type_name("FUNCTION");
+      ->type_name("FUNCTION")
+      ->allow_extra_args(false)  // `--only f x.c`: x.c is clang's
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->prefix_command();  // everything after parperf's own options is clang's
   command->callback([options, command, cxx] {
     options->arguments = command->remaining();

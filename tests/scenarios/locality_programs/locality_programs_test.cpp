@@ -159,8 +159,9 @@ TEST_F(LocalityPrograms, SampledRunKeepsScoresAndOrders) {
 TEST_F(LocalityPrograms, OnlyTheChosenFunctionIsInstrumented) {
   // `--only` is parperf's option: it comes before clang's arguments.
   const auto only = tmp / "only";
-  const auto compiled = parperf({"cc", "--only", "sweep", "-O1", "-fno-vectorize",
-                                 (kSources / "matmul.c").string(), "-o", only.string()});
+  // The source right after the function name: it is clang's, not a second function.
+  const auto compiled = parperf({"cc", "--only", "sweep", (kSources / "matmul.c").string(), "-O1",
+                                 "-fno-vectorize", "-o", only.string()});
   ASSERT_EQ(compiled.exit_code, 0) << describe(compiled);
   const auto directory = tmp / "run";
   const auto run = parperf({"locality", "-q", "--json", "-o", directory.string(), "--", only.string()});
