@@ -132,6 +132,14 @@ int open_target() {
   return open(g_temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 }
 
+// The MPI rank as the launcher tells it (the collector does not call MPI), 0 outside a job.
+std::int64_t launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* value = std::getenv(name); value && *value) return std::atoll(value);
+  }
+  return 0;
+}
+
 bool open_trace() {
   if (g_writer) return true;
   if (g_failed) return false;
@@ -216,6 +224,7 @@ void close_trace(std::uint64_t dropped) noexcept {
   char command_line[4096];
   format::MemoryTraceProcessRecord process;
   process.pid = getpid();
+  process.rank = launcher_rank();
   process.dropped = dropped;
   process.command_line = std::string_view(command_line, read_command_line(command_line, sizeof command_line));
   process.source = "parperf-mem";
