@@ -35,11 +35,23 @@ const std::vector<Access>& random_accesses() {
   return accesses;
 }
 
-void replay_random(benchmark::State& state, double rate, bool batched) {
+// The same accesses by three functions taking turns every two accesses: most accesses then follow
+// another function's access to their word, so each also inserts into a function's footprint set.
+const std::vector<Access>& random_accesses_of_three_functions() {
+  static const std::vector<Access> accesses = [] {
+    std::vector<Access> result = random_accesses();
+    for (std::size_t i = 0; i < result.size(); ++i)
+      result[i].function = static_cast<std::uint32_t>(i / 2 % 3);
+    return result;
+  }();
+  return accesses;
+}
+
+void replay_random(benchmark::State& state, double rate, bool batched,
+                   const std::vector<Access>& accesses = random_accesses()) {
   LocalityOptions options;
   options.sample_rate = rate;
   LocalityAnalyzer analyzer(options);
-  const auto& accesses = random_accesses();
   for (const Access& access : accesses) analyzer.add(access);  // warm-up: every word seen once
   std::size_t next = 0;
   for (auto _ : state) {
@@ -55,6 +67,9 @@ void replay_random(benchmark::State& state, double rate, bool batched) {
 
 void BM_ExactRandom1MWords(benchmark::State& state) { replay_random(state, 1.0, false); }
 void BM_ExactRandom1MWordsBatched(benchmark::State& state) { replay_random(state, 1.0, true); }
+void BM_ExactRandom1MWordsThreeFunctionsBatched(benchmark::State& state) {
+  replay_random(state, 1.0, true, random_accesses_of_three_functions());
+}
 void BM_Shards001Random1MWords(benchmark::State& state) { replay_random(state, 0.01, false); }
 void BM_Shards001Random1MWordsBatched(benchmark::State& state) { replay_random(state, 0.01, true); }
 
@@ -83,6 +98,7 @@ void BM_TemporalRandom1MWords(benchmark::State& state) {
 
 BENCHMARK(BM_ExactRandom1MWords);
 BENCHMARK(BM_ExactRandom1MWordsBatched);
+BENCHMARK(BM_ExactRandom1MWordsThreeFunctionsBatched);
 BENCHMARK(BM_Shards001Random1MWords);
 BENCHMARK(BM_Shards001Random1MWordsBatched);
 BENCHMARK(BM_TemporalCyclic1MWords50Sweeps)->Iterations(1)->Unit(benchmark::kSecond);

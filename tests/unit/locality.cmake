@@ -1,5 +1,6 @@
 # Unit tests of the locality engine (src/analysis/locality): known-answer streams, the exact reuse
-# distances against a naive LRU stack, SHARDS sampling against the exact engine, attribution.
+# distances against a naive LRU stack, SHARDS sampling against the exact engine, attribution, and
+# the engine's data structures against naive ones.
 parperf_add_unit_test(locality_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/locality_spatial_test.cpp
@@ -8,4 +9,6 @@ parperf_add_unit_test(locality_test
     ${CMAKE_CURRENT_LIST_DIR}/locality_sampling_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_attribution_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_presampled_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_time_marks_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_stride_window_test.cpp
   LINK parperf_locality)

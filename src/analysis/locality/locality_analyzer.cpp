@@ -1,25 +1,27 @@
 #include "analysis/locality/locality_analyzer.hpp"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
 
 #include "analysis/locality/locality_scores.hpp"
+#include "analysis/locality/raw_counts.hpp"
 
 namespace parperf::locality {
 
 struct LocalityAnalyzer::ThreadState {
-  ThreadState(const LocalityOptions& options) : window(options.window), reuse(options.min_tree_capacity) {
-    counts.strides.assign(options.max_stride + 2, 0);
-  }
+  explicit ThreadState(const LocalityOptions& options)
+      : window(options.window), reuse(options.min_tree_capacity), counts(options.max_stride) {}
   StrideWindow window;
   ReuseDistanceTracker reuse;
-  LocalityHistograms counts;  // raw (sampled) counts
+  RawCounts counts;  // raw (sampled) counts
 };
 
 struct LocalityAnalyzer::FunctionState {
-  LocalityHistograms counts;  // raw (sampled) counts
-  WordSet words;              // distinct words the function touched, over all threads
+  explicit FunctionState(std::uint32_t max_stride) : counts(max_stride) {}
+  RawCounts counts;  // raw (sampled) counts
+  WordSet words;     // distinct words the function touched, over all threads
 };
 
 namespace {
@@ -49,23 +51,40 @@ LocalityAnalyzer::LocalityAnalyzer(const LocalityOptions& options)
 
 LocalityAnalyzer::~LocalityAnalyzer() = default;
 
-LocalityAnalyzer::ThreadState& LocalityAnalyzer::thread_state(std::uint16_t thread) {
-  if (thread >= threads_.size()) threads_.resize(std::size_t{thread} + 1);
-  auto& state = threads_[thread];
-  if (!state) state = std::make_unique<ThreadState>(options_);
-  return *state;
+// The lookups are split into an inlined fast path and an out-of-line rest, so that each access
+// pays a comparison or two, not a call.
+inline LocalityAnalyzer::ThreadState& LocalityAnalyzer::thread_state(std::uint16_t thread) {
+  if (thread < threads_.size() && threads_[thread]) [[likely]]
+    return *threads_[thread];
+  return new_thread_state(thread);
 }
 
-LocalityAnalyzer::FunctionState& LocalityAnalyzer::function_state(std::uint32_t function) {
-  if (last_function_ != nullptr && last_function_id_ == function) return *last_function_;
-  auto [it, inserted] = functions_.try_emplace(function);
-  if (inserted) it->second.counts.strides.assign(options_.max_stride + 2, 0);
+LocalityAnalyzer::ThreadState& LocalityAnalyzer::new_thread_state(std::uint16_t thread) {
+  if (thread >= threads_.size()) threads_.resize(std::size_t{thread} + 1);
+  threads_[thread] = std::make_unique<ThreadState>(options_);
+  return *threads_[thread];
+}
+
+inline LocalityAnalyzer::FunctionState& LocalityAnalyzer::function_state(std::uint32_t function) {
+  if (last_function_ != nullptr && last_function_id_ == function) [[likely]]
+    return *last_function_;
+  return switch_function(function);
+}
+
+LocalityAnalyzer::FunctionState& LocalityAnalyzer::switch_function(std::uint32_t function) {
+  auto it = functions_.try_emplace(function, options_.max_stride).first;
   last_function_ = &it->second;  // unordered_map nodes do not move on rehash
   last_function_id_ = function;
   return it->second;
 }
 
-void LocalityAnalyzer::add(const Access& access) {
+inline bool LocalityAnalyzer::sampled(std::uint64_t word) const {
+  return sampler_.exact() || sampler_.sampled(word);
+}
+
+void LocalityAnalyzer::add(const Access& access) { add(access, sampled(access.address >> word_shift_)); }
+
+inline void LocalityAnalyzer::add(const Access& access, bool first_sampled) {
   scatter_.offer({accesses_++, access.address, access.function, access.thread, access.store});
   ThreadState& thread = thread_state(access.thread);
   if (access.skipped_before != 0) thread.window.skip(access.skipped_before);
@@ -74,7 +93,7 @@ void LocalityAnalyzer::add(const Access& access) {
       access.size <= options_.word_bytes ? 1 : (access.size + options_.word_bytes - 1) >> word_shift_;
   for (std::uint32_t k = 0; k < words; ++k) {
     const std::uint64_t word = first + k;
-    if (sampler_.exact() || sampler_.sampled(word)) {
+    if (k == 0 ? first_sampled : sampled(word)) {
       record_word(thread, access, word, k == 0);
     } else {
       thread.window.push(word);  // unsampled words are still neighbours of sampled ones
@@ -83,55 +102,47 @@ void LocalityAnalyzer::add(const Access& access) {
 }
 
 void LocalityAnalyzer::add(std::span<const Access> accesses) {
+  // The first word of each access is tested for sampling once, kLookahead accesses ahead, where a
+  // sampled word's table slot is prefetched: the SHARDS hash is a large part of a sampled access.
   constexpr std::size_t kLookahead = 8;  // enough round trips in flight to hide memory latency
+  std::array<bool, kLookahead> ahead_sampled{};
+  auto look_ahead = [&](std::size_t i) {
+    const Access& ahead = accesses[i];
+    const std::uint64_t word = ahead.address >> word_shift_;
+    ahead_sampled[i % kLookahead] = sampled(word);
+    if (ahead_sampled[i % kLookahead]) thread_state(ahead.thread).reuse.prefetch(word);
+  };
+  for (std::size_t i = 0; i < kLookahead && i < accesses.size(); ++i) look_ahead(i);
   for (std::size_t i = 0; i < accesses.size(); ++i) {
-    if (i + kLookahead < accesses.size()) {
-      const Access& ahead = accesses[i + kLookahead];
-      const std::uint64_t word = ahead.address >> word_shift_;
-      if (sampler_.exact() || sampler_.sampled(word)) thread_state(ahead.thread).reuse.prefetch(word);
-    }
-    add(accesses[i]);
+    const bool first_sampled = ahead_sampled[i % kLookahead];
+    if (i + kLookahead < accesses.size()) look_ahead(i + kLookahead);
+    add(accesses[i], first_sampled);
   }
 }
 
 void LocalityAnalyzer::record_word(ThreadState& thread, const Access& access, std::uint64_t word,
                                    bool first_word) {
-  const std::uint64_t stride = thread.window.nearest(word);
+  const std::size_t longer = options_.max_stride + 1;  // the slot of every longer stride
+  const auto stride_slot = static_cast<std::size_t>(thread.window.nearest(word, longer));
   thread.window.push(word);
-  const std::size_t longer = options_.max_stride + 1;
-  const std::size_t stride_slot = stride >= longer ? longer : static_cast<std::size_t>(stride);
 
   const ReuseDistanceTracker::Result reuse = thread.reuse.access(word, access.function);
   const bool cold = reuse.distance == ReuseDistanceTracker::kCold;
   FunctionState& function = function_state(access.function);
-  if (cold) program_words_.insert(word);
+  if (cold) footprint_inserts_.insert(program_words_, word);
   // If this thread's previous access to the word was by the same function, it is in the set.
-  if (cold || reuse.previous_function != access.function) function.words.insert(word);
+  if (cold || reuse.previous_function != access.function) footprint_inserts_.insert(function.words, word);
 
-  std::size_t bin = 0;
+  std::size_t reuse_slot = RawCounts::kColdBin;
   if (!cold) {
     const std::uint64_t distance =
         scale_rate_ == 1.0
             ? reuse.distance
             : static_cast<std::uint64_t>(std::llround(static_cast<double>(reuse.distance) / scale_rate_));
-    bin = reuse_bin(distance);
+    reuse_slot = reuse_bin(distance);
   }
-  for (LocalityHistograms* counts : {&thread.counts, &function.counts}) {
-    ++counts->word_accesses;
-    ++counts->strides[stride_slot];
-    if (cold) {
-      ++counts->cold;
-    } else {
-      ++counts->reuse[bin];
-    }
-    if (access.store) {
-      ++counts->store_words;
-      counts->store_accesses += first_word ? 1 : 0;
-    } else {
-      ++counts->load_words;
-      counts->load_accesses += first_word ? 1 : 0;
-    }
-  }
+  thread.counts.record(stride_slot, reuse_slot, access.store, first_word);
+  function.counts.record(stride_slot, reuse_slot, access.store, first_word);
 }
 
 LocalityHistograms LocalityAnalyzer::scaled(const LocalityHistograms& raw, std::uint64_t footprint) const {
@@ -155,6 +166,7 @@ LocalityHistograms LocalityAnalyzer::scaled(const LocalityHistograms& raw, std::
 }
 
 LocalityReport LocalityAnalyzer::finish() {
+  footprint_inserts_.flush();
   LocalityReport report;
   report.options = options_;
   report.effective_sample_rate = scale_rate_;
@@ -163,12 +175,14 @@ LocalityReport LocalityAnalyzer::finish() {
   for (std::size_t t = 0; t < threads_.size(); ++t) {
     if (!threads_[t]) continue;
     const ThreadState& thread = *threads_[t];
-    program += thread.counts;
+    const LocalityHistograms counts = thread.counts.histograms();
+    program += counts;
     report.threads[static_cast<std::uint16_t>(t)] =
-        score(scaled(thread.counts, thread.reuse.distinct_words()), options_.log2_n);
+        score(scaled(counts, thread.reuse.distinct_words()), options_.log2_n);
   }
   for (const auto& [id, function] : functions_)
-    report.functions[id] = score(scaled(function.counts, function.words.size()), options_.log2_n);
+    report.functions[id] =
+        score(scaled(function.counts.histograms(), function.words.size()), options_.log2_n);
   report.program = score(scaled(program, program_words_.size()), options_.log2_n);
   report.scatter = scatter_.take();
   return report;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/locality/access.hpp"
+#include "analysis/locality/deferred_inserts.hpp"
 #include "analysis/locality/locality_options.hpp"
 #include "analysis/locality/locality_report.hpp"
 #include "analysis/locality/reuse_distance.hpp"
@@ -31,6 +32,9 @@ class LocalityAnalyzer {
   // window or max_stride 0, log2_n outside 1..63, sample_rate outside (0, 1]).
   explicit LocalityAnalyzer(const LocalityOptions& options = {});
   ~LocalityAnalyzer();
+  // Pending footprint insertions point into the analyzer's own sets.
+  LocalityAnalyzer(const LocalityAnalyzer&) = delete;
+  LocalityAnalyzer& operator=(const LocalityAnalyzer&) = delete;
 
   void add(const Access& access);
   // The same as add() on each access in order, faster: it prefetches the hash-table slots of the
@@ -44,8 +48,12 @@ class LocalityAnalyzer {
   struct ThreadState;
   struct FunctionState;
 
+  bool sampled(std::uint64_t word) const;
+  void add(const Access& access, bool first_sampled);  // first_sampled: sampled(first word)
   ThreadState& thread_state(std::uint16_t thread);
+  ThreadState& new_thread_state(std::uint16_t thread);
   FunctionState& function_state(std::uint32_t function);
+  FunctionState& switch_function(std::uint32_t function);
   void record_word(ThreadState& thread, const Access& access, std::uint64_t word, bool first_word);
   LocalityHistograms scaled(const LocalityHistograms& raw, std::uint64_t footprint) const;
 
@@ -57,7 +65,8 @@ class LocalityAnalyzer {
   std::unordered_map<std::uint32_t, FunctionState> functions_;
   FunctionState* last_function_ = nullptr;  // accesses of one function come in runs
   std::uint32_t last_function_id_ = 0;
-  WordSet program_words_;  // for the program's footprint: threads may share words
+  WordSet program_words_;              // for the program's footprint: threads may share words
+  DeferredInserts footprint_inserts_;  // into program_words_ and the functions' sets
   ScatterSample scatter_;
   std::uint64_t accesses_ = 0;
 };

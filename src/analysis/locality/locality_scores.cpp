@@ -1,7 +1,6 @@
 #include "analysis/locality/locality_scores.hpp"
 
 #include <algorithm>
-#include <bit>
 
 namespace parperf::locality {
 
@@ -16,10 +15,6 @@ LocalityHistograms& LocalityHistograms::operator+=(const LocalityHistograms& oth
   for (std::size_t b = 0; b < kReuseBins; ++b) reuse[b] += other.reuse[b];
   cold += other.cold;
   return *this;
-}
-
-std::size_t reuse_bin(std::uint64_t distance) {
-  return distance <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(distance - 1));
 }
 
 double spatial_locality(std::span<const std::uint64_t> strides, std::uint64_t word_accesses) {

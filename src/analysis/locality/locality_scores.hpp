@@ -2,6 +2,7 @@
 // of histograms (threads, functions, runs) can be scored again.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <span>
 
@@ -9,8 +10,11 @@
 
 namespace parperf::locality {
 
-// The reuse-distance bin of a distance: 0 for 0 and 1, otherwise b with 2^(b-1) < d <= 2^b.
-std::size_t reuse_bin(std::uint64_t distance);
+// The reuse-distance bin of a distance: 0 for 0 and 1, otherwise b with 2^(b-1) < d <= 2^b. Inline:
+// the engine bins every word access.
+inline std::size_t reuse_bin(std::uint64_t distance) {
+  return distance <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(distance - 1));
+}
 
 // SL = sum_{i=1..i_max} (strides[i] / word_accesses) / i, with i_max = strides.size() - 2 (the
 // layout of LocalityHistograms::strides). 0 when there is no access.

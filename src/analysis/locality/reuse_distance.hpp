@@ -1,12 +1,12 @@
 // Exact reuse distances in O(log M) per access (M: distinct words), the method of Olken / Bennett &
-// Kruskal: a hash table maps each word to the time of its latest access, and a Fenwick-indexed
-// bitmap over time (TimeMarks) marks the times that are still some word's latest access. The distance of an
+// Kruskal: a hash table maps each word to the time of its latest access, and a rank-indexed bitmap
+// over time (TimeMarks) marks the times that are still some word's latest access. The distance of an
 // access to A is then the number of marks after A's previous time: the distinct words touched since.
 //
-// Times are renumbered when they reach the tree's capacity (compaction: the live marks become
+// Times are renumbered when they reach the bitmap's capacity (compaction: the live marks become
 // 0..k-1 in order and the capacity becomes max(min_capacity, 2k)), so memory stays proportional to
-// the distinct words, not to the stream's length, and the sort-free renumbering costs O(capacity)
-// per at least k accesses.
+// the distinct words, not to the stream's length. A live time's new number is its rank in the
+// bitmap, so the renumbering is one sequential pass over the hash table per at least k accesses.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,9 @@ class ReuseDistanceTracker {
   explicit ReuseDistanceTracker(std::size_t min_capacity = std::size_t{1} << 16);
 
   // Records an access to `word` by `function` and returns its reuse distance.
-  Result access(std::uint64_t word, std::uint32_t function);
+  Result access(std::uint64_t word, std::uint32_t function) {
+    return hardware_popcount_ ? access_with_popcnt(word, function) : access_portable(word, function);
+  }
 
   void prefetch(std::uint64_t word) const { last_access_.prefetch(word); }
 
@@ -42,8 +44,18 @@ class ReuseDistanceTracker {
     std::uint32_t function = 0;
   };
 
-  void compact();
+  // access() and compact() are compiled twice, with and without the popcnt instruction, and the
+  // constructor picks one pair for this CPU: every access and every renumbered time counts bits,
+  // and for baseline x86-64 std::popcount is a call into libgcc.
+  template <bool kPopcnt>
+  Result access_body(std::uint64_t word, std::uint32_t function);
+  Result access_with_popcnt(std::uint64_t word, std::uint32_t function);
+  Result access_portable(std::uint64_t word, std::uint32_t function);
+  void compact_body();
+  void compact_with_popcnt();
+  void compact_portable();
 
+  bool hardware_popcount_;
   std::size_t min_capacity_;
   WordTable<LastAccess> last_access_;
   TimeMarks latest_marks_;

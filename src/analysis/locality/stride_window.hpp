@@ -1,8 +1,9 @@
 // The spatial window of one thread: its last W word numbers, in a ring. The stride of an access is
-// its smallest distance to any of them (DESIGN.md section 6). A plain loop over a small contiguous
-// array, which the compiler vectorizes; W is 32 by default.
+// its smallest distance to any of them (DESIGN.md section 6). W is 32 by default; the scan is a
+// plain loop over a small contiguous array, compiled twice (stride_window.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -11,28 +12,23 @@ namespace parperf::locality {
 
 class StrideWindow {
  public:
-  static constexpr std::uint64_t kNoNeighbour = std::numeric_limits<std::uint64_t>::max();
   // A word no access is near (word numbers are addresses / word size, far below it): an entry for
   // an access the window skipped.
   static constexpr std::uint64_t kNowhere = std::numeric_limits<std::uint64_t>::max() / 2;
 
-  explicit StrideWindow(std::uint32_t size) : words_(size == 0 ? 1 : size) {}
+  explicit StrideWindow(std::uint32_t size);
 
-  // Smallest |word - w| over the window; kNoNeighbour while the window is empty.
-  std::uint64_t nearest(std::uint64_t word) const {
-    std::uint64_t best = kNoNeighbour;
-    for (std::size_t i = 0; i < filled_; ++i) {
-      const std::uint64_t w = words_[i];
-      const std::uint64_t distance = word > w ? word - w : w - word;
-      best = distance < best ? distance : best;
-    }
-    return best;
+  // min(limit, smallest |word - w| over the window); `limit` while the window is empty. The
+  // histogram lumps every stride from max_stride + 1 on together, so the scan only needs exact
+  // distances up to a limit (at most 2^32), which lets it work modulo 2^64.
+  std::uint64_t nearest(std::uint64_t word, std::uint64_t limit) const {
+    return vector_scan_ ? nearest_sse42(word, limit) : nearest_portable(word, limit);
   }
 
   // `count` accesses the window did not see (sampled out) push its entries out as they would have.
   void skip(std::uint64_t count) {
-    if (count >= words_.size()) {
-      filled_ = 0;
+    if (count >= size_) {
+      std::fill(words_.begin(), words_.end(), kEmpty);
       next_ = 0;
       return;
     }
@@ -41,14 +37,24 @@ class StrideWindow {
 
   void push(std::uint64_t word) {
     words_[next_] = word;
-    if (++next_ == words_.size()) next_ = 0;
-    if (filled_ < words_.size()) ++filled_;
+    if (++next_ == size_) next_ = 0;
   }
 
  private:
-  std::vector<std::uint64_t> words_;
+  // What empty entries hold: at least 2^62 - 128 from every word modulo 2^64 (words are below
+  // 2^63 + 128), so never the nearest within a limit. With it the scan always covers the whole
+  // array, whose length is even: a fixed count of whole SSE registers.
+  static constexpr std::uint64_t kEmpty = std::uint64_t{3} << 62;
+
+  // The scan for CPUs with SSE 4.2 (64-bit vector compares: two words per instruction), and for
+  // the others; the constructor picks one.
+  std::uint64_t nearest_sse42(std::uint64_t word, std::uint64_t limit) const;
+  std::uint64_t nearest_portable(std::uint64_t word, std::uint64_t limit) const;
+
+  std::vector<std::uint64_t> words_;  // size_ entries, then kEmpty padding to an even length
+  std::size_t size_;                  // W
   std::size_t next_ = 0;
-  std::size_t filled_ = 0;
+  bool vector_scan_;
 };
 
 }  // namespace parperf::locality
