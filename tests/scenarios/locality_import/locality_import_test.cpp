@@ -41,16 +41,23 @@ struct ArrayAccesses : format::MemoryTraceVisitor {
   std::set<std::uint64_t> loaded, stored;
 };
 
+// Runs sum_array under valgrind's lackey, its log to `log`.
+ProcessResult run_lackey(const std::filesystem::path& log) {
+  ProcessOptions options;
+  options.timeout_seconds = 120;
+  return run_process({"valgrind", "--tool=lackey", "--trace-mem=yes", "--log-file=" + log.string(),
+                      PARPERF_PROGRAM_LOCALITY_IMPORT_SUM_ARRAY},
+                     options);
+}
+
+bool have_valgrind() { return run_process({"valgrind", "--version"}).exit_code == 0; }
+
 TEST(LocalityImport, LackeyTraceOfAnArraySum) {
-  if (run_process({"valgrind", "--version"}).exit_code != 0)
-    GTEST_SKIP() << "valgrind is not installed (scripts/install-deps.sh installs it)";
+  if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed (scripts/install-deps.sh installs it)";
   TempDir tmp;
   const auto log = tmp / "sum_array.lackey";
   const std::string program = PARPERF_PROGRAM_LOCALITY_IMPORT_SUM_ARRAY;
-  ProcessOptions options;
-  options.timeout_seconds = 120;
-  const auto run = run_process(
-      {"valgrind", "--tool=lackey", "--trace-mem=yes", "--log-file=" + log.string(), program}, options);
+  const auto run = run_lackey(log);
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   std::istringstream printed(run.out);
   std::uint64_t array = 0;
@@ -85,18 +92,13 @@ TEST(LocalityImport, LackeyTraceOfAnArraySum) {
 // The same through the command: `parperf locality --lackey LOG --executable PROGRAM`. The array is
 // 1000 ints = 500 words; main fills it then sums it, one int at a time.
 TEST(LocalityImport, LocalityCommandScoresALackeyLog) {
-  if (run_process({"valgrind", "--version"}).exit_code != 0)
-    GTEST_SKIP() << "valgrind is not installed (scripts/install-deps.sh installs it)";
+  if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed (scripts/install-deps.sh installs it)";
   TempDir tmp;
   const auto log = tmp / "sum_array.lackey";
   const std::string program = PARPERF_PROGRAM_LOCALITY_IMPORT_SUM_ARRAY;
+  ASSERT_EQ(run_lackey(log).exit_code, 0);
   ProcessOptions options;
   options.timeout_seconds = 120;
-  ASSERT_EQ(
-      run_process({"valgrind", "--tool=lackey", "--trace-mem=yes", "--log-file=" + log.string(), program},
-                  options)
-          .exit_code,
-      0);
   const auto directory = tmp / "run";
   const auto scored =
       run_process({parperf_command().string(), "locality", "-q", "--json", "--save-trace", "-o",
