@@ -7,18 +7,15 @@
 
 namespace parperf::cli {
 
-LocalityTraceAnalysis::LocalityTraceAnalysis(const locality::LocalityOptions& options) : options_(options) {
-  functions_[0] = report::LocalityFunction{};  // unknown code
-  locality::LocalityAnalyzer check(options_);  // bad options fail here, before a program runs
-}
-
-locality::LocalityAnalyzer& LocalityTraceAnalysis::analyzer() {
-  if (!analyzer_) analyzer_.emplace(options_);
-  return *analyzer_;
+LocalityTraceAnalysis::LocalityTraceAnalysis(const locality::LocalityOptions& options)
+    : options_(options), analyzer_(std::in_place, options) {  // bad options fail here, before a program runs
+  functions_[0] = report::LocalityFunction{};                 // unknown code
 }
 
 void LocalityTraceAnalysis::sampling(const format::MemoryTraceSampling& sampling) {
+  // The section comes before any access (the reader checks): nothing was added yet.
   options_.presampled_rate = sampling.rate;
+  analyzer_.emplace(options_);
 }
 
 void LocalityTraceAnalysis::read(std::istream& in, std::string_view name) {
@@ -87,12 +84,12 @@ void LocalityTraceAnalysis::accesses(std::span<const format::MemoryAccessRecord>
     batch_.push_back({record.address, function_of(record), record.thread, record.size,
                       (record.flags & format::kAccessStore) != 0, format::skipped_before(record)});
   }
-  analyzer().add(batch_);
+  analyzer_->add(batch_);
   accesses_ += batch.size();
 }
 
 report::LocalityResult LocalityTraceAnalysis::finish() {
-  result_.report = analyzer().finish();
+  result_.report = analyzer_->finish();
   for (const auto& [id, scores] : result_.report.functions) result_.functions[id] = functions_[id];
   if (result_.functions.contains(0) && result_.functions[0].name.empty())
     result_.functions[0].name = "(unknown code)";

@@ -39,10 +39,8 @@ class LocalityTraceAnalysis final : public format::MemoryTraceVisitor {
   std::uint32_t function_of(const format::MemoryAccessRecord& access);
   std::uint32_t symbolize(std::uint32_t module, std::uint64_t pc);
 
-  locality::LocalityAnalyzer& analyzer();
-
-  // Made at the first access: a sampling section before it changes the options.
   locality::LocalityOptions options_;
+  // Made again with the capturer's rate when a sampling section comes (before any access).
   std::optional<locality::LocalityAnalyzer> analyzer_;
   analysis::Symbolizer symbolizer_;
   std::map<std::uint32_t, std::string> module_paths_;
