@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -14,10 +15,12 @@ namespace parperf::test {
 // A file name under GoogleTest's temporary directory, unique to the running test; removed with it.
 class ScratchFile {
  public:
+  // The process id keeps copies of a test binary run at once (several builds) apart.
   explicit ScratchFile(const std::string& extension = ".ppm") {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     path_ = std::filesystem::path(::testing::TempDir()) /
-            (std::string(info->test_suite_name()) + "." + info->name() + extension);
+            (std::string(info->test_suite_name()) + "." + info->name() + "." + std::to_string(getpid()) +
+             extension);
   }
   ~ScratchFile() {
     std::error_code ignored;

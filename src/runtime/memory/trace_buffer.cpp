@@ -24,16 +24,22 @@ std::atomic<bool> g_finished{false};
 // Serialises the trace file: flushes of full buffers (from any thread) and the final flush.
 pthread_mutex_t g_file_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+pthread_once_t g_setup_once = PTHREAD_ONCE_INIT;
+
+void set_up_process() {
+  configure_sampling();
+  install_exit_handlers();
+}
+
 ThreadBuffer* create_buffer() noexcept {
+  // Every thread waits here until the sampling setting is read: a thread that recorded before it
+  // would keep all of its first accesses, and a kept block would then end in the middle.
+  pthread_once(&g_setup_once, set_up_process);
   // malloc, not new: the program may replace operator new, and its replacement may be instrumented.
   void* memory = std::malloc(sizeof(ThreadBuffer));
   if (memory == nullptr) return nullptr;
   auto* buffer = new (memory) ThreadBuffer;
   const std::uint32_t index = g_next_thread.fetch_add(1, std::memory_order_relaxed);
-  if (index == 0) {
-    configure_sampling();
-    install_exit_handlers();
-  }
   buffer->thread = static_cast<std::uint16_t>(index < 0xffffu ? index : 0xffffu);
   ThreadBuffer* head = g_buffers.load(std::memory_order_relaxed);
   do {
