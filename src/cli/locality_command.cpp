@@ -6,7 +6,7 @@
 //   parperf locality [options] trace.ppm      a saved trace
 //   parperf locality --lackey LOG | --text FILE   another tool's trace, imported first
 // The result goes to stdout (text, or --json) and to the run directory: locality.json, which
-// `parperf report DIR` shows, and the SVG pictures.
+// `parperf report DIR` shows, and the pictures (SVG, and PNG copies).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -36,6 +36,7 @@
 #include "report/locality/locality_json.hpp"
 #include "report/locality/locality_svg.hpp"
 #include "report/locality/locality_text.hpp"
+#include "report/locality/svg_to_png.hpp"
 
 namespace parperf::cli {
 namespace {
@@ -89,11 +90,18 @@ void write_text_file(const std::filesystem::path& path, const std::string& conte
   if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
 }
 
+// `name`.svg and `name`.png, a PNG copy of the same drawing for viewers that take no SVG. A failure
+// throws like write_text_file's: the result is already printed, the command reports the file.
+void write_picture(const std::filesystem::path& directory, const std::string& name, const std::string& svg) {
+  write_text_file(directory / (name + ".svg"), svg);
+  report::write_png(svg, directory / (name + ".png"));
+}
+
 void write_results(const report::LocalityResult& result, const std::filesystem::path& directory) {
   write_text_file(directory / "locality.json", report::locality_json_text(result));
-  write_text_file(directory / "locality-scatter.svg", report::scatter_svg(result));
-  write_text_file(directory / "locality-reuse.svg", report::reuse_histogram_svg(result));
-  write_text_file(directory / "locality-square.svg", report::locality_square_svg(result));
+  write_picture(directory, "locality-scatter", report::scatter_svg(result));
+  write_picture(directory, "locality-reuse", report::reuse_histogram_svg(result));
+  write_picture(directory, "locality-square", report::locality_square_svg(result));
 }
 
 void print_result(const LocalityCommandOptions& options, const report::LocalityResult& result) {
@@ -114,7 +122,7 @@ void finish(const LocalityCommandOptions& options, const report::LocalityResult&
   if (!options.quiet)
     fmt::print(
         stderr,
-        "parperf: locality written to {} (locality.json, SVG pictures) \u2014 see: parperf report {}\n",
+        "parperf: locality written to {} (locality.json, SVG/PNG pictures) \u2014 see: parperf report {}\n",
         directory->string(), directory->string());
 }
 

@@ -14,12 +14,12 @@ namespace parperf::memory {
 inline constexpr std::uint32_t kSampleModulus = 1u << 24;
 inline constexpr unsigned kSampleBlockShift = 9;  // 512-byte blocks
 
-// kSampleModulus (keep everything) until configure_sampling() has read the setting.
+// kSampleModulus (keep everything) until configure_sampling() has read the setting; each thread's
+// buffer keeps a copy (ThreadBuffer::sample_threshold).
 extern std::atomic<std::uint32_t> g_sample_threshold;
 
-inline bool sampled_out(std::uintptr_t address) noexcept {
-  const std::uint32_t threshold = g_sample_threshold.load(std::memory_order_relaxed);
-  if (__builtin_expect(threshold >= kSampleModulus, 1)) return false;
+// Whether sampling at `threshold` (below kSampleModulus) leaves out the block of `address`.
+inline bool sampled_out(std::uintptr_t address, std::uint32_t threshold) noexcept {
   // Fibonacci hashing: the top 24 bits of block * 2^64/phi spread neighbouring blocks evenly.
   const std::uint64_t block = static_cast<std::uint64_t>(address) >> kSampleBlockShift;
   return static_cast<std::uint32_t>((block * 0x9e3779b97f4a7c15ull) >> 40) >= threshold;

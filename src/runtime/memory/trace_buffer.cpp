@@ -41,6 +41,7 @@ ThreadBuffer* create_buffer() noexcept {
   auto* buffer = new (memory) ThreadBuffer;
   const std::uint32_t index = g_next_thread.fetch_add(1, std::memory_order_relaxed);
   buffer->thread = static_cast<std::uint16_t>(index < 0xffffu ? index : 0xffffu);
+  buffer->sample_threshold = g_sample_threshold.load(std::memory_order_relaxed);
   ThreadBuffer* head = g_buffers.load(std::memory_order_relaxed);
   do {
     buffer->next = head;

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "format/memory_trace.hpp"
+#include "runtime/memory/sampling.hpp"
 
 namespace parperf::memory {
 
@@ -16,7 +17,10 @@ struct ThreadBuffer {
   static constexpr std::uint32_t kCapacity = 1u << 16;
   std::uint16_t thread = 0;
   std::uint32_t used = 0;
-  std::uint32_t skipped = 0;     // accesses left out by sampling since the last recorded one
+  std::uint32_t skipped = 0;  // accesses left out by sampling since the last recorded one
+  // The process's sampling threshold (kSampleModulus: keep all), copied here when the buffer is
+  // made so that the hooks read it from the cache line they write anyway.
+  std::uint32_t sample_threshold = kSampleModulus;
   ThreadBuffer* next = nullptr;  // registry of every thread's buffer, for the final flush
   // Absolute code addresses until written: the file gets module-relative ones.
   format::MemoryAccessRecord records[kCapacity];
@@ -28,12 +32,6 @@ extern constinit thread_local ThreadBuffer* t_buffer __attribute__((tls_model("i
 
 // Creates the calling thread's buffer; null when the trace is finished or memory is short.
 ThreadBuffer* create_thread_buffer() noexcept;
-
-// The calling thread's buffer, created on first use; null when capture is off or memory is short.
-inline ThreadBuffer* thread_buffer() noexcept {
-  if (__builtin_expect(t_buffer != nullptr, 1)) return t_buffer;
-  return create_thread_buffer();
-}
 
 // Writes the buffer's records to the trace and empties it.
 void flush_buffer(ThreadBuffer& buffer) noexcept;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/artifacts.hpp"
@@ -106,6 +107,13 @@ TEST_F(LocalityPrograms, MatrixProductsOrderAsExpected) {
     std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_TRUE(svg.starts_with("<svg") || svg.starts_with("<?xml")) << picture;
     EXPECT_NE(svg.find("</svg>"), std::string::npos) << picture;
+  }
+  // Their PNG copies (tests/unit/locality_png_test.cpp checks their size and that they are drawn).
+  for (const char* picture : {"locality-scatter.png", "locality-reuse.png", "locality-square.png"}) {
+    std::ifstream in(directory / picture, std::ios::binary);
+    std::string signature(8, '\0');
+    EXPECT_TRUE(in.read(signature.data(), 8)) << picture << " is missing or short";
+    EXPECT_EQ(signature, std::string_view("\x89PNG\r\n\x1a\n", 8)) << picture;
   }
   // The text output names the functions; `parperf report` shows the stored result.
   const auto text = parperf({"locality", directory.string()});

@@ -1,0 +1,128 @@
+#include "report/locality/svg_to_png.hpp"
+
+#include <cairo.h>
+#include <librsvg/rsvg.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace parperf::report {
+namespace {
+
+// Owners of the C objects, so that every path out (the throws included) frees them.
+struct GObjectUnref {
+  void operator()(RsvgHandle* handle) const { g_object_unref(handle); }
+};
+struct GErrorFree {
+  void operator()(GError* error) const { g_error_free(error); }
+};
+struct CairoSurfaceDestroy {
+  void operator()(cairo_surface_t* surface) const { cairo_surface_destroy(surface); }
+};
+struct CairoDestroy {
+  void operator()(cairo_t* cairo) const { cairo_destroy(cairo); }
+};
+using Handle = std::unique_ptr<RsvgHandle, GObjectUnref>;
+using Error = std::unique_ptr<GError, GErrorFree>;
+using Surface = std::unique_ptr<cairo_surface_t, CairoSurfaceDestroy>;
+using Cairo = std::unique_ptr<cairo_t, CairoDestroy>;
+
+// For a document that gives neither a size nor a viewBox.
+constexpr double kDefaultWidth = 800;
+constexpr double kDefaultHeight = 600;
+// cairo's largest image side; checked before converting to int, which is undefined beyond it.
+constexpr double kMaxSide = 32767;
+
+struct PictureSize {
+  double width;
+  double height;
+};
+
+// The document's width/height in pixels when they are absolute lengths, else its viewBox's size.
+PictureSize picture_size(RsvgHandle* handle) {
+  PictureSize size{0, 0};
+  if (rsvg_handle_get_intrinsic_size_in_pixels(handle, &size.width, &size.height) && size.width > 0 &&
+      size.height > 0)
+    return size;
+  gboolean has_viewbox = FALSE;
+  RsvgRectangle viewbox{};
+  rsvg_handle_get_intrinsic_dimensions(handle, nullptr, nullptr, nullptr, nullptr, &has_viewbox, &viewbox);
+  if (has_viewbox && viewbox.width > 0 && viewbox.height > 0) return {viewbox.width, viewbox.height};
+  return {kDefaultWidth, kDefaultHeight};
+}
+
+// cairo's write callback: appends to the std::string `closure`. No exception may cross cairo's C.
+cairo_status_t append_to_string(void* closure, const unsigned char* data, unsigned int length) {
+  try {
+    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+    return CAIRO_STATUS_SUCCESS;
+  } catch (const std::bad_alloc&) {
+    return CAIRO_STATUS_NO_MEMORY;
+  }
+}
+
+// The PNG file's bytes; a std::runtime_error with the cause when the SVG cannot be drawn.
+std::string render_png(std::string_view svg) {
+  GError* raw_error = nullptr;
+  const Handle handle(
+      rsvg_handle_new_from_data(reinterpret_cast<const guint8*>(svg.data()), svg.size(), &raw_error));
+  Error error(raw_error);
+  if (!handle)
+    throw std::runtime_error(
+        fmt::format("the SVG cannot be read: {}", error ? error->message : "unknown librsvg error"));
+
+  const PictureSize size = picture_size(handle.get());
+  const double scaled_width = std::ceil(size.width * kPngScale);
+  const double scaled_height = std::ceil(size.height * kPngScale);
+  if (!(scaled_width <= kMaxSide && scaled_height <= kMaxSide))  // NaN fails too
+    throw std::runtime_error(fmt::format("the SVG is too large: {}x{} pixels", size.width, size.height));
+  const int width = static_cast<int>(scaled_width);
+  const int height = static_cast<int>(scaled_height);
+  const Surface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height));
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)  // e.g. out of memory
+    throw std::runtime_error(fmt::format("cannot make a {}x{} image: {}", width, height,
+                                         cairo_status_to_string(cairo_surface_status(surface.get()))));
+  const Cairo cairo(cairo_create(surface.get()));
+  cairo_set_source_rgb(cairo.get(), 1, 1, 1);
+  cairo_paint(cairo.get());
+  cairo_scale(cairo.get(), kPngScale, kPngScale);
+  const RsvgRectangle viewport{0, 0, size.width, size.height};
+  if (!rsvg_handle_render_document(handle.get(), cairo.get(), &viewport, &raw_error)) {
+    error.reset(raw_error);
+    throw std::runtime_error(
+        fmt::format("the SVG cannot be drawn: {}", error ? error->message : "unknown librsvg error"));
+  }
+
+  std::string png;
+  const cairo_status_t status = cairo_surface_write_to_png_stream(surface.get(), append_to_string, &png);
+  if (status != CAIRO_STATUS_SUCCESS)
+    throw std::runtime_error(fmt::format("cannot encode the PNG: {}", cairo_status_to_string(status)));
+  return png;
+}
+
+}  // namespace
+
+void write_png(std::string_view svg, const std::filesystem::path& png) {
+  std::string bytes;
+  try {
+    bytes = render_png(svg);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("cannot write {}: {}", png.string(), e.what()));
+  }
+  // Written here rather than by cairo_surface_write_to_png, whose error says only "error while
+  // writing to output stream": errno names the cause, as for the SVG and JSON files.
+  std::ofstream out(png, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", png.string(), std::strerror(errno)));
+}
+
+}  // namespace parperf::report
