@@ -30,6 +30,7 @@
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
 #include "cli/locality_trace_analysis.hpp"
+#include "cli/mpi_launch.hpp"
 #include "cli/pipe_stream.hpp"
 #include "cli/preload.hpp"
 #include "format/run_directory.hpp"
@@ -53,6 +54,7 @@ struct LocalityCommandOptions {
   bool json = false;
   bool save_trace = false;
   bool quiet = false;
+  bool print = true;  // false for the ranks of an MPI job other than 0: they only write their files
   std::size_t max_functions = 20;
   locality::LocalityOptions engine;
 };
@@ -64,8 +66,10 @@ bool is_memory_trace(const std::string& path) {
   return std::memcmp(magic, format::kMemoryTraceMagic.data(), sizeof magic) == 0;
 }
 
-std::filesystem::path default_directory(const std::string& input) {
+std::filesystem::path default_directory(const std::string& input, const MpiJob& job = {}) {
   const auto name = std::filesystem::path(input).filename().string();
+  // The ranks of one job start in different seconds: they agree on the job id instead.
+  if (job.is_rank && !job.job_id.empty()) return job_directory_name(name, job.job_id);
   char directory[512];
   format::default_run_directory_name(directory, sizeof directory, name.c_str(), std::time(nullptr));
   return directory;
@@ -98,7 +102,7 @@ void write_picture(const std::filesystem::path& directory, const std::string& na
 }
 
 void write_results(const report::LocalityResult& result, const std::filesystem::path& directory) {
-  write_text_file(directory / "locality.json", report::locality_json_text(result));
+  write_text_file(directory / format::kLocalityFileName, report::locality_json_text(result));
   write_picture(directory, "locality-scatter", report::scatter_svg(result));
   write_picture(directory, "locality-reuse", report::reuse_histogram_svg(result));
   write_picture(directory, "locality-square", report::locality_square_svg(result));
@@ -116,10 +120,10 @@ void print_result(const LocalityCommandOptions& options, const report::LocalityR
 void finish(const LocalityCommandOptions& options, const report::LocalityResult& result,
             const std::optional<std::filesystem::path>& directory) {
   for (const auto& warning : result.warnings) fmt::print(stderr, "parperf: warning: {}\n", warning);
-  print_result(options, result);
+  if (options.print) print_result(options, result);
   if (!directory) return;
   write_results(result, *directory);
-  if (!options.quiet)
+  if (!options.quiet && options.print)
     fmt::print(
         stderr,
         "parperf: locality written to {} (locality.json, SVG/PNG pictures) \u2014 see: parperf report {}\n",
@@ -164,12 +168,26 @@ int import_and_analyse(const LocalityCommandOptions& options) {
   return 0;
 }
 
+// Under an MPI launcher (`mpirun -np N parperf locality -- ./app`) every rank has its own parperf,
+// which shares nothing with the others but the run directory: each writes its results into
+// DIR/locality-rank-R/ (`parperf report DIR` compares them), and rank 0 alone prints its scores.
+std::optional<std::filesystem::path> make_run_directory(const LocalityCommandOptions& options,
+                                                        const MpiJob& job) {
+  const auto& program = options.inputs.front();
+  auto directory = make_directory(options.output.empty() ? default_directory(program, job)
+                                                         : std::filesystem::path(options.output));
+  if (!directory || !job.is_rank || job.size < 2) return directory;
+  return make_directory(*directory / (format::kLocalityRankPrefix + std::to_string(job.rank)));
+}
+
 // Runs the program with its collector writing to a pipe, and scores the stream on a second thread
 // while the program runs.
 int run_and_analyse(const LocalityCommandOptions& options) {
   const auto& program = options.inputs.front();
-  const auto directory = make_directory(options.output.empty() ? default_directory(program)
-                                                               : std::filesystem::path(options.output));
+  const MpiJob job =
+      mpi_job_from_environment([](const char* name) -> const char* { return std::getenv(name); });
+  const bool silent_rank = job.is_rank && job.size > 1 && job.rank != 0;
+  const auto directory = make_run_directory(options, job);
   int pipe_ends[2];
   if (pipe2(pipe_ends, O_CLOEXEC) != 0)
     throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
@@ -241,7 +259,18 @@ int run_and_analyse(const LocalityCommandOptions& options) {
   if (analysis_error) std::rethrow_exception(analysis_error);
   if (stream_buffer.copy_failed())
     fmt::print(stderr, "parperf: warning: cannot write {}: the saved trace is incomplete\n", saved.string());
-  finish(options, analysis.finish(), directory);
+  if (silent_rank) {
+    LocalityCommandOptions rank_options = options;
+    rank_options.print = false;
+    finish(rank_options, analysis.finish(), directory);
+  } else {
+    finish(options, analysis.finish(), directory);
+    if (job.is_rank && job.size > 1 && directory && !options.quiet)
+      fmt::print(
+          stderr,
+          "parperf: rank 0 of {} shown; every rank's locality is in {} \u2014 see: parperf report {}\n",
+          job.size, directory->parent_path().string(), directory->parent_path().string());
+  }
   if (child.signal) return 128 + *child.signal;
   return child.exit_code.value_or(kParperfFailed);
 }

@@ -3,6 +3,9 @@
 // report and prints it; every problem ends the command with one line "parperf: <problem>" on stderr
 // and exit status 1.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +13,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -21,8 +26,10 @@
 #include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_info.hpp"
+#include "format/run_directory.hpp"
 #include "report/json_report.hpp"
 #include "report/locality/locality_json.hpp"
+#include "report/locality/locality_ranks.hpp"
 #include "report/locality/locality_text.hpp"
 #include "report/processor_list.hpp"
 #include "report/report_builder.hpp"
@@ -56,9 +63,8 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   return options;
 }
 
-// The memory locality `parperf locality` stored in the run directory, if it did.
-std::optional<report::LocalityResult> stored_locality(const std::string& directory) {
-  const auto path = std::filesystem::path(directory) / "locality.json";
+// A locality result file; nothing when it does not exist.
+std::optional<report::LocalityResult> read_locality(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
   nlohmann::json json;
@@ -70,14 +76,66 @@ std::optional<report::LocalityResult> stored_locality(const std::string& directo
   return report::locality_from_json(json, path.string());
 }
 
+// "locality-rank-<R>" → R; nothing for any other name.
+std::optional<std::int64_t> locality_rank_of(const std::string& name) {
+  const std::string_view prefix = format::kLocalityRankPrefix;
+  if (!name.starts_with(prefix) || name.size() == prefix.size()) return std::nullopt;
+  std::int64_t rank = 0;
+  const char* end = name.data() + name.size();
+  const auto [stop, error] = std::from_chars(name.data() + prefix.size(), end, rank);
+  if (error != std::errc() || stop != end || rank < 0) return std::nullopt;
+  return rank;
+}
+
+// What `parperf locality` stored in the run directory: one result, or one per rank of an MPI job.
+struct StoredLocality {
+  std::optional<report::LocalityResult> single;
+  std::vector<report::RankLocality> ranks;  // by rank
+  bool empty() const { return !single && ranks.empty(); }
+};
+
+StoredLocality stored_locality(const std::string& directory) {
+  StoredLocality stored;
+  stored.single = read_locality(std::filesystem::path(directory) / format::kLocalityFileName);
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    const auto rank = locality_rank_of(entry.path().filename().string());
+    if (!rank) continue;
+    // A rank that ended before writing its result (killed, crashed in parperf) is left out: the
+    // others are still worth comparing.
+    if (auto result = read_locality(entry.path() / format::kLocalityFileName))
+      stored.ranks.push_back({*rank, std::move(*result)});
+  }
+  std::sort(stored.ranks.begin(), stored.ranks.end(),
+            [](const report::RankLocality& a, const report::RankLocality& b) { return a.rank < b.rank; });
+  return stored;
+}
+
+nlohmann::ordered_json stored_locality_json(const StoredLocality& stored) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  if (stored.single) json["locality"] = report::locality_json(*stored.single);
+  if (!stored.ranks.empty()) json["locality_by_rank"] = report::locality_ranks_json(stored.ranks);
+  return json;
+}
+
+std::string stored_locality_text(const StoredLocality& stored, const std::string& directory) {
+  std::string text;
+  if (stored.single) text += report::locality_text(*stored.single);
+  if (!stored.ranks.empty()) {
+    if (!text.empty()) text += "\n";
+    text += report::locality_ranks_text(stored.ranks, directory);
+  }
+  return text;
+}
+
 void run_report(const ReportCommandOptions& o) {
   report::ReportOptions options = report_options(o);  // option errors before the (slower) load
-  const auto locality = stored_locality(o.directory);
-  if (locality && find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
+  const StoredLocality locality = stored_locality(o.directory);
+  if (!locality.empty() && find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
     if (o.json) {
-      fmt::print("{}\n", nlohmann::ordered_json{{"locality", report::locality_json(*locality)}}.dump(2));
+      fmt::print("{}\n", stored_locality_json(locality).dump(2));
     } else {
-      fmt::print("{}", report::locality_text(*locality));
+      fmt::print("{}", stored_locality_text(locality, o.directory));
     }
     return;
   }
@@ -89,16 +147,17 @@ void run_report(const ReportCommandOptions& o) {
   analysis::attribute_openmp(tree);
   report::Report built = report::build_report(run, tree, options, mpi);
   if (o.json) {
-    if (locality) {
+    if (!locality.empty()) {
       auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
-      json["locality"] = report::locality_json(*locality);
+      const nlohmann::ordered_json stored = stored_locality_json(locality);
+      for (const auto& [key, value] : stored.items()) json[key] = value;
       fmt::print("{}\n", json.dump(2));
     } else {
       fmt::print("{}\n", report::render_json_text(built));
     }
   } else {
     fmt::print("{}", report::render_text(built));
-    if (locality) fmt::print("\n{}", report::locality_text(*locality));
+    if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));
   }
   std::fflush(stdout);
 }

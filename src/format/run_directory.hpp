@@ -18,6 +18,11 @@ inline int profile_file_name(char* buffer, std::size_t size, std::int64_t rank) 
                        kProfileSuffix);
 }
 
+// `parperf locality`'s results: locality.json (and the pictures) in the run directory, or, for
+// an MPI job, in one subdirectory per rank, "locality-rank-<rank>".
+inline constexpr const char* kLocalityFileName = "locality.json";
+inline constexpr const char* kLocalityRankPrefix = "locality-rank-";
+
 // "parperf-<program>-<YYYYmmdd-HHMMSS>", the default run directory (local time of `when`).
 inline int default_run_directory_name(char* buffer, std::size_t size, const char* program, std::time_t when) {
   std::tm local{};

@@ -6,3 +6,6 @@ parperf_add_unit_test(locality_report_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/loc
 # LeakSanitizer (the ASan build) cannot see one that write_png forgets to free.
 parperf_add_unit_test(locality_png_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/locality_png_test.cpp
   LINK parperf_locality_report ENVIRONMENT G_SLICE=always-malloc)
+# The comparison of an MPI job's ranks (src/report/locality/locality_ranks.hpp).
+parperf_add_unit_test(locality_ranks_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/locality_ranks_test.cpp
+  LINK parperf_locality_report)

@@ -3,13 +3,20 @@
 // (the trace is finished when a process ends) and reads the trace the child left. Runs under
 // ThreadSanitizer too (label tsan): the threads fill their buffers and flush them concurrently.
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <thread>
 #include <vector>
@@ -144,6 +151,55 @@ TEST(MemoryCollector, SamplingKeepsBlocksAndCountsWhatItSkips) {
 TEST(MemoryCollector, SignalledProcessStillFinishesItsTrace) {
   ScratchFile trace;
   const auto collected = run_child(trace, {}, SIGTERM);  // read_memory_trace throws if unfinished
+  EXPECT_EQ(collected.accesses_seen.size(), kThreads * kAccesses);
+}
+
+// A trace path naming a FIFO (or a device such as /dev/null) is written in place: renaming the
+// finished temporary file over it would replace the FIFO with a regular file.
+TEST(MemoryCollector, FifoIsWrittenInPlaceAndStaysAFifo) {
+  ScratchFile fifo(".fifo");
+  ScratchFile copy;
+  ASSERT_EQ(mkfifo(fifo.path().c_str(), 0600), 0) << std::strerror(errno);
+  const Hook load8 = hook("__sanitizer_cov_load8");
+  const Hook store4 = hook("__sanitizer_cov_store4");
+  ASSERT_TRUE(load8 && store4) << dlerror();
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("PARPERF_MEM_TRACE", fifo.path().c_str(), 1);
+    setenv("PARPERF_QUIET", "1", 1);
+    make_accesses(load8, store4);
+    std::exit(0);
+  }
+  // The reader at the other end copies the stream to a file. Non-blocking, so that a collector that
+  // never opens the FIFO ends the copy (when the child has exited) rather than hanging the test.
+  const int reader = open(fifo.path().c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0) << std::strerror(errno);
+  std::ofstream out(copy.path(), std::ios::binary);
+  int status = 0;
+  bool exited = false;
+  for (;;) {
+    char chunk[1 << 16];
+    const ssize_t n = read(reader, chunk, sizeof chunk);
+    if (n > 0) {
+      out.write(chunk, n);
+      continue;
+    }
+    if (exited) break;  // nothing left and no writer to come
+    if (waitpid(child, &status, WNOHANG) == child) {
+      exited = true;  // one more read drains what the child wrote before it ended
+      continue;
+    }
+    pollfd wait_for{reader, POLLIN, 0};
+    poll(&wait_for, 1, 10);
+  }
+  close(reader);
+  out.close();
+  struct stat after {};
+  ASSERT_EQ(stat(fifo.path().c_str(), &after), 0);
+  EXPECT_TRUE(S_ISFIFO(after.st_mode)) << "the FIFO was replaced";
+  EXPECT_FALSE(std::filesystem::exists(fifo.path().string() + ".partial"));
+  CollectedTrace collected;
+  format::read_memory_trace(copy.path(), collected);
   EXPECT_EQ(collected.accesses_seen.size(), kThreads * kAccesses);
 }
 

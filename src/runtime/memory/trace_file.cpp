@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <link.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -34,7 +35,8 @@ int g_module_count = 0;
 // `parperf locality` reading it as it comes (PARPERF_MEM_TRACE_FD).
 std::uint8_t g_buffer[std::size_t{2} << 20];
 int g_fd = -1;
-bool g_to_pipe = false;  // PARPERF_MEM_TRACE_FD: no temporary name to rename
+bool g_to_pipe = false;   // PARPERF_MEM_TRACE_FD
+bool g_in_place = false;  // no temporary name to rename: a pipe, or a path naming a device or a FIFO
 bool g_failed = false;
 runtime::FileSink* g_sink = nullptr;
 Writer* g_writer = nullptr;
@@ -124,11 +126,17 @@ bool owns_pipe() {
 
 int open_target() {
   if (const char* fd = std::getenv("PARPERF_MEM_TRACE_FD"); fd && *fd && owns_pipe()) {
-    g_to_pipe = true;
+    g_to_pipe = g_in_place = true;
     std::snprintf(g_path, sizeof g_path, "file descriptor %s", fd);
     return std::atoi(fd);
   }
   choose_path();
+  // A device or a FIFO (/dev/null, a named pipe read by another tool) is written in place:
+  // renaming the temporary over it would replace it with a regular file.
+  if (struct stat target; stat(g_path, &target) == 0 && !S_ISREG(target.st_mode)) {
+    g_in_place = true;
+    return open(g_path, O_WRONLY | O_CLOEXEC);
+  }
   return open(g_temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 }
 
@@ -234,13 +242,13 @@ void close_trace(std::uint64_t dropped) noexcept {
   g_writer->end_section();
   g_writer->finish();
   g_sink->flush();
-  const int error = g_sink->error();
+  int error = g_sink->error();
   close(g_fd);
   if (g_to_pipe) return;
-  if (error != 0 || rename(g_temporary, g_path) != 0) {
-    std::fprintf(stderr, "parperf: cannot write the memory trace '%s': %s\n", g_path,
-                 std::strerror(error ? error : errno));
-    unlink(g_temporary);
+  if (!g_in_place && error == 0 && rename(g_temporary, g_path) != 0) error = errno;
+  if (error != 0) {
+    std::fprintf(stderr, "parperf: cannot write the memory trace '%s': %s\n", g_path, std::strerror(error));
+    if (!g_in_place) unlink(g_temporary);
     return;
   }
   if (!std::getenv("PARPERF_QUIET")) std::fprintf(stderr, "parperf: memory trace written to '%s'\n", g_path);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/artifacts.hpp"
+#include "support/mpi_run.hpp"
 #include "support/parperf_json.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -19,6 +20,19 @@ namespace parperf::test {
 namespace {
 
 const std::filesystem::path kSources = PARPERF_LOCALITY_SOURCES;
+
+// The MPI include directories or libraries (CMake's list, joined by '|'), as separate arguments.
+std::vector<std::string> cmake_list(std::string_view list, std::string_view prefix = {}) {
+  std::vector<std::string> items;
+  while (!list.empty()) {
+    const auto end = list.find('|');
+    const auto item = list.substr(0, end);
+    if (!item.empty()) items.push_back(std::string(prefix) + std::string(item));
+    if (end == std::string_view::npos) break;
+    list.remove_prefix(end + 1);
+  }
+  return items;
+}
 
 ProcessResult parperf(const std::vector<std::string>& arguments) {
   std::vector<std::string> argv = {parperf_command().string()};
@@ -224,6 +238,65 @@ TEST_F(LocalityPrograms, UnwritableDirectoryStillRunsTheProgram) {
   EXPECT_NE(run.out.find("sum "), std::string::npos) << "the program ran";
   EXPECT_NE(run.err.find("/proc/parperf-cannot-exist/run"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("fill"), std::string::npos) << "the scores are printed";
+}
+
+// `mpirun -np 2 parperf locality -- ./mpi_ranks`: each rank's parperf scores its own rank, the
+// results land side by side in the job's one directory, and `parperf report` compares the ranks.
+TEST_F(LocalityPrograms, MpiRanksAreScoredApartAndCompared) {
+  std::vector<std::string> mpi = cmake_list(PARPERF_MPI_INCLUDE_DIRS, "-I");
+  for (auto& library : cmake_list(PARPERF_MPI_LIBRARIES)) mpi.push_back(library);
+  const auto program = build(tmp, "mpi_ranks.c", mpi);
+  ProcessOptions options;
+  options.working_directory = tmp.path();  // no -o: the ranks must agree on the default name
+  options.timeout_seconds = 120;
+  const auto run = mpi_run(2, {parperf_command().string(), "locality", "--", program.string()}, options);
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.out.find("total"), std::string::npos) << "the program's own output";
+  std::size_t reports = 0;
+  for (auto at = run.out.find("parperf locality report"); at != std::string::npos;
+       at = run.out.find("parperf locality report", at + 1))
+    ++reports;
+  EXPECT_EQ(reports, 1u) << "rank 0 alone prints its scores:\n" << run.out;
+
+  std::vector<std::filesystem::path> directories;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+    if (entry.is_directory() && entry.path().filename().string().starts_with("parperf-mpi_ranks-"))
+      directories.push_back(entry.path());
+  ASSERT_EQ(directories.size(), 1u) << "one directory for the job";
+  const auto& directory = directories.front();
+  EXPECT_FALSE(std::filesystem::exists(directory / "locality.json")) << "results are per rank";
+  for (int rank = 0; rank < 2; ++rank) {
+    const auto result =
+        read_json_file(directory / ("locality-rank-" + std::to_string(rank)) / "locality.json");
+    ASSERT_TRUE(result.is_object()) << "rank " << rank;
+    const auto* sweep = function_named(result, "sweep");
+    ASSERT_NE(sweep, nullptr);
+    EXPECT_NEAR((*sweep)["spatial_locality"].get<double>(), rank == 0 ? 1.0 : 0.25, 0.01) << "rank " << rank;
+    EXPECT_EQ((*sweep)["loads"].get<std::uint64_t>(), 4u << 16) << "rank " << rank;
+    EXPECT_TRUE(std::filesystem::exists(directory / ("locality-rank-" + std::to_string(rank)) /
+                                        "locality-square.svg"));
+  }
+
+  const auto json_report = parperf({"report", "--json", directory.string()});
+  ASSERT_EQ(json_report.exit_code, 0) << describe(json_report);
+  const auto by_rank = nlohmann::json::parse(json_report.out).at("locality_by_rank");
+  ASSERT_EQ(by_rank["ranks"].size(), 2u);
+  EXPECT_EQ(by_rank["spatial_locality"]["min_rank"], 1);
+  EXPECT_EQ(by_rank["spatial_locality"]["max_rank"], 0);
+  // Rank 1's word accesses are half the fill of a (4N stores at stride 1, SL 1) and half its sweeps
+  // (4 x N loads at stride 4, SL 1/4): (1 + 0.25) / 2 = 0.625.
+  EXPECT_NEAR(by_rank["ranks"][1]["spatial_locality"].get<double>(), 0.625, 0.01);
+  EXPECT_EQ(by_rank["results"].size(), 2u);
+
+  const auto text_report = parperf({"report", directory.string()});
+  ASSERT_EQ(text_report.exit_code, 0) << describe(text_report);
+  EXPECT_NE(text_report.out.find("memory locality by MPI rank (2 ranks"), std::string::npos)
+      << text_report.out;
+  EXPECT_NE(
+      text_report.out.find("rank 1 walks memory with the longest strides (SL 0.625), mostly in sweep (SL "
+                           "0.250)"),
+      std::string::npos)
+      << text_report.out;
 }
 
 }  // namespace

@@ -766,6 +766,9 @@ TEST_P(FailingRank, TheOtherRanksProfilesLandAndTheReportNamesTheMissing) {
   TempDir tmp;
   ProcessOptions options;
   options.timeout_seconds = kMpiTimeoutSeconds;
+  // mpirun follows its SIGTERM with SIGKILL after odls_base_sigkill_timeout (1 s by default); on a
+  // loaded 2-core machine the ranks' profiles may take longer than that to be written.
+  options.env.emplace_back("OMPI_MCA_odls_base_sigkill_timeout", "10");
   const auto result = mpi_measure(kRanks, tmp / "run", failure.command, options);
   ASSERT_FALSE(result.timed_out) << describe(result);
   EXPECT_NE(result.exit_code, 0) << describe(result);
