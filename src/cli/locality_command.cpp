@@ -35,6 +35,7 @@
 #include "cli/preload.hpp"
 #include "format/run_directory.hpp"
 #include "report/locality/locality_json.hpp"
+#include "report/locality/locality_ranks.hpp"
 #include "report/locality/locality_svg.hpp"
 #include "report/locality/locality_text.hpp"
 #include "report/locality/svg_to_png.hpp"
@@ -177,15 +178,14 @@ std::optional<std::filesystem::path> make_run_directory(const LocalityCommandOpt
   auto directory = make_directory(options.output.empty() ? default_directory(program, job)
                                                          : std::filesystem::path(options.output));
   if (!directory || !job.is_rank || job.size < 2) return directory;
-  return make_directory(*directory / (format::kLocalityRankPrefix + std::to_string(job.rank)));
+  return make_directory(*directory / report::rank_directory_name(job.rank));
 }
 
 // Runs the program with its collector writing to a pipe, and scores the stream on a second thread
 // while the program runs.
 int run_and_analyse(const LocalityCommandOptions& options) {
   const auto& program = options.inputs.front();
-  const MpiJob job =
-      mpi_job_from_environment([](const char* name) -> const char* { return std::getenv(name); });
+  const MpiJob job = mpi_job_of_this_process();
   const bool silent_rank = job.is_rank && job.size > 1 && job.rank != 0;
   const auto directory = make_run_directory(options, job);
   int pipe_ends[2];

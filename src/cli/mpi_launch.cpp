@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -61,6 +62,10 @@ MpiJob mpi_job_from_environment(Getenv getenv) {
     job.job_id = std::string(slurm) + (step ? std::string(".") + step : "");
   }
   return job;
+}
+
+MpiJob mpi_job_of_this_process() {
+  return mpi_job_from_environment([](const char* name) -> const char* { return std::getenv(name); });
 }
 
 bool links_mpi(const std::filesystem::path& program) {

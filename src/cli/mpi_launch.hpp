@@ -22,6 +22,8 @@ struct MpiJob {
 // `variable` → value, null when unset (getenv in the program, a fixed table in tests).
 using Getenv = const char* (*)(const char* variable);
 MpiJob mpi_job_from_environment(Getenv getenv);
+// The same from this process's own environment.
+MpiJob mpi_job_of_this_process();
 
 // Whether `program` (a resolved path) names an MPI library among its DT_NEEDED entries: libmpi*
 // (Open MPI, MPICH, Intel MPI; Open MPI's Fortran bindings libmpi_mpifh / libmpi_usempif08 too).

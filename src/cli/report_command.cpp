@@ -4,7 +4,6 @@
 // and exit status 1.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -13,7 +12,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -76,17 +74,6 @@ std::optional<report::LocalityResult> read_locality(const std::filesystem::path&
   return report::locality_from_json(json, path.string());
 }
 
-// "locality-rank-<R>" → R; nothing for any other name.
-std::optional<std::int64_t> locality_rank_of(const std::string& name) {
-  const std::string_view prefix = format::kLocalityRankPrefix;
-  if (!name.starts_with(prefix) || name.size() == prefix.size()) return std::nullopt;
-  std::int64_t rank = 0;
-  const char* end = name.data() + name.size();
-  const auto [stop, error] = std::from_chars(name.data() + prefix.size(), end, rank);
-  if (error != std::errc() || stop != end || rank < 0) return std::nullopt;
-  return rank;
-}
-
 // What `parperf locality` stored in the run directory: one result, or one per rank of an MPI job.
 struct StoredLocality {
   std::optional<report::LocalityResult> single;
@@ -99,7 +86,7 @@ StoredLocality stored_locality(const std::string& directory) {
   stored.single = read_locality(std::filesystem::path(directory) / format::kLocalityFileName);
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-    const auto rank = locality_rank_of(entry.path().filename().string());
+    const auto rank = report::rank_of_directory(entry.path().filename().string());
     if (!rank) continue;
     // A rank that ended before writing its result (killed, crashed in parperf) is left out: the
     // others are still worth comparing.

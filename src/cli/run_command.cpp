@@ -234,8 +234,7 @@ int run_job(const RunOptions& options) {
 
 int run_program(const RunOptions& options) {
   if (options.processes > 0) return run_job(options);
-  const MpiJob job =
-      mpi_job_from_environment([](const char* name) -> const char* { return std::getenv(name); });
+  const MpiJob job = mpi_job_of_this_process();
   const auto library = find_runtime_library();
   const auto shown = run_directory_name(options, job);
   const auto directory = absolute_directory(shown);

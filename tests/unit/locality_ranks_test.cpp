@@ -26,6 +26,15 @@ RankLocality rank_scoring(std::int64_t rank, double sl, double tl) {
   return r;
 }
 
+TEST(LocalityRanks, RankDirectoryNamesRoundTripAndNothingElseParses) {
+  EXPECT_EQ(rank_directory_name(12), "locality-rank-12");
+  EXPECT_EQ(rank_of_directory(rank_directory_name(0)), 0);
+  EXPECT_EQ(rank_of_directory(rank_directory_name(12)), 12);
+  for (const char* other :
+       {"locality-rank-", "locality-rank--1", "locality-rank-1x", "locality.json", "rank-1"})
+    EXPECT_FALSE(rank_of_directory(other).has_value()) << other;
+}
+
 TEST(LocalityRanks, SpreadNamesTheRanksOfTheMinimumAndMaximum) {
   const std::vector<RankLocality> ranks = {rank_scoring(0, 0.9, 0.30), rank_scoring(1, 0.5, 0.35),
                                            rank_scoring(2, 0.7, 0.10)};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 
 #include "format/run_directory.hpp"
@@ -25,14 +26,19 @@ struct Spread {
   double mean = 0;
 };
 
-template <typename Score>
+// SL or TL of a program or a function.
+using Score = double (*)(const locality::LocalityScores&);
+double spatial_of(const locality::LocalityScores& s) { return s.spatial; }
+double temporal_of(const locality::LocalityScores& s) { return s.temporal; }
+
+// The `score` of each rank's program.
 Spread spread(const std::vector<RankLocality>& ranks, Score score) {
   Spread s;
-  s.min = s.max = score(ranks.front());
+  s.min = s.max = score(ranks.front().result.report.program);
   s.min_rank = s.max_rank = ranks.front().rank;
   double sum = 0;
   for (const RankLocality& r : ranks) {
-    const double value = score(r);
+    const double value = score(r.result.report.program);
     sum += value;
     if (value < s.min) {
       s.min = value;
@@ -47,47 +53,39 @@ Spread spread(const std::vector<RankLocality>& ranks, Score score) {
   return s;
 }
 
-double spatial(const RankLocality& r) { return r.result.report.program.spatial; }
-double temporal(const RankLocality& r) { return r.result.report.program.temporal; }
-
 const RankLocality& rank_named(const std::vector<RankLocality>& ranks, std::int64_t rank) {
   return *std::find_if(ranks.begin(), ranks.end(), [rank](const RankLocality& r) { return r.rank == rank; });
 }
 
-// "function f (SL 0.250)": the function with the most word accesses among those of the rank's
-// lowest `score`, the one that pulls the rank down; empty when the rank has no function.
-template <typename Score>
+// ", mostly in f (SL 0.250)": among the rank's busy functions (each with at least a tenth of its
+// word accesses; the busiest one if none is), the one with the lowest `score`, which pulls the rank
+// down. Empty when the rank has no function.
 std::string weakest_busy_function(const LocalityResult& result, Score score, const char* name) {
   const auto ids = functions_by_accesses(result.report);
   if (ids.empty()) return {};
-  // Among the busiest functions (each at least a tenth of the rank's word accesses), the lowest.
   const std::uint64_t all = result.report.program.histograms.word_accesses;
-  const std::uint32_t* weakest = nullptr;
-  for (const std::uint32_t& id : ids) {
+  std::uint32_t weakest = ids.front();
+  for (const std::uint32_t id : ids) {
     const auto& s = result.report.functions.at(id);
-    if (s.histograms.word_accesses * 10 < all) continue;
-    if (!weakest || score(s) < score(result.report.functions.at(*weakest))) weakest = &id;
+    if (s.histograms.word_accesses * 10 >= all && score(s) < score(result.report.functions.at(weakest)))
+      weakest = id;
   }
-  if (!weakest) weakest = &ids.front();
-  return fmt::format("{} ({} {})", function_label(result, *weakest), name,
-                     format_score(score(result.report.functions.at(*weakest))));
+  return fmt::format(", mostly in {} ({} {})", function_label(result, weakest), name,
+                     format_score(score(result.report.functions.at(weakest))));
 }
 
 // A difference of scores below this is noise of the measurement, not a rank that behaves apart.
 constexpr double kNotableDifference = 0.1;
 
-double spatial_of(const locality::LocalityScores& s) { return s.spatial; }
-double temporal_of(const locality::LocalityScores& s) { return s.temporal; }
-
 // One score's sentence when it differs across the ranks; whether there was one.
 bool render_difference(Out out, const std::vector<RankLocality>& ranks, const Spread& spread,
                        const char* score_name, const char* what_low_means, const char* abbreviation,
-                       double (*score)(const locality::LocalityScores&)) {
+                       Score score) {
   if (spread.max - spread.min < kNotableDifference) return false;
   const LocalityResult& low = rank_named(ranks, spread.min_rank).result;
-  fmt::format_to(out, "  - {} differs across the ranks by {}: rank {} {} ({} {}), mostly in {}.\n",
-                 score_name, format_score(spread.max - spread.min), spread.min_rank, what_low_means,
-                 abbreviation, format_score(spread.min), weakest_busy_function(low, score, abbreviation));
+  fmt::format_to(out, "  - {} differs across the ranks by {}: rank {} {} ({} {}){}.\n", score_name,
+                 format_score(spread.max - spread.min), spread.min_rank, what_low_means, abbreviation,
+                 format_score(spread.min), weakest_busy_function(low, score, abbreviation));
   return true;
 }
 
@@ -109,6 +107,20 @@ nlohmann::ordered_json spread_json(const Spread& s) {
 
 }  // namespace
 
+std::string rank_directory_name(std::int64_t rank) {
+  return fmt::format("{}{}", format::kLocalityRankPrefix, rank);
+}
+
+std::optional<std::int64_t> rank_of_directory(std::string_view name) {
+  const std::string_view prefix = format::kLocalityRankPrefix;
+  if (!name.starts_with(prefix) || name.size() == prefix.size()) return std::nullopt;
+  std::int64_t rank = 0;
+  const char* end = name.data() + name.size();
+  const auto [stop, error] = std::from_chars(name.data() + prefix.size(), end, rank);
+  if (error != std::errc() || stop != end || rank < 0) return std::nullopt;
+  return rank;
+}
+
 std::string locality_ranks_text(const std::vector<RankLocality>& ranks, const std::string& directory) {
   std::string text;
   Out out(text);
@@ -123,8 +135,8 @@ std::string locality_ranks_text(const std::vector<RankLocality>& ranks, const st
                    format_count(p.histograms.store_accesses),
                    format_bytes(p.histograms.footprint_words * r.result.report.options.word_bytes));
   }
-  const Spread sl = spread(ranks, spatial);
-  const Spread tl = spread(ranks, temporal);
+  const Spread sl = spread(ranks, spatial_of);
+  const Spread tl = spread(ranks, temporal_of);
   fmt::format_to(out, "  {:>6}  {:>5}  {:>5}   (rank {} / rank {})\n", "min", format_score(sl.min),
                  format_score(tl.min), sl.min_rank, tl.min_rank);
   fmt::format_to(out, "  {:>6}  {:>5}  {:>5}   (rank {} / rank {})\n", "max", format_score(sl.max),
@@ -150,8 +162,8 @@ nlohmann::ordered_json locality_ranks_json(const std::vector<RankLocality>& rank
     results.push_back({{"rank", r.rank}, {"locality", locality_json(r.result)}});
   }
   return {{"ranks", rows},
-          {"spatial_locality", spread_json(spread(ranks, spatial))},
-          {"temporal_locality", spread_json(spread(ranks, temporal))},
+          {"spatial_locality", spread_json(spread(ranks, spatial_of))},
+          {"temporal_locality", spread_json(spread(ranks, temporal_of))},
           {"results", results}};
 }
 

@@ -6,12 +6,19 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/locality/locality_result.hpp"
 
 namespace parperf::report {
+
+// "locality-rank-<rank>", the subdirectory of the run directory that holds one rank's result, and
+// back: the rank a subdirectory name stands for, nothing for any other name.
+std::string rank_directory_name(std::int64_t rank);
+std::optional<std::int64_t> rank_of_directory(std::string_view name);
 
 struct RankLocality {
   std::int64_t rank = 0;
