@@ -17,3 +17,31 @@ busy_percent() {
     printf "%d", (total > 0) ? 100 * (total - idle) / total : 0
   }'
 }
+
+# A snapshot for others_busy_since: the CPU seconds every program has used since boot (/proc/stat),
+# the CPU seconds this script's finished children have used (the `times` builtin) and the time.
+busy_snapshot() {
+  local children
+  children=$(times | tail -1)
+  awk -v tick="$(getconf CLK_TCK)" -v children="$children" -v now="$(date +%s.%N)" '
+    $1 == "cpu" { busy = $2 + $3 + $4 + $7 + $8 + $9 }
+    END {
+      split(children, t, " ")  # "1m2.345s 0m0.678s": user and system
+      cpu = 0
+      for (i = 1; i <= 2; i++) { split(t[i], p, "m"); cpu += p[1] * 60 + p[2] }
+      printf "%.3f %.3f %.3f", busy / tick, cpu, now
+    }' /proc/stat
+}
+
+# How many cores other programs kept busy, on average, since the snapshot "$1" (busy_snapshot):
+# the machine's busy time less this script's own programs', over the wall time. Near 0 means the
+# figures are the programs' own; a few tenths and more mean other load was counted as overhead.
+others_busy_since() {
+  local now
+  now=$(busy_snapshot)
+  awk -v a="$1" -v b="$now" 'BEGIN {
+    split(a, x, " "); split(b, y, " ")
+    others = ((y[1] - x[1]) - (y[2] - x[2])) / (y[3] - x[3])
+    printf "%.2f", others < 0 ? 0 : others
+  }'
+}

@@ -9,9 +9,13 @@
 #              Waitall) and an Allreduce every 10 sweeps: the overhead a real kernel sees.
 # Each program times its own loop (MPI_Wtime on rank 0, between two barriers), so start-up, MPI_Init's
 # clock and network measurements and the profiles' writing stay out of the loop figures; the
-# whole-run wall time, which includes them, is printed too. Last, the profile size of every rank at
-# two ping-pong lengths: it must not grow with the run. Targets are printed beside the figures;
-# nothing fails on them (benchmarks report, tests assert).
+# whole-job wall time of `mpirun -np N prog` against `mpirun -np N parperf run -- prog`, which
+# includes them, is printed beside them, with the time parperf added to the whole job.
+#   empty job  the ping-pong with a single round trip: nothing but start-up and shut-down, so the
+#              time parperf adds to it is its fixed cost per job (the CLI, the preload, MPI_Init's
+#              clock exchange, the profiles' writing).
+# Last, the profile size of every rank at two ping-pong lengths: it must not grow with the run.
+# Targets are printed beside the figures; nothing fails on them (benchmarks report, tests assert).
 #
 # Usage: bench/mpi/overhead.sh [BUILD_DIR=build]
 #   environment: REPS (5), RANKS ("2 4"), ROUND_TRIPS (200000), STENCIL_N (2048), STENCIL_SWEEPS (400),
@@ -115,27 +119,40 @@ busy=$(busy_percent)
 echo "machine: $(nproc) cores, ${busy} % busy before the runs (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 ((busy < 10)) || echo "warning: the machine is busy: other programs' load will show as overhead"
 echo
+start_snapshot=$(busy_snapshot)
+
+# --- empty job: the fixed cost of a measured job -------------------------------------------
+echo "empty job: the ping-pong with 1 round trip, start to end (mpirun plain, and mpirun ... parperf run --)"
+echo "  ranks     wall plain   wall measured   added to the job   added per rank   wall ratio"
+for np in $rank_counts; do
+  figures=$(measure empty "$np" "$pingpong" 1)
+  read -r _ pw _ mw <<<"$figures"
+  awk -v np="$np" -v pw="$pw" -v mw="$mw" 'BEGIN {
+    printf "  %5d   %10.4f s    %10.4f s    %10.1f ms     %9.1f ms     %8.4f   target <= 15 ms per rank\n", np, pw, mw, (mw - pw) * 1e3, (mw - pw) * 1e3 / np, mw / pw
+  }'
+done
+echo
 
 # --- ping-pong --------------------------------------------------------------------------------
 echo "ping-pong: $round_trips round trips of 8 bytes between pairs of ranks, $((2 * round_trips)) MPI calls a rank"
-echo "  ranks     loop plain   loop measured   added per call      wall plain   wall measured   wall ratio"
+echo "  ranks     loop plain   loop measured   added per call      wall plain   wall measured   wall ratio   added to the job"
 for np in $rank_counts; do
   figures=$(measure pingpong "$np" "$pingpong" "$round_trips")
   read -r pl pw ml mw <<<"$figures"
   awk -v np="$np" -v calls="$((2 * round_trips))" -v pl="$pl" -v pw="$pw" -v ml="$ml" -v mw="$mw" 'BEGIN {
-    printf "  %5d   %10.4f s    %10.4f s    %9.1f ns      %8.4f s      %8.4f s     %8.4f\n", np, pl, ml, (ml - pl) * 1e9 / calls, pw, mw, mw / pw
+    printf "  %5d   %10.4f s    %10.4f s    %9.1f ns      %8.4f s      %8.4f s     %8.4f   %8.1f ms\n", np, pl, ml, (ml - pl) * 1e9 / calls, pw, mw, mw / pw, (mw - pw) * 1e3
   }'
 done
 echo
 
 # --- stencil ----------------------------------------------------------------------------------
 echo "stencil: ${stencil_n}x${stencil_n} Jacobi, $stencil_sweeps sweeps, halo exchange (Irecv, Isend, Waitall) each, Allreduce every 10"
-echo "  ranks     loop plain   loop measured   loop ratio      wall plain   wall measured   wall ratio"
+echo "  ranks     loop plain   loop measured   loop ratio      wall plain   wall measured   wall ratio   added to the job"
 for np in $rank_counts; do
   figures=$(measure stencil "$np" "$stencil" "$stencil_n" "$stencil_sweeps")
   read -r pl pw ml mw <<<"$figures"
   awk -v np="$np" -v pl="$pl" -v pw="$pw" -v ml="$ml" -v mw="$mw" 'BEGIN {
-    printf "  %5d   %10.4f s    %10.4f s    %8.4f (%+.2f %%)   %8.4f s      %8.4f s     %8.4f   target loop <= 3 %%\n", np, pl, ml, ml / pl, (ml / pl - 1) * 100, pw, mw, mw / pw
+    printf "  %5d   %10.4f s    %10.4f s    %8.4f (%+.2f %%)   %8.4f s      %8.4f s     %8.4f   %8.1f ms   target loop <= 3 %%\n", np, pl, ml, ml / pl, (ml / pl - 1) * 100, pw, mw, mw / pw, (mw - pw) * 1e3
   }'
 done
 echo
@@ -156,4 +173,4 @@ for np in $rank_counts; do
   printf '  %d ranks, %9d round trips: %s   %s\n' "$np" "$round_trips" "$size_full" "$verdict"
 done
 echo
-echo "load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs; other programs kept $(others_busy_since "$start_snapshot") cores busy during them"

@@ -84,7 +84,9 @@ PARPERF_API void parperf_event_atomic(unsigned event, ...);
 PARPERF_API void parperf_event_record(unsigned event, int phase);
 
 /* Stops (on = 0) and resumes (on != 0) recording for the whole process. Intervals entered while
- * recording is off are not recorded, but begin/end pairs stay matched across a switch. */
+ * recording is off are not recorded, but begin/end pairs stay matched across a switch; time while
+ * recording is off counts in no interval (the `program` interval included). MPI_Pcontrol and
+ * omp_control_tool switch recording the same way; after omp_control_tool_end it stays off. */
 PARPERF_API void parperf_control(int on);
 /* Returns non-zero when recording is on. */
 PARPERF_API int parperf_is_recording(void);

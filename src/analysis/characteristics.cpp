@@ -45,6 +45,8 @@ Characteristics characterize(std::span<const ProcessorInput> processors) {
     c.synchronization += b.synchronization;
     c.time_variation += b.time_variation;
     c.overlap += b.overlap;
+    c.startup += b.startup;
+    c.shutdown += b.shutdown;
     c.os_cpu_user += p.os_cpu_user;
     c.os_cpu_sys += p.os_cpu_sys;
     c.entries += p.entries;

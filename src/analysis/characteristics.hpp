@@ -57,6 +57,9 @@ struct Characteristics {
   double synchronization = 0;        // potential
   double time_variation = 0;         // potential
   double overlap = 0;
+  // MPI start-up and shut-down (time in MPI_Init and MPI_Finalize): not part of Total time.
+  double startup = 0;
+  double shutdown = 0;
   double os_cpu_user = 0;
   double os_cpu_sys = 0;
   std::uint64_t entries = 0;

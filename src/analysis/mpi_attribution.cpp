@@ -16,6 +16,14 @@ std::uint64_t nanoseconds(double s) {
   return ns >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(ns);
 }
 
+enum class Lifecycle { none, startup, shutdown };
+
+Lifecycle lifecycle_of(const OperationIdentity& op) {
+  if (op.name == "MPI_Init" || op.name == "MPI_Init_thread") return Lifecycle::startup;
+  if (op.name == "MPI_Finalize") return Lifecycle::shutdown;
+  return Lifecycle::none;
+}
+
 LocationStats* find_location(MergedInterval& interval, Location location) {
   auto it = std::lower_bound(interval.locations.begin(), interval.locations.end(), location,
                              [](const LocationStats& s, const Location& l) { return s.location < l; });
@@ -32,8 +40,8 @@ class Attribution {
   void run(const CollectiveMatching& matching) {
     clear_collective_waits();
     for (const CollectiveCharge& charge : matching.charges) apply(charge);
-    for (MergedInterval& interval : tree_.intervals)
-      for (LocationStats& stats : interval.locations) charge_operations(stats);
+    for (std::size_t i = 0; i < tree_.intervals.size(); ++i)
+      for (LocationStats& stats : tree_.intervals[i].locations) charge_operations(i, stats);
   }
 
  private:
@@ -79,7 +87,20 @@ class Attribution {
     op->wait_ns += nanoseconds(charge.real_sync);
   }
 
-  void charge_operations(LocationStats& stats) {
+  // Takes `ns` out of the execution time of interval `i` and of every interval around it on
+  // `location` (completed entries first, then an open one), as the time had never been spent there.
+  void remove_from_execution(std::size_t i, Location location, std::uint64_t ns) {
+    for (std::size_t j = i;; j = tree_.intervals[j].parent) {
+      if (LocationStats* stats = find_location(tree_.intervals[j], location)) {
+        const std::uint64_t from_sum = std::min(ns, stats->sum_ns);
+        stats->sum_ns -= from_sum;
+        stats->open_ns -= std::min(ns - from_sum, stats->open_ns);
+      }
+      if (j == 0) break;
+    }
+  }
+
+  void charge_operations(std::size_t interval, LocationStats& stats) {
     for (OperationFigures& op : stats.operations) {
       const std::optional<MpiClass> cls = mpi_class(op.identity.kind);
       if (!cls) continue;
@@ -89,7 +110,13 @@ class Attribution {
       }
       TimeBreakdown& b = stats.breakdown;
       if (*cls == MpiClass::management) {
-        b.productive_sys += seconds(op.sum_ns);
+        const Lifecycle phase = lifecycle_of(op.identity);
+        if (phase == Lifecycle::none) {
+          b.productive_sys += seconds(op.sum_ns);
+          continue;
+        }
+        (phase == Lifecycle::startup ? b.startup : b.shutdown) += seconds(op.sum_ns);
+        remove_from_execution(interval, stats.location, op.sum_ns);
         continue;
       }
       const std::uint64_t real_sync = std::min(op.wait_ns, op.sum_ns);

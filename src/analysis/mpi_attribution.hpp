@@ -4,9 +4,16 @@
 //    is the time spent waiting for the partner: for point-to-point calls and completions the
 //    runtime's estimate (`wait_ns`); for collectives what the matched instances show
 //    (collective_matching.hpp), which replaces the runtime's 0. The rest of the call is Starts.
-//  * MPI_Init, MPI_Finalize and the management of communicators, windows and files are productive
-//    time in the parallel runtime (Sys), not communication: the program cannot do without them and
-//    no partner is waited for.
+//  * MPI_Init (and MPI_Init_thread) and MPI_Finalize are start-up and shut-down, never useful work:
+//    their time, with the ranks' waiting for one another inside them and the collector's clock
+//    exchanges there, is taken out of the execution time of the interval that holds the call and
+//    of every interval around it (the `program` interval above all), and shown apart
+//    (TimeBreakdown::startup, shutdown). So an interval's efficiency, the `program` interval's
+//    included, is that of the program's own work; code before MPI_Init and after MPI_Finalize
+//    stays in the `program` interval like any code every rank runs.
+//  * The management of communicators, windows and files is productive time in the parallel
+//    runtime (Sys), not communication: the program cannot do without it and no partner is waited
+//    for.
 //  * Synchronization and Time variation (potential losses) come from the matched collectives,
 //    Overlap from the non-blocking calls' `overlap_ns`.
 //  * Each MPI operation's last call is put on rank 0's clock (clock_correction.hpp).

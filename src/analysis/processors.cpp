@@ -45,14 +45,17 @@ ProcessorInput process_input(std::span<const ProcessorInput> threads) {
     process.os_cpu_sys += t.os_cpu_sys;
   }
   double n = static_cast<double>(threads.size());
-  // Potential losses and overlap belong to the calls that had them, whichever thread made them (in a
-  // hybrid program, usually the master alone): the process's figure is their sum. Averaged like the
-  // losses that make up exec_p, a funneled rank's synchronization would shrink with its thread count.
+  // Potential losses, overlap, start-up and shut-down belong to the calls that had them, whichever
+  // thread made them (in a hybrid program, usually the master alone): the process's figure is their
+  // sum. Averaged like the losses that make up exec_p, a funneled rank's synchronization would
+  // shrink with its thread count.
   const TimeBreakdown sums = process.breakdown;
   process.breakdown *= 1.0 / n;
   process.breakdown.synchronization = sums.synchronization;
   process.breakdown.time_variation = sums.time_variation;
   process.breakdown.overlap = sums.overlap;
+  process.breakdown.startup = sums.startup;
+  process.breakdown.shutdown = sums.shutdown;
   process.idle_within = process.execution - exec_sum / n;
   return process;
 }

@@ -8,18 +8,18 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <iterator>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "analysis/profile_invariants.hpp"
 #include "format/profile_reader.hpp"
+#include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 
 namespace parperf::analysis {
@@ -90,34 +90,36 @@ std::vector<std::string> list_profile_files(const fs::path& dir) {
 }
 
 // run.json holds the launcher's view of the run (command line, hosts, versions); the report only
-// needs it to be a JSON object.
-nlohmann::json read_run_info(const fs::path& dir, Problems& problems) {
+// needs it to be a JSON object, and can do without it (docs/format.md: it is optional). So a
+// damaged run.json is a warning naming what is wrong, never the end of the report; the profiles
+// are what the report is made of.
+nlohmann::json read_run_info(const fs::path& dir, std::vector<std::string>& warnings) {
   fs::path path = dir / format::kRunInfoFileName;
   std::error_code ec;
-  if (!fs::exists(path, ec)) return nullptr;
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    problems.report(fmt::format("{}: cannot be read", format::kRunInfoFileName));
+  if (!fs::exists(fs::symlink_status(path, ec))) return nullptr;
+  const auto ignored = [&](const std::string& problem) {
+    warnings.push_back(
+        fmt::format("{}: {}; the report is made without it", format::kRunInfoFileName, problem));
     return nullptr;
+  };
+  std::string text;
+  try {
+    text = format::RegularFile(path).read_all(kMaxRunInfoBytes, "a run.json");
+  } catch (const format::FileError& error) {
+    return ignored(error.cause());
   }
   nlohmann::json info;
   try {
-    info = nlohmann::json::parse(text.str());
+    info = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
     // what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
     std::string_view what = error.what();
     if (auto bracket = what.find("] "); what.starts_with("[") && bracket != std::string_view::npos) {
       what.remove_prefix(bracket + 2);
     }
-    problems.report(fmt::format("{}: invalid JSON: {}", format::kRunInfoFileName, what));
-    return nullptr;
+    return ignored(fmt::format("invalid JSON: {}", what));
   }
-  if (!info.is_object()) {
-    problems.report(fmt::format("{}: not a JSON object", format::kRunInfoFileName));
-    return nullptr;
-  }
+  if (!info.is_object()) return ignored("not a JSON object");
   return info;
 }
 
@@ -130,8 +132,9 @@ std::vector<Decoded> decode_profiles(const fs::path& dir, const std::vector<std:
                                      Problems& problems, std::set<std::int64_t>& reported_ranks) {
   std::vector<Decoded> decoded;
   for (const std::string& name : names) {
+    std::optional<format::Profile> profile;
     try {
-      decoded.push_back({name, format::read_profile_file(dir / name)});
+      profile = format::read_profile_file(dir / name);
     } catch (const format::FormatError& error) {
       if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
       // The reader names the file by the path it was given; every message here uses the bare file
@@ -148,6 +151,15 @@ std::vector<Decoded> decode_profiles(const fs::path& dir, const std::vector<std:
       if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
       problems.report(fmt::format("{}: {}", name, error.what()));
     }
+    if (!profile) continue;
+    // Checksums prove the bytes are as written, not that the values can be: the characteristics
+    // would turn an impossible one into a negative time or an efficiency far outside 0..1.
+    if (auto impossible = find_impossible_value(*profile)) {
+      if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
+      problems.report(fmt::format("{}: impossible values: {}", name, *impossible));
+      continue;
+    }
+    decoded.push_back({name, std::move(*profile)});
   }
   return decoded;
 }
@@ -244,7 +256,7 @@ RunData load_run(const fs::path& dir, const LoadOptions& options) {
   }
   std::set<std::int64_t> reported_ranks;
   std::vector<Decoded> decoded = decode_profiles(dir, names, problems, reported_ranks);
-  run.run_info = read_run_info(dir, problems);
+  run.run_info = read_run_info(dir, run.warnings);
   if (!decoded.empty()) {
     run.world_size = check_world_size(decoded, problems, reported_ranks);
     drop_duplicate_ranks(decoded, problems);

@@ -1,6 +1,7 @@
 // Loads a run directory: every profile.<rank>.ppf and, when present, run.json.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 
@@ -15,9 +16,12 @@ class LoadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// run.json is a few KiB (the command line and PARPERF_* variables); anything near this is damage.
+inline constexpr std::uint64_t kMaxRunInfoBytes = 16 * 1024 * 1024;
+
 struct LoadOptions {
-  // Turn problems with single files (undecodable, duplicate rank, bad run.json) into warnings and
-  // analyse what is left. Still an error when no profile is left.
+  // Turn problems with single profile files (undecodable, duplicate rank, impossible values) into
+  // warnings and analyse what is left. Still an error when no profile is left.
   bool partial = false;
 };
 
@@ -25,6 +29,7 @@ struct LoadOptions {
 // profile files at all) are errors even with `partial`. A rank without a profile file is never an
 // error: a process that aborted, crashed or was killed leaves none while the others do, and the
 // report of the others is what the user needs then. It is a warning, and listed in `missing_ranks`.
+// So is a damaged or foreign run.json (then `run_info` is null). Only regular files are read.
 RunData load_run(const std::filesystem::path& dir, const LoadOptions& options = {});
 
 }  // namespace parperf::analysis

@@ -14,6 +14,7 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,6 +29,8 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "format/regular_file.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -189,10 +192,16 @@ void locate_in_unit(Dwarf_Die* cu, Dwarf_Addr pc, SourceLocation& location) {
 
 // Why the file at `path` cannot be a module, or "" when it may be one.
 std::string file_problem(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a profile can name any path as a module, and opening a FIFO would block the report.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     int error = errno;
     return error == ENOENT ? "no such file" : std::generic_category().message(error);
+  }
+  struct stat status {};
+  if (fstat(fd, &status) == 0 && !S_ISREG(status.st_mode)) {
+    ::close(fd);
+    return "not a regular file (" + std::string(format::file_type_text(status.st_mode)) + ")";
   }
   std::array<char, SELFMAG> magic{};
   ssize_t got = ::read(fd, magic.data(), magic.size());

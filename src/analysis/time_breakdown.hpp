@@ -26,6 +26,11 @@ struct TimeBreakdown {
   double synchronization = 0;
   double time_variation = 0;
   double overlap = 0;
+  // MPI start-up (MPI_Init, MPI_Init_thread) and shut-down (MPI_Finalize), with the waiting for
+  // the other ranks inside them: never useful work, so neither productive nor lost, and taken out
+  // of the interval's execution time (mpi_attribution.hpp).
+  double startup = 0;
+  double shutdown = 0;
 
   double lost() const {
     return insufficient_parallelism_user + insufficient_parallelism_sys + communication_real_sync +
@@ -47,6 +52,8 @@ inline TimeBreakdown& TimeBreakdown::operator+=(const TimeBreakdown& o) {
   synchronization += o.synchronization;
   time_variation += o.time_variation;
   overlap += o.overlap;
+  startup += o.startup;
+  shutdown += o.shutdown;
   return *this;
 }
 
@@ -62,6 +69,8 @@ inline TimeBreakdown& TimeBreakdown::operator*=(double f) {
   synchronization *= f;
   time_variation *= f;
   overlap *= f;
+  startup *= f;
+  shutdown *= f;
   return *this;
 }
 

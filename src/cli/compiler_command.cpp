@@ -15,7 +15,6 @@
 #include <CLI/CLI.hpp>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
 #include "cli/preload.hpp"
+#include "cli/temporary_file.hpp"
 
 namespace parperf::cli {
 namespace {
@@ -71,11 +71,9 @@ int compile(const CompilerOptions& options, bool cxx) {
   }
   std::filesystem::path allowlist;
   if (!options.only.empty()) {
-    allowlist = std::filesystem::temp_directory_path() / fmt::format("parperf-allowlist-{}.txt", getpid());
-    std::ofstream out(allowlist);
-    out << "src:*\n";
-    for (const auto& function : options.only) out << "fun:" << function << "\n";
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", allowlist.string()));
+    std::string text = "src:*\n";
+    for (const auto& function : options.only) text += "fun:" + function + "\n";
+    allowlist = create_temporary_file("parperf-allowlist-XXXXXX.txt", text);
     command.push_back("-fsanitize-coverage-allowlist=" + allowlist.string());
   }
   if (links(options.arguments)) {

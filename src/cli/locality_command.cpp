@@ -3,15 +3,18 @@
 //   parperf locality [options] -- ./app args   runs a program built with `parperf cc`, whose
 //                                              collector streams its accesses through a pipe
 //                                              scored as they come (no trace file, unless --save-trace)
-//   parperf locality [options] trace.ppm      a saved trace
+//   parperf locality [options] trace.ppm      a saved trace (without `--`, the input is never run)
 //   parperf locality --lackey LOG | --text FILE   another tool's trace, imported first
 // The result goes to stdout (text, or --json) and to the run directory: locality.json, which
 // `parperf report DIR` shows, and the pictures (SVG, and PNG copies).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -31,8 +34,12 @@
 #include "cli/commands.hpp"
 #include "cli/locality_trace_analysis.hpp"
 #include "cli/mpi_launch.hpp"
+#include "cli/output_directory.hpp"
 #include "cli/pipe_stream.hpp"
 #include "cli/preload.hpp"
+#include "cli/temporary_file.hpp"
+#include "format/memory_trace.hpp"
+#include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 #include "report/locality/locality_json.hpp"
 #include "report/locality/locality_ranks.hpp"
@@ -55,37 +62,70 @@ struct LocalityCommandOptions {
   bool json = false;
   bool save_trace = false;
   bool quiet = false;
-  bool print = true;  // false for the ranks of an MPI job other than 0: they only write their files
+  bool print = true;           // false for the ranks of an MPI job other than 0: they only write their files
+  bool program_given = false;  // the inputs came after `--`: a program and its arguments
   std::size_t max_functions = 20;
   locality::LocalityOptions engine;
 };
 
-bool is_memory_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  if (!in.read(magic, sizeof magic)) return false;
-  return std::memcmp(magic, format::kMemoryTraceMagic.data(), sizeof magic) == 0;
+// Without `--`, the one input names a saved trace: a file that is not one is an error, never a
+// program to run (a damaged trace with its exec bit set was once run, a script fed to /bin/sh).
+void check_memory_trace(const std::filesystem::path& path) {
+  struct stat status {};
+  if (stat(path.c_str(), &status) != 0)
+    throw std::runtime_error(fmt::format("cannot read {}: {}", path.string(), std::strerror(errno)));
+  const std::string run_hint =
+      fmt::format("; to measure a program, put it after --: parperf locality [options] -- {}", path.string());
+  if (!S_ISREG(status.st_mode))
+    throw std::runtime_error(fmt::format("{} is not a parperf memory trace ({}{})", path.string(),
+                                         format::file_type_text(status.st_mode), run_hint));
+  std::array<char, format::kMemoryTraceMagic.size()> magic{};
+  if (!format::RegularFile(path).read_at(0, magic.data(), magic.size()) ||
+      std::memcmp(magic.data(), format::kMemoryTraceMagic.data(), magic.size()) != 0)
+    throw std::runtime_error(
+        fmt::format("{} is not a parperf memory trace (it does not begin with the "
+                    "trace's magic bytes{})",
+                    path.string(), run_hint));
 }
 
-std::filesystem::path default_directory(const std::string& input, const MpiJob& job = {}) {
-  const auto name = std::filesystem::path(input).filename().string();
-  // The ranks of one job start in different seconds: they agree on the job id instead.
-  if (job.is_rank && !job.job_id.empty()) return job_directory_name(name, job.job_id);
-  char directory[512];
-  format::default_run_directory_name(directory, sizeof directory, name.c_str(), std::time(nullptr));
-  return directory;
+// --lackey / --text: a regular file, or a pipe or FIFO (`--lackey /dev/stdin`, `--log-file=>(...)`)
+// read as the stream it is; the import never holds more than a line. Directories and devices
+// (/dev/zero never ends) are refused.
+void check_import_input(const std::string& input) {
+  struct stat status {};
+  if (stat(input.c_str(), &status) != 0)
+    throw std::runtime_error(fmt::format("cannot read {}: {}", input, std::strerror(errno)));
+  if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode))
+    throw std::runtime_error(fmt::format("cannot import {}: not a file or a pipe ({})", input,
+                                         format::file_type_text(status.st_mode)));
 }
 
-// The run directory, or nothing when it cannot be made: the scores are still printed.
-std::optional<std::filesystem::path> make_directory(const std::filesystem::path& directory) {
+// The run directory, or nothing when it cannot be made: the scores are still printed. -o DIR and
+// the directory of an MPI job's ranks are claimed (made, or found to be this user's); the default
+// one is made afresh (output_directory.hpp). A directory of another user's is an error.
+std::optional<std::filesystem::path> make_directory(const std::filesystem::path& directory, bool fresh) {
+  const std::filesystem::path made = fresh ? make_fresh_directory(directory) : directory;
+  if (!fresh) claim_directory(directory);
   std::error_code error;
-  std::filesystem::create_directories(directory, error);
+  std::filesystem::create_directories(made, error);
   if (error) {
     fmt::print(stderr, "parperf: cannot create the run directory {}: {}; the results are only printed\n",
-               directory.string(), error.message());
+               made.string(), error.message());
     return std::nullopt;
   }
-  return directory;
+  return made;
+}
+
+// -o DIR, else the default directory for `input` (the job's under an MPI launcher).
+std::optional<std::filesystem::path> make_output_directory(const LocalityCommandOptions& options,
+                                                           const std::string& input, const MpiJob& job = {}) {
+  if (!options.output.empty()) return make_directory(options.output, false);
+  const auto name = std::filesystem::path(input).filename().string();
+  // The ranks of one job start in different seconds: they agree on the job id instead.
+  if (job.is_rank && !job.job_id.empty()) return make_directory(job_directory_name(name, job.job_id), false);
+  char directory[512];
+  format::default_run_directory_name(directory, sizeof directory, name.c_str(), std::time(nullptr));
+  return make_directory(directory, true);
 }
 
 void write_text_file(const std::filesystem::path& path, const std::string& content) {
@@ -96,17 +136,28 @@ void write_text_file(const std::filesystem::path& path, const std::string& conte
 }
 
 // `name`.svg and `name`.png, a PNG copy of the same drawing for viewers that take no SVG. A failure
-// throws like write_text_file's: the result is already printed, the command reports the file.
-void write_picture(const std::filesystem::path& directory, const std::string& name, const std::string& svg) {
+// throws like write_text_file's: the result is already printed, the command reports the file. When
+// the PNG module cannot be loaded the SVGs are still written, and one warning says why the PNGs are
+// not (`draw_png` turns false).
+void write_picture(const std::filesystem::path& directory, const std::string& name, const std::string& svg,
+                   bool& draw_png) {
   write_text_file(directory / (name + ".svg"), svg);
-  report::write_png(svg, directory / (name + ".png"));
+  if (!draw_png) return;
+  try {
+    report::write_png(svg, directory / (name + ".png"));
+  } catch (const report::PngModuleUnavailable& e) {
+    fmt::print(stderr, "parperf: warning: no PNG copies of the pictures (the SVGs are written): {}\n",
+               e.what());
+    draw_png = false;
+  }
 }
 
 void write_results(const report::LocalityResult& result, const std::filesystem::path& directory) {
   write_text_file(directory / format::kLocalityFileName, report::locality_json_text(result));
-  write_picture(directory, "locality-scatter", report::scatter_svg(result));
-  write_picture(directory, "locality-reuse", report::reuse_histogram_svg(result));
-  write_picture(directory, "locality-square", report::locality_square_svg(result));
+  bool draw_png = true;
+  write_picture(directory, "locality-scatter", report::scatter_svg(result), draw_png);
+  write_picture(directory, "locality-reuse", report::reuse_histogram_svg(result), draw_png);
+  write_picture(directory, "locality-square", report::locality_square_svg(result), draw_png);
 }
 
 void print_result(const LocalityCommandOptions& options, const report::LocalityResult& result) {
@@ -133,10 +184,9 @@ void finish(const LocalityCommandOptions& options, const report::LocalityResult&
 
 report::LocalityResult analyse_file(const LocalityCommandOptions& options,
                                     const std::filesystem::path& trace) {
-  std::ifstream in(trace, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}: {}", trace.string(), std::strerror(errno)));
+  format::RegularFileStream file(trace);
   LocalityTraceAnalysis analysis(options.engine);
-  analysis.read(in, trace.string());
+  analysis.read(file.stream(), trace.string());
   return analysis.finish();
 }
 
@@ -144,13 +194,12 @@ report::LocalityResult analyse_file(const LocalityCommandOptions& options,
 int import_and_analyse(const LocalityCommandOptions& options) {
   const bool lackey = !options.lackey.empty();
   const std::string input = lackey ? options.lackey : options.text;
+  check_import_input(input);
   std::ifstream in(input);
   if (!in) throw std::runtime_error(fmt::format("cannot read {}: {}", input, std::strerror(errno)));
-  const auto directory = make_directory(options.output.empty() ? default_directory(input)
-                                                               : std::filesystem::path(options.output));
+  const auto directory = make_output_directory(options, input);
   const std::filesystem::path trace =
-      directory ? *directory / "memory.ppm"
-                : std::filesystem::temp_directory_path() / fmt::format("parperf-import-{}.ppm", getpid());
+      directory ? *directory / "memory.ppm" : create_temporary_file("parperf-import-XXXXXX.ppm");
   locality::ImportOptions import;
   import.input_name = input;
   import.executable = options.executable;
@@ -174,11 +223,9 @@ int import_and_analyse(const LocalityCommandOptions& options) {
 // DIR/locality-rank-R/ (`parperf report DIR` compares them), and rank 0 alone prints its scores.
 std::optional<std::filesystem::path> make_run_directory(const LocalityCommandOptions& options,
                                                         const MpiJob& job) {
-  const auto& program = options.inputs.front();
-  auto directory = make_directory(options.output.empty() ? default_directory(program, job)
-                                                         : std::filesystem::path(options.output));
+  auto directory = make_output_directory(options, options.inputs.front(), job);
   if (!directory || !job.is_rank || job.size < 2) return directory;
-  return make_directory(*directory / report::rank_directory_name(job.rank));
+  return make_directory(*directory / report::rank_directory_name(job.rank), false);
 }
 
 // Runs the program with its collector writing to a pipe, and scores the stream on a second thread
@@ -284,9 +331,14 @@ int locality_main(LocalityCommandOptions& options) {
   if (options.inputs.empty())
     throw std::runtime_error(
         "name a program to run (parperf locality -- ./app), a .ppm trace, --lackey or --text");
-  if (options.inputs.size() == 1 && is_memory_trace(options.inputs.front())) {
+  if (!options.program_given) {  // no `--`: a saved trace
+    if (options.inputs.size() > 1)
+      throw std::runtime_error(fmt::format(
+          "give one memory trace, or the program to measure after --: parperf locality [options] -- {}",
+          options.inputs.front()));
+    check_memory_trace(options.inputs.front());
     std::optional<std::filesystem::path> directory;
-    if (!options.output.empty()) directory = make_directory(options.output);
+    if (!options.output.empty()) directory = make_directory(options.output, false);
     finish(options, analyse_file(options, options.inputs.front()), directory);
     return 0;
   }
@@ -334,12 +386,16 @@ void add_locality_command(CLI::App& app) {
   command
       ->add_option("--functions", options->max_functions, "Functions listed in the text output (default 20)")
       ->type_name("N");
-  command->add_option("input", options->inputs, "A program and its arguments, or a .ppm memory trace");
+  command->add_option("input", options->inputs,
+                      "A .ppm memory trace, or after --, a program and its arguments");
   command->positionals_at_end();
   command->footer(
       "Programs must be built with 'parperf cc' / 'parperf c++' (docs/locality.md). Exit status: the\n"
       "program's; 128+N when signal N ended it; 127 when it could not be started; 125 when parperf failed.");
-  command->callback([options] {
+  command->callback([options, command] {
+    // CLI11 keeps the `--` that ended the options among the subcommand's remaining arguments.
+    const auto remaining = command->remaining();
+    options->program_given = std::find(remaining.begin(), remaining.end(), "--") != remaining.end();
     int status = 0;
     try {
       status = locality_main(*options);

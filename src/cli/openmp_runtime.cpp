@@ -15,6 +15,8 @@
 
 #include <fmt/core.h>
 
+#include "format/regular_file.hpp"
+
 #ifndef PARPERF_LIBOMP_PATH
 #define PARPERF_LIBOMP_PATH ""  // the build found no libomp
 #endif
@@ -40,40 +42,6 @@ constexpr const char* kDefaultPath = "/bin:/usr/bin";
 constexpr std::size_t kMaxProgramHeaders = 4096;
 constexpr std::size_t kMaxDynamicEntries = 65536;
 constexpr std::uint64_t kMaxStringTable = 64 * 1024 * 1024;
-
-class ReadOnlyFile {
- public:
-  explicit ReadOnlyFile(const std::filesystem::path& path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    struct stat status {};
-    if (fd_ >= 0 && fstat(fd_, &status) == 0 && S_ISREG(status.st_mode)) {
-      size_ = static_cast<std::uint64_t>(status.st_size);
-    }
-  }
-  ReadOnlyFile(const ReadOnlyFile&) = delete;
-  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
-  ~ReadOnlyFile() {
-    if (fd_ >= 0) close(fd_);
-  }
-
-  // Reads exactly `length` bytes at `offset`; false when they are not all inside the file.
-  bool read_at(std::uint64_t offset, void* out, std::uint64_t length) const {
-    if (fd_ < 0 || offset > size_ || length > size_ - offset) return false;
-    auto* bytes = static_cast<char*>(out);
-    while (length > 0) {
-      const ssize_t got = pread(fd_, bytes, length, static_cast<off_t>(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      bytes += got;
-      offset += static_cast<std::uint64_t>(got);
-      length -= static_cast<std::uint64_t>(got);
-    }
-    return true;
-  }
-
- private:
-  int fd_;
-  std::uint64_t size_ = 0;  // 0 also for anything that is not a regular file
-};
 
 bool is_native_elf64(const Elf64_Ehdr& header) {
   constexpr unsigned char native_data =
@@ -204,7 +172,13 @@ std::optional<std::filesystem::path> resolve_program(const std::string& name, co
 }
 
 std::optional<DynamicSection> read_dynamic_section(const std::filesystem::path& file) {
-  const ReadOnlyFile elf(file);
+  std::optional<format::RegularFile> opened;
+  try {
+    opened.emplace(file);  // never a FIFO, which would block: such a program cannot be read
+  } catch (const format::FormatError&) {
+    return std::nullopt;
+  }
+  const format::RegularFile& elf = *opened;
   Elf64_Ehdr header{};
   if (!elf.read_at(0, &header, sizeof header) || !is_native_elf64(header)) return std::nullopt;
   if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum > kMaxProgramHeaders) return std::nullopt;

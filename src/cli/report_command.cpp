@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -24,11 +23,13 @@
 #include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_info.hpp"
+#include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 #include "report/json_report.hpp"
 #include "report/locality/locality_json.hpp"
 #include "report/locality/locality_ranks.hpp"
 #include "report/locality/locality_text.hpp"
+#include "report/printable_text.hpp"
 #include "report/processor_list.hpp"
 #include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
@@ -61,13 +62,18 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   return options;
 }
 
-// A locality result file; nothing when it does not exist.
+// locality.json holds histograms and one entry per function: megabytes at most for real programs.
+constexpr std::uint64_t kMaxLocalityBytes = 256 * 1024 * 1024;
+
+// A locality result file; nothing when it does not exist. Only a regular file is read (a FIFO would
+// block the report, a device never end).
 std::optional<report::LocalityResult> read_locality(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return std::nullopt;
+  const std::string text = format::RegularFile(path).read_all(kMaxLocalityBytes, "a locality.json");
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(in);
+    json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
   }
@@ -185,7 +191,8 @@ void add_report_command(CLI::App& app) {
     } catch (const CLI::Error&) {
       throw;
     } catch (const std::exception& e) {  // LoadError, a bad --procs list, anything unexpected
-      fmt::print(stderr, "parperf: {}\n", e.what());
+      // Messages can quote names from the files (site names of an impossible value).
+      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));
       throw CLI::RuntimeError(1);
     }
   });

@@ -1,8 +1,9 @@
 // `parperf run [-o DIR] [-q] [-v] [--openmp-runtime=MODE] [--np N] [--] prog args...`: runs a program
 // that need not be linked against parperf with the runtime preloaded (with the PMPI wrappers when it
 // uses MPI, and LLVM's libomp in place of GNU libgomp, see openmp_runtime.hpp), then writes run.json
-// beside the profiles the runtime wrote. The runtime creates the run directory itself when it writes
-// (and warns once when it cannot), so nothing here creates it. Under `mpirun -np N parperf run ...`
+// beside the profiles the runtime wrote. The run directory is made (or, when it exists, checked to be
+// the user's) before the program starts; when it cannot be made the runtime, which also creates it
+// when it writes, warns once, and the program runs on unmeasured. Under `mpirun -np N parperf run ...`
 // every rank has its own parperf, which shares nothing with the others but the directory: the
 // directory's default name comes from the job id, and rank 0 alone writes run.json. `--np N` runs
 // `mpirun -np N parperf run ...` itself and writes run.json once the job has ended.
@@ -25,6 +26,7 @@
 #include "cli/commands.hpp"
 #include "cli/mpi_launch.hpp"
 #include "cli/openmp_runtime.hpp"
+#include "cli/output_directory.hpp"
 #include "cli/preload.hpp"
 #include "cli/run_info.hpp"
 #include "format/run_directory.hpp"
@@ -71,14 +73,31 @@ double unix_seconds_now() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-// The directory as the user will name it: -o DIR, else the default name in the current directory.
-std::filesystem::path run_directory_name(const RunOptions& options, const MpiJob& job) {
-  if (!options.output.empty()) return options.output;
+// The run directory as the user will name it, ready for the runtime: -o DIR, or the directory the
+// ranks of a job share, claimed (made, or found to be this user's: output_directory.hpp); else a
+// default name in the current directory, made afresh.
+struct PreparedDirectory {
+  std::filesystem::path shown;
+  bool made_here = false;  // removed again when the runtime wrote nothing into it
+};
+
+PreparedDirectory prepare_run_directory(const RunOptions& options, const MpiJob& job) {
+  if (!options.output.empty()) {
+    // The runtime replaces "%p" with the program's pid: only it knows that directory.
+    if (options.output.find("%p") != std::string::npos) return {options.output};
+    return {options.output, claim_directory(options.output)};
+  }
   const auto program = std::filesystem::path(options.command.front()).filename().string();
-  if (job.is_rank && !job.job_id.empty()) return job_directory_name(program, job.job_id);
+  if (job.is_rank && !job.job_id.empty()) {
+    std::filesystem::path shared = job_directory_name(program, job.job_id);
+    claim_directory(shared);
+    return {shared};
+  }
   char name[512];
   format::default_run_directory_name(name, sizeof name, program.c_str(), std::time(nullptr));
-  return name;
+  std::filesystem::path fresh = make_fresh_directory(name);
+  std::error_code error;
+  return {fresh, std::filesystem::is_directory(fresh, error)};
 }
 
 // The runtime gets an absolute path: the program may change its working directory before it writes.
@@ -115,6 +134,14 @@ void report_signal(int signal_number) {
   const char* name = sigabbrev_np(signal_number);
   fmt::print(stderr, "parperf: program terminated by signal {} (SIG{})\n", signal_number,
              name != nullptr ? name : "?");
+}
+
+// A directory made here for a program that did not start, or that the runtime never got into
+// (statically linked), is removed: an empty run directory would only say less than the messages.
+void remove_if_unused(const PreparedDirectory& prepared, const std::filesystem::path& directory) {
+  std::error_code error;
+  if (prepared.made_here && std::filesystem::is_empty(directory, error))
+    std::filesystem::remove(directory, error);
 }
 
 // After the program ended: run.json and a line saying where the profile is.
@@ -190,8 +217,8 @@ std::optional<std::filesystem::path> choose_mpi_collector(const RunOptions& opti
 
 // `parperf run --np N`: the job's ranks are `parperf run` processes too; this one writes run.json.
 int run_job(const RunOptions& options) {
-  const MpiJob none;
-  const auto shown = run_directory_name(options, none);
+  const auto prepared = prepare_run_directory(options, MpiJob{});
+  const auto& shown = prepared.shown;
   const auto directory = absolute_directory(shown);
   const char* configured = std::getenv("PARPERF_MPIRUN");
   const std::string mpirun = configured && *configured ? configured : "mpirun";
@@ -221,6 +248,7 @@ int run_job(const RunOptions& options) {
   const auto launcher = run_child(command, environment, "PARPERF_LAUNCHER_PID");
   info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (launcher.exec_error != 0) {
+    remove_if_unused(prepared, directory);
     fmt::print(stderr, "parperf: cannot run the MPI launcher '{}': {} (set PARPERF_MPIRUN to name it)\n",
                mpirun, std::strerror(launcher.exec_error));
     return kCannotRun;
@@ -228,6 +256,7 @@ int run_job(const RunOptions& options) {
   info.exit_code = launcher.exit_code;
   info.signal = launcher.signal;
   info.openmp_runtime = options.openmp_runtime;
+  remove_if_unused(prepared, directory);
   finish_run_directory(options, shown, directory, start_file_time, info);
   return launcher.signal ? 128 + *launcher.signal : launcher.exit_code.value_or(kParperfFailed);
 }
@@ -236,7 +265,8 @@ int run_program(const RunOptions& options) {
   if (options.processes > 0) return run_job(options);
   const MpiJob job = mpi_job_of_this_process();
   const auto library = find_runtime_library();
-  const auto shown = run_directory_name(options, job);
+  const auto prepared = prepare_run_directory(options, job);
+  const auto& shown = prepared.shown;
   const auto directory = absolute_directory(shown);
   std::vector<std::pair<std::string, std::string>> settings = {{"PARPERF_DIR", directory.string()}};
   if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
@@ -262,6 +292,7 @@ int run_program(const RunOptions& options) {
   info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (child.exec_error != 0) {
+    remove_if_unused(prepared, directory);
     fmt::print(stderr, "parperf: cannot run '{}': {}\n", options.command.front(),
                std::strerror(child.exec_error));
     return kCannotRun;
@@ -274,6 +305,7 @@ int run_program(const RunOptions& options) {
   if (options.job_member || (job.is_rank && job.rank != 0)) {
     return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
   }
+  remove_if_unused(prepared, directory);
   finish_run_directory(options, with_pid(shown, child.pid), with_pid(directory, child.pid), start_file_time,
                        info);
   return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);

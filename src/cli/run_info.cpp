@@ -1,11 +1,13 @@
 #include "cli/run_info.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -75,22 +77,34 @@ void write_run_info(const std::filesystem::path& directory, const RunInfo& info)
   const auto final_path = directory / format::kRunInfoFileName;
   // Per-process temporary name: under mpirun every rank's parperf writes this file.
   const auto temporary = directory / fmt::format(".{}.{}.tmp", format::kRunInfoFileName, getpid());
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    // argv and the environment are bytes, not necessarily UTF-8: replace what JSON cannot hold.
-    out << to_json(info).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw std::runtime_error(fmt::format("cannot write {}", temporary.string()));
-    }
+  // argv and the environment are bytes, not necessarily UTF-8: replace what JSON cannot hold.
+  const std::string text =
+      to_json(info).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n';
+  // The name is predictable: never through a symbolic link or into a file planted there. Something
+  // in the way (a stale file of an earlier process with this pid, a link) is removed, not followed.
+  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EEXIST && unlink(temporary.c_str()) == 0)
+    fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("cannot write {}: {}", temporary.string(), std::strerror(errno)));
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
   }
+  const int write_error = written == text.size() ? 0 : errno;
+  if (close(fd) != 0 || write_error != 0) {
+    unlink(temporary.c_str());
+    throw std::runtime_error(fmt::format("cannot write {}: {}", temporary.string(),
+                                         std::strerror(write_error ? write_error : errno)));
+  }
+  // rename replaces a run.json that is a symbolic link instead of writing through it.
   std::error_code error;
   std::filesystem::rename(temporary, final_path, error);
   if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
+    unlink(temporary.c_str());
     throw std::runtime_error(fmt::format("cannot write {}: {}", final_path.string(), error.message()));
   }
 }

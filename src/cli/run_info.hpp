@@ -34,7 +34,8 @@ std::vector<std::string> find_profiles(
     std::filesystem::file_time_type older_than = std::filesystem::file_time_type::max());
 
 // Writes `directory`/run.json atomically (a temporary file renamed over it), so a reader, or another
-// rank's parperf writing the same file, never sees half a file. Throws std::runtime_error.
+// rank's parperf writing the same file, never sees half a file. The temporary file is created anew
+// (O_EXCL | O_NOFOLLOW): nothing planted at its name is written through. Throws std::runtime_error.
 void write_run_info(const std::filesystem::path& directory, const RunInfo& info);
 
 }  // namespace parperf::cli

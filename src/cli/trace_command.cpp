@@ -15,6 +15,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "report/interval_selection.hpp"
+#include "report/printable_text.hpp"
 #include "report/trace_listing.hpp"
 
 namespace parperf::cli {
@@ -62,7 +63,8 @@ void run_trace(const TraceCommandOptions& o) {
   const report::TraceFilter filter = trace_filter(o);  // option errors before the (slower) load
   analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   analysis::resolve_code_sites(run);
-  for (const std::string& warning : run.warnings) fmt::print(stderr, "parperf: warning: {}\n", warning);
+  for (const std::string& warning : run.warnings)
+    fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
   const std::string listing = report::render_trace_listing(run.profiles, filter);
   if (listing.empty()) throw std::runtime_error("no thread of the run matches --rank and --thread");
   fmt::print("{}", listing);
@@ -114,7 +116,7 @@ void add_trace_command(CLI::App& app) {
     } catch (const CLI::Error&) {
       throw;
     } catch (const std::exception& e) {  // LoadError, a bad --thread list, anything unexpected
-      fmt::print(stderr, "parperf: {}\n", e.what());
+      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));  // may quote names from the files
       throw CLI::RuntimeError(1);
     }
   });

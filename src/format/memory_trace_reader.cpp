@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <unordered_set>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "format/byte_reader.hpp"
 #include "format/crc32c.hpp"
 #include "format/records.hpp"
+#include "format/regular_file.hpp"
 
 namespace parperf::format {
 namespace {
@@ -314,12 +314,11 @@ void read_memory_trace(std::istream& in, std::string_view name, MemoryTraceVisit
 }
 
 void read_memory_trace(const std::filesystem::path& path, MemoryTraceVisitor& visitor) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw FormatError(path.string() + ": cannot open: " + std::strerror(errno));
+  RegularFileStream file(path);  // not a FIFO or a device: a trace on disk ends
   try {
-    read_memory_trace(file, path.string(), visitor);
+    read_memory_trace(file.stream(), path.string(), visitor);
   } catch (const std::ios_base::failure& e) {
-    // libstdc++'s filebuf throws from underflow() when read(2) fails (EISDIR, EIO).
+    // libstdc++'s filebuf throws from underflow() when read(2) fails (EIO).
     throw FormatError(path.string() + ": read error: " + e.code().message());
   }
 }

@@ -160,6 +160,7 @@ struct Profile {
   std::vector<Thread> threads;
   bool has_mpi = false;  // the MPI collector ran: `mpi` holds its section
   MpiInfo mpi{};
+  std::uint64_t threads_not_measured = 0;  // from the limits section (3.1); 0 in a 3.0 file
 };
 
 }  // namespace parperf::format

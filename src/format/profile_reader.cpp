@@ -5,16 +5,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 
 #include "format/byte_reader.hpp"
 #include "format/crc32c.hpp"
 #include "format/records.hpp"
+#include "format/regular_file.hpp"
 
 namespace parperf::format {
 namespace {
@@ -31,6 +29,8 @@ std::string section_name(std::uint32_t type) {
       return "thread";
     case SectionType::mpi:
       return "mpi";
+    case SectionType::limits:
+      return "limits";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -320,6 +320,9 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
       case SectionType::mpi:
         decode_mpi(body, profile);
         break;
+      case SectionType::limits:
+        profile.threads_not_measured = body.record<LimitsRecord>("limits record").threads_not_measured;
+        break;
       default:
         body.take(body.remaining(), "unknown section");
         break;  // a later minor version's section: skip
@@ -334,18 +337,10 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
 }
 
 Profile read_profile_file(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw FormatError(path.string() + ": cannot open: " + std::strerror(errno));
-  std::vector<std::uint8_t> bytes;
+  // Only a regular file, read up to its size: a FIFO would block, /dev/zero never end.
+  const std::string bytes = RegularFile(path).read_all();
   try {
-    bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure& e) {
-    // libstdc++'s filebuf throws from underflow() when read(2) fails (EISDIR, EIO).
-    throw FormatError(path.string() + ": read error: " + e.code().message());
-  }
-  if (file.bad()) throw FormatError(path.string() + ": read error: " + std::strerror(errno));
-  try {
-    return decode_profile(bytes);
+    return decode_profile(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   } catch (const FormatError& e) {
     throw FormatError(path.string() + ": " + e.what());
   }

@@ -18,7 +18,7 @@ namespace parperf::format {
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
-inline constexpr std::uint16_t kVersionMinor = 0;
+inline constexpr std::uint16_t kVersionMinor = 1;  // 3.1 added the limits section
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -40,6 +40,7 @@ enum class SectionType : std::uint32_t {
                 // and OperationStatsRecords)
   mpi = 5,      // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
                 // by its CollectiveInstanceRecords)
+  limits = 6,   // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
 };
 
 // How the profile came to be written.
@@ -162,6 +163,11 @@ struct ProcessRecord {
   Str command_line{};  // arguments separated by single spaces
   Str parperf_version{};
   Str openmp_runtime{};  // the OpenMP runtime's version string when the OMPT collector ran, else empty
+};
+
+// What the runtime's limits kept out of the profile, so that the report can say what is missing.
+struct LimitsRecord {
+  std::uint64_t threads_not_measured = 0;  // threads started after PARPERF_MAX_THREADS were measured
 };
 
 // A site named by the program (name, file, line) or found by a collector at a code address. A code
@@ -330,6 +336,10 @@ void fields(ProcessRecord& r, F&& f) {
   f(r.rank), f(r.world_size), f(r.pid), f(r.start_unix_ns), f(r.duration_ns), f(r.end_reason),
       f(r.end_signal), f(r.clock_source), f(r.thread_count), f(r.ticks_per_second), f(r.max_depth),
       f(r.dropped_intervals), f(r.hostname), f(r.command_line), f(r.parperf_version), f(r.openmp_runtime);
+}
+template <class F>
+void fields(LimitsRecord& r, F&& f) {
+  f(r.threads_not_measured);
 }
 template <class F>
 void fields(SiteRecord& r, F&& f) {

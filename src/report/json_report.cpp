@@ -76,6 +76,7 @@ json run_json(const RunSummary& run) {
           {"missing_ranks", run.missing_ranks},
           {"slowest_rank", std::move(slowest)},
           {"openmp_runtime", run.openmp_runtime},
+          {"openmp_runtime_substituted", run.openmp_runtime_substituted},
           {"mpi", mpi_run_json(run.mpi)},
           {"warnings", run.warnings}};
 }
@@ -147,6 +148,8 @@ json interval_json(const ReportInterval& interval) {
               {"synchronization", c.synchronization},
               {"time_variation", c.time_variation},
               {"overlap", c.overlap},
+              {"startup_time", c.startup},
+              {"shutdown_time", c.shutdown},
               {"os_cpu_user", c.os_cpu_user},
               {"os_cpu_sys", c.os_cpu_sys},
               {"comparative", comparative_json(interval.comparative)}};

@@ -4,6 +4,7 @@
 
 #include "analysis/mpi_classes.hpp"
 #include "analysis/rank_list.hpp"
+#include "report/printable_text.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -79,7 +80,8 @@ void render_mpi_run(TextOut out, const RunSummary& run) {
                    "slowest", run.slowest_rank->rank, format_seconds(run.slowest_rank->execution_time));
   if (!run.mpi) return;
   const MpiSummary& mpi = *run.mpi;
-  fmt::format_to(out, "  {:<12}{}\n", "mpi", mpi.library.empty() ? "(library unknown)" : mpi.library);
+  fmt::format_to(out, "  {:<12}{}\n", "mpi",
+                 mpi.library.empty() ? "(library unknown)" : printable(mpi.library));
   fmt::format_to(out, "  {:<12}{}, latency {}, bandwidth {}\n", "", thread_level_text(mpi.thread_level),
                  format_duration(mpi.latency), bandwidth_text(mpi.bandwidth));
   render_clocks(out, mpi);

@@ -71,6 +71,11 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
   summary.warnings = run.warnings;
   for (const format::Profile& profile : run.profiles)
     if (summary.openmp_runtime.empty()) summary.openmp_runtime = profile.process.openmp_runtime;
+  if (run.run_info.is_object()) {
+    const auto choice = run.run_info.find("openmp_runtime");
+    summary.openmp_runtime_substituted = choice != run.run_info.end() && choice->is_string() &&
+                                         choice->get<std::string>() == "libomp (replacing libgomp)";
+  }
   for (std::size_t i = 0; i < run.profiles.size(); ++i) {
     const format::ProcessInfo& process = run.profiles[i].process;
     std::string file = i < run.profile_files.size() ? run.profile_files[i] : std::string();
@@ -80,6 +85,12 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
           "rank {}: {} interval entries were not recorded (nesting deeper than the configured maximum depth, "
           "or too many distinct intervals)",
           process.rank, process.dropped_intervals));
+    }
+    if (const std::uint64_t missing = run.profiles[i].threads_not_measured; missing > 0) {
+      summary.warnings.push_back(fmt::format(
+          "rank {}: {} threads were not measured: they started after {} others were (PARPERF_MAX_THREADS); "
+          "the figures cover the measured threads only",
+          process.rank, missing, process.thread_count));
     }
   }
   return summary;

@@ -52,6 +52,9 @@ struct RunSummary {
   std::vector<ProfileEnd> end_reasons;  // one per analysed profile, by rank
   std::vector<std::string> warnings;
   std::string openmp_runtime;  // the OpenMP runtime measured through OMPT; empty when none
+  // `parperf run` ran a program built for GNU libgomp on LLVM's libomp (run.json): the measured
+  // program ran on another OpenMP runtime than it does unmeasured, which the header says.
+  bool openmp_runtime_substituted = false;
   // Ranks that left no profile (aborted, crashed, killed): the report covers the others.
   std::vector<std::int64_t> missing_ranks;  // at most analysis::kMaxListedMissingRanks
   std::int64_t missing_rank_count = 0;

@@ -7,6 +7,7 @@
 
 #include "report/interval_kind.hpp"
 #include "report/mpi_text.hpp"
+#include "report/printable_text.hpp"
 #include "report/src_summary.hpp"
 #include "report/time_format.hpp"
 
@@ -59,8 +60,8 @@ std::string end_text(const ProfileEnd& end) {
 }
 
 void render_run(Out out, const RunSummary& run) {
-  fmt::format_to(out, "parperf report: {}\n", run.directory);
-  fmt::format_to(out, "  {:<12}{}\n", "command", run.command.empty() ? "(unknown)" : run.command);
+  fmt::format_to(out, "parperf report: {}\n", printable(run.directory));
+  fmt::format_to(out, "  {:<12}{}\n", "command", run.command.empty() ? "(unknown)" : printable(run.command));
   if (run.processes < run.world_size) {
     fmt::format_to(out, "  {:<12}{} of {} (see the warnings)\n", "processes", run.processes, run.world_size);
   } else {
@@ -72,7 +73,7 @@ void render_run(Out out, const RunSummary& run) {
                      ? "rank: each process is one processor (--unit thread: each thread)"
                      : "thread: each thread is one processor");
   for (const ProfileEnd& end : run.end_reasons) {
-    fmt::format_to(out, "  {:<12}rank {} ({}): {}\n", "ended", end.rank, end.file, end_text(end));
+    fmt::format_to(out, "  {:<12}rank {} ({}): {}\n", "ended", end.rank, printable(end.file), end_text(end));
   }
   for (const ProfileEnd& end : run.end_reasons) {
     if (end.reason == format::EndReason::signal) {
@@ -96,15 +97,20 @@ void render_run(Out out, const RunSummary& run) {
   }
   render_mpi_run(out, run);
   if (!run.openmp_runtime.empty())
-    fmt::format_to(out, "  {:<12}{} (through OMPT)\n", "openmp", run.openmp_runtime);
-  for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", warning);
+    fmt::format_to(out, "  {:<12}{} (through OMPT)\n", "openmp", printable(run.openmp_runtime));
+  if (run.openmp_runtime_substituted)
+    fmt::format_to(out,
+                   "  {:<12}ran on LLVM libomp instead of GNU libgomp, which the program was built for "
+                   "(parperf run --openmp-runtime=native runs it on libgomp, unmeasured)\n",
+                   "");
+  for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", printable(warning));
 }
 
 void render_header(Out out, const ReportInterval& interval) {
   const analysis::IntervalIdentity& id = interval.identity;
-  fmt::format_to(out, "\n== INTERVAL {} \"{}\"", kind_text(id.kind), id.name);
-  if (!id.file.empty()) fmt::format_to(out, "  {}", source_text(id.file, id.line, id.end_line));
-  if (!id.function.empty()) fmt::format_to(out, "  in {}", id.function);
+  fmt::format_to(out, "\n== INTERVAL {} \"{}\"", kind_text(id.kind), printable(id.name));
+  if (!id.file.empty()) fmt::format_to(out, "  {}", printable(source_text(id.file, id.line, id.end_line)));
+  if (!id.function.empty()) fmt::format_to(out, "  in {}", printable(id.function));
   if (id.kind != 0) fmt::format_to(out, "  value {}", id.value);
   fmt::format_to(out, "  level {}  entries {}", interval.level, interval.count);
   if (interval.open) fmt::format_to(out, "  [OPEN: an entry had not ended when the profile was written]");
@@ -143,6 +149,10 @@ void render_main(Out out, const Characteristics& c) {
   if (c.synchronization != 0) line(out, "Synchronization", seconds(c.synchronization));
   if (c.time_variation != 0) line(out, "Time variation", seconds(c.time_variation));
   if (c.overlap != 0) line(out, "Overlap", seconds(c.overlap));
+  if (c.startup != 0 || c.shutdown != 0)
+    line(out, "MPI start-up/shut-down",
+         fmt::format("{} / {}  (in MPI_Init / MPI_Finalize: not part of Total time)", seconds(c.startup),
+                     seconds(c.shutdown)));
   line(out, "OS CPU time", fmt::format("user {}  sys {}", seconds(c.os_cpu_user), seconds(c.os_cpu_sys)));
 }
 
@@ -156,10 +166,10 @@ void render_iterations_and_events(Out out, const ReportInterval& interval) {
   if (interval.events.empty()) return;
   fmt::format_to(out, "  --- user events ---\n");
   for (const analysis::EventTotals& e : interval.events) {
-    fmt::format_to(out, "  \"{}\"  starts {}  ends {}  atomics {}  total {}  mean {}  min {}  max {}", e.name,
-                   e.starts, e.ends, e.atomics, seconds(e.total), seconds(e.mean), seconds(e.min),
-                   seconds(e.max));
-    if (!e.first_description.empty()) fmt::format_to(out, "  first: \"{}\"", e.first_description);
+    fmt::format_to(out, "  \"{}\"  starts {}  ends {}  atomics {}  total {}  mean {}  min {}  max {}",
+                   printable(e.name), e.starts, e.ends, e.atomics, seconds(e.total), seconds(e.mean),
+                   seconds(e.min), seconds(e.max));
+    if (!e.first_description.empty()) fmt::format_to(out, "  first: \"{}\"", printable(e.first_description));
     fmt::format_to(out, "\n");
   }
 }
@@ -233,7 +243,7 @@ void render_interval(Out out, const ReportInterval& interval, bool show_per_proc
   render_communication(out, interval);
   render_comparative(out, interval.comparative);
   if (show_per_processor) render_per_processor(out, interval.per_processor);
-  fmt::format_to(out, "  diagnosis: {}\n", interval.diagnosis);
+  fmt::format_to(out, "  diagnosis: {}\n", printable(interval.diagnosis));
   for (const ReportInterval& child : interval.children) render_interval(out, child, show_per_processor);
 }
 
@@ -264,7 +274,7 @@ void render_threads(Out out, const Report& report) {
 void render_summary(Out out, const Report& report) {
   if (report.summary.empty()) return;
   fmt::format_to(out, "\n--- where the time is lost ---\n");
-  for (const std::string& finding : report.summary) fmt::format_to(out, "  * {}\n", finding);
+  for (const std::string& finding : report.summary) fmt::format_to(out, "  * {}\n", printable(finding));
 }
 
 std::string location_list(const Report& report, const std::vector<analysis::Location>& locations) {
@@ -288,8 +298,9 @@ void render_src_points(Out out, const Report& report) {
     fmt::format_to(
         out, "  {:>6.1f}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}  [in {} \"{}\"; threads {}{}]\n",
         share, p.count, format_seconds(p.total), format_seconds(p.wait), format_seconds(p.wait_max),
-        format_seconds(p.sync), format_seconds(p.sync_max), src_point_text(p), kind_text(p.interval.kind),
-        p.interval.name, location_list(report, p.locations), mpi_point_figures(p));
+        format_seconds(p.sync), format_seconds(p.sync_max), printable(src_point_text(p)),
+        kind_text(p.interval.kind), printable(p.interval.name), location_list(report, p.locations),
+        mpi_point_figures(p));
   }
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "report/interval_selection.hpp"
+#include "report/printable_text.hpp"
 
 namespace parperf::report {
 namespace {
@@ -128,25 +129,6 @@ bool shown_by(const std::vector<std::string>& show, const std::vector<std::strin
               std::string_view name, std::initializer_list<std::string_view> kind_words) {
   if (!show.empty() && !matches_any(show, name, kind_words)) return false;
   return !matches_any(hide, name, kind_words);
-}
-
-// Names, files and descriptions come from the program (or a damaged file): a control character
-// must not break a line of the listing.
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (byte < 0x20 || byte == 0x7f)
-      out += fmt::format("\\x{:02x}", byte);
-    else
-      out += c;
-  }
-  return out;
 }
 
 // Three significant digits, in seconds: 0.412 s, 0.0625 s, 12.3 s; to the nanosecond at most.

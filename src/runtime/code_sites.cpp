@@ -4,12 +4,13 @@
 #include <link.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
 
 #include "runtime/diagnostics.hpp"
+#include "runtime/plain_mutex.hpp"
+#include "runtime/private_memory.hpp"
 #include "runtime/site_registry.hpp"
 
 namespace parperf::runtime {
@@ -18,7 +19,7 @@ namespace {
 constexpr std::size_t kTableSize = 1u << 14;  // sites: constructs and call sites of one program
 std::atomic<CodeSite*> g_table[kTableSize];
 std::atomic<const void*> g_foreign_runtime_base{nullptr};
-std::mutex g_module_mutex;  // serialises the module lookups of new sites (cold path)
+PlainMutex g_module_mutex;  // serialises the module lookups of new sites (cold path)
 char g_executable_path[4096];
 
 std::size_t slot_of(const void* key, format::SiteKind kind) {
@@ -90,9 +91,7 @@ const char* kind_name(format::SiteKind kind) {
 }
 
 const char* copy_text(const char* text) {
-  const std::size_t length = std::strlen(text);
-  auto* copy = static_cast<char*>(std::malloc(length + 1));
-  if (copy) std::memcpy(copy, text, length + 1);
+  const char* copy = copy_text_private(text, std::strlen(text));
   return copy ? copy : "";
 }
 
@@ -128,9 +127,8 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
     }
     // Cold: build the site, then try to claim the slot. A racing thread that claims it first with
     // the same key wins; ours is dropped (a few bytes, once).
-    void* memory = std::calloc(1, sizeof(CodeSite));
-    if (!memory) return nullptr;
-    auto* site = new (memory) CodeSite();
+    CodeSite* site = create_private<CodeSite>();
+    if (!site) return nullptr;
     site->key = key;
     site->kind = kind;
     site->parent = parent;
@@ -145,7 +143,7 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
     __atomic_store_n(&site->site.state_, kSiteIsCodeSite, __ATOMIC_RELEASE);
     CodeSite* expected = nullptr;
     if (g_table[slot].compare_exchange_strong(expected, site, std::memory_order_acq_rel)) return site;
-    std::free(memory);
+    release_private(site, sizeof(CodeSite));
     if (expected->key == key && expected->kind == kind) return expected;
   }
   static std::atomic<bool> warned{false};

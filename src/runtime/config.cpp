@@ -101,30 +101,37 @@ void read_rank(Config& config) {
 
 // PARPERF_TEST_CLOCK_SKEW="<rank>:<offset_ns>:<drift_ppm>[,...]": for tests of the clock correction
 // only, this rank's time stamps are written as if its clock were off by offset + drift x elapsed.
+// The whole setting is parsed before any of it applies: a typo warns and changes nothing.
 void read_clock_skew(Config& config) {
   const char* value = env("PARPERF_TEST_CLOCK_SKEW");
   if (!value) return;
-  for (const char* p = value; *p;) {
+  long long offset_for_us = 0;
+  double drift_for_us = 0;
+  for (const char* p = value;;) {
     char* end = nullptr;
+    errno = 0;
     const long long rank = std::strtoll(p, &end, 10);
-    long long offset = 0;
-    double drift_ppm = 0;
-    if (end == p || *end != ':') break;
+    if (end == p || *end != ':' || rank < 0) break;
     p = end + 1;
-    offset = std::strtoll(p, &end, 10);
-    if (end == p) break;
+    const long long offset = std::strtoll(p, &end, 10);
+    if (end == p || errno != 0) break;
     p = end;
+    double drift_ppm = 0;
     if (*p == ':') {
       drift_ppm = std::strtod(p + 1, &end);
+      if (end == p + 1 || errno != 0) break;
       p = end;
     }
-    if (rank == config.rank) {
-      config.clock_skew_offset_ns = offset;
-      config.clock_skew_drift = drift_ppm * 1e-6;
+    if (rank == config.rank) offset_for_us = offset, drift_for_us = drift_ppm * 1e-6;
+    if (*p == '\0') {
+      config.clock_skew_offset_ns = offset_for_us;
+      config.clock_skew_drift = drift_for_us;
+      return;
     }
     if (*p != ',') break;
     ++p;
   }
+  warn("PARPERF_TEST_CLOCK_SKEW='%s' is not <rank>:<offset_ns>[:<drift_ppm>][,...]; ignored", value);
 }
 
 bool matches_any(const char* patterns, const char* name) {

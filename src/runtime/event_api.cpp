@@ -1,11 +1,11 @@
 // The user-event part of the C API: parperf_event_create / start / end / atomic.
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 
 #include "parperf/parperf.h"
 #include "runtime/clock.hpp"
 #include "runtime/diagnostics.hpp"
+#include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/user_events.hpp"
@@ -19,7 +19,7 @@ enum class Phase { start, end, atomic };
 void remember_first_description(EventStats& stats, const EventKind& kind, va_list* args) {
   if (stats.first_description.load(std::memory_order_relaxed)) return;
   constexpr std::size_t kMaxDescription = 256;
-  auto* text = static_cast<char*>(std::malloc(kMaxDescription));
+  auto* text = static_cast<char*>(allocate_private(kMaxDescription, 1));
   if (!text) return;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"

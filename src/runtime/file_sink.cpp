@@ -1,11 +1,22 @@
 #include "runtime/file_sink.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 namespace parperf::runtime {
+
+int open_private(const char* path, int flags, mode_t mode) noexcept {
+  int fd = open(path, flags | O_CLOEXEC, mode);
+  if (fd >= 0 && fd <= 2) {
+    const int above = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    fd = above;
+  }
+  return fd;
+}
 
 void FileSink::write_all(const std::uint8_t* data, std::size_t size) noexcept {
   while (size > 0 && !error_) {

@@ -2,10 +2,17 @@
 // async-signal-safe calls (write, pwrite), so a profile can be written from a fatal-signal handler.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <cstdint>
 
 namespace parperf::runtime {
+
+// open(2) for the runtime's own files: close-on-exec (the program's children never inherit them)
+// and never descriptor 0, 1 or 2, even when the program closed its standard streams (what it
+// later writes to stdout must not land in our file). Async-signal-safe.
+int open_private(const char* path, int flags, mode_t mode = 0) noexcept;
 
 class FileSink {
  public:

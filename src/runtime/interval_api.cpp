@@ -12,7 +12,9 @@
 // off path costs a TLS load, a flag test and an increment); its end decrements it. Those entries
 // are always innermost, so the counter and the frame stack never interleave, and the stack stays
 // consistent across parperf_control() switches. A name-filtered entry pushes a transparent frame
-// so its children still attach to its parent.
+// so its children still attach to its parent. An entry that spans a pause leaves the paused time
+// out (recording_switch.hpp): one more load of the pause clock on each begin and end.
+#include <atomic>
 #include <cstring>
 
 #include "parperf/parperf.h"
@@ -21,6 +23,7 @@
 #include "runtime/interval_stack.hpp"
 #include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
+#include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
@@ -36,6 +39,7 @@ void push_frame(ThreadState& t, std::uint32_t depth, const parperf_site* site, N
   f.site.set(site);
   f.node.set(node);
   f.begin_ticks.set(now);
+  f.paused_at_begin.set(paused_ticks(now));
   f.iteration_begin_ticks.set(0);
   f.mode.set(mode);
   t.depth.store(depth, std::memory_order_release);
@@ -48,7 +52,7 @@ void pop_frame(ThreadState& t, std::uint32_t depth, std::uint64_t now) noexcept 
     Node* node = f.node.get();
     if (recording()) {
       const std::uint64_t begin = f.begin_ticks.get();
-      node->record_entry(begin, ticks_between(begin, now));
+      node->record_entry(begin, recorded_ticks(begin, f.paused_at_begin.get(), now));
       const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
       if (iteration_begin) node->record_iteration(ticks_between(iteration_begin, now));
     }
@@ -290,6 +294,26 @@ void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration
   if (OperationStats* stats = operation_stats_for(t, *node, site)) stats->record(duration, wait, sync, 0);
 }
 
+namespace {
+
+// A length-delimited name ends at a NUL byte, as in C: a Fortran caller often appends c_null_char
+// and passes the length with it. Anything after the NUL is lost, which is said once.
+std::size_t length_before_nul(const char* text, std::size_t length, const char* what) noexcept {
+  const void* nul = std::memchr(text, '\0', length);
+  if (!nul) return length;
+  const auto kept = static_cast<std::size_t>(static_cast<const char*>(nul) - text);
+  bool more = false;
+  for (std::size_t i = kept; i < length && !more; ++i) more = text[i] != '\0';
+  static std::atomic<bool> warned{false};
+  if (more && !warned.exchange(true))
+    warn(
+        "%s '%.*s' given with %zu bytes holds a NUL byte at %zu: the name ends there (bytes after it are "
+        "not part of any name)",
+        what, static_cast<int>(kept), text, length, kept);
+  return kept;
+}
+
+}  // namespace
 }  // namespace parperf::runtime
 
 using namespace parperf::runtime;
@@ -307,11 +331,13 @@ void parperf_interval_end(parperf_site* site) {
 void parperf_interval_begin_n(const char* name, size_t name_len, int kind, const char* file, size_t file_len,
                               int line, int64_t value) {
   if (!name || !current_thread()) return;
+  name_len = length_before_nul(name, name_len, "interval name");
+  if (file) file_len = length_before_nul(file, file_len, "file name");
   if (parperf_site* site = intern_site(name, name_len, kind, file, file_len, line)) begin(site, value);
 }
 
 void parperf_interval_end_n(const char* name, size_t name_len) {
-  if (name) end(nullptr, name, name_len);
+  if (name) end(nullptr, name, length_before_nul(name, name_len, "interval name"));
 }
 
 void parperf_interval_begin_named(const char* name, int kind, const char* file, int line, int64_t value) {

@@ -1,8 +1,9 @@
 #include "runtime/interval_tree.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <new>
+
+#include "runtime/private_memory.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -30,7 +31,7 @@ bool ensure_table_room(Node* parent) {
   const std::uint32_t spilled = parent->child_count + 1 - Node::kInlineChildren;
   if (parent->child_table && spilled * 2 <= parent->child_table_capacity) return true;
   const std::uint32_t capacity = parent->child_table_capacity ? parent->child_table_capacity * 2 : 16;
-  auto** table = static_cast<Node**>(std::calloc(capacity, sizeof(Node*)));
+  auto** table = static_cast<Node**>(allocate_private(capacity * sizeof(Node*)));
   if (!table) return false;
   int skipped = 0;
   for (Node* c = parent->first_child.load(std::memory_order_relaxed); c;
@@ -38,7 +39,7 @@ bool ensure_table_room(Node* parent) {
     if (skipped++ < Node::kInlineChildren) continue;  // the first children live in the inline slots
     insert_into_table(table, capacity, c);
   }
-  std::free(parent->child_table);
+  release_private(parent->child_table, parent->child_table_capacity * sizeof(Node*));
   parent->child_table = table;
   parent->child_table_capacity = capacity;
   return true;
@@ -58,7 +59,7 @@ Node* Node::find_in_table(const parperf_site* s, std::int64_t v) const noexcept 
 Node* NodeArena::allocate() noexcept {
   if (used_ == chunk_size_) {
     const int size = chunk_size_ == 0 ? kFirstChunk : std::min(chunk_size_ * 2, kLargestChunk);
-    void* memory = std::malloc(sizeof(Node) * static_cast<std::size_t>(size));
+    void* memory = allocate_private(sizeof(Node) * static_cast<std::size_t>(size), alignof(Node));
     if (!memory) return nullptr;
     chunk_ = static_cast<Node*>(memory);
     chunk_size_ = size;

@@ -17,7 +17,9 @@
 #include "format/records.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/diagnostics.hpp"
+#include "runtime/plain_mutex.hpp"
 #include "runtime/profile_writer.hpp"
+#include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/thread_state.hpp"
 
@@ -34,7 +36,7 @@ namespace {
 
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTERM, SIGINT};
 struct sigaction g_previous_actions[sizeof kFatalSignals / sizeof kFatalSignals[0]];
-std::mutex g_init_mutex;
+PlainMutex g_init_mutex;
 std::atomic<bool> g_final_written{false};
 std::atomic<bool> g_final_done{false};  // the final profile has been written (or failed to be)
 
@@ -56,7 +58,14 @@ int signal_slot(int signal) {
   return -1;
 }
 
-void on_fatal_signal(int signal, siginfo_t*, void*) {
+// Whether the kernel raised the signal for the instruction that faulted (returning from the handler
+// re-executes it), rather than someone sending it with kill, raise, tgkill or sigqueue.
+bool raised_by_fault(int signal, const siginfo_t* info) {
+  if (signal != SIGSEGV && signal != SIGBUS && signal != SIGFPE) return false;
+  return info && info->si_code > 0;  // SI_USER, SI_TKILL, SI_QUEUE, ... are <= 0
+}
+
+void on_fatal_signal(int signal, siginfo_t* info, void*) {
   const int saved_errno = errno;
   if (!g_final_written.exchange(true)) {
     // `parperf run` reports the signal itself; a program run directly hears it from us.
@@ -71,11 +80,12 @@ void on_fatal_signal(int signal, siginfo_t*, void*) {
   } else {
     wait_for_final_profile();
   }
-  // Restore what the program had, then let the signal take its course: re-raised for signals sent
-  // to us; for faults (SEGV, BUS, FPE) returning re-executes the faulting instruction.
+  // Restore what the program had, then let the signal take its course: a fault re-executes the
+  // faulting instruction when we return; a signal that was sent (raise(SIGSEGV), kill -BUS) would
+  // not come again, so it is raised anew, pending until we return.
   const int slot = signal_slot(signal);
   if (slot >= 0) sigaction(signal, &g_previous_actions[slot], nullptr);
-  if (signal != SIGSEGV && signal != SIGBUS && signal != SIGFPE) raise(signal);
+  if (!raised_by_fault(signal, info)) raise(signal);
   errno = saved_errno;
 }
 
@@ -135,7 +145,8 @@ bool ensure_initialised() noexcept {
   state_detail::cpu_sample_ticks = static_cast<std::uint64_t>(
       static_cast<double>(state_detail::config.cpu_sample_ns) * estimated_ticks_per_ns());
   capture_process_facts();
-  state_detail::recording.store(state_detail::config.start_recording, std::memory_order_relaxed);
+  prepare_thread_exit_hook();
+  start_recording_switch(state_detail::config.start_recording, now_ticks());
   if (state_detail::config.install_signal_handlers) install_signal_handlers();
   g_initialising_pid = getpid();
   std::atexit(finish_at_exit);
@@ -153,7 +164,9 @@ void finish_run(int reason, int signal) noexcept {
     wait_for_final_profile();
     return;
   }
-  close_current_thread(now_ticks());
+  // The calling thread's intervals are not closed here: one still open (exit() inside it) is
+  // written as open, like those of every other thread; its `program` interval ends with the
+  // process (profile_writer.cpp).
   const bool written = write_profile(static_cast<format::EndReason>(reason), signal);
   g_final_done.store(true, std::memory_order_release);
   state_detail::lifecycle.store(static_cast<int>(Lifecycle::finished), std::memory_order_release);

@@ -2,13 +2,13 @@
 #include "runtime/mpi_state.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 
 #include "runtime/code_sites.hpp"
 #include "runtime/interval_stack.hpp"
 #include "runtime/mpi_collector_abi.h"
 #include "runtime/operation_stats.hpp"
+#include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
@@ -209,7 +209,8 @@ void parperf_mpi_set_process(int64_t world_rank, int64_t world_size, int32_t thr
   state_detail::config.rank = world_rank;
   state_detail::config.world_size = world_size;
   if (world_rank == 0 && world_size > 1 && world_size <= kMaxClockRanks && !g_master_exchanges) {
-    g_master_exchanges = new (std::nothrow) ClockExchange[2 * world_size];
+    g_master_exchanges = static_cast<ClockExchange*>(allocate_private(
+        sizeof(ClockExchange) * 2 * static_cast<std::size_t>(world_size), alignof(ClockExchange)));
     if (g_master_exchanges) g_master_exchange_ranks = world_size;
   }
   g_mpi_present.store(true, std::memory_order_release);

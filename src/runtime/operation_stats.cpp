@@ -1,7 +1,6 @@
 #include "runtime/operation_stats.hpp"
 
-#include <cstdlib>
-#include <new>
+#include "runtime/private_memory.hpp"
 
 #include "runtime/interval_tree.hpp"
 #include "runtime/thread_state.hpp"
@@ -18,8 +17,8 @@ OperationStats* operation_stats_for(ThreadState& thread, Node& node, const parpe
   // Bump-allocated in chunks: a thread meets a few dozen operation sites, once each.
   if (thread.operation_chunk_used == ThreadState::kOperationChunk) thread.operation_chunk = nullptr;
   if (!thread.operation_chunk) {
-    thread.operation_chunk =
-        static_cast<OperationStats*>(std::malloc(sizeof(OperationStats) * ThreadState::kOperationChunk));
+    thread.operation_chunk = static_cast<OperationStats*>(
+        allocate_private(sizeof(OperationStats) * ThreadState::kOperationChunk, alignof(OperationStats)));
     if (!thread.operation_chunk) return nullptr;
     thread.operation_chunk_used = 0;
   }

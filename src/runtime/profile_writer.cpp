@@ -2,8 +2,11 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -17,6 +20,7 @@
 #include "runtime/mpi_state.hpp"
 #include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
+#include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
@@ -34,8 +38,6 @@ using Writer = format::RecordWriter<FileSink>;
 char g_hostname[256] = "unknown";
 char g_command_line[4096] = "";
 char g_openmp_runtime[256] = "";
-std::uint8_t g_buffer[64 * 1024];
-std::atomic<bool> g_writing{false};
 std::atomic<bool> g_warned_unwritable{false};
 
 std::string_view view(const char* text) {
@@ -66,7 +68,9 @@ int make_directories(const char* dir) {
   }
   struct stat st {};
   if (stat(dir, &st) != 0) return errno;
-  return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+  // A directory someone else owns may hold their links to files we would then overwrite.
+  return st.st_uid == geteuid() ? 0 : EPERM;
 }
 
 void warn_unwritable(const char* dir, int error) {
@@ -81,18 +85,27 @@ void warn_unwritable(const char* dir, int error) {
 // its last boundary read (a thread computing inside one long interval has no boundary to read it
 // at), charged to the innermost open node. The kernel's per-thread clock gives user + sys together;
 // the tail is written as user time.
+//
+// When the process ends (every write but a flush), the `program` interval of each thread still
+// running ends with it: that entry is complete, not open. Entries inside it that are still open
+// (an exit() or a fatal signal in the middle of an interval) stay open and are marked so.
 struct OpenFrames {
+  bool process_ends = false;
+  const Node* root = nullptr;  // the thread's `program` node while its entry is open
   const Node* nodes[kMaxFrames] = {};
   std::uint64_t begins[kMaxFrames] = {};
+  std::uint64_t paused_at_begins[kMaxFrames] = {};
   std::uint32_t count = 0;
   const Node* innermost = nullptr;
   std::uint64_t unsampled_cpu_ns = 0;
 
   void collect(const ThreadState& t) {
     count = 0;
+    root = nullptr;
     innermost = nullptr;
     unsampled_cpu_ns = 0;
     if (t.ended.get()) return;
+    root = t.frames[0].node.get();
     const std::uint32_t depth = t.depth.load(std::memory_order_acquire);
     if (depth < kMaxFrames) innermost = t.frames[depth].node.get();
     const std::uint64_t cpu = thread_cpu_ns(t.os_tid);
@@ -103,6 +116,7 @@ struct OpenFrames {
       if (f.mode.get() != FrameMode::record) continue;
       nodes[count] = f.node.get();
       begins[count] = f.begin_ticks.get();
+      paused_at_begins[count] = f.paused_at_begin.get();
       ++count;
     }
   }
@@ -111,11 +125,22 @@ struct OpenFrames {
       if (nodes[i] == node) return &begins[i];
     return nullptr;
   }
+  // The recorded time of the open entry whose begin begin_of() gave: without the paused time.
+  std::uint64_t recorded_until(const std::uint64_t* begin, std::uint64_t now) const {
+    return recorded_ticks(*begin, paused_at_begins[begin - begins], now);
+  }
 };
-OpenFrames g_open_frames;
+// What one write works with. A flush and the final write may run at once (see write_profile), so
+// each has its own.
+struct WriteSlot {
+  std::uint8_t buffer[64 * 1024] = {};
+  OpenFrames open_frames;
+};
+constinit WriteSlot g_flush_slot;
+constinit WriteSlot g_final_slot;
 
 void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent, const TickConverter& clock,
-                std::uint64_t now) {
+                std::uint64_t now, const OpenFrames& open_frames) {
   node.written_index = index;
   format::NodeRecord r;
   r.parent = parent;
@@ -126,13 +151,21 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   r.min_ns = r.count ? clock.duration_ns(node.min_ticks.get()) : 0;
   r.max_ns = clock.duration_ns(node.max_ticks.get());
   r.last_begin_ns = clock.since_origin_ns(node.last_begin_ticks.get());
-  if (const std::uint64_t* begin = g_open_frames.begin_of(&node)) {
-    r.flags |= format::kNodeOpen;
-    r.open_ns = clock.duration_ns(ticks_between(*begin, now));
+  if (const std::uint64_t* begin = open_frames.begin_of(&node)) {
+    const std::uint64_t elapsed_ns = clock.duration_ns(open_frames.recorded_until(begin, now));
+    if (open_frames.process_ends && &node == open_frames.root) {
+      r.min_ns = r.count ? std::min(r.min_ns, elapsed_ns) : elapsed_ns;
+      r.max_ns = std::max(r.max_ns, elapsed_ns);
+      r.sum_ns += elapsed_ns;
+      ++r.count;
+    } else {
+      r.flags |= format::kNodeOpen;
+      r.open_ns = elapsed_ns;
+    }
     r.last_begin_ns = clock.since_origin_ns(*begin);
   }
   r.os_user_self_ns =
-      node.os_user_self_ns.get() + (&node == g_open_frames.innermost ? g_open_frames.unsampled_cpu_ns : 0);
+      node.os_user_self_ns.get() + (&node == open_frames.innermost ? open_frames.unsampled_cpu_ns : 0);
   r.os_sys_self_ns = node.os_sys_self_ns.get();
   r.iterations = node.iterations.get();
   r.iteration_sum_ns = clock.duration_ns(node.iteration_sum_ticks.get());
@@ -184,7 +217,8 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
 
 // Pre-order walk without recursion (a signal may arrive on a nearly exhausted stack): the parent
 // of a node at depth d is the last node written at depth d - 1.
-void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t now) {
+void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t now,
+                const OpenFrames& open_frames) {
   std::uint32_t index_at_depth[kMaxFrames];
   std::uint32_t next_index = 0;
   std::uint32_t depth = 0;
@@ -192,7 +226,7 @@ void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t
   while (node) {
     index_at_depth[depth] = next_index++;
     write_node(w, *node, index_at_depth[depth], depth == 0 ? format::kNoParent : index_at_depth[depth - 1],
-               clock, now);
+               clock, now, open_frames);
     if (Node* child = node->first_child.load(std::memory_order_acquire); child && depth + 1 < kMaxFrames) {
       node = child;
       ++depth;
@@ -210,8 +244,9 @@ void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t
   }
 }
 
-void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, std::uint64_t now) {
-  g_open_frames.collect(t);
+void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, std::uint64_t now,
+                  OpenFrames& open_frames) {
+  open_frames.collect(t);
   format::ThreadRecord r;
   r.index = t.index;
   r.ended = t.ended.get() ? 1 : 0;
@@ -221,15 +256,15 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
   r.kind = static_cast<std::uint32_t>(t.kind.get());
   std::uint64_t parked = t.parked_ticks.get();
   if (const std::uint64_t since = t.parked_since.get(); since != 0 && !r.ended)
-    parked += ticks_between(since, now);
+    parked += recorded_ticks(since, t.parked_paused_at.get(), now);
   r.parked_ns = clock.duration_ns(parked);
   w.begin_section(format::SectionType::thread);
   w.record(r);
-  write_tree(w, t.root, clock, now);
+  write_tree(w, t.root, clock, now, open_frames);
   w.end_section();
 }
 
-void write_contents(Writer& w, format::EndReason reason, int signal) {
+void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames& open_frames) {
   TickConverter clock = calibrate();
   clock.skew_offset_ns = config().clock_skew_offset_ns;
   clock.skew_drift = config().clock_skew_drift;
@@ -261,7 +296,8 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
   w.begin_section(format::SectionType::process);
   w.record(process);
   w.end_section();
-  for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now);
+  open_frames.process_ends = reason != format::EndReason::flush;
+  for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now, open_frames);
   write_mpi_section(w, clock);  // refers to the node indices the thread sections just gave
 
   // Sites and events last: every node written above refers to a site registered before it.
@@ -296,7 +332,67 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
     w.record(r);
   }
   w.end_section();
+  if (const std::uint32_t missing = threads_not_measured()) {
+    w.begin_section(format::SectionType::limits);
+    format::LimitsRecord limits;
+    limits.threads_not_measured = missing;
+    w.record(limits);
+    w.end_section();
+  }
   w.finish();
+}
+
+// A flush and the final write (exit, fatal signal) may overlap: a thread flushes while another
+// exits, or a signal arrives in the middle of a flush. The final profile must always win, so the
+// final write renames its file only after a flush in progress has renamed (or dropped) its own,
+// and a flush that finishes after the final write has begun drops its file instead of renaming.
+std::atomic<bool> g_final_started{false};
+std::atomic<bool> g_flush_in_progress{false};
+std::atomic<pid_t> g_flusher{0};  // the thread of the flush in progress
+
+struct ProfilePaths {
+  char final[sizeof Config::output_dir + 80] = "";
+  char temp[sizeof Config::output_dir + 96] = "";
+  char flush_temp[sizeof Config::output_dir + 96] = "";
+
+  bool make(const char* dir, const char* name, const char* temp_suffix) {
+    return append(final, sizeof final, dir) && append(final, sizeof final, "/") &&
+           append(final, sizeof final, name) && append(temp, sizeof temp, final) &&
+           append(temp, sizeof temp, temp_suffix) && append(flush_temp, sizeof flush_temp, final) &&
+           append(flush_temp, sizeof flush_temp, ".partial");
+  }
+};
+
+// Writes the whole profile into a new file at `path`; 0 or the errno that stopped it. The name is
+// predictable, so the file is made afresh, never through a link someone planted there.
+int write_file(const char* path, format::EndReason reason, int signal, WriteSlot& slot) {
+  unlink(path);  // what a killed run left behind
+  const int fd = open_private(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+  if (fd < 0) return errno;
+  FileSink sink(fd, slot.buffer, sizeof slot.buffer);
+  Writer writer(sink);
+  write_contents(writer, reason, signal, slot.open_frames);
+  sink.flush();
+  const int error = sink.error();
+  close(fd);
+  if (error != 0) unlink(path);
+  return error;
+}
+
+// The final write waits for a flush on another thread to finish (it drops its file once it sees
+// the final write begun, or renames it first). A flush on this very thread was interrupted by the
+// signal that brought us here and never resumes: its temporary file is removed instead.
+void wait_for_flush_to_end(pid_t self, const ProfilePaths& paths) {
+  if (g_flush_in_progress.load(std::memory_order_acquire) &&
+      g_flusher.load(std::memory_order_relaxed) == self) {
+    unlink(paths.flush_temp);
+    return;
+  }
+  for (int waited_ms = 0; g_flush_in_progress.load(std::memory_order_acquire) && waited_ms < 10000;
+       ++waited_ms) {
+    timespec pause{0, 1000000};
+    nanosleep(&pause, nullptr);
+  }
 }
 
 }  // namespace
@@ -304,7 +400,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal) {
 void capture_process_facts() noexcept {
   if (gethostname(g_hostname, sizeof g_hostname) != 0) std::strcpy(g_hostname, "unknown");
   g_hostname[sizeof g_hostname - 1] = '\0';
-  const int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  const int fd = open_private("/proc/self/cmdline", O_RDONLY);
   if (fd < 0) return;
   const ssize_t n = read(fd, g_command_line, sizeof g_command_line - 1);
   close(fd);
@@ -319,39 +415,41 @@ void note_openmp_runtime(const char* version) noexcept {
 }
 
 bool write_profile(format::EndReason reason, int signal) noexcept {
-  if (g_writing.exchange(true, std::memory_order_acquire)) return false;
+  const bool final_write = reason != format::EndReason::flush;
+  if (final_write) {
+    g_final_started.store(true, std::memory_order_seq_cst);
+  } else if (g_final_started.load(std::memory_order_seq_cst) ||
+             g_flush_in_progress.exchange(true, std::memory_order_acquire)) {
+    return false;  // the final profile is being written, or another thread is flushing
+  }
+  const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
+  if (!final_write) g_flusher.store(self, std::memory_order_relaxed);
+
   const char* dir = config().output_dir;
-  bool written = false;
   char name[64];
   format::profile_file_name(name, sizeof name, config().rank);
-  char final_path[sizeof Config::output_dir + 80] = "";
-  char temp_path[sizeof final_path] = "";
-  if (!(append(final_path, sizeof final_path, dir) && append(final_path, sizeof final_path, "/") &&
-        append(final_path, sizeof final_path, name) && append(temp_path, sizeof temp_path, final_path) &&
-        append(temp_path, sizeof temp_path, ".partial"))) {
+  ProfilePaths paths;
+  bool written = false;
+  if (!paths.make(dir, name, final_write ? ".final.partial" : ".partial")) {
     warn_unwritable(dir, ENAMETOOLONG);
   } else if (const int error = make_directories(dir); error != 0) {
     warn_unwritable(dir, error);
-  } else if (const int fd = open(temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666); fd < 0) {
-    warn_unwritable(dir, errno);
   } else {
-    FileSink sink(fd, g_buffer, sizeof g_buffer);
-    Writer writer(sink);
-    write_contents(writer, reason, signal);
-    sink.flush();
-    const int write_error = sink.error();
-    close(fd);
-    // Rename last: a reader sees the previous complete profile or this one, never half of one.
-    if (write_error != 0) {
-      unlink(temp_path);
+    WriteSlot& slot = final_write ? g_final_slot : g_flush_slot;
+    if (const int write_error = write_file(paths.temp, reason, signal, slot); write_error != 0) {
       warn_unwritable(dir, write_error);
-    } else if (rename(temp_path, final_path) != 0) {
-      warn_unwritable(dir, errno);
+    } else if (!final_write && g_final_started.load(std::memory_order_seq_cst)) {
+      unlink(paths.temp);  // stale already: the final write has begun and will replace it
     } else {
-      written = true;
+      if (final_write) wait_for_flush_to_end(self, paths);
+      // Rename last: a reader sees the previous complete profile or this one, never half of one.
+      if (rename(paths.temp, paths.final) != 0)
+        warn_unwritable(dir, errno);
+      else
+        written = true;
     }
   }
-  g_writing.store(false, std::memory_order_release);
+  if (!final_write) g_flush_in_progress.store(false, std::memory_order_release);
   return written;
 }
 

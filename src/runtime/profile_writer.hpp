@@ -11,8 +11,9 @@ namespace parperf::runtime {
 // The OpenMP runtime's version string, for the profile (the OMPT collector calls it once).
 void note_openmp_runtime(const char* version) noexcept;
 
-// Returns true when the file was written. Concurrent calls (a signal during a flush) do not
-// interleave: the later one returns false without writing.
+// Returns true when the file was written. A flush (reason `flush`) returns false without writing
+// while another flush runs or once the final write has begun; the final write (any other reason)
+// always writes and ends up as the file, even when it interrupts or overlaps a flush.
 bool write_profile(format::EndReason reason, int signal) noexcept;
 
 // Process facts captured at start-up for the profile header (hostname, command line).

@@ -1,11 +1,11 @@
 #include "runtime/site_registry.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include "runtime/diagnostics.hpp"
+#include "runtime/plain_mutex.hpp"
+#include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 
 namespace parperf::runtime {
@@ -19,7 +19,7 @@ constexpr std::uint32_t kMaxChunks = 1024;
 
 std::atomic<const parperf_site*>* g_chunks[kMaxChunks];
 std::atomic<std::uint32_t> g_site_count{0};
-std::mutex g_registry_mutex;  // serialises registration and interning (cold path)
+PlainMutex g_registry_mutex;  // serialises registration and interning (cold path)
 
 parperf_site g_program_site = {"program", "", 0, PARPERF_KIND_PROGRAM, 0, 0};
 
@@ -42,17 +42,9 @@ bool same_text(const char* stored, const char* data, std::size_t length) {
   return std::strncmp(stored, data, length) == 0 && stored[length] == '\0';
 }
 
-char* copy_text(const char* data, std::size_t length) {
-  auto* copy = static_cast<char*>(std::malloc(length + 1));
-  if (!copy) return nullptr;
-  std::memcpy(copy, data, length);
-  copy[length] = '\0';
-  return copy;
-}
-
 bool grow_interned() {
   const std::size_t capacity = g_interned_capacity ? g_interned_capacity * 2 : 64;
-  auto** table = static_cast<InternedSite**>(std::calloc(capacity, sizeof(InternedSite*)));
+  auto** table = static_cast<InternedSite**>(allocate_private(capacity * sizeof(InternedSite*)));
   if (!table) return false;
   for (std::size_t i = 0; i < g_interned_capacity; ++i) {
     InternedSite* entry = g_interned[i];
@@ -61,7 +53,7 @@ bool grow_interned() {
     while (table[slot]) slot = (slot + 1) & (capacity - 1);
     table[slot] = entry;
   }
-  std::free(g_interned);
+  release_private(g_interned, g_interned_capacity * sizeof(InternedSite*));
   g_interned = table;
   g_interned_capacity = capacity;
   return true;
@@ -80,7 +72,7 @@ std::int32_t register_site(parperf_site* site) noexcept {
   if (chunk >= kMaxChunks) return kSiteFiltered;  // 1M distinct sites: stop recording new ones
   if (!g_chunks[chunk]) {
     g_chunks[chunk] = static_cast<std::atomic<const parperf_site*>*>(
-        std::calloc(kChunkSize, sizeof(std::atomic<const parperf_site*>)));
+        allocate_private(kChunkSize * sizeof(std::atomic<const parperf_site*>)));
     if (!g_chunks[chunk]) return kSiteFiltered;
   }
   site->id_ = id;
@@ -114,13 +106,11 @@ parperf_site* intern_site(const char* name, std::size_t name_length, int kind, c
     }
   }
   if ((g_interned_count + 1) * 2 > g_interned_capacity && !grow_interned()) return nullptr;
-  auto* entry = static_cast<InternedSite*>(std::calloc(1, sizeof(InternedSite)));
-  char* name_copy = copy_text(name, name_length);
-  char* file_copy = copy_text(file ? file : "", file_length);
-  if (!entry || !name_copy || !file_copy) {
-    std::free(entry), std::free(name_copy), std::free(file_copy);
-    return nullptr;
-  }
+  // Kept for the rest of the run, like every site; a failed allocation leaves a few bytes behind.
+  auto* entry = create_private<InternedSite>();
+  char* name_copy = copy_text_private(name, name_length);
+  char* file_copy = copy_text_private(file ? file : "", file_length);
+  if (!entry || !name_copy || !file_copy) return nullptr;
   entry->site = parperf_site{name_copy, file_copy, line, kind, 0, 0};
   entry->hash = hash;
   std::size_t slot = hash & (g_interned_capacity - 1);

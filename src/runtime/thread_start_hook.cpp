@@ -11,7 +11,8 @@
 // processors that idle through the whole run.
 //
 // The wrapper passes everything through unchanged when the runtime is not measuring; otherwise the
-// only difference the program can observe is one small allocation per thread creation.
+// start routine and its argument travel to the new thread in a slot of a fixed table, so creating a
+// thread allocates nothing from the program's malloc.
 //
 // Not in sanitizer builds: the sanitizers intercept pthread_create themselves, and a library that
 // precedes theirs in the lookup order would reach libc's through RTLD_NEXT, bypassing them (their
@@ -22,9 +23,9 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
+#include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/thread_state.hpp"
 
@@ -36,15 +37,40 @@ namespace {
 using PthreadCreate = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
 
 struct StartRoutine {
-  void* (*function)(void*);
-  void* argument;
+  void* (*function)(void*) = nullptr;
+  void* argument = nullptr;
+  std::atomic<bool> taken{false};  // in a slot of the table: between pthread_create and the thread's start
+  bool from_table = false;
 };
 
+// Threads created and not yet started rarely number more than a few; beyond the table, a slot
+// comes from private memory and is not reused.
+constexpr unsigned kSlots = 256;
+constinit StartRoutine g_slots[kSlots];
+constinit std::atomic<unsigned> g_next_slot{0};
+
+StartRoutine* take_slot() {
+  for (unsigned tries = 0; tries < kSlots; ++tries) {
+    StartRoutine& slot = g_slots[g_next_slot.fetch_add(1, std::memory_order_relaxed) % kSlots];
+    if (!slot.taken.exchange(true, std::memory_order_acquire)) {
+      slot.from_table = true;
+      return &slot;
+    }
+  }
+  return create_private<StartRoutine>();
+}
+
+void give_back(StartRoutine* slot) {
+  if (slot->from_table) slot->taken.store(false, std::memory_order_release);
+}
+
 void* start_registered(void* packed) {
-  const StartRoutine routine = *static_cast<StartRoutine*>(packed);
-  std::free(packed);
+  auto* slot = static_cast<StartRoutine*>(packed);
+  void* (*function)(void*) = slot->function;
+  void* argument = slot->argument;
+  give_back(slot);
   register_current_thread();
-  return routine.function(routine.argument);
+  return function(argument);
 }
 
 // Whether `function` lies in a library of the MPI stack (by the file name of its module).
@@ -84,11 +110,12 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   if (!next) return EAGAIN;  // no pthread_create below us: nothing sensible can run
   if (!ensure_initialised() || lifecycle() != Lifecycle::active || started_by_communication_library(function))
     return next(thread, attributes, function, argument);
-  auto* packed = static_cast<StartRoutine*>(std::malloc(sizeof(StartRoutine)));
-  if (!packed) return next(thread, attributes, function, argument);
-  *packed = StartRoutine{function, argument};
-  const int result = next(thread, attributes, start_registered, packed);
-  if (result != 0) std::free(packed);
+  StartRoutine* slot = take_slot();
+  if (!slot) return next(thread, attributes, function, argument);
+  slot->function = function;
+  slot->argument = argument;
+  const int result = next(thread, attributes, start_registered, slot);
+  if (result != 0) give_back(slot);
   return result;
 }
 

@@ -1,14 +1,14 @@
 #include "runtime/thread_state.hpp"
 
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#include <cstdlib>
-#include <new>
 
 #include "runtime/clock.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/os_cpu_time.hpp"
+#include "runtime/private_memory.hpp"
+#include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 
@@ -22,20 +22,23 @@ namespace {
 
 std::atomic<ThreadState*> g_threads{nullptr};
 std::atomic<std::uint32_t> g_thread_count{0};
+std::atomic<std::uint32_t> g_threads_not_measured{0};
 
 // Set when the thread has exited, so late calls (from other thread-local destructors) are
 // ignored instead of registering it again.
 thread_local bool t_exited __attribute__((tls_model("initial-exec"))) = false;
 
-// Closes the thread's intervals when it exits. Trivially constructible, so declaring it costs
-// nothing; the C++ runtime registers the destructor on the thread's first use of it.
-struct ThreadExitHook {
-  ThreadState* thread = nullptr;
-  ~ThreadExitHook() {
-    if (thread && thread_detail::current == thread) close_current_thread(now_ticks());
-  }
-};
-thread_local ThreadExitHook t_exit_hook;
+// Closes the thread's intervals when it exits, through a thread-specific key's destructor. Not a
+// C++ thread_local with a destructor: registering one (__cxa_thread_atexit) allocates from the
+// program's malloc in every thread. The key is created when the runtime starts, among the
+// process's first keys, whose values live in the thread descriptor (no allocation either).
+pthread_key_t g_exit_key;
+bool g_exit_key_created = false;
+
+void on_thread_exit(void* value) {
+  auto* thread = static_cast<ThreadState*>(value);
+  if (thread && thread_detail::current == thread) close_current_thread(now_ticks());
+}
 
 }  // namespace
 
@@ -46,17 +49,16 @@ ThreadState* register_current_thread() noexcept {
   // Each thread keeps ~15 KB for its lifetime and beyond (its data outlives it): a program that
   // starts a thread per task must not grow without bound.
   if (g_thread_count.load(std::memory_order_relaxed) >= config().max_threads) {
-    static std::atomic<bool> warned{false};
-    if (!warned.exchange(true))
+    // Counted, so that the profile (and the report) says how many threads are missing.
+    if (g_threads_not_measured.fetch_add(1, std::memory_order_relaxed) == 0)
       warn("more than %u threads: later threads are not measured (PARPERF_MAX_THREADS)",
            config().max_threads);
     t_exited = true;  // do not ask again for this thread
     return nullptr;
   }
 
-  void* memory = std::aligned_alloc(alignof(ThreadState), (sizeof(ThreadState) + 63) / 64 * 64);
-  if (!memory) return nullptr;
-  auto* t = new (memory) ThreadState();
+  auto* t = create_private<ThreadState>();
+  if (!t) return nullptr;
   t->os_tid = static_cast<std::int64_t>(syscall(SYS_gettid));
   t->start_ticks = now_ticks();
   t->root = t->arena.allocate();
@@ -68,6 +70,7 @@ ThreadState* register_current_thread() noexcept {
   root_frame.site.set(program_site());
   root_frame.node.set(t->root);
   root_frame.begin_ticks.set(t->start_ticks);
+  root_frame.paused_at_begin.set(paused_ticks(t->start_ticks));
   root_frame.mode.set(FrameMode::record);
   t->root->last_begin_ticks.set(t->start_ticks);
   sample_os_cpu_time(*t, t->start_ticks, nullptr);
@@ -78,7 +81,7 @@ ThreadState* register_current_thread() noexcept {
   while (!g_threads.compare_exchange_weak(head, t, std::memory_order_release, std::memory_order_relaxed));
 
   thread_detail::current = t;
-  t_exit_hook.thread = t;
+  if (g_exit_key_created) pthread_setspecific(g_exit_key, t);
   return t;
 }
 
@@ -94,20 +97,29 @@ void close_current_thread(std::uint64_t now) noexcept {
     if (f.mode.get() == FrameMode::record) {
       const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
       if (iteration_begin) node->record_iteration(ticks_between(iteration_begin, now));
-      node->record_entry(f.begin_ticks.get(), ticks_between(f.begin_ticks.get(), now));
+      node->record_entry(f.begin_ticks.get(),
+                         recorded_ticks(f.begin_ticks.get(), f.paused_at_begin.get(), now));
     }
     if (depth == 0) break;
   }
   t->depth.store(0, std::memory_order_release);
   t->unrecorded = 0;
   if (const std::uint64_t since = t->parked_since.get()) {  // a pool thread ends while parked
-    t->parked_ticks.add(ticks_between(since, now));
+    t->parked_ticks.add(recorded_ticks(since, t->parked_paused_at.get(), now));
     t->parked_since.set(0);
   }
   t->end_ticks.set(now);
   t->ended.set(true);
   thread_detail::current = nullptr;
   t_exited = true;
+}
+
+void prepare_thread_exit_hook() noexcept {
+  if (!g_exit_key_created) g_exit_key_created = pthread_key_create(&g_exit_key, on_thread_exit) == 0;
+}
+
+std::uint32_t threads_not_measured() noexcept {
+  return g_threads_not_measured.load(std::memory_order_relaxed);
 }
 
 ThreadState* first_thread() noexcept { return g_threads.load(std::memory_order_acquire); }

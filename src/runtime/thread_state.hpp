@@ -26,6 +26,7 @@ struct Frame {
   Relaxed<Node*> node;  // the node the frame's children attach to
   Relaxed<std::uint64_t> begin_ticks;
   Relaxed<std::uint64_t> iteration_begin_ticks;  // 0 until the first iteration mark
+  Relaxed<std::uint64_t> paused_at_begin;        // paused_ticks(begin_ticks): recording_switch.hpp
   Relaxed<FrameMode> mode;
 };
 
@@ -72,6 +73,7 @@ struct ThreadState {
   // executes nothing of the program. `parked_since` is 0 while the thread is not parked.
   Relaxed<std::uint64_t> parked_ticks;
   Relaxed<std::uint64_t> parked_since;
+  Relaxed<std::uint64_t> parked_paused_at;  // paused_ticks(parked_since): a pause is not parked time
 
   // The node of each recently joined team's interval path (team_path.cpp).
   struct TeamPath {
@@ -113,5 +115,11 @@ void close_current_thread(std::uint64_t now) noexcept;
 // The head of the registry list (newest first) and the number of registered threads.
 ThreadState* first_thread() noexcept;
 std::uint32_t thread_count() noexcept;
+
+// Threads that started after PARPERF_MAX_THREADS were registered and are not measured.
+std::uint32_t threads_not_measured() noexcept;
+
+// Creates the key whose destructor closes a thread's intervals at its exit; once, at start-up.
+void prepare_thread_exit_hook() noexcept;
 
 }  // namespace parperf::runtime

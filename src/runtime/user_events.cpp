@@ -1,25 +1,22 @@
 #include "runtime/user_events.hpp"
 
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <new>
 
 #include "runtime/interval_tree.hpp"
+#include "runtime/plain_mutex.hpp"
+#include "runtime/private_memory.hpp"
 
 namespace parperf::runtime {
 namespace {
 
 EventKind g_kinds[kMaxEventKinds];
 std::atomic<std::uint32_t> g_kind_count{0};
-std::mutex g_kinds_mutex;
+PlainMutex g_kinds_mutex;
 
 const char* copy_or_empty(const char* text) {
   const char* source = text ? text : "";
-  const std::size_t length = std::strlen(source);
-  auto* copy = static_cast<char*>(std::malloc(length + 1));
-  if (copy) std::memcpy(copy, source, length + 1);
-  return copy;
+  return copy_text_private(source, std::strlen(source));
 }
 
 }  // namespace
@@ -50,9 +47,8 @@ EventStats* event_stats_for(Node& node, std::uint32_t event) noexcept {
     if (s->event == event) return s;
     last = s;
   }
-  void* memory = std::malloc(sizeof(EventStats));
-  if (!memory) return nullptr;
-  auto* stats = new (memory) EventStats();
+  EventStats* stats = create_private<EventStats>();
+  if (!stats) return nullptr;
   stats->event = event;
   if (last)
     last->next.store(stats, std::memory_order_release);

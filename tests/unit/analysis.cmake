@@ -10,6 +10,11 @@ parperf_add_unit_test(analysis_test
     ${CMAKE_CURRENT_LIST_DIR}/analysis_mpi_attribution_test.cpp
   LINK parperf_analysis)
 
+# The values a profile must have (parts within their whole), on hand-built profiles.
+parperf_add_unit_test(analysis_profile_invariants_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_profile_invariants_test.cpp
+  LINK parperf_analysis parperf_format_test_profiles)
+
 # Loading reads real files, written with the runtime's own writer (format.cmake's sample profiles).
 parperf_add_unit_test(analysis_run_loader_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_run_loader_test.cpp

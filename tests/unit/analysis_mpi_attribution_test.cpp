@@ -1,7 +1,7 @@
 // The MPI collector's figures as characteristics: communication split into real sync and starts,
-// management as productive Sys time, overlap, collectives' potential losses from the matching, the
-// class table and call rows, MPI SRC points, hybrid ranks, and an OpenMP attribution that leaves MPI
-// operations alone.
+// management as productive Sys time, MPI_Init and MPI_Finalize as start-up and shut-down, overlap,
+// collectives' potential losses from the matching, the class table and call rows, MPI SRC points, hybrid
+// ranks, and an OpenMP attribution that leaves MPI operations alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "analysis/mpi_calls.hpp"
 #include "analysis/openmp_attribution.hpp"
 #include "analysis/processors.hpp"
+#include "analysis/seconds.hpp"
 #include "analysis/src_points.hpp"
 #include "unit/analysis_mpi_test_profiles.hpp"
 #include "unit/seconds_assertion.hpp"
@@ -56,20 +57,60 @@ MpiProfile one_rank() {
 }
 
 TEST(analysis_mpi_attribution, CommunicationIsTheTimeInCallsManagementIsProductiveSys) {
-  const IntervalTree tree = analysed({one_rank().profile()});
+  MpiProfile p = one_rank();
+  const auto split = p.site(kind(SiteKind::mpi_management), "MPI_Comm_split", "late_sender.c", 12);
+  p.op(0, 0, split, 1, 20 * kMs);
+  const IntervalTree tree = analysed({p.profile()});
   const TimeBreakdown& b = tree.intervals[0].locations.at(0).breakdown;
   EXPECT_TRUE(
       seconds_are("real sync", b.communication_real_sync, 0.21, "200 ms in MPI_Recv + 10 ms in MPI_Wait"));
   EXPECT_TRUE(seconds_are("starts", b.communication_starts, 0.14,
                           "the rest of Recv, Isend and Wait: 100 + 10 + 30 ms"));
-  EXPECT_TRUE(seconds_are("productive sys", b.productive_sys, 0.05, "MPI_Init is not communication"));
+  EXPECT_TRUE(seconds_are("productive sys", b.productive_sys, 0.02, "MPI_Comm_split is not communication"));
+  EXPECT_TRUE(seconds_are("start-up", b.startup, 0.05, "MPI_Init is start-up, not work"));
   EXPECT_TRUE(seconds_are("overlap", b.overlap, 0.025));
   const Characteristics c = program_of(tree, Unit::thread);
+  EXPECT_TRUE(seconds_are("execution time", c.execution_time, 0.95, "1 s less MPI_Init's 50 ms"));
   EXPECT_TRUE(seconds_are("communication", c.communication, 0.35));
   EXPECT_TRUE(seconds_are("lost time", c.lost_time, 0.35, "communication is the only loss of one processor"));
-  EXPECT_TRUE(seconds_are("productive time", c.productive_time, 0.65));
-  EXPECT_TRUE(seconds_are("productive sys", c.productive_sys, 0.05));
+  EXPECT_TRUE(seconds_are("productive time", c.productive_time, 0.60));
+  EXPECT_TRUE(seconds_are("productive sys", c.productive_sys, 0.02));
   EXPECT_TRUE(seconds_are("overlap", c.overlap, 0.025, "potential: outside lost time"));
+  EXPECT_TRUE(seconds_are("Total − (Productive + Lost)", accounting_gap(c), 0));
+}
+
+// MPI_Init inside an interval `setup` of 200 ms (150 ms of it) and MPI_Finalize at the top: start-up
+// and shut-down leave the execution time of the interval that
+// holds the call and of every interval around it, and are reported apart. On two ranks whose
+// MPI_Finalize differ (one waits 300 ms there for the other), the run's efficiency is that of the
+// work between them.
+TEST(analysis_mpi_attribution, StartUpAndShutDownAreNeitherWorkNorTheIntervalsTime) {
+  std::vector<format::Profile> profiles;
+  for (std::int64_t rank : {0, 1}) {
+    MpiProfile p(rank, 2);
+    const std::uint64_t finalize = rank == 0 ? 400 * kMs : 100 * kMs;  // rank 0 waits for rank 1
+    p.thread((rank == 0 ? 700 : 1000) * kMs + finalize);
+    const auto setup = p.site(1, "setup", "app.c", 3);
+    const auto init = p.site(kind(SiteKind::mpi_management), "MPI_Init", "app.c", 4);
+    const auto fin = p.site(kind(SiteKind::mpi_management), "MPI_Finalize", "app.c", 9);
+    const std::uint32_t node = p.node(0, 0, setup, 200 * kMs);
+    p.op(0, node, init, 1, 150 * kMs);
+    p.op(0, 0, fin, 1, finalize);
+    profiles.push_back(p.profile());
+  }
+  const IntervalTree tree = analysed(profiles);
+  ASSERT_EQ(tree.intervals.size(), 2u);
+  const LocationStats& setup0 = tree.intervals[1].locations.at(0);
+  EXPECT_TRUE(seconds_are("setup's time", seconds(setup0.exec_ns()), 0.05, "200 ms less MPI_Init's 150"));
+  EXPECT_TRUE(seconds_are("setup's start-up", setup0.breakdown.startup, 0.15));
+  const Characteristics c = program_of(tree, Unit::rank);
+  EXPECT_TRUE(seconds_are("execution time", c.execution_time, 0.85, "rank 1: 1.1 s less 150 + 100 ms"));
+  EXPECT_TRUE(seconds_are("start-up", c.startup, 0.3, "MPI_Init: 150 ms on each rank"));
+  EXPECT_TRUE(seconds_are("shut-down", c.shutdown, 0.5, "MPI_Finalize: 400 + 100 ms"));
+  EXPECT_TRUE(seconds_are("idle time", c.idle_time, 0.3, "rank 0's work ends 300 ms before rank 1's"));
+  EXPECT_TRUE(seconds_are("productive time", c.productive_time, 1.4, "550 + 850 ms of work"));
+  EXPECT_TRUE(seconds_are("productive sys", c.productive_sys, 0, "MPI_Init and MPI_Finalize are no work"));
+  EXPECT_NEAR(c.efficiency, 1.4 / 1.7, 1e-9);
   EXPECT_TRUE(seconds_are("Total − (Productive + Lost)", accounting_gap(c), 0));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/run_loader.hpp"
+#include "support/unblocked_fifo.hpp"
 #include "unit/format_test_profiles.hpp"
 
 namespace parperf::analysis {
@@ -171,12 +172,56 @@ TEST_F(analysis_run_loader, ProfilesMustAgreeOnTheSizeOfTheRun) {
   EXPECT_EQ(run.warnings[1], "profile.2.ppf: says the run has 3 processes, profile.0.ppf says 2");
 }
 
-TEST_F(analysis_run_loader, InvalidRunJsonIsNamed) {
+// run.json is optional (docs/format.md): when it is damaged the report is made from the profiles,
+// with a warning that names the file and what is wrong.
+TEST_F(analysis_run_loader, InvalidRunJsonIsAWarningAndTheProfilesAreLoaded) {
   write_profile("profile.0.ppf", 0, 1);
   write_text("run.json", "{\"command\": [");
-  EXPECT_TRUE(starts_with(load_error(), "run.json: invalid JSON: "));
+  RunData run = load_run(dir_);
+  EXPECT_EQ(run.profiles.size(), 1u);
+  EXPECT_TRUE(run.run_info.is_null());
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_TRUE(starts_with(run.warnings[0], "run.json: invalid JSON: ")) << run.warnings[0];
+  EXPECT_NE(run.warnings[0].find("the report is made without it"), std::string::npos) << run.warnings[0];
   write_text("run.json", "[1, 2]");
-  EXPECT_EQ(load_error(), "run.json: not a JSON object");
+  run = load_run(dir_);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0], "run.json: not a JSON object; the report is made without it");
+}
+
+// A run.json that is a device was read to 2.9 GB, one that is a FIFO blocked the report: only a
+// regular file of a sane size is read.
+TEST_F(analysis_run_loader, RunJsonThatIsNoRegularFileOrTooLargeIsAWarning) {
+  write_profile("profile.0.ppf", 0, 1);
+  fs::create_symlink("/dev/zero", dir_ / "run.json");
+  RunData run = load_run(dir_);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0],
+            "run.json: not a regular file (a character device); the report is made without it");
+  fs::remove(dir_ / "run.json");
+  {
+    const test::UnblockedFifo fifo(dir_ / "run.json");
+    run = load_run(dir_);
+    ASSERT_EQ(run.warnings.size(), 1u);
+    EXPECT_EQ(run.warnings[0], "run.json: not a regular file (a FIFO); the report is made without it");
+  }
+  write_text("run.json", "{}");
+  fs::resize_file(dir_ / "run.json", kMaxRunInfoBytes + 1);
+  run = load_run(dir_);
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_TRUE(
+      starts_with(run.warnings[0], "run.json: 16777217 bytes, more than the 16777216 a run.json can have"))
+      << run.warnings[0];
+  EXPECT_EQ(run.profiles.size(), 1u);
+}
+
+// A FIFO named like a profile hung `parperf report` forever.
+TEST_F(analysis_run_loader, AFifoNamedLikeAProfileIsRefused) {
+  write_profile("profile.0.ppf", 0, 2);
+  const test::UnblockedFifo fifo(dir_ / "profile.1.ppf");
+  EXPECT_EQ(load_error(), "profile.1.ppf: not a regular file (a FIFO)");
+  RunData run = load_run(dir_, {.partial = true});
+  EXPECT_EQ(run.profiles.size(), 1u);
 }
 
 TEST_F(analysis_run_loader, PartialKeepsTheGoodProfilesAndWarnsAboutTheBadOne) {
@@ -193,6 +238,33 @@ TEST_F(analysis_run_loader, PartialKeepsTheGoodProfilesAndWarnsAboutTheBadOne) {
   EXPECT_TRUE(starts_with(run.warnings[0], "profile.1.ppf: "));
   EXPECT_TRUE(starts_with(run.warnings[1], "run.json: "));
   EXPECT_TRUE(run.run_info.is_null());
+}
+
+// A profile whose checksums agree but whose values cannot be (a part larger than its whole) would
+// give negative times and efficiencies far outside 0..1: it is refused like a damaged file, naming
+// the record, and --partial leaves it out.
+TEST_F(analysis_run_loader, ImpossibleValuesAreRefusedNamingTheRecord) {
+  write_profile("profile.0.ppf", 0, 2);
+  format::Profile p = test::minimal_profile();
+  p.process.rank = 1;
+  p.process.world_size = 2;
+  p.threads[0].end_ns = 1'000'000'000;
+  p.threads[0].nodes[0].sum_ns = p.threads[0].nodes[0].max_ns = 1'000'000'000;
+  format::Node child;
+  child.parent = 0;
+  child.count = 1;
+  child.sum_ns = child.min_ns = child.max_ns = 1'000'000'000 + (std::uint64_t{1} << 31);
+  p.threads[0].nodes.push_back(child);
+  test::write_profile_file(dir_ / "profile.1.ppf", p);
+  EXPECT_EQ(
+      load_error(),
+      "profile.1.ppf: impossible values: thread 0, node 1 at site 0 (\"program\"): its time 3.147483648 s "
+      "exceeds its parent's time 1 s");
+  RunData run = load_run(dir_, {.partial = true});
+  ASSERT_EQ(run.profiles.size(), 1u);
+  EXPECT_EQ(run.profiles[0].process.rank, 0);
+  ASSERT_EQ(run.warnings.size(), 1u) << "rank 1 is rejected, not also missing";
+  EXPECT_TRUE(starts_with(run.warnings[0], "profile.1.ppf: impossible values: "));
 }
 
 TEST_F(analysis_run_loader, PartialWarnsAboutAMissingRankAsWithoutIt) {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "analysis/symbolizer.hpp"
+#include "support/unblocked_fifo.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -163,6 +164,16 @@ TEST_F(analysis_symbolizer, TextFileIsNotAnElfFile) {
   SourceLocation location = symbolizer_.locate(module, 0x10);
   EXPECT_EQ(location.function, "");
   EXPECT_EQ(symbolizer_.problem(module), module + ": not an ELF file");
+}
+
+// A profile can name any path as a module: a FIFO there blocked `parperf report` in open().
+TEST_F(analysis_symbolizer, FifoNamedAsAModuleIsRefusedWithoutWaiting) {
+  const test::UnblockedFifo fifo(fs::temp_directory_path() /
+                                 ("parperf-symbolizer-fifo-" + std::to_string(::getpid())));
+  const std::string module = fifo.path().string();
+  SourceLocation location = symbolizer_.locate(module, 0x10);
+  EXPECT_EQ(location.function, "");
+  EXPECT_EQ(symbolizer_.problem(module), module + ": not a regular file (a FIFO)");
 }
 
 // Cut anywhere, a program must not crash the symbolizer: what is left gives what it can.

@@ -38,3 +38,11 @@ target_compile_definitions(cli_openmp_runtime_test PRIVATE
   PARPERF_FIXTURE_LIBRARY_NAME="$<TARGET_FILE_NAME:cli_openmp_fixture_library>"
   PARPERF_LIBOMP_FOUND=$<BOOL:${PARPERF_LIBOMP}>
   PARPERF_FIXTURE_OPENMP_IS_LIBGOMP=$<C_COMPILER_ID:GNU>)
+
+# `parperf` must not load the picture libraries (librsvg, cairo, pango, X11, ...) that every command,
+# `parperf run` included, would pay for: they are in the module libparperf-png.so, loaded when a PNG
+# is drawn (src/report/locality/png_module_abi.h). check_cli_executable.cmake reads the NEEDED entries.
+add_test(NAME cli_executable_loads_no_picture_library
+         COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:parperf_cli> -DMODULE=$<TARGET_FILE:parperf-png>
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cli_executable.cmake)
+set_tests_properties(cli_executable_loads_no_picture_library PROPERTIES LABELS unit)

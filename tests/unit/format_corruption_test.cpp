@@ -93,6 +93,7 @@ TEST(FormatBadInput, OlderMajorVersionIsRefused) {
   // after the first would shift.
   Bytes bytes = sample();
   test::store_uint(bytes, 8, 2, 2);
+  test::store_uint(bytes, 10, 2, 0);
   EXPECT_EQ(error_of(bytes), "format version 2.0 is not supported (this parperf reads version 3.x)");
   test::store_uint(bytes, 8, 2, 1);
   EXPECT_EQ(error_of(bytes), "format version 1.0 is not supported (this parperf reads version 3.x)");
@@ -185,14 +186,14 @@ TEST(FormatBadInput, FileCutAfterTheLastSectionIsMissingItsEndMarker) {
   Bytes bytes = sample();
   bytes.resize(test::end_marker_offset(bytes));
   EXPECT_EQ(error_of(bytes),
-            "truncated: the file ends after section 7 without its end marker (the writer was interrupted)");
+            "truncated: the file ends after section 8 without its end marker (the writer was interrupted)");
 }
 
 TEST(FormatBadInput, WrongSectionCountAfterTheEndMarkerIsCorrupt) {
   // A profile whose writer lost a whole section (or a file spliced from two) cannot pass.
   Bytes bytes = sample();
-  test::store_uint(bytes, bytes.size() - 4, 4, 8);
-  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 8 sections, 7 were read");
+  test::store_uint(bytes, bytes.size() - 4, 4, 9);
+  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 9 sections, 8 were read");
 }
 
 TEST(FormatBadInput, BytesAfterTheEndMarkerAreCorrupt) {
@@ -378,7 +379,7 @@ TEST(FormatBadInput, FileWithTwoProcessSectionsIsCorrupt) {
   const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(process.offset);
   const Bytes copy(begin, bytes.begin() + static_cast<std::ptrdiff_t>(process.crc_offset + 4));
   bytes.insert(begin, copy.begin(), copy.end());
-  test::store_uint(bytes, bytes.size() - 4, 4, 8);
+  test::store_uint(bytes, bytes.size() - 4, 4, 9);
   EXPECT_EQ(error_of(bytes), "corrupt: 2 process sections (expected 1)");
 }
 

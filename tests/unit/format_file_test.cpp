@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "format/profile_reader.hpp"
+#include "format/regular_file.hpp"
+#include "support/unblocked_fifo.hpp"
 #include "unit/format_test_profiles.hpp"
 
 namespace parperf::format {
@@ -121,6 +123,32 @@ TEST_F(ProfileFile, ForeignFileNamesThePath) {
   const std::string json = "{\"ranks\": 2}\n";
   const fs::path path = write("profile.7.ppf", std::vector<std::uint8_t>(json.begin(), json.end()));
   EXPECT_EQ(error_reading(path), path.string() + ": not a parperf profile (unrecognised magic bytes)");
+}
+
+// A FIFO would block the reader until a writer comes; a device never ends (/dev/zero read 2 GB,
+// then failed with std::bad_alloc). Only regular files are profiles.
+TEST_F(ProfileFile, FifoInPlaceOfAProfileIsRefusedWithoutWaitingForAWriter) {
+  const test::UnblockedFifo fifo(dir_ / "profile.8.ppf");
+  EXPECT_EQ(error_reading(fifo.path()), fifo.path().string() + ": not a regular file (a FIFO)");
+}
+
+TEST_F(ProfileFile, DeviceInPlaceOfAProfileIsRefusedBeforeAnyRead) {
+  const fs::path path = dir_ / "profile.9.ppf";
+  fs::create_symlink("/dev/zero", path);
+  EXPECT_EQ(error_reading(path), path.string() + ": not a regular file (a character device)");
+}
+
+TEST_F(ProfileFile, ReadAllIsBoundedByTheLimitOfTheKindOfFile) {
+  const fs::path path = write("run.json", {'{', '}'});
+  fs::resize_file(path, 17 << 20);  // sparse: nothing is written
+  try {
+    RegularFile(path).read_all(16 << 20, "a run.json");
+    ADD_FAILURE() << "a 17 MiB file was read with a 16 MiB limit";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": 17825792 bytes, more than the 16777216 a run.json can have");
+  }
+  EXPECT_EQ(RegularFile(path).read_all().size(), std::size_t{17} << 20) << "without a limit, the whole file";
 }
 
 }  // namespace

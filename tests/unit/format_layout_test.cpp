@@ -98,6 +98,7 @@ Profile small_profile() {
   p.process =
       ProcessInfo{1, 2, 3, 4, 5, EndReason::flush, 6, ClockSource::monotonic, 1, 7, 8, 9, "h", "c d", "v"};
   p.process.openmp_runtime = "omp 5";
+  p.threads_not_measured = 67;
   p.sites = {
       Site{10, 1, 11, "main", "m.c"},
       Site{12, static_cast<std::uint32_t>(SiteKind::omp_parallel), 0, "parallel", "", 0x1a2c, 0x1b80,
@@ -157,7 +158,7 @@ Profile small_profile() {
 std::vector<std::uint8_t> small_profile_by_hand() {
   HandBuiltFile f;
   f.raw({0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'});  // magic
-  f.u16(3), f.u16(0);                                    // version 3.0
+  f.u16(3), f.u16(1);                                    // version 3.1
   f.u8(1), f.u8(8), f.u8(8), f.u8(0);                    // little-endian, 8-byte integers and times, reserved
 
   f.begin_section(1);                      // process
@@ -214,7 +215,11 @@ std::vector<std::uint8_t> small_profile_by_hand() {
   f.u32(0), f.u32(1), f.u32(63), f.u32(0);            // thread, node, site, reserved
   f.end_section();
 
-  f.u32(0x21444e45), f.u32(5);  // "END!", five sections
+  f.begin_section(6);  // limits (3.1)
+  f.u64(67);           // threads not measured
+  f.end_section();
+
+  f.u32(0x21444e45), f.u32(6);  // "END!", six sections
   return f.bytes();
 }
 
@@ -222,7 +227,7 @@ TEST(FormatLayout, WriterProducesTheDocumentedBytes) {
   if constexpr (std::endian::native != std::endian::little)
     GTEST_SKIP() << "the writer writes host byte order";
   const auto by_hand = small_profile_by_hand();
-  EXPECT_EQ(by_hand.size(), 1174u);
+  EXPECT_EQ(by_hand.size(), 1174u + 24u);  // 3.1's limits section: header 12, record 8, checksum 4
   EXPECT_EQ(test::encode_profile(small_profile()), by_hand);
 }
 

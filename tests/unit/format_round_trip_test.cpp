@@ -179,13 +179,17 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   // not set in rich_sample_profile() fails here.
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
-  std::vector<bool> process, site, event, thread, node, stats, operation, mpi, clock, communicator, instance;
+  std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
+      instance;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
     switch (static_cast<SectionType>(section.type)) {
       case SectionType::process:
         walk.next<ProcessRecord>(process);
+        break;
+      case SectionType::limits:
+        walk.next<LimitsRecord>(limits);
         break;
       case SectionType::sites:
         while (walk.at() < end) walk.next<SiteRecord>(site);
@@ -215,6 +219,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
     EXPECT_EQ(walk.at(), end) << "section at offset " << section.offset;
   }
   EXPECT_EQ(unset_fields("ProcessRecord", process), "");
+  EXPECT_EQ(unset_fields("LimitsRecord", limits), "");
   EXPECT_EQ(unset_fields("EventRecord", event), "");
   EXPECT_EQ(unset_fields("CommunicatorRecord", communicator), "");
   // The `reserved` fields are written as zero in version 3: the only fields allowed their default.

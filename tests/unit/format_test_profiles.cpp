@@ -97,6 +97,7 @@ Profile rich_sample_profile() {
   proc.ticks_per_second = 2'899'999'872u;
   proc.max_depth = 48;
   proc.dropped_intervals = 77;
+  p.threads_not_measured = 976;
   proc.hostname = "nœud-07.cluster.example";
   proc.command_line = "./solver --grid 512 --label \"a b\"";
   proc.parperf_version = "0.1.0-test";
@@ -315,6 +316,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   d.field("process.command_line", a.command_line, e.command_line);
   d.field("process.parperf_version", a.parperf_version, e.parperf_version);
   d.field("process.openmp_runtime", a.openmp_runtime, e.openmp_runtime);
+  d.field("threads_not_measured", actual.threads_not_measured, expected.threads_not_measured);
 
   d.list("sites", actual.sites, expected.sites, [&](const std::string& path, const Site& as, const Site& es) {
     d.field(path + ".id", as.id, es.id);

@@ -136,6 +136,11 @@ void write_records(Writer& writer, const format::Profile& profile) {
     }
     writer.end_section();
   }
+  if (profile.threads_not_measured > 0) {  // as the runtime: last, and only when a limit was reached
+    writer.begin_section(SectionType::limits);
+    writer.record(LimitsRecord{profile.threads_not_measured});
+    writer.end_section();
+  }
   writer.finish();
 }
 

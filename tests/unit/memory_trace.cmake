@@ -11,6 +11,10 @@ parperf_add_unit_test(locality_import_test
 add_test(NAME memory_library_hygiene
          COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mem> -P ${CMAKE_CURRENT_SOURCE_DIR}/check_memory_library.cmake)
 set_tests_properties(memory_library_hygiene PROPERTIES LABELS "unit")
+add_test(NAME memory_library_private_memory
+         COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mem> -DBUILD_TREE=${PROJECT_BINARY_DIR}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/check_private_memory.cmake)
+set_tests_properties(memory_library_private_memory PROPERTIES LABELS "unit")
 
 # The collector driven by threads calling its hooks; one ctest test (its cases fork children), also
 # run under ThreadSanitizer.

@@ -4,3 +4,7 @@
 add_test(NAME mpi_library_hygiene
          COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mpi> -P ${CMAKE_CURRENT_SOURCE_DIR}/check_mpi_library.cmake)
 set_tests_properties(mpi_library_hygiene PROPERTIES LABELS "unit")
+add_test(NAME mpi_library_private_memory
+         COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mpi> -DBUILD_TREE=${PROJECT_BINARY_DIR}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/check_private_memory.cmake)
+set_tests_properties(mpi_library_private_memory PROPERTIES LABELS "unit")

@@ -148,9 +148,10 @@ TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
                                                "src_points", "mpi"}));
   EXPECT_EQ(j["parperf_report"], 1);
   const json& run = j["run"];
-  EXPECT_EQ(keys_of(run), (std::set<std::string>{"directory", "command", "processes", "world_size", "threads",
-                                                 "unit", "view_rank", "end_reasons", "missing_ranks",
-                                                 "slowest_rank", "openmp_runtime", "mpi", "warnings"}));
+  EXPECT_EQ(keys_of(run),
+            (std::set<std::string>{"directory", "command", "processes", "world_size", "threads", "unit",
+                                   "view_rank", "end_reasons", "missing_ranks", "slowest_rank",
+                                   "openmp_runtime", "openmp_runtime_substituted", "mpi", "warnings"}));
   EXPECT_EQ(run["directory"], "/runs/a");
   EXPECT_EQ(run["command"], "./a 1");
   EXPECT_EQ(run["processes"], 2);
@@ -162,6 +163,7 @@ TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   EXPECT_EQ(run["end_reasons"][1]["reason"], "signal");
   EXPECT_EQ(run["end_reasons"][1]["signal"], 11);
   EXPECT_EQ(run["openmp_runtime"], "LLVM OMP version: 5.0.20140926");
+  EXPECT_EQ(run["openmp_runtime_substituted"], false);
   EXPECT_EQ(j["summary"],
             (json{"the implicit barrier of loop 'sweep' (solver.cpp:42) loses 5% of total time"}));
 }
@@ -306,6 +308,8 @@ TEST(report_json, AnIntervalHasEveryCharacteristicUnderItsSnakeCaseName) {
                                                   "synchronization",
                                                   "time_variation",
                                                   "overlap",
+                                                  "startup_time",
+                                                  "shutdown_time",
                                                   "os_cpu_user",
                                                   "os_cpu_sys",
                                                   "comparative",

@@ -115,6 +115,20 @@ TEST(report_mpi, TheSlowestRankIsNamed) {
   EXPECT_TRUE(contains(render_text(report), "  slowest     rank 1 (its program ran 1.200000 s"));
 }
 
+// Rank 0's MPI_Init (5 ms) is start-up: a figure of its own, outside the interval's time.
+TEST(report_mpi, StartUpAndShutDownAreShownApart) {
+  const Report report = MpiRun().build();
+  const json program = render_json(report)["intervals"][0];
+  EXPECT_DOUBLE_EQ(program["startup_time"].get<double>(), 0.005);
+  EXPECT_DOUBLE_EQ(program["shutdown_time"].get<double>(), 0.0);
+  const std::string text = render_text(report);
+  EXPECT_TRUE(
+      contains(text,
+               "  MPI start-up/shut-down      0.005000 s / 0 s  (in MPI_Init / MPI_Finalize: not part "
+               "of Total time)"))
+      << text;
+}
+
 TEST(report_mpi, ASingleProcessHasNoSlowestRankAndNoMpi) {
   MpiRun mpi_run;
   analysis::RunData run = mpi_run.run;

@@ -3,10 +3,17 @@
 // report model is built by hand; rendering only formats it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
+#include "analysis/interval_tree.hpp"
+#include "analysis/mpi_attribution.hpp"
+#include "analysis/openmp_attribution.hpp"
+#include "analysis/run_data.hpp"
+#include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
 #include "report/time_format.hpp"
+#include "unit/format_test_profiles.hpp"
 
 namespace parperf::report {
 namespace {
@@ -14,6 +21,10 @@ namespace {
 testing::AssertionResult contains(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
   return testing::AssertionFailure() << "the protocol lacks \"" << part << "\":\n" << text;
+}
+
+std::size_t test_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 Report sample_report() {
@@ -152,6 +163,60 @@ TEST(report_text, TimesAreSecondsToTheMicrosecond) {
   EXPECT_EQ(format_duration(0.0000421), "42.1 µs");
   EXPECT_EQ(format_percent(1.0 / 3.0), "33%");
   EXPECT_EQ(format_percent(0.004), "0.4%");
+}
+
+// Names come from the program (and, in a damaged or forged profile, from anyone): one with a
+// terminal escape, a bell, a carriage return and a newline must reach the text report escaped, or
+// it recolours or clears the reader's terminal and forges report lines.
+std::string text_report_with_names(const std::string& name) {
+  using format::SiteKind;
+  format::Profile p = test::minimal_profile();
+  p.process.command_line = "./" + name;
+  p.process.openmp_runtime = name;
+  p.sites = {format::Site{0, 0, 0, "program", ""},
+             format::Site{1, static_cast<std::uint32_t>(SiteKind::user), 12, name, name + ".c"},
+             format::Site{2, static_cast<std::uint32_t>(SiteKind::omp_critical), 14, name, name + ".c"}};
+  p.events = {format::Event{3, name, name}};
+  format::Thread& t = p.threads[0];
+  t.end_ns = 2'000'000'000;
+  t.nodes[0].sum_ns = 2'000'000'000;
+  format::Node interval;
+  interval.parent = 0;
+  interval.site = 1;
+  interval.count = 1;
+  interval.sum_ns = interval.min_ns = interval.max_ns = 1'000'000'000;
+  interval.events.push_back(format::EventStats{3, 1, 1, 0, 10'000, 10'000, 10'000, name});
+  format::OperationStats critical;
+  critical.site = 2;
+  critical.count = 1;
+  critical.sum_ns = critical.min_ns = critical.max_ns = 400'000'000;
+  critical.wait_ns = critical.wait_max_ns = 300'000'000;
+  interval.operations.push_back(critical);
+  t.nodes.push_back(interval);
+
+  analysis::RunData run;
+  run.directory = "/runs/" + name;
+  run.profiles = {p};
+  run.profile_files = {"profile.0.ppf"};
+  run.warnings = {"run.json: " + name};
+  analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
+  const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
+  analysis::attribute_openmp(tree);
+  return render_text(build_report(run, tree, ReportOptions{}, mpi));
+}
+
+TEST(report_text, ControlCharactersInNamesAreEscaped) {
+  const std::string plain = text_report_with_names("solver");
+  const std::string hostile = text_report_with_names("solver\x1b[2J\a\rFORGED\nparperf report: forged\x7f");
+  for (char c : hostile) {
+    const auto byte = static_cast<unsigned char>(c);
+    EXPECT_FALSE((byte < 0x20 && c != '\n') || byte == 0x7f)
+        << "the text report holds the raw control character " << static_cast<int>(byte) << ":\n"
+        << hostile;
+  }
+  EXPECT_EQ(test_lines(hostile), test_lines(plain)) << "a name's newline forged a line:\n" << hostile;
+  EXPECT_TRUE(contains(hostile, "solver\\x1b[2J\\x07\\x0dFORGED\\nparperf report: forged\\x7f"));
+  EXPECT_TRUE(contains(hostile, "== INTERVAL user \"solver\\x1b"));
 }
 
 }  // namespace

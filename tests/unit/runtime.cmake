@@ -3,7 +3,7 @@
 # its own output directory and PARPERF_* settings.
 function(parperf_add_runtime_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;ENV" ${ARGN})
-  add_executable(${name} ${ARG_SOURCES} runtime_profile_reader.cpp)
+  add_executable(${name} ${ARG_SOURCES} runtime_profile_reader.cpp ${PROJECT_SOURCE_DIR}/tests/support/machine_load.cpp)
   target_link_libraries(${name} PRIVATE parperf parperf_format parperf_warnings GTest::gtest GTest::gtest_main
                                         Threads::Threads)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
@@ -24,5 +24,10 @@ parperf_add_runtime_test(runtime_directory_test SOURCES runtime_directory_test.c
   ENV "PARPERF_DIR=relative-run-%p")
 
 add_test(NAME runtime_library_hygiene
-         COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf> -P ${CMAKE_CURRENT_SOURCE_DIR}/check_runtime_library.cmake)
+         COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf> -DDOC=${PROJECT_SOURCE_DIR}/docs/runtime.md
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/check_runtime_library.cmake)
 set_tests_properties(runtime_library_hygiene PROPERTIES LABELS "unit")
+add_test(NAME runtime_library_private_memory
+         COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf> -DBUILD_TREE=${PROJECT_BINARY_DIR}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/check_private_memory.cmake)
+set_tests_properties(runtime_library_private_memory PROPERTIES LABELS "unit")

@@ -42,6 +42,42 @@ TEST(RuntimeControl, PairsStayMatchedAcrossOffAndOnSwitches) {
   EXPECT_EQ(d->count, 1u);
 }
 
+// Time while recording is off is not measured (recording_switch.hpp): the `program` interval and
+// an interval open across the pause leave it out, so that switching recording on around a phase
+// gives the phase's figures.
+TEST(RuntimeControl, PausedTimeCountsInNoInterval) {
+  static parperf_site spanning = PARPERF_SITE_INIT("ctl_spanning", PARPERF_KIND_USER);
+  const auto before = flush_and_read();
+  const format::Node& root_before = main_thread(before).nodes.at(0);
+  const std::uint64_t program_before = root_before.sum_ns + root_before.open_ns;
+  const std::uint64_t life_before = main_thread(before).end_ns - main_thread(before).start_ns;
+
+  const Stopwatch whole;
+  parperf_interval_begin(&spanning, 0);
+  busy_for_ms(20);
+  const Stopwatch around_pause;
+  parperf_control(0);
+  busy_for_ms(60);
+  parperf_control(1);
+  const double pause_at_most_ms = around_pause.elapsed_ms();
+  busy_for_ms(20);
+  parperf_interval_end(&spanning);
+  const double whole_ms = whole.elapsed_ms();
+
+  const auto after = flush_and_read();
+  const format::Thread& thread = main_thread(after);
+  const format::Node& root = thread.nodes.at(0);
+  const double life_ms = ms(thread.end_ns - thread.start_ns - life_before);
+  const double program_ms = ms(root.sum_ns + root.open_ns - program_before);
+  EXPECT_GE(life_ms - program_ms, 60.0 - 0.5) << "the program interval counted some of the 60 ms paused";
+  EXPECT_LE(life_ms - program_ms, pause_at_most_ms + 0.5) << "it left out more than the pause";
+  const auto* s = find_node(after, thread, {"ctl_spanning"});
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->count, 1u);
+  EXPECT_GE(ms(s->sum_ns), 40.0 - 0.5) << "the 2 x 20 ms recorded on either side of the pause";
+  EXPECT_LE(ms(s->sum_ns), whole_ms - 60.0 + 0.5) << "an interval open across the pause counted it";
+}
+
 TEST(RuntimeControl, AnEndWithoutBeginIsReportedOnceAndIgnored) {
   static parperf_site stray = PARPERF_SITE_INIT("ctl_stray", PARPERF_KIND_USER);
   ::testing::internal::CaptureStderr();

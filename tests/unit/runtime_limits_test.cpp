@@ -61,9 +61,31 @@ TEST(RuntimeLimits, ThreadsBeyondTheLimitAreNotMeasuredAndReportedOnce) {
   for (const auto& t : profile.threads) measured += find_node(profile, t, {"lim_thread"}) ? 1 : 0;
   EXPECT_EQ(measured, 2) << "PARPERF_MAX_THREADS=3 counts the main thread too";
   EXPECT_EQ(profile.threads.size(), 3u);
+  EXPECT_EQ(profile.threads_not_measured, 2u) << "the profile counts the threads it left out";
   EXPECT_NE(messages.find("more than 3 threads"), std::string::npos) << messages;
   EXPECT_EQ(messages.find("more than 3 threads", messages.find("more than 3 threads") + 1), std::string::npos)
       << "reported once: " << messages;
+}
+
+TEST(RuntimeLimits, ALengthDelimitedNameEndsAtANulByteAndSaysSoWhenBytesFollow) {
+  ::testing::internal::CaptureStderr();
+  // Fortran's idiom: the name with c_null_char appended, passed with its full length: no warning.
+  parperf_interval_begin_n("lim_fortran\0", 12, PARPERF_KIND_USER, nullptr, 0, 0, 0);
+  parperf_interval_end_n("lim_fortran\0", 12);
+  const std::string quiet = ::testing::internal::GetCapturedStderr();
+  ::testing::internal::CaptureStderr();
+  parperf_interval_begin_n("lim_cut\0tail", 12, PARPERF_KIND_USER, nullptr, 0, 0, 0);
+  parperf_interval_end_n("lim_cut\0tail", 12);
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  const auto profile = flush_and_read();
+  const auto& thread = main_thread(profile);
+  EXPECT_NE(find_node(profile, thread, {"lim_fortran"}), nullptr);
+  const auto* cut = find_node(profile, thread, {"lim_cut"});
+  ASSERT_NE(cut, nullptr) << "the name ends at the NUL byte";
+  EXPECT_EQ(cut->count, 1u) << "begin and end name the same interval";
+  EXPECT_EQ(quiet, "") << "a trailing NUL is no news";
+  EXPECT_NE(messages.find("'lim_cut' given with 12 bytes holds a NUL byte at 7"), std::string::npos)
+      << "bytes after a NUL must not vanish silently: " << messages;
 }
 
 TEST(RuntimeLimits, ValuesThatNeverRepeatStopAtTheNodeLimit) {

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "report/printable_text.hpp"
+
 namespace parperf::report {
 
 std::vector<std::uint32_t> functions_by_accesses(const locality::LocalityReport& report) {
@@ -20,7 +22,7 @@ std::vector<std::uint32_t> functions_by_accesses(const locality::LocalityReport&
 
 std::string function_label(const LocalityResult& result, std::uint32_t id) {
   const auto it = result.functions.find(id);
-  if (it != result.functions.end() && !it->second.name.empty()) return it->second.name;
+  if (it != result.functions.end() && !it->second.name.empty()) return printable(it->second.name);
   return fmt::format("function #{}", id);
 }
 
@@ -31,8 +33,8 @@ std::string function_location(const LocalityResult& result, std::uint32_t id) {
   std::string_view file = it->second.file;
   if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos && slash + 1 < file.size())
     file.remove_prefix(slash + 1);
-  if (it->second.line == 0) return std::string(file);
-  return fmt::format("{}:{}", file, it->second.line);
+  if (it->second.line == 0) return printable(file);
+  return fmt::format("{}:{}", printable(file), it->second.line);
 }
 
 }  // namespace parperf::report

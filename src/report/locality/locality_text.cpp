@@ -9,6 +9,7 @@
 
 #include "report/locality/locality_format.hpp"
 #include "report/locality/locality_functions.hpp"
+#include "report/printable_text.hpp"
 
 namespace parperf::report {
 namespace {
@@ -47,8 +48,8 @@ void render_header(Out out, const LocalityResult& result) {
   const locality::LocalityReport& report = result.report;
   const locality::LocalityOptions& o = report.options;
   fmt::format_to(out, "parperf locality report\n");
-  fmt::format_to(out, "  source    {}\n", result.source.empty() ? "unknown" : result.source);
-  if (!result.command_line.empty()) fmt::format_to(out, "  command   {}\n", result.command_line);
+  fmt::format_to(out, "  source    {}\n", result.source.empty() ? "unknown" : printable(result.source));
+  if (!result.command_line.empty()) fmt::format_to(out, "  command   {}\n", printable(result.command_line));
   fmt::format_to(out, "  options   word {} B, stride window {}, strides 1..{}, N = 2^{} = {} words\n",
                  o.word_bytes, o.window, o.max_stride, o.log2_n,
                  power_of_two_label(std::min<std::uint32_t>(o.log2_n, 64)));
@@ -68,7 +69,8 @@ void render_header(Out out, const LocalityResult& result) {
     fmt::format_to(out,
                    "  WARNING   {} accesses could not be recorded by the capturer and are not analysed\n",
                    format_exact_count(result.dropped));
-  for (const std::string& warning : result.warnings) fmt::format_to(out, "  warning   {}\n", warning);
+  for (const std::string& warning : result.warnings)
+    fmt::format_to(out, "  warning   {}\n", printable(warning));
 }
 
 void render_program(Out out, const LocalityResult& result) {

@@ -1,10 +1,14 @@
+// The rasteriser of libparperf-png.so (png_module_abi.h): SVG text to a PNG file with librsvg and
+// cairo. Only this module links them; the `parperf` executable loads it when it draws a PNG.
 #include "report/locality/svg_to_png.hpp"
+#include "report/locality/png_module_abi.h"
 
 #include <cairo.h>
 #include <librsvg/rsvg.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -13,6 +17,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace parperf::report {
 namespace {
@@ -108,9 +113,8 @@ std::string render_png(std::string_view svg) {
   return png;
 }
 
-}  // namespace
-
-void write_png(std::string_view svg, const std::filesystem::path& png) {
+// Writes `svg` to the file `png`; throws std::runtime_error "cannot write <png>: <cause>".
+void write_png_file(std::string_view svg, const std::filesystem::path& png) {
   std::string bytes;
   try {
     bytes = render_png(svg);
@@ -125,4 +129,27 @@ void write_png(std::string_view svg, const std::filesystem::path& png) {
   if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", png.string(), std::strerror(errno)));
 }
 
+void copy_message(std::string_view message, char* error, std::size_t error_size) {
+  if (error == nullptr || error_size == 0) return;
+  const std::size_t length = std::min(message.size(), error_size - 1);
+  std::memcpy(error, message.data(), length);
+  error[length] = '\0';
+}
+
+}  // namespace
 }  // namespace parperf::report
+
+extern "C" __attribute__((visibility("default"))) int parperf_png_write(const char* svg, size_t svg_size,
+                                                                        const char* png_path, char* error,
+                                                                        size_t error_size) {
+  static_assert(std::is_same_v<decltype(&parperf_png_write), parperf_png_write_function>);
+  try {
+    parperf::report::write_png_file(std::string_view(svg, svg_size), png_path);
+    return 0;
+  } catch (const std::exception& e) {
+    parperf::report::copy_message(e.what(), error, error_size);
+  } catch (...) {
+    parperf::report::copy_message(fmt::format("cannot write {}: unknown error", png_path), error, error_size);
+  }
+  return 1;
+}

@@ -8,6 +8,7 @@
 
 #include "runtime/memory/sampling.hpp"
 #include "runtime/memory/trace_file.hpp"
+#include "runtime/private_memory.hpp"
 
 namespace parperf::memory {
 
@@ -35,8 +36,9 @@ ThreadBuffer* create_buffer() noexcept {
   // Every thread waits here until the sampling setting is read: a thread that recorded before it
   // would keep all of its first accesses, and a kept block would then end in the middle.
   pthread_once(&g_setup_once, set_up_process);
-  // malloc, not new: the program may replace operator new, and its replacement may be instrumented.
-  void* memory = std::malloc(sizeof(ThreadBuffer));
+  // Private memory, not the program's malloc (private_memory.hpp), which may moreover be
+  // instrumented code (a program-supplied allocator).
+  void* memory = runtime::allocate_private(sizeof(ThreadBuffer), alignof(ThreadBuffer));
   if (memory == nullptr) return nullptr;
   auto* buffer = new (memory) ThreadBuffer;
   const std::uint32_t index = g_next_thread.fetch_add(1, std::memory_order_relaxed);
@@ -57,7 +59,7 @@ ThreadBuffer* create_thread_buffer() noexcept {
     g_dropped.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
-  // malloc may itself be instrumented code (a program-supplied allocator): refuse re-entry.
+  // Creating the buffer may run instrumented code (pthread_once's callee): refuse re-entry.
   t_refused = true;
   t_buffer = create_buffer();
   t_refused = t_buffer == nullptr;

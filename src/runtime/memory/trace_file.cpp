@@ -91,7 +91,7 @@ void choose_path() {
 }
 
 std::size_t read_command_line(char* text, std::size_t size) {
-  const int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  const int fd = runtime::open_private("/proc/self/cmdline", O_RDONLY);
   if (fd < 0) return 0;
   const ssize_t n = read(fd, text, size - 1);
   close(fd);
@@ -135,9 +135,11 @@ int open_target() {
   // renaming the temporary over it would replace it with a regular file.
   if (struct stat target; stat(g_path, &target) == 0 && !S_ISREG(target.st_mode)) {
     g_in_place = true;
-    return open(g_path, O_WRONLY | O_CLOEXEC);
+    return runtime::open_private(g_path, O_WRONLY);
   }
-  return open(g_temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  // The temporary's name is predictable: made afresh, never through a link someone planted there.
+  unlink(g_temporary);
+  return runtime::open_private(g_temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
 }
 
 // The MPI rank as the launcher tells it (the collector does not call MPI), 0 outside a job.

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "runtime/mpi_collector_abi.h"
+#include "runtime/private_memory.hpp"
 
 namespace parperf::mpi {
 namespace {
@@ -56,7 +57,7 @@ std::uint64_t ping(MPI_Comm comm, int rank, std::uint32_t phase) {
 // Rank 1 sends rank 0 a large message a few times: the fastest transfer less the latency gives
 // the bandwidth the estimates of transfer times use.
 double measure_ticks_per_byte(MPI_Comm comm, int rank, std::uint64_t latency_ticks) {
-  char* buffer = static_cast<char*>(std::calloc(kBandwidthBytes, 1));
+  char* buffer = static_cast<char*>(runtime::allocate_private(kBandwidthBytes));
   std::uint64_t fastest = UINT64_MAX;
   const int ok = buffer != nullptr;
   int all_ok = 0;
@@ -76,7 +77,7 @@ double measure_ticks_per_byte(MPI_Comm comm, int rank, std::uint64_t latency_tic
       }
     }
   }
-  std::free(buffer);
+  runtime::release_private(buffer, kBandwidthBytes);
   double ticks_per_byte = 0;
   if (rank == 1 && fastest != UINT64_MAX && fastest > 2 * latency_ticks)
     ticks_per_byte = static_cast<double>(fastest - 2 * latency_ticks) / kBandwidthBytes;

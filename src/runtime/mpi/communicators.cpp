@@ -2,13 +2,16 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
 #include <new>
 
 #include "runtime/mpi/handle_key.hpp"
 #include "runtime/mpi_collector_abi.h"
+#include "runtime/plain_mutex.hpp"
+#include "runtime/private_memory.hpp"
 
 namespace parperf::mpi {
+using runtime::allocate_private;
+using runtime::release_private;
 namespace {
 
 struct Entry {
@@ -19,7 +22,7 @@ struct Entry {
 constexpr std::size_t kTableSize = 1024;
 constexpr std::uintptr_t kRemoved = ~std::uintptr_t{0};
 Entry g_table[kTableSize];
-std::mutex g_registration_mutex;  // registration is collective and rare
+runtime::PlainMutex g_registration_mutex;  // registration is collective and rare
 
 // How many communicators with a given member hash this process registered.
 struct OrdinalCount {
@@ -71,10 +74,11 @@ void register_communicator(MPI_Comm comm) noexcept {
   if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS || size < 1)
     return;
 
-  int* world_ranks = static_cast<int*>(std::malloc(sizeof(int) * static_cast<std::size_t>(size)));
+  const std::size_t list_bytes = sizeof(int) * static_cast<std::size_t>(size);
+  int* world_ranks = static_cast<int*>(allocate_private(list_bytes, alignof(int)));
   if (!world_ranks) return;
   MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
-  int* local = static_cast<int*>(std::malloc(sizeof(int) * static_cast<std::size_t>(size)));
+  int* local = static_cast<int*>(allocate_private(list_bytes, alignof(int)));
   bool translated = false;
   if (local && PMPI_Comm_group(comm, &group) == MPI_SUCCESS &&
       PMPI_Comm_group(MPI_COMM_WORLD, &world_group) == MPI_SUCCESS) {
@@ -83,9 +87,9 @@ void register_communicator(MPI_Comm comm) noexcept {
   }
   if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
   if (world_group != MPI_GROUP_NULL) PMPI_Group_free(&world_group);
-  std::free(local);
+  release_private(local, list_bytes);
   if (!translated) {
-    std::free(world_ranks);
+    release_private(world_ranks, list_bytes);
     return;
   }
 
@@ -102,11 +106,11 @@ void register_communicator(MPI_Comm comm) noexcept {
     e.info.slot = slot;
     e.info.size = size;
     e.info.world_ranks = comm == MPI_COMM_WORLD ? nullptr : world_ranks;
-    if (comm == MPI_COMM_WORLD) std::free(world_ranks);
+    if (comm == MPI_COMM_WORLD) release_private(world_ranks, list_bytes);
     e.key.store(key, std::memory_order_release);
     return;
   }
-  std::free(world_ranks);  // table full: the communicator stays unknown
+  release_private(world_ranks, list_bytes);  // table full: the communicator stays unknown
 }
 
 void unregister_communicator(MPI_Comm comm) noexcept {

@@ -49,11 +49,24 @@ class Param:
         return self.type + "*" if self.array else self.type
 
 
+VARIADIC = "..."
+
+
+def is_variadic(function):
+    """MPI_Pcontrol(int level, ...): the C wrapper takes the extra arguments and passes none on."""
+    return function.params.rstrip().endswith(VARIADIC)
+
+
 def parse_params(function):
     if function.params.strip() == "void":
         return []
     params = []
-    for text in function.params.split(","):
+    texts = function.params.split(",")
+    if is_variadic(function):
+        if texts[-1].strip() != VARIADIC or len(texts) < 2:
+            raise TableError(f"{function.name}: '...' must follow the named parameters")
+        texts = texts[:-1]
+    for text in texts:
         match = re.fullmatch(r"\s*(.*?)\s*\b(\w+)\s*(\[\])?\s*", text)
         if not match or not match.group(1):
             raise TableError(f"{function.name}: cannot read the parameter '{text.strip()}'")
@@ -100,10 +113,14 @@ class Plan:
     """The lines of one wrapper besides begin() and the PMPI call.
 
     What reads only the arguments (the bytes of a collective, the request handles before a Wait)
-    comes before begin(), which reads the clock last: the measured time is the PMPI call's."""
+    comes before begin(), which reads the clock last: the measured time is the PMPI call's, unless
+    the wrapper does more of the call's work itself (lead_in, follow_up: MPI_Init's and
+    MPI_Finalize's clock exchanges, which are part of what those calls cost the program)."""
     prologue: list = field(default_factory=list)  # before begin(), whether measured or not
+    lead_in: list = field(default_factory=list)  # after begin(), before the PMPI call, measured or not
     call_args: dict = field(default_factory=dict)  # measured: parameter -> what PMPI gets instead
     always_args: dict = field(default_factory=dict)  # parameter -> what PMPI gets, measured or not
+    follow_up: list = field(default_factory=list)  # after the PMPI call, before finish, measured or not
     finish: list = field(default_factory=list)  # measured: after the PMPI call
     epilogue: list = field(default_factory=list)  # after the PMPI call, whether measured or not
     measured: bool = True
@@ -289,21 +306,30 @@ def render_collective(side, spec, plan):
     plan.finish.append(f"finish_collective(call, {comm}, {bytes_value}, {request});")
 
 
+# MPI_Init and MPI_Finalize are start-up and shut-down, which the analysis keeps out of every
+# interval's figures: their measured time includes the clock exchanges the collector adds to them
+# (and the waiting for the other ranks there), or that time would count as the program's own.
 def render_init(side, spec, plan):
     plan.finish.append("finish_plain(call);")
-    plan.epilogue.append("after_init(nullptr);")
+    plan.follow_up.append("after_init(nullptr);")
 
 
 def render_init_thread(side, spec, plan):
     (provided,) = spec.args
     plan.finish.append("finish_plain(call);")
-    plan.epilogue.append(f"after_init({side.value(provided, 'int*', plan)});")
+    plan.follow_up.append(f"after_init({side.value(provided, 'int*', plan)});")
 
 
 def render_finalize(side, spec, plan):
-    # The finalize hook (the closing clock exchange) needs MPI, and is not part of the call's time.
-    plan.prologue.append("before_finalize();")
+    plan.lead_in.append("before_finalize();")
     plan.finish.append("finish_plain(call);")
+
+
+def render_control(side, spec, plan):
+    # MPI_Pcontrol switches recording; the call itself is no MPI operation to measure.
+    (level,) = spec.args
+    plan.prologue.append(f"control_profiling({side.value(level, 'int', plan)});")
+    plan.measured = False
 
 
 def render_abort(side, spec, plan):
@@ -362,6 +388,7 @@ FINISHES = {
     "init_thread": (render_init_thread, 1),
     "finalize": (render_finalize, 0),
     "abort": (render_abort, 1),
+    "control": (render_control, 1),
     "comm_create": (render_comm_create, 1),
     "comm_free": (render_comm_free, 1),
 }
@@ -404,7 +431,7 @@ def plan_of(function, side):
         raise TableError(f"{function.name}: bytes given to a '{spec.kind}' finish")
     plan = Plan()
     render(side, spec, plan)
-    if plan.epilogue and plan.call_args:
+    if (plan.epilogue or plan.lead_in or plan.follow_up) and plan.call_args:
         raise TableError(f"{function.name}: a finish with an epilogue cannot change the measured PMPI call")
     return plan
 
@@ -473,8 +500,9 @@ def wrapper_body(function, plan, forward, caller, returns):
         return lines + [f"return {forward(plan.always_args)};"]
     lines.append("Call call;")
     measured_args = {**plan.always_args, **plan.call_args}
-    if plan.epilogue:
-        lines += [f"const bool measured = {begin};", f"{result}{forward(measured_args)};",
+    if plan.epilogue or plan.lead_in or plan.follow_up:
+        lines += [f"const bool measured = {begin};", *plan.lead_in, f"{result}{forward(measured_args)};",
+                  *plan.follow_up,
                   *(["if (measured) " + plan.finish[0]] if len(plan.finish) == 1
                     else ["if (measured) {", *indent(plan.finish), "}"]),
                   *plan.epilogue]
@@ -494,7 +522,7 @@ def c_wrapper(function):
         return f"PMPI_{function.name[4:]}({', '.join(overrides.get(p.name, p.name) for p in params)})"
 
     body = wrapper_body(function, plan, forward, "__builtin_return_address(0)", returns=True)
-    signature = ", ".join(p.decl for p in params) or "void"
+    signature = ", ".join([p.decl for p in params] + ([VARIADIC] if is_variadic(function) else [])) or "void"
     return [f"PARPERF_MPI_EXPORT int {function.name}({signature}) {{", *indent(body), "}", ""]
 
 
@@ -527,7 +555,7 @@ def fortran_params(function, params):
     if unknown:
         raise TableError(f"{function.name}: fortran_drop names no parameter: {sorted(unknown)}")
     kept = [p for p in params if p.name not in dropped]
-    args = [(fortran_type(p), p.name) for p in kept] + [("MPI_Fint*", "ierror")]
+    args = [(fortran_type(p), p.name) for p in kept] + ([("MPI_Fint*", "ierror")] if function.fortran_ierror else [])
     args += [("size_t", f"{p.name}_length") for p in kept if fortran_type(p) == "char*"]
     return kept, args
 

@@ -85,10 +85,15 @@ std::uint64_t bytes_of(const int* counts, MPI_Datatype type, MPI_Comm comm) noex
 
 // Process-wide events. The wrappers of MPI_Init / MPI_Init_thread (C and Fortran) call after_init
 // once PMPI returned (`provided` null for MPI_Init); MPI_Finalize calls before_finalize before
-// PMPI_Finalize; MPI_Abort calls before_abort (the profile is written before the job is killed).
+// PMPI_Finalize, both within the call's measured time; MPI_Abort calls before_abort (the profile is
+// written before the job is killed).
 void after_init(const int* provided) noexcept;
 void before_finalize() noexcept;
 void before_abort(int error_code) noexcept;
+
+// MPI_Pcontrol(level): 0 switches recording off, 1 and above switch it on, as parperf_control does
+// (recording_switch.hpp); other levels (negative: other tools' region marks) change nothing.
+void control_profiling(int level) noexcept;
 
 // A call that creates communicators (Comm_split, Comm_dup, Comm_create, Cart_create, Intercomm_merge,
 // ...): once PMPI returned, each new communicator (MPI_COMM_NULL skipped) is registered so that its

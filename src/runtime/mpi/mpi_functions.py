@@ -32,6 +32,7 @@ class Function:
     fortran: bool = True  # Open MPI has Fortran bindings for it (mpif.h, use mpi, use mpi_f08)
     fortran_drop: tuple[str, ...] = ()  # C parameters the Fortran binding does not have
     fortran_cptr: bool = False  # mpif.h has a second binding with a TYPE(C_PTR) argument (mpi_x_cptr_)
+    fortran_ierror: bool = True  # the Fortran binding ends with IERROR (all but MPI_PCONTROL)
 
 
 def finish(kind, *args, bytes=()):
@@ -65,6 +66,9 @@ add("MPI_Init_thread", "int* argc, char*** argv, int required, int* provided", "
     finish("init_thread", "provided"), fortran_drop=("argc", "argv"))
 add("MPI_Finalize", "void", "mpi_management", finish("finalize"))
 add("MPI_Abort", "MPI_Comm comm, int errorcode", "mpi_management", finish("abort", "errorcode"))
+# Profiling control (0 off, >= 1 on; recording_switch.hpp). mpi.h says `const int level`: a
+# top-level const is no part of the function's type. The Fortran MPI_PCONTROL(LEVEL) has no IERROR.
+add("MPI_Pcontrol", "int level, ...", "mpi_management", finish("control", "level"), fortran_ierror=False)
 
 # --- Point-to-point ------------------------------------------------------------------------------
 SEND = "const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm"

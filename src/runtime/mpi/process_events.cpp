@@ -1,7 +1,9 @@
-// MPI_Init, MPI_Finalize and MPI_Abort: the process's MPI identity, the clock exchanges and the
-// network figures, and a profile written before an abort kills the job.
+// MPI_Init, MPI_Finalize, MPI_Abort and MPI_Pcontrol: the process's MPI identity, the clock
+// exchanges and the network figures, a profile written before an abort kills the job, and the
+// program's switching of recording.
 #include <cstring>
 
+#include "parperf/parperf.h"
 #include "runtime/mpi/clock_sync.hpp"
 #include "runtime/mpi/communicators.hpp"
 #include "runtime/mpi/measure.hpp"
@@ -62,6 +64,10 @@ void before_finalize() noexcept {
 
 void before_abort(int error_code) noexcept {
   parperf_mpi_abort(error_code);  // the runtime ignores it when it is not measuring
+}
+
+void control_profiling(int level) noexcept {
+  if (level >= 0) parperf_control(level >= 1 ? 1 : 0);
 }
 
 void after_comm_create(const MPI_Comm* created) noexcept {

@@ -11,6 +11,7 @@
 #include "runtime/code_sites.hpp"
 #include "runtime/interval_stack.hpp"
 #include "runtime/openmp/openmp_thread.hpp"
+#include "runtime/recording_switch.hpp"
 
 namespace parperf::runtime::openmp {
 
@@ -32,13 +33,17 @@ inline void settle_construct(Measured m) noexcept {
   m.omp->nowait_since_barrier = true;
 }
 
-// The thread stops / starts executing team work: time parked in the pool is not execution.
+// The thread stops / starts executing team work: time parked in the pool is not execution. A
+// pause of the recording while parked is not parked time either: the `program` interval, from
+// which the analysis takes the parked time, leaves it out already.
 inline void park(ThreadState& t, std::uint64_t now) noexcept {
-  if (t.parked_since.get() == 0) t.parked_since.set(now);
+  if (t.parked_since.get() != 0) return;
+  t.parked_paused_at.set(paused_ticks(now));
+  t.parked_since.set(now);
 }
 inline void unpark(ThreadState& t, std::uint64_t now) noexcept {
   if (const std::uint64_t since = t.parked_since.get()) {
-    t.parked_ticks.add(ticks_between(since, now));
+    t.parked_ticks.add(recorded_ticks(since, t.parked_paused_at.get(), now));
     t.parked_since.set(0);
   }
 }
@@ -59,6 +64,9 @@ void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_
                const void* codeptr_ra);
 void on_dispatch(ompt_data_t* parallel_data, ompt_data_t* task_data, ompt_dispatch_t kind,
                  ompt_data_t instance);
+// Ends a single whose end libomp does not report (gcc's), when the thread's next event shows that
+// its body is over: a barrier, another construct, the end of the implicit task.
+void end_unreported_single(Measured m, std::uint64_t now) noexcept;
 
 // sync_callbacks.cpp
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
@@ -74,6 +82,9 @@ void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_
                   const void* codeptr_ra);
 void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra);
 void on_flush(ompt_data_t* thread_data, const void* codeptr_ra);
+
+// tool_control.cpp: omp_control_tool
+int on_control_tool(uint64_t command, uint64_t modifier, void* arg, const void* codeptr_ra);
 
 // task_callbacks.cpp
 void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encountering_frame,

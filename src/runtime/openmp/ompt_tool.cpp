@@ -43,6 +43,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   set(set_callback, ompt_callback_flush, &on_flush);
   set(set_callback, ompt_callback_task_create, &on_task_create);
   set(set_callback, ompt_callback_task_schedule, &on_task_schedule);
+  set(set_callback, ompt_callback_control_tool, &on_control_tool);
   return 1;  // keep the tool
 }
 

@@ -1,7 +1,6 @@
 #include "runtime/openmp/openmp_thread.hpp"
 
-#include <cstdlib>
-#include <new>
+#include "runtime/private_memory.hpp"
 
 namespace parperf::runtime::openmp {
 namespace {
@@ -10,9 +9,7 @@ constinit thread_local OpenMPThread* t_omp __attribute__((tls_model("initial-exe
 
 // Cold: a thread's first OpenMP event. The state lives as long as the thread's data (forever).
 __attribute__((noinline)) OpenMPThread* create_state() noexcept {
-  void* memory = std::calloc(1, sizeof(OpenMPThread));
-  if (!memory) return nullptr;
-  t_omp = new (memory) OpenMPThread();
+  t_omp = create_private<OpenMPThread>();
   return t_omp;
 }
 

@@ -55,6 +55,13 @@ struct OpenTask {
   CodeSite* reentered_region = nullptr;  // run in a join barrier: the region was entered again for it
 };
 
+// A work-sharing or masked construct the thread is inside.
+struct OpenConstruct {
+  CodeSite* site = nullptr;
+  int team_level = 0;            // the thread's joined_count when it began
+  bool single_executor = false;  // a single this thread executes: its end may never be reported
+};
+
 struct OpenMPThread {
   static constexpr int kMaxLevels = 16;
   TeamContext forked[kMaxLevels];
@@ -63,7 +70,7 @@ struct OpenMPThread {
   int joined_count = 0;
 
   static constexpr int kMaxConstructs = 16;
-  CodeSite* constructs[kMaxConstructs] = {};
+  OpenConstruct constructs[kMaxConstructs];
   int construct_count = 0;
   // A work-sharing construct that ended: its frame stays open until we know whether its implicit
   // barrier follows (then the barrier belongs to it) or not (nowait: it ended at construct_end).

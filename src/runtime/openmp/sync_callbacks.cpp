@@ -19,6 +19,12 @@ bool is_implicit_barrier(ompt_sync_region_t kind) {
          kind == ompt_sync_region_barrier_implicit_parallel;
 }
 
+// Every kind but taskwait, taskgroup and reduction: those may sit inside a work-sharing construct.
+bool is_barrier(ompt_sync_region_t kind) {
+  return kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup &&
+         kind != ompt_sync_region_reduction;
+}
+
 JoinedRegion* innermost_region(OpenMPThread& omp) {
   if (omp.joined_count == 0 || omp.joined_count > OpenMPThread::kMaxLevels) return nullptr;
   return &omp.joined[omp.joined_count - 1];
@@ -50,6 +56,7 @@ void member_reaches_join(Measured m, JoinedRegion& region, std::uint64_t now) {
 }
 
 void begin_sync(Measured m, ompt_sync_region_t kind, const void* codeptr_ra, std::uint64_t now) {
+  if (is_barrier(kind)) end_unreported_single(m, now);
   OpenMPThread& omp = *m.omp;
   JoinedRegion* region = innermost_region(omp);
   CodeSite* site = nullptr;

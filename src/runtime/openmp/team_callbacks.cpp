@@ -36,18 +36,38 @@ format::SiteKind work_kind(ompt_work_t type) {
   }
 }
 
-void push_construct(OpenMPThread& omp, CodeSite* site) {
-  if (omp.construct_count < OpenMPThread::kMaxConstructs) omp.constructs[omp.construct_count] = site;
+void push_construct(OpenMPThread& omp, CodeSite* site, bool single_executor = false) {
+  if (omp.construct_count < OpenMPThread::kMaxConstructs)
+    omp.constructs[omp.construct_count] = OpenConstruct{site, omp.joined_count, single_executor};
   ++omp.construct_count;
 }
 
 CodeSite* pop_construct(OpenMPThread& omp) {
   if (omp.construct_count == 0) return nullptr;
   --omp.construct_count;
-  return omp.construct_count < OpenMPThread::kMaxConstructs ? omp.constructs[omp.construct_count] : nullptr;
+  return omp.construct_count < OpenMPThread::kMaxConstructs ? omp.constructs[omp.construct_count].site
+                                                            : nullptr;
 }
 
 }  // namespace
+
+// gcc compiles `single` to GOMP_single_start, and libomp's version of it reports the construct's
+// beginning to the thread that executes it but never its end: there is no GOMP_single_end to
+// report it from (clang's __kmpc_end_single reports it). That thread's single is over once it does
+// what a single's body cannot contain at the single's team level: reach a barrier (gcc calls
+// GOMP_barrier right after the body of a single without nowait, and at the end of a region lets
+// the join barrier stand for it), begin another work-sharing or masked construct, or end its
+// implicit task. The single ends there, as a construct whose implicit barrier may follow.
+void end_unreported_single(Measured m, std::uint64_t now) noexcept {
+  OpenMPThread& omp = *m.omp;
+  if (omp.construct_count == 0 || omp.construct_count > OpenMPThread::kMaxConstructs) return;
+  const OpenConstruct& top = omp.constructs[omp.construct_count - 1];
+  if (!top.single_executor || top.team_level != omp.joined_count) return;
+  CodeSite* site = pop_construct(omp);
+  settle_construct(m);
+  omp.ending_construct = site;
+  omp.construct_end = now;
+}
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t*) {
   const Measured m = measured_thread();
@@ -97,6 +117,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   const Measured m = measured_thread();
   if (!m) return;
   const std::uint64_t now = now_ticks();
+  if (endpoint == ompt_scope_end) end_unreported_single(m, now);
   settle_construct(m);
   OpenMPThread& omp = *m.omp;
   if (endpoint == ompt_scope_begin) {
@@ -130,11 +151,12 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
   const Measured m = measured_thread();
   if (!m) return;
   const std::uint64_t now = now_ticks();
+  if (endpoint == ompt_scope_begin) end_unreported_single(m, now);
   settle_construct(m);
   if (endpoint == ompt_scope_begin) {
     CodeSite* site = site_at(codeptr_ra, work_kind(work_type));
     if (!site) return;
-    push_construct(*m.omp, site);
+    push_construct(*m.omp, site, work_type == ompt_work_single_executor);
     enter_interval(*m.thread, &site->site, 0, now);
     return;
   }
@@ -150,6 +172,7 @@ void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const
   const Measured m = measured_thread();
   if (!m) return;
   const std::uint64_t now = now_ticks();
+  if (endpoint == ompt_scope_begin) end_unreported_single(m, now);
   settle_construct(m);
   if (endpoint == ompt_scope_begin) {
     CodeSite* site = site_at(codeptr_ra, format::SiteKind::omp_masked);

@@ -3,7 +3,8 @@
 //
 // _exit() and quick_exit() skip atexit handlers and library destructors; the runtime's _exit hook
 // and at_quick_exit handler write the profile anyway: the exit status is the program's (3 or 4) and
-// the report holds "unfinished", closed at the exit.
+// the report holds "unfinished" as an entry still open when the program left (exit() inside an
+// interval does not complete it), while the `program` interval ends with the process.
 #include <gtest/gtest.h>
 
 #include "support/artifacts.hpp"
@@ -26,7 +27,13 @@ void expect_profile_after(const std::string& how, int expected_status) {
   const auto* unfinished = find_interval(report, "user", "unfinished");
   ASSERT_NE(unfinished, nullptr) << report.dump(2);
   EXPECT_EQ((*unfinished)["count"], 1);
+  EXPECT_EQ((*unfinished)["open"], true) << how << " inside 'unfinished' must leave it marked open";
+  const auto* program = find_interval(report, "program");
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ((*program)["open"], false) << "the program interval ends with the process, not open";
 }
+
+TEST(ExitWithoutFinalization, ExitInsideAnIntervalLeavesItOpen) { expect_profile_after("exit", 5); }
 
 TEST(ExitWithoutFinalization, UnderscoreExitStillLeavesTheProfile) { expect_profile_after("_exit", 3); }
 

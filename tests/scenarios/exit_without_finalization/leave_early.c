@@ -1,5 +1,6 @@
 /* Leaves inside the interval "unfinished" without running atexit handlers or destructors:
- * `leave_early _exit` calls _exit(3), `leave_early quick_exit` calls quick_exit(4). A vfork child
+ * `leave_early _exit` calls _exit(3), `leave_early quick_exit` calls quick_exit(4); `leave_early exit`
+ * calls exit(5), which runs them, still inside the interval. A vfork child
  * that calls _exit first must not end the parent's measurement. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,5 +20,6 @@ int main(int argc, char** argv) {
   puts("leaving");
   fflush(stdout);
   if (strcmp(argv[1], "_exit") == 0) _exit(3);
+  if (strcmp(argv[1], "exit") == 0) exit(5);
   quick_exit(4);
 }

@@ -15,6 +15,7 @@
 #include "support/parperf_json.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/unblocked_fifo.hpp"
 
 namespace parperf::test {
 namespace {
@@ -170,12 +171,67 @@ TEST(LocalityImport, BadInputGetsAClearError) {
   EXPECT_NE(truncated.err.find(trace.string()), std::string::npos) << truncated.err;
   EXPECT_NE(truncated.err.find("truncated"), std::string::npos) << truncated.err;
 
-  // A file that is no trace is taken for a program, and says it cannot run.
+  // A file that is no trace is never run as a program (programs go after `--`), even when it is
+  // executable: it is named as no trace.
   const auto foreign = tmp / "notes.ppm";
-  std::ofstream(foreign) << "hello";
+  const auto ran = tmp / "ran";
+  std::ofstream(foreign) << "#!/bin/sh\ntouch '" << ran.string() << "'\n";
+  std::filesystem::permissions(foreign, std::filesystem::perms::owner_all);
   const auto not_trace = run_process({parperf_command().string(), "locality", "-q", foreign.string()});
-  EXPECT_NE(not_trace.exit_code, 0);
-  EXPECT_NE(not_trace.err.find(foreign.string()), std::string::npos) << not_trace.err;
+  EXPECT_EQ(not_trace.exit_code, 125) << describe(not_trace);
+  EXPECT_NE(not_trace.err.find(foreign.string() + " is not a parperf memory trace ("), std::string::npos)
+      << not_trace.err;
+  EXPECT_FALSE(std::filesystem::exists(ran)) << "parperf locality FILE ran FILE as a program";
+  const auto two = run_process({parperf_command().string(), "locality", "-q", foreign.string(), "x"});
+  EXPECT_EQ(two.exit_code, 125) << describe(two);
+  EXPECT_FALSE(std::filesystem::exists(ran)) << "parperf locality FILE ARG ran FILE as a program";
+}
+
+// Special files: a FIFO or a device is no trace (a FIFO would block the reader, /dev/zero never
+// end); --text and --lackey read a pipe as a stream but refuse a device or a directory.
+TEST(LocalityImport, SpecialFilesAreNoTraces) {
+  TempDir tmp;
+  const UnblockedFifo fifo(tmp / "trace.ppm");
+  const auto from_fifo = run_process({parperf_command().string(), "locality", fifo.path().string()});
+  EXPECT_EQ(from_fifo.exit_code, 125) << describe(from_fifo);
+  EXPECT_NE(from_fifo.err.find(fifo.path().string() + " is not a parperf memory trace (a FIFO"),
+            std::string::npos)
+      << from_fifo.err;
+  const auto device = run_process({parperf_command().string(), "locality", "-q", "--text", "/dev/zero"});
+  EXPECT_EQ(device.exit_code, 125) << describe(device);
+  EXPECT_NE(device.err.find("/dev/zero: not a file or a pipe (a character device)"), std::string::npos)
+      << device.err;
+  const auto from_pipe = run_process(
+      {"/bin/sh", "-c",
+       "printf 'L 0x1000 8\\nL 0x1008 8\\n' | \"$0\" locality -q --json -o \"$1\" --text /dev/stdin",
+       parperf_command().string(), (tmp / "piped").string()});
+  ASSERT_EQ(from_pipe.exit_code, 0) << describe(from_pipe);
+  EXPECT_EQ(nlohmann::json::parse(from_pipe.out)["program"]["loads"], 2);
+}
+
+// The PNG copies come from a module loaded only when they are drawn (lib/libparperf-png.so beside
+// bin/parperf). Without it the scores and the SVGs are still written, and a warning names the file.
+TEST(LocalityImport, WithoutThePngModuleTheSvgPicturesAreStillWritten) {
+  TempDir tmp;
+  std::filesystem::create_directories(tmp / "bin");
+  const auto parperf = tmp / "bin" / "parperf";
+  std::filesystem::copy_file(parperf_command(), parperf);
+  const auto text = tmp / "stream.txt";
+  std::ofstream(text) << "L 0x1000 8\nL 0x1008 8\nS 0x1010 8\n";
+  const auto run = run_process(
+      {parperf.string(), "locality", "-q", "-o", (tmp / "run").string(), "--text", text.string()});
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  const auto module = (tmp / "lib" / "libparperf-png.so").string();
+  EXPECT_NE(run.err.find("warning: no PNG copies of the pictures (the SVGs are written): cannot load the "
+                         "PNG module " +
+                         module + ": "),
+            std::string::npos)
+      << run.err;
+  for (const char* picture : {"locality-scatter", "locality-reuse", "locality-square"}) {
+    EXPECT_TRUE(std::filesystem::exists(tmp / "run" / (std::string(picture) + ".svg"))) << picture;
+    EXPECT_FALSE(std::filesystem::exists(tmp / "run" / (std::string(picture) + ".png"))) << picture;
+  }
+  EXPECT_TRUE(std::filesystem::exists(tmp / "run" / "locality.json"));
 }
 
 }  // namespace

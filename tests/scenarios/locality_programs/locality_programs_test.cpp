@@ -129,8 +129,7 @@ TEST_F(LocalityPrograms, MatrixProductsOrderAsExpected) {
     EXPECT_TRUE(in.read(signature.data(), 8)) << picture << " is missing or short";
     EXPECT_EQ(signature, std::string_view("\x89PNG\r\n\x1a\n", 8)) << picture;
   }
-  // The text output names the functions; `parperf report` shows the stored result.
-  const auto text = parperf({"locality", directory.string()});
+  // `parperf report` shows the stored result, naming the functions.
   const auto report = parperf({"report", directory.string()});
   EXPECT_EQ(report.exit_code, 0) << describe(report);
   EXPECT_NE(report.out.find("multiply_naive"), std::string::npos) << report.out;

@@ -36,6 +36,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -107,18 +108,24 @@ struct Launch {
 };
 
 // Measures `launch` under `mpirun ... parperf run` into tmp/run; the run must succeed and every rank
-// write its profile. Returns the report (`parperf report --json` with `report_options`).
-json measure_report(const TempDir& tmp, const Launch& launch,
-                    const std::vector<std::string>& report_options = {}) {
+// write its profile. Returns how the job ran.
+ProcessResult measure_launch(const TempDir& tmp, const Launch& launch) {
   ProcessOptions options;
   options.env = launch.env;
   options.timeout_seconds = kMpiTimeoutSeconds;
-  const auto result = mpi_measure(launch.ranks, tmp / "run", launch.command, options);
+  auto result = mpi_measure(launch.ranks, tmp / "run", launch.command, options);
   EXPECT_EQ(result.exit_code, 0) << describe(result);
   for (int rank = 0; rank < launch.ranks; ++rank) {
     EXPECT_TRUE(has_profile(tmp / "run", rank)) << "rank " << rank << " wrote no profile\n"
                                                 << describe(result);
   }
+  return result;
+}
+
+// measure_launch, then the report (`parperf report --json` with `report_options`).
+json measure_report(const TempDir& tmp, const Launch& launch,
+                    const std::vector<std::string>& report_options = {}) {
+  measure_launch(tmp, launch);
   return report_json(tmp / "run", report_options);
 }
 
@@ -457,6 +464,123 @@ TEST_P(ImbalancedBarrier, SynchronizationIsTheSumOfTheArrivalGaps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, ImbalancedBarrier, ::testing::Values(2, 3, 4),
+                         [](const ::testing::TestParamInfo<int>& test) {
+                           return std::to_string(test.param) + "_ranks";
+                         });
+
+// --- phases, start-up and shut-down ---------------------------------------------------------------
+// The usual definition of a phase's parallel efficiency, useful time / (ranks x the phase's time),
+// on constructions whose useful time is known. Only the phase counts: not MPI_Init or MPI_Finalize
+// (start-up and shut-down, with the ranks' waiting for one another inside them, shown apart), not
+// what runs while recording is off. On an idle machine the constructions give 2/3 and 4/7 (phase),
+// 1/2 and 1/4 (relay); on a busy one a rank wakes up late, by tens of milliseconds, and a relay adds
+// its ranks' delays up. So the ground truth is each rank's own clock: the programs print how long
+// each rank's part and its work really lasted, and parperf must agree with that within 15 ms a
+// rank and 0.02 of efficiency. Counting MPI_Init (a quarter of a second per rank here), MPI_Finalize
+// or the unmeasured part of a run is far outside either.
+
+// What a rank printed of its own timeline: "<program>: rank R <part> P s, work W s".
+struct RankTimeline {
+  double part = 0;  // seconds: its phase, or its part of the relay
+  double work = 0;  // seconds of work in it
+};
+
+std::map<int, RankTimeline> rank_timelines(const std::string& err, const std::string& program,
+                                           const std::string& part) {
+  std::map<int, RankTimeline> timelines;
+  const std::regex pattern(program + ": rank ([0-9]+) " + part + " ([0-9.]+) s, work ([0-9.]+) s");
+  for (const std::string& line : lines_of(err)) {
+    std::smatch m;
+    if (std::regex_match(line, m, pattern))
+      timelines[std::stoi(m[1].str())] = RankTimeline{std::stod(m[2].str()), std::stod(m[3].str())};
+  }
+  return timelines;
+}
+
+// parperf's `program` interval against the ranks' own clocks: each rank's execution time is its
+// part, and the efficiency is sum of work / (ranks x the longest part).
+void expect_as_the_ranks_clocks_say(const json& program, const std::map<int, RankTimeline>& timelines,
+                                    const std::string& part) {
+  double useful = 0, longest = 0;
+  for (const auto& [rank, t] : timelines) {
+    useful += t.work;
+    longest = std::max(longest, t.part);
+    EXPECT_NEAR(number(processor_row(program, rank), "execution_time"), t.part, 0.015)
+        << "rank " << rank << "'s " << part << " lasted " << t.part << " s by its own clock; parperf's time "
+        << "for it must be that, with nothing from outside it (MPI_Init, MPI_Finalize, unmeasured code)";
+  }
+  const auto n = static_cast<double>(timelines.size());
+  const double usual = useful / (n * longest);
+  EXPECT_NEAR(number(program, "efficiency"), usual, 0.02)
+      << "efficiency by the usual definition: " << useful << " s of work in " << n << " ranks x " << longest
+      << " s = " << usual << "; parperf reports " << number(program, "efficiency");
+  EXPECT_NEAR(number(program, "execution_time"), longest, 0.015) << "the longest " << part;
+}
+
+class MpiPcontrolPhase : public ::testing::TestWithParam<std::tuple<int, bool>> {};
+
+// MPI_Pcontrol(1) ... MPI_Pcontrol(0) around (1 + 2r) x 100 ms of work on rank r, recording off
+// before and after (paused by MPI_Pcontrol(0) after MPI_Init, or by PARPERF_START_PAUSED=1).
+TEST_P(MpiPcontrolPhase, ThePhasesEfficiencyIsUsefulTimeOverRanksTimesItsLength) {
+  const auto [n, started_paused] = GetParam();
+  constexpr double kUnit = 0.100;
+  TempDir tmp;
+  Launch launch{n, {PARPERF_PROGRAM_MPI_PCONTROL_PHASE}, {}};
+  if (started_paused) {
+    launch.command.insert(launch.command.end(), {"100", "started_paused"});
+    launch.env.emplace_back("PARPERF_START_PAUSED", "1");
+  }
+  const ProcessResult result = measure_launch(tmp, launch);
+  const json report = report_json(tmp / "run");
+  const auto timelines = rank_timelines(result.err, "pcontrol_phase", "phase");
+  ASSERT_EQ(timelines.size(), static_cast<std::size_t>(n)) << describe(result);
+  const json& program = program_interval(report);
+  expect_as_the_ranks_clocks_say(program, timelines, "phase");
+  EXPECT_GE(number(program, "execution_time"), (2 * n - 1) * kUnit - 0.002)
+      << "rank " << n - 1 << " works " << 2 * n - 1 << " x 100 ms";
+  EXPECT_LT(number(program, "lost_time"), number(program, "idle_time") + 0.005 * n)
+      << "nothing is lost in the phase but the ranks' waiting for the slowest at its end";
+  if (!started_paused) {
+    EXPECT_GT(number(program, "startup_time"), 0.0) << "MPI_Init was recorded: its time is start-up";
+  }
+  EXPECT_EQ(number(program, "shutdown_time"), 0.0) << "recording is off at MPI_Finalize";
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, MpiPcontrolPhase,
+                         ::testing::Combine(::testing::Values(2, 4), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<std::tuple<int, bool>>& test) {
+                           return std::to_string(std::get<0>(test.param)) + "_ranks_" +
+                                  (std::get<1>(test.param) ? "started_paused" : "paused_by_pcontrol");
+                         });
+
+class RelayChain : public ::testing::TestWithParam<int> {};
+
+// Rank r waits about r x 100 ms for its left neighbour, works 100 ms and passes the token on; the run
+// is measured whole. The efficiency is the relay's (1/N on an idle machine) only if MPI_Init and
+// MPI_Finalize (where the early ranks wait for the last) count neither as work nor as the run's time.
+TEST_P(RelayChain, EfficiencyIsTheRelaysWithoutStartUpAndShutDown) {
+  const int n = GetParam();
+  constexpr double kUnit = 0.100;
+  TempDir tmp;
+  const ProcessResult result = measure_launch(tmp, {n, {PARPERF_PROGRAM_MPI_RELAY_CHAIN}, {}});
+  const json report = report_json(tmp / "run");
+  const auto timelines = rank_timelines(result.err, "relay_chain", "span");
+  ASSERT_EQ(timelines.size(), static_cast<std::size_t>(n)) << describe(result);
+  const json& program = program_interval(report);
+  expect_as_the_ranks_clocks_say(program, timelines, "part of the relay");
+  EXPECT_GE(number(program, "execution_time"), n * kUnit - 0.002) << n << " ranks x 100 ms one after another";
+  const json& recv = call_at(program, "MPI_Recv", "relay_chain.c", "relay_recv", n - 1);
+  EXPECT_NEAR(number(recv, "real_sync"), timelines.at(n - 1).part - timelines.at(n - 1).work,
+              0.015 + 0.005 * n)
+      << "the last rank waits for the whole relay before it in MPI_Recv";
+  EXPECT_GT(number(program, "startup_time"), 0.0) << "MPI_Init's time is shown apart";
+  double early = 0;  // what the ranks that finished early wait for the last, in MPI_Finalize
+  for (const auto& [rank, t] : timelines) early += timelines.at(n - 1).part - t.part;
+  EXPECT_GE(number(program, "shutdown_time"), early - 0.010 * n)
+      << "the ranks that finished early wait for the last in MPI_Finalize: shut-down, shown apart";
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, RelayChain, ::testing::Values(2, 4),
                          [](const ::testing::TestParamInfo<int>& test) {
                            return std::to_string(test.param) + "_ranks";
                          });

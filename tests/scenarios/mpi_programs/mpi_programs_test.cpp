@@ -109,6 +109,20 @@ const std::vector<Program>& programs() {
        {},
        false,
        "fortran_mpi_f08: checksum 615\n"},
+      {"pcontrol_phase_4_ranks",
+       PARPERF_PROGRAM_MPI_PCONTROL_PHASE,
+       4,
+       {},
+       {},
+       false,
+       "pcontrol_phase: 4 ranks, unit 100 ms\n"},
+      {"relay_chain_4_ranks",
+       PARPERF_PROGRAM_MPI_RELAY_CHAIN,
+       4,
+       {},
+       {},
+       false,
+       "relay_chain: 4 ranks, token 3\n"},
       {"abort_rank", PARPERF_PROGRAM_MPI_ABORT_RANK, 3, {}, {}, true, ""},
       {"crash_rank_segv", PARPERF_PROGRAM_MPI_CRASH_RANK, 3, {"segv"}, {}, true, ""},
       {"crash_rank_kill", PARPERF_PROGRAM_MPI_CRASH_RANK, 3, {"kill"}, {}, true, ""},
@@ -181,7 +195,7 @@ TEST(MpiHarness, TimeoutEndsEveryRankOfAHungJob) {
 TEST(MpiProgramSources, SiteMarkersNameOneLineEach) {
   for (const char* source :
        {"late_sender.c", "imbalanced_barrier.c", "nonblocking_overlap.c", "two_communicators.c", "hybrid.c",
-        "abort_rank.c", "crash_rank.c", "fortran_use_mpi.f90", "fortran_mpi_f08.f90"}) {
+        "abort_rank.c", "crash_rank.c", "fortran_use_mpi.f90", "fortran_mpi_f08.f90", "relay_chain.c"}) {
     std::ifstream in(std::string(MPI_PROGRAMS_SOURCE_DIR) + "/" + source);
     ASSERT_TRUE(in) << source;
     std::map<std::string, int> lines;

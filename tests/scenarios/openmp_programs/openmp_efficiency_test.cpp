@@ -2,10 +2,16 @@
 // program's header states its ground truth). Every C program runs in its clang build (libomp
 // directly) and its gcc build (libgomp, replaced by libomp under `parperf run`).
 //
-// Bounds: a wall-clock busy wait lasts at least what it asks for, but a thread descheduled after its
-// work arrives late at the barrier, so scheduling delays move waits both ways; the bounds allow
-// 10 ms of them per repetition below and 40 ms per run above, and the checks that must hold on any
-// machine (what is wait and what is work) are structural.
+// Bounds: the programs' work is sleeping to wall-clock deadlines (common/burn.h), which lasts at least
+// what it asks for, plus a wake-up, and needs no core, so the lengths hold while other processes
+// compete for the cores (a spinning thread would lose its core near its deadline and arrive late at
+// the barrier, moving waits both ways by time slices). What remains is scheduling noise: a thread
+// that wakes when every core is taken starts late, and a waiting libomp thread spins and may lose its
+// core when the last thread arrives. The programs measure the first (support/sleep_overshoot.hpp) and
+// the bounds widen by exactly that; for the rest they allow 10 ms per repetition below and 40 ms per
+// run above, and the failure says how busy the machine was. A figure that is exactly a sleep's length
+// is bounded below by it, less the clock calibration's error (support/clock_tolerance.hpp). The checks
+// that must hold on any machine (what is wait and what is work) are structural.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,9 +20,12 @@
 #include <string>
 #include <tuple>
 
+#include "support/clock_tolerance.hpp"
+#include "support/machine_load.hpp"
 #include "support/parperf_json.hpp"
 #include "support/parperf_run.hpp"
 #include "support/process.hpp"
+#include "support/sleep_overshoot.hpp"
 #include "support/temp_dir.hpp"
 
 namespace parperf::test {
@@ -42,12 +51,16 @@ std::string basename_of(const json& value) {
   return value.is_string() ? std::filesystem::path(value.get<std::string>()).filename().string() : "";
 }
 
-json measure_report(const TempDir& tmp, const std::string& program,
-                    const std::vector<std::string>& arguments) {
+// The report of a measured run; `overshoot`, when given, receives the scheduling noise the program
+// met (support/sleep_overshoot.hpp): a figure that a late wake-up lengthens may exceed its
+// construction by that much.
+json measure_report(const TempDir& tmp, const std::string& program, const std::vector<std::string>& arguments,
+                    double* overshoot = nullptr) {
   std::vector<std::string> command{program};
   command.insert(command.end(), arguments.begin(), arguments.end());
   const auto result = measure(tmp / "run", command);
   EXPECT_EQ(result.exit_code, 0) << describe(result);
+  if (overshoot) *overshoot = sleep_overshoot(result);
   return report_json(tmp / "run");
 }
 
@@ -93,14 +106,20 @@ class OpenMPEfficiency : public ::testing::TestWithParam<std::string> {
 // at the loop's implicit barrier (for `parallel for`, the end of the region).
 TEST_P(OpenMPEfficiency, StaticTriangularLoopLosesItsImbalanceAtTheLoopsBarrier) {
   TempDir tmp;
-  const json report = measure_report(tmp, program("triangular_loop"), {"3", "static"});
+  const MachineLoad load;
+  double late = 0;
+  const json report = measure_report(tmp, program("triangular_loop"), {"3", "static"}, &late);
   const json* program_interval = find_interval(report, "program");
   ASSERT_NE(program_interval, nullptr);
   const double desync = number(*program_interval, "desync_time");
-  EXPECT_GE(desync, 3 * 0.064 - 0.030) << "3 repetitions x 64 ms that thread 0 waits for thread 1";
-  EXPECT_LE(desync, 3 * 0.064 + 0.040);
-  EXPECT_NEAR(number(*program_interval, "efficiency"), 136.0 / 200.0, 0.06)
-      << "136 ms of work in 2 x 100 ms per repetition";
+  // A late wake-up of thread 0 shortens its wait, one of thread 1 lengthens it.
+  EXPECT_GE(desync, 3 * 0.064 - 0.030 - late) << "3 repetitions x 64 ms that thread 0 waits for thread 1; "
+                                              << late << " s of late wake-ups; " << load.describe();
+  EXPECT_LE(desync, 3 * 0.064 + 0.040 + late) << late << " s of late wake-ups; " << load.describe();
+  // Late wake-ups add up to `late` of work to 2 x 300 ms: at most late / 0.6 s of efficiency.
+  EXPECT_NEAR(number(*program_interval, "efficiency"), 136.0 / 200.0, 0.06 + late / 0.600)
+      << "136 ms of work in 2 x 100 ms per repetition; " << late << " s of late wake-ups; "
+      << load.describe();
 
   const WorstPoint worst = worst_point(report);
   EXPECT_EQ(worst.file, "triangular_loop.c");
@@ -117,24 +136,36 @@ TEST_P(OpenMPEfficiency, StaticTriangularLoopLosesItsImbalanceAtTheLoopsBarrier)
 
 TEST_P(OpenMPEfficiency, DynamicScheduleOfTheSameLoopIsClearlyMoreEfficient) {
   TempDir static_tmp, dynamic_tmp;
-  const json static_report = measure_report(static_tmp, program("triangular_loop"), {"3", "static"});
-  const json dynamic_report = measure_report(dynamic_tmp, program("triangular_loop"), {"3", "dynamic"});
+  const MachineLoad load;
+  double static_late = 0, dynamic_late = 0;
+  const json static_report =
+      measure_report(static_tmp, program("triangular_loop"), {"3", "static"}, &static_late);
+  const json dynamic_report =
+      measure_report(dynamic_tmp, program("triangular_loop"), {"3", "dynamic"}, &dynamic_late);
   const double static_efficiency = number(*find_interval(static_report, "program"), "efficiency");
   const double dynamic_efficiency = number(*find_interval(dynamic_report, "program"), "efficiency");
-  EXPECT_GT(dynamic_efficiency, static_efficiency + 0.15)
-      << "dynamic,1 leaves at most one iteration of imbalance (about 94 % against 68 %)";
+  // Late wake-ups can add up to their length to one thread's work: they cost the dynamic schedule
+  // (2 x 3 x 72 ms) up to late / 0.43 s of efficiency and give the static one (2 x 3 x 100 ms) up to
+  // late / 0.6 s.
+  EXPECT_GT(dynamic_efficiency, static_efficiency + 0.15 - dynamic_late / 0.43 - static_late / 0.6)
+      << "dynamic,1 leaves at most one iteration of imbalance (about 94 % against 68 %); late wake-ups "
+      << static_late << " s (static), " << dynamic_late << " s (dynamic); " << load.describe();
 }
 
 // 100 ms on the master between two parallel regions of 2 threads: the other thread is idle for it.
 TEST_P(OpenMPEfficiency, SerialSectionIsInsufficientParallelismOfThreadsMinusOneTimesItsLength) {
   TempDir tmp;
-  const json report = measure_report(tmp, program("serial_section"), {"1"});
+  const MachineLoad load;
+  double late = 0;
+  const json report = measure_report(tmp, program("serial_section"), {"1"}, &late);
   const json* program_interval = find_interval(report, "program");
   ASSERT_NE(program_interval, nullptr);
   EXPECT_EQ((*program_interval)["processors"], 2);
   const double insufficient = number(*program_interval, "insufficient_parallelism");
   EXPECT_GE(insufficient, 0.100 - 0.005) << "(2 - 1) threads x 100 ms of serial code";
-  EXPECT_LE(insufficient, 0.100 + 0.040) << "plus only the program's start-up before the first region";
+  EXPECT_LE(insufficient, 0.100 + 0.040 + late)
+      << "plus only the program's start-up before the first region and " << late << " s of late wake-ups; "
+      << load.describe();
   EXPECT_LT(number(*program_interval, "idle_time"), 0.020) << "the worker's absence is not idleness";
 }
 
@@ -152,14 +183,17 @@ TEST_P(OpenMPEfficiency, CriticalAndLockContentionIsWaitingAtTheirSites) {
   for (const auto& [part, kind, marker] :
        {std::tuple{"critical", "omp_critical", "critical"}, std::tuple{"lock", "omp_lock", "lock_set"}}) {
     TempDir tmp;
-    const json report = measure_report(tmp, program("sync_constructs"), {part});
+    const MachineLoad load;
+    double late = 0;
+    const json report = measure_report(tmp, program("sync_constructs"), {part}, &late);
     const json* point = point_at(report, kind, site_line("sync_constructs.c", marker));
     if (!point) continue;
     EXPECT_EQ((*point)["count"], 40) << part << ": 2 threads x 20 entries";
     EXPECT_GE(number(*point, "wait"), 0.050) << part << ": about 80 ms of waiting for the holder";
-    EXPECT_GE(number(*point, "total") - number(*point, "wait"), 0.080)
+    EXPECT_GE(number(*point, "total") - number(*point, "wait"), reported_at_least(0.080))
         << part << ": holding it (40 x 2 ms) is not waiting";
-    EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.080 + 0.060) << part;
+    EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.080 + 0.060 + late)
+        << part << "; " << late << " s of late wake-ups; " << load.describe();
     EXPECT_EQ((*point)["locations"].size(), 2u);
     EXPECT_NEAR(number(*find_interval(report, "program"), "waiting_time"), number(*point, "wait"), 0.005)
         << part << ": the program's waiting time is this site's";
@@ -170,17 +204,24 @@ TEST_P(OpenMPEfficiency, CriticalAndLockContentionIsWaitingAtTheirSites) {
 // turn, about 35 ms in all.
 TEST_P(OpenMPEfficiency, OrderedWaitsForTheTurn) {
   TempDir tmp;
-  const json report = measure_report(tmp, program("sync_constructs"), {"ordered"});
+  const MachineLoad load;
+  double late = 0;
+  const json report = measure_report(tmp, program("sync_constructs"), {"ordered"}, &late);
   const json* point =
       point_at(report, "omp_ordered",
                site_line("sync_constructs.c", GetParam() == "gcc" ? "ordered_loop" : "ordered"));
   ASSERT_NE(point, nullptr);
   EXPECT_EQ((*point)["count"], 8);
   // libgomp's ordered loops (gcc) also wait for the turn while fetching the next iteration, which
-  // is not at the ordered construct: only thread 0's 15 ms is certain to be there.
-  EXPECT_GE(number(*point, "wait"), 0.015) << "35 ms waiting for the turn, at least 15 ms of it at ordered";
-  EXPECT_GE(number(*point, "total") - number(*point, "wait"), 0.040) << "8 x 5 ms inside is not waiting";
-  EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.040 + 0.060);
+  // is not at the ordered construct: only thread 0's 3 x 5 ms is certain to be there, less what
+  // thread 0 takes from leaving one turn to asking for the next (microseconds; a few ms when it loses
+  // its core then). Were waiting counted as work, there would be none.
+  EXPECT_GE(number(*point, "wait"), 0.015 - 0.003)
+      << "35 ms waiting for the turn, at least 15 ms of it at ordered; " << load.describe();
+  EXPECT_GE(number(*point, "total") - number(*point, "wait"), reported_at_least(0.040))
+      << "8 x 5 ms inside is not waiting";
+  EXPECT_LE(number(*point, "total") - number(*point, "wait"), 0.040 + 0.060 + late)
+      << late << " s of late wake-ups; " << load.describe();
 }
 
 // The constructs whose waiting is desynchronization, as clang's libomp calls report them.
@@ -195,11 +236,14 @@ TEST(OpenMPConstructs, SingleSectionsAndNowaitChainsWaitAtTheRightBarrier) {
                         Case{"sections", "omp_implicit_barrier", "sections", 0.040},
                         Case{"nowait", "omp_barrier", "barrier_imbalanced", 0.060}}) {
     TempDir tmp;
-    const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {c.part});
+    const MachineLoad load;
+    double late = 0;
+    const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {c.part}, &late);
     const json* point = point_at(report, c.kind, site_line("sync_constructs.c", c.marker));
     if (!point) continue;
     EXPECT_GE(number(*point, "sync"), c.expected - 0.015) << c.part << ": the idle thread's wait is desync";
-    EXPECT_LE(number(*point, "sync"), c.expected + 0.040) << c.part;
+    EXPECT_LE(number(*point, "sync"), c.expected + 0.040 + late)
+        << c.part << "; " << late << " s of late wake-ups; " << load.describe();
     EXPECT_EQ(number(*point, "wait"), 0) << c.part;
     EXPECT_EQ(report["src_points"][0]["line"], (*point)["line"]) << c.part << ": it is the worst point";
   }
@@ -229,7 +273,9 @@ TEST(OpenMPConstructs, NestedRegionsAndTasksLandInTheirIntervals) {
         << "its team of 2, and the inner teams' 2 other threads work in it too";
   }
   TempDir tmp;
-  const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {"tasks"});
+  const MachineLoad load;
+  double late = 0;
+  const json report = measure_report(tmp, PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, {"tasks"}, &late);
   std::uint64_t task_entries = 0;
   const std::function<void(const json&)> count_tasks = [&](const json& interval) {
     if (interval["kind"] == "omp_task") task_entries += interval["count"].get<std::uint64_t>();
@@ -240,24 +286,84 @@ TEST(OpenMPConstructs, NestedRegionsAndTasksLandInTheirIntervals) {
   const json* taskwait = point_at(report, "omp_taskwait", site_line("sync_constructs.c", "taskwait"));
   ASSERT_NE(taskwait, nullptr);
   EXPECT_GE(number(*taskwait, "total"), 0.030) << "the master runs tasks while it waits for them";
-  EXPECT_LT(number(*taskwait, "wait"), 0.012) << "running tasks is work, not waiting";
-  EXPECT_GT(number(*find_interval(report, "program"), "efficiency"), 0.75)
-      << "both threads run tasks: little is lost";
+  // At most the other thread's last task (10 ms) and its late wake-ups: running tasks (40 ms) is not.
+  EXPECT_LT(number(*taskwait, "wait"), 0.012 + late)
+      << "running tasks is work, not waiting; " << late << " s of late wake-ups; " << load.describe();
+  // Late wake-ups can leave one thread waiting up to their length, of 2 x about 50 ms.
+  EXPECT_GT(number(*find_interval(report, "program"), "efficiency"), 0.75 - late / 0.1)
+      << "both threads run tasks: little is lost; " << late << " s of late wake-ups; " << load.describe();
+}
+
+// gcc's `single` (GOMP_single_start) tells the thread that runs it where the construct begins but
+// not where it ends. One thread works 30 ms in the single, the other waits: the single must end
+// where its body does, on its own, and the wait must be desync at the region's end (gcc lets the
+// join barrier stand for the single's own when the single ends the region).
+TEST(OpenMPConstructs, GccSingleEndsWithItsBodyWithoutAnOpenIntervalWarning) {
+  TempDir tmp;
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_SYNC_CONSTRUCTS_GCC, "single"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.err.find("still open"), std::string::npos)
+      << "the single is closed where its body ends, not by the region's end: " << result.err;
+  const json report = report_json(tmp / "run");
+  const json* single = find_interval(report, "omp_single");
+  ASSERT_NE(single, nullptr) << report.dump(2);
+  EXPECT_FALSE((*single)["open"].get<bool>());
+  EXPECT_EQ((*single)["count"], 2) << "both threads enter it: one runs the body, the other passes";
+  const json* program = find_interval(report, "program");
+  ASSERT_NE(program, nullptr);
+  EXPECT_GE(number(*program, "desync_time"), 0.030 - 0.015) << "the other thread waits 30 ms for the single";
+  EXPECT_LE(number(*program, "desync_time"), 0.030 + 0.020 + sleep_overshoot(result))
+      << "the other thread waits 30 ms for the single, or as long as that thread woke up late";
+}
+
+// omp_control_tool start ... pause around a region where thread t works (1 + 2t) x 100 ms; nothing
+// else of the run is measured: 400 ms of serial code and two more regions, the last after an
+// omp_control_tool_end that a later start must not undo.
+TEST(OpenMPToolControl, StartAndPauseDelimitThePhaseMeasured) {
+  TempDir tmp;
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_TOOL_CONTROL_PHASE_CLANG});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.out, "control: start 0 pause 0 flush 0 end 0\n")
+      << "parperf handles each command (omp_control_tool_success)";
+  // A thread that wakes up late lengthens the phase and its work: by the program's overshoot at most.
+  const double late = sleep_overshoot(result);
+  const json report = report_json(tmp / "run");
+  const json* program = find_interval(report, "program");
+  ASSERT_NE(program, nullptr);
+  EXPECT_NEAR(number(*program, "efficiency"), 4.0 / 6.0, 0.02 + 2 * late)
+      << "the phase: 100 + 300 ms of work in 2 threads x 300 ms; lower counts the unmeasured serial "
+         "code, higher the unmeasured regions";
+  EXPECT_GE(number(*program, "execution_time"), 0.300 - 0.002) << "the phase";
+  EXPECT_LE(number(*program, "execution_time"), 0.300 + 0.020 + late) << "the phase, and nothing outside it";
+  int regions = 0;
+  const std::function<void(const json&)> count_regions = [&](const json& interval) {
+    if (interval["kind"] == "omp_parallel") {
+      ++regions;
+      EXPECT_EQ(interval["line"], site_line("tool_control_phase.c", "phase_region")) << interval.dump(2);
+      EXPECT_EQ(interval["count"], 2) << "one entry per thread: the phase's region only";
+    }
+    for (const json& child : interval["children"]) count_regions(child);
+  };
+  for (const json& interval : report["intervals"]) count_regions(interval);
+  EXPECT_EQ(regions, 1) << "the regions outside the phase are not measured";
 }
 
 // gfortran's libgomp program, run on libomp: its critical section, loop imbalance (32 ms) and
 // barrier imbalance (20 ms) all show up.
 TEST(OpenMPFortran, GfortranProgramIsMeasuredThroughLibomp) {
   TempDir tmp;
-  const json report = measure_report(tmp, PARPERF_PROGRAM_OMP_FORTRAN_GFORTRAN, {});
+  const MachineLoad load;
+  double late = 0;
+  const json report = measure_report(tmp, PARPERF_PROGRAM_OMP_FORTRAN_GFORTRAN, {}, &late);
   const json* critical = point_at(report, "omp_critical", site_line("omp_fortran.f90", "fortran_critical"));
   ASSERT_NE(critical, nullptr);
   EXPECT_EQ((*critical)["count"], 10) << "2 threads x 5 entries";
   EXPECT_GE(number(*critical, "wait"), 0.020) << "about 40 ms of waiting for the holder";
-  EXPECT_GE(number(*critical, "total") - number(*critical, "wait"), 0.040) << "10 x 4 ms holding it";
+  EXPECT_GE(number(*critical, "total") - number(*critical, "wait"), reported_at_least(0.040))
+      << "10 x 4 ms holding it";
   const double desync = number(*find_interval(report, "program"), "desync_time");
   EXPECT_GE(desync, 0.032 + 0.020 - 0.015) << "the loop's 32 ms and the barrier's 20 ms imbalance";
-  EXPECT_LE(desync, 0.032 + 0.020 + 0.040);
+  EXPECT_LE(desync, 0.032 + 0.020 + 0.040 + late) << late << " s of late wake-ups; " << load.describe();
 }
 
 // Statistics are aggregated while the program runs: 10x the repetitions, the same profile size.

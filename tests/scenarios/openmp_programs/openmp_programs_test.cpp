@@ -1,11 +1,13 @@
 // Smoke test of the OpenMP test programs (this folder; each source states its ground truth): every
 // program, in its clang build (LLVM libomp) and its gcc or gfortran build (GNU libgomp), runs under
-// `parperf run`, exits 0 and prints what it prints alone: measuring must not change results. The
+// `parperf run`, exits 0 and prints what it prints alone: measuring must not change results; and
+// its profile, written at a normal exit, holds no interval left open and no warning of one. The
 // libgomp builds must run on libomp under parperf (OMPT exists only there): run.json says so, and
 // the programs themselves report which library their OpenMP calls reach.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -120,6 +122,20 @@ TEST_P(OpenMpProgram, MeasuredRunPrintsWhatThePlainRunPrints) {
   ASSERT_EQ(measured.exit_code, 0) << describe(measured);
   EXPECT_EQ(measured.out, plain.out) << "measuring must not change the program's results";
   EXPECT_LT(measured.wall_seconds, 5.0) << "a smoke run; the programs take well under a second";
+
+  EXPECT_EQ(measured.err.find("still open"), std::string::npos)
+      << "every construct ends where the program ends it: " << measured.err;
+  // A program that exits normally has ended every interval: the threads still parked in the OpenMP
+  // runtime's pool when the profile is written at exit (libomp stops them later, in its library
+  // destructor) end their `program` interval there.
+  const auto report = report_json(tmp / "run");
+  const std::function<void(const nlohmann::json&)> expect_closed = [&](const nlohmann::json& interval) {
+    EXPECT_FALSE(interval.value("open", true))
+        << "interval " << interval.value("name", "?") << " at line " << interval.value("line", 0)
+        << " is reported open although the program exited normally";
+    for (const auto& child : interval["children"]) expect_closed(child);
+  };
+  for (const auto& interval : report["intervals"]) expect_closed(interval);
 
   const auto info = read_json_file(tmp / "run" / "run.json");
   EXPECT_EQ(info["openmp_runtime"], program.libgomp ? "libomp (replacing libgomp)" : "libomp")

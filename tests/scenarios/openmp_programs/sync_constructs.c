@@ -1,5 +1,6 @@
 /* One small part per OpenMP synchronization construct, each with waiting of a known length. Every
- * parallel region has 2 threads; never more than 2 threads compute at once (2-core machines).
+ * parallel region has 2 threads. The work is sleeping (common/burn.h): the threads need no core for
+ * it, so its lengths hold on a machine busy with other processes.
  *
  * Usage: sync_constructs [part...]   parts: critical lock ordered single sections nowait nested
  *                                           tasks; none: all of them, in this order (about 0.5 s)
@@ -20,28 +21,20 @@
  *             after 50 ms, no waiting although each loop alone is 30 ms out of balance. Then two loops
  *             imbalanced the same way (40+40 ms and 10+10 ms): thread 1 waits 60 ms at the barrier.
  *   nested    omp_set_max_active_levels(2); an outer region of 2 threads, each starting an inner
- *             region of 2 threads (4 threads, level 2): the inner master computes 10 ms, the other
- *             inner thread sleeps 10 ms. About 10 ms, 2 inner teams.
+ *             region of 2 threads (4 threads, level 2), each inner thread working 10 ms. About 10 ms,
+ *             2 inner teams.
  *   tasks     the master creates 8 tasks of 10 ms and waits for them (`taskwait`); the other thread
  *             runs tasks at the region's implicit barrier: 80 ms of tasks, about 40 ms, 4 each.
  *
- * Prints one deterministic line per part (counters, and the order `ordered` imposed). */
+ * Prints one deterministic line per part (counters, and the order `ordered` imposed), and on stderr
+ * how late its sleeps ended in all (common/burn.h). */
 #define _GNU_SOURCE
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/burn.h"
 #include "runtime_report.h"
-
-static _Thread_local volatile double sink;
-
-static void sleep_ms(int ms) {
-  struct timespec duration = {ms / 1000, (long)(ms % 1000) * 1000000L};
-  while (nanosleep(&duration, &duration) != 0) {
-  }
-}
 
 static void critical_part(void) {
   int entries = 0;
@@ -49,7 +42,7 @@ static void critical_part(void) {
   for (int k = 0; k < 20; ++k) {
 #pragma omp critical /* SITE:critical */
     {
-      sink += burn_for_ms(2);
+      sleep_for_ms(2);
       ++entries;
     }
   }
@@ -63,7 +56,7 @@ static void lock_part(void) {
 #pragma omp parallel num_threads(2) /* SITE:lock_region */
   for (int k = 0; k < 20; ++k) {
     omp_set_lock(&lock); /* SITE:lock_set */
-    sink += burn_for_ms(2);
+    sleep_for_ms(2);
     ++entries;
     omp_unset_lock(&lock); /* SITE:lock_unset */
   }
@@ -77,7 +70,7 @@ static void ordered_part(void) {
   for (int i = 0; i < 8; ++i) {
 #pragma omp ordered /* SITE:ordered */
     {
-      sink += burn_for_ms(5);
+      sleep_for_ms(5);
       order = order * 10 + i;
     }
   }
@@ -90,7 +83,7 @@ static void single_part(void) {
   {
 #pragma omp single /* SITE:single */
     {
-      sink += burn_for_ms(30);
+      sleep_for_ms(30);
       ++singles;
     }
   }
@@ -105,12 +98,12 @@ static void sections_part(void) {
     {
 #pragma omp section /* SITE:section_short */
       {
-        sink += burn_for_ms(20);
+        sleep_for_ms(20);
         total_ms += 20;
       }
 #pragma omp section /* SITE:section_long */
       {
-        sink += burn_for_ms(60);
+        sleep_for_ms(60);
         total_ms += 60;
       }
     }
@@ -124,23 +117,23 @@ static void nowait_part(void) {
   {
 #pragma omp for schedule(static) nowait /* SITE:nowait_opposite_first */
     for (int i = 0; i < 2; ++i) {
-      sink += burn_for_ms(i == 0 ? 40 : 10);
+      sleep_for_ms(i == 0 ? 40 : 10);
       ++iterations;
     }
 #pragma omp for schedule(static) nowait /* SITE:nowait_opposite_second */
     for (int i = 0; i < 2; ++i) {
-      sink += burn_for_ms(i == 0 ? 10 : 40);
+      sleep_for_ms(i == 0 ? 10 : 40);
       ++iterations;
     }
 #pragma omp barrier                     /* SITE:barrier_balanced */
 #pragma omp for schedule(static) nowait /* SITE:nowait_same_first */
     for (int i = 0; i < 2; ++i) {
-      sink += burn_for_ms(i == 0 ? 40 : 10);
+      sleep_for_ms(i == 0 ? 40 : 10);
       ++iterations;
     }
 #pragma omp for schedule(static) nowait /* SITE:nowait_same_second */
     for (int i = 0; i < 2; ++i) {
-      sink += burn_for_ms(i == 0 ? 40 : 10);
+      sleep_for_ms(i == 0 ? 40 : 10);
       ++iterations;
     }
 #pragma omp barrier /* SITE:barrier_imbalanced */
@@ -158,11 +151,7 @@ static void nested_part(void) {
 #pragma omp parallel num_threads(2) reduction(+ : inner_threads, ids) /* SITE:nested_inner */
     {
       const int inner = omp_get_thread_num();
-      if (inner == 0) {
-        sink += burn_for_ms(10);
-      } else {
-        sleep_ms(10);
-      }
+      sleep_for_ms(10);
       if (omp_get_level() == 2 && omp_get_num_threads() == 2) {
         inner_threads += 1;
         ids += 2 * outer + inner + 1;
@@ -181,7 +170,7 @@ static void tasks_part(void) {
       for (int t = 1; t <= 8; ++t) {
 #pragma omp task firstprivate(t) shared(done) /* SITE:task */
         {
-          sink += burn_for_ms(10);
+          sleep_for_ms(10);
 #pragma omp atomic
           done += t;
         }
@@ -218,5 +207,6 @@ int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a) wanted |= strcmp(argv[a], parts[p].name) == 0;
     if (wanted) parts[p].run();
   }
+  print_sleep_overshoot();
   return 0;
 }

@@ -1,5 +1,8 @@
-/* Ends as told: `exit N` returns N from main; `raise NAME` (TERM or ABRT) sends itself that signal.
- * It computes for 20 ms first so the runtime has something to measure. */
+/* Ends as told: `exit N` returns N from main; `raise NAME` (TERM, ABRT, SEGV, BUS, FPE) sends itself
+ * that signal; `wait` prints "waiting" and sleeps until a signal from outside ends it (at most 10 s,
+ * then it exits 66). A program that sends itself SIGSEGV with raise() dies of it: no instruction
+ * faulted, so nothing would raise it again. It computes for 20 ms first so the runtime has something
+ * to measure. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +18,7 @@ static double now_s(void) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: ending_program exit N | raise TERM|ABRT\n");
+    fprintf(stderr, "usage: ending_program exit N | raise TERM|ABRT|SEGV|BUS|FPE | wait -\n");
     return 64;
   }
   const double start = now_s();
@@ -26,5 +29,21 @@ int main(int argc, char** argv) {
   if (strcmp(argv[1], "exit") == 0) return atoi(argv[2]);
   if (strcmp(argv[1], "raise") == 0 && strcmp(argv[2], "TERM") == 0) raise(SIGTERM);
   if (strcmp(argv[1], "raise") == 0 && strcmp(argv[2], "ABRT") == 0) abort();
+  if (strcmp(argv[1], "raise") == 0 && strcmp(argv[2], "SEGV") == 0) raise(SIGSEGV);
+  if (strcmp(argv[1], "raise") == 0 && strcmp(argv[2], "BUS") == 0) raise(SIGBUS);
+  if (strcmp(argv[1], "raise") == 0 && strcmp(argv[2], "FPE") == 0) raise(SIGFPE);
+  if (strcmp(argv[1], "wait") == 0) {
+    printf("waiting\n");
+    fflush(stdout);
+    for (int i = 0; i < 100; ++i) {
+      struct timespec pause = {0, 100000000};
+      nanosleep(&pause, NULL);
+    }
+    return 66;
+  }
+  if (strcmp(argv[1], "raise") == 0) {
+    printf("ending_program: still running after raise(SIG%s)\n", argv[2]);
+    return 2; /* the signal was swallowed */
+  }
   return 65;
 }

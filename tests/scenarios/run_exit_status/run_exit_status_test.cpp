@@ -9,7 +9,9 @@
 // - parperf's own failure (no runtime library) gives 125, and a command line without a program 2.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/artifacts.hpp"
@@ -64,6 +66,36 @@ TEST(RunExitStatus, ProgramThatAbortsGives134) {
   auto info = read_json_file(tmp / "run" / "run.json");
   EXPECT_EQ(info["signal"], 6);
   EXPECT_EQ(info["profiles"], nlohmann::json::array({"profile.0.ppf"})) << "the runtime writes on SIGABRT";
+}
+
+// A program that sends itself a fault signal with raise() dies of it, as it does unmeasured; the
+// runtime's handler must not take it for a fault that re-executes (the program went on, exit 2).
+TEST(RunExitStatus, FaultSignalsTheProgramRaisesItselfEndIt) {
+  for (const auto& [name, number] : {std::pair{"SEGV", 11}, std::pair{"BUS", 7}, std::pair{"FPE", 8}}) {
+    TempDir tmp;
+    const auto result = parperf_run(tmp / "run", {kProgram, "raise", name});
+    EXPECT_EQ(result.exit_code, 128 + number) << "raise(SIG" << name << "): " << describe(result);
+    auto info = read_json_file(tmp / "run" / "run.json");
+    EXPECT_EQ(info["signal"], number) << name;
+    EXPECT_EQ(info["profiles"], nlohmann::json::array({"profile.0.ppf"})) << "the profile is written first";
+  }
+}
+
+// `kill -SEGV` / `kill -BUS` from outside end the plain program; the measured one must end too.
+TEST(RunExitStatus, FaultSignalsSentFromOutsideEndTheProgram) {
+  for (const auto& [signal_name, number] : {std::pair{"SEGV", SIGSEGV}, std::pair{"BUS", SIGBUS}}) {
+    TempDir tmp;
+    const auto pid_file = tmp / "pid";
+    // A shell starts parperf in the background and signals the program once it says it waits.
+    const std::string script =
+        "\"$0\" run -q -o \"$1\" -- \"$2\" wait - > \"$3\" & parent=$!; "
+        "for i in $(seq 300); do grep -q waiting \"$3\" 2>/dev/null && break; sleep 0.1; done; "
+        "pkill -" +
+        std::string(signal_name) + " -P $parent; wait $parent";
+    const auto result = run_process({"/bin/sh", "-c", script, parperf_command().string(),
+                                     (tmp / "run").string(), kProgram, (tmp / "out").string()});
+    EXPECT_EQ(result.exit_code, 128 + number) << "kill -" << signal_name << ": " << describe(result);
+  }
 }
 
 TEST(RunExitStatus, MissingProgramGives127) {

@@ -2,7 +2,6 @@
  * 200 ms and thread 2 computes for 100 ms. */
 #include <pthread.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "common/burn.h"
 #include "parperf/parperf.h"
@@ -12,7 +11,7 @@ static parperf_site phase = PARPERF_SITE_INIT("phase", PARPERF_KIND_USER);
 static void* sleeper(void* arg) {
   (void)arg;
   parperf_interval_begin(&phase, 0);
-  usleep(200000);
+  sleep_for_ms(200);
   parperf_interval_end(&phase);
   return NULL;
 }
@@ -36,5 +35,6 @@ int main(void) {
   pthread_join(a, NULL);
   pthread_join(b, NULL);
   printf("%s\n", x > 0 ? "done" : "?");
+  print_sleep_overshoot();
   return 0;
 }

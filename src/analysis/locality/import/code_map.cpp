@@ -3,12 +3,12 @@
 #include <elf.h>
 
 #include <bit>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <optional>
 
 #include "analysis/locality/import/import_common.hpp"
 #include "format/memory_trace_reader.hpp"
+#include "format/regular_file.hpp"
 
 namespace parperf::locality {
 
@@ -16,11 +16,16 @@ ExecutableCodeMap ExecutableCodeMap::load(const std::filesystem::path& executabl
   const auto fail = [&](const std::string& why) -> ExecutableCodeMap {
     throw ImportError(executable.string() + ": " + why);
   };
-  std::ifstream file(executable, std::ios::binary);
-  if (!file) return fail(std::string("cannot open: ") + std::strerror(errno));
+  std::optional<format::RegularFile> opened;
+  try {
+    opened.emplace(executable);  // not a FIFO or a device: an executable is a file
+  } catch (const format::FileError& e) {
+    return fail(e.cause());
+  }
+  const format::RegularFile& file = *opened;
   Elf64_Ehdr header{};
-  file.read(reinterpret_cast<char*>(&header), sizeof header);
-  if (!file || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) return fail("not an ELF file");
+  if (!file.read_at(0, &header, sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    return fail("not an ELF file");
   const unsigned char native = std::endian::native == std::endian::little ? ELFDATA2LSB : ELFDATA2MSB;
   if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != native)
     return fail("not a 64-bit ELF file in this machine's byte order");
@@ -31,9 +36,8 @@ ExecutableCodeMap ExecutableCodeMap::load(const std::filesystem::path& executabl
   if (header.e_phentsize != sizeof(Elf64_Phdr)) return fail("unexpected program header size");
   for (unsigned i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment{};
-    file.seekg(static_cast<std::streamoff>(header.e_phoff + i * sizeof segment));
-    file.read(reinterpret_cast<char*>(&segment), sizeof segment);
-    if (!file) return fail("truncated program headers");
+    if (!file.read_at(header.e_phoff + std::uint64_t{i} * sizeof segment, &segment, sizeof segment))
+      return fail("truncated program headers");
     if (segment.p_type == PT_LOAD && (segment.p_flags & PF_X) != 0)
       map.text_.emplace_back(segment.p_vaddr, segment.p_vaddr + segment.p_memsz);
   }
