@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell functions the overhead scripts share (bench/openmp/overhead.sh, bench/mpi/overhead.sh).
 # Source it; it defines functions only.
 
@@ -19,18 +20,14 @@ busy_percent() {
 }
 
 # A snapshot for others_busy_since: the CPU seconds every program has used since boot (/proc/stat),
-# the CPU seconds this script's finished children have used (the `times` builtin) and the time.
+# those of this script and its finished children (/proc/$$/stat: utime, stime, cutime, cstime) and
+# the time.
 busy_snapshot() {
-  local children
-  children=$(times | tail -1)
-  awk -v tick="$(getconf CLK_TCK)" -v children="$children" -v now="$(date +%s.%N)" '
+  local own
+  own=$(sed 's/.*) //' "/proc/$$/stat" | awk '{ print $12 + $13 + $14 + $15 }')  # fields 14-17
+  awk -v tick="$(getconf CLK_TCK)" -v own="$own" -v now="$(date +%s.%N)" '
     $1 == "cpu" { busy = $2 + $3 + $4 + $7 + $8 + $9 }
-    END {
-      split(children, t, " ")  # "1m2.345s 0m0.678s": user and system
-      cpu = 0
-      for (i = 1; i <= 2; i++) { split(t[i], p, "m"); cpu += p[1] * 60 + p[2] }
-      printf "%.3f %.3f %.3f", busy / tick, cpu, now
-    }' /proc/stat
+    END { printf "%.3f %.3f %.3f", busy / tick, own / tick, now }' /proc/stat
 }
 
 # How many cores other programs kept busy, on average, since the snapshot "$1" (busy_snapshot):

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <mutex>
 #include <new>
 
 #include "runtime/diagnostics.hpp"

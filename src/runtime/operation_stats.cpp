@@ -1,8 +1,7 @@
 #include "runtime/operation_stats.hpp"
 
-#include "runtime/private_memory.hpp"
-
 #include "runtime/interval_tree.hpp"
+#include "runtime/private_memory.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {

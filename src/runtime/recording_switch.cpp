@@ -1,6 +1,6 @@
 #include "runtime/recording_switch.hpp"
-#include "runtime/plain_mutex.hpp"
 
+#include "runtime/plain_mutex.hpp"
 #include "runtime/runtime_state.hpp"
 
 namespace parperf::runtime {

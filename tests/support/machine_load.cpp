@@ -3,9 +3,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <ctime>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 namespace parperf::test {
@@ -54,22 +55,16 @@ MachineLoad::MachineLoad()
 std::string MachineLoad::describe() const {
   const double wall = monotonic_seconds() - start_wall_;
   const double own = (own_cpu_seconds() - start_own_) / wall;
-  const double others = start_busy_ > 0 ? (machine_busy_seconds() - start_busy_) / wall - own : -1;
+  const bool known = start_busy_ > 0;
+  const double others = known ? std::max(0.0, (machine_busy_seconds() - start_busy_) / wall - own) : 0;
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   const double load = load_average();
-  const bool busy = others >= 0.2 || load > static_cast<double>(cores);
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "the machine was %s: %ld cores, load average %.2f; while the test ran (%.2f s)",
-                busy ? "busy" : "idle", cores, load, wall);
   std::ostringstream out;
-  out << text;
-  if (others >= 0) {
-    std::snprintf(text, sizeof text, " other processes kept %.2f cores busy,", others < 0.005 ? 0.0 : others);
-    out << text;
-  }
-  std::snprintf(text, sizeof text, " the test and its programs %.2f", own);
-  out << text;
+  out << std::fixed << std::setprecision(2) << "the machine was "
+      << (others >= 0.2 || load > static_cast<double>(cores) ? "busy" : "idle") << ": " << cores
+      << " cores, load average " << load << "; while the test ran (" << wall << " s)";
+  if (known) out << " other processes kept " << others << " cores busy,";
+  out << " the test and its programs " << own;
   return out.str();
 }
 

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -49,14 +48,12 @@ TEST(FormatMutation, TwentyThousandMutantsOfTheSampleNeverCrashTheReader) {
   Mutator mutator(kSeed);
   std::map<std::string, int> kinds;
   int accepted = 0;
-  auto slowest = std::chrono::steady_clock::duration::zero();
   for (int i = 0; i < kMutants; ++i) {
     Bytes bytes = original;
     const std::size_t mutations = 1 + mutator.below(4);
     for (std::size_t m = 0; m < mutations; ++m) mutator.mutate(bytes);
     if (mutator.coin()) test::reseal_checksums(bytes);
 
-    const auto start = std::chrono::steady_clock::now();
     try {
       decode_profile(bytes);
       ++accepted;
@@ -65,7 +62,6 @@ TEST(FormatMutation, TwentyThousandMutantsOfTheSampleNeverCrashTheReader) {
     } catch (const std::exception& e) {
       ADD_FAILURE() << "mutant " << i << " (seed " << kSeed << "): " << typeid(e).name() << ": " << e.what();
     }
-    slowest = std::max(slowest, std::chrono::steady_clock::now() - start);
   }
 
   // The run must exercise more than the checksum: each of these layers refused some mutants.
@@ -74,8 +70,8 @@ TEST(FormatMutation, TwentyThousandMutantsOfTheSampleNeverCrashTheReader) {
         "has parent", "unparsed bytes", "unexpected bytes", "announces"})
     EXPECT_GT(kinds[layer], 0) << "no mutant reached the reader's \"" << layer << "\" check";
   for (const auto& [kind, count] : kinds) EXPECT_NE(kind.rfind("other: ", 0), 0u) << kind;
-  // Decoding is linear in the file's size; a mutant that takes a whole second found a loop.
-  EXPECT_LT(slowest, std::chrono::seconds(1));
+  // No timed assertion here: a mutant that made decoding loop or allocate without bound shows as
+  // this test's ctest timeout, and the fuzzer (tests/fuzz) runs with a per-input time limit.
   RecordProperty("accepted_mutants", accepted);
 }
 

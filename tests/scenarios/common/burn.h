@@ -7,13 +7,14 @@
  *                   cores it still ends on time (a sleep lasts at least what it asks for, plus the
  *                   wake-up: tens of microseconds, more when every core is taken). Use it unless the
  *                   test is about CPU time.
- * sleep_overshoot_seconds()  how much later than their deadlines this program's sleeps and burns
- *                   ended, over all its threads: the scheduling noise the program met, which a
- *                   program prints (print_sleep_overshoot) so that its test can allow that much.
  * burn_for_ms(ms)   spins on CLOCK_MONOTONIC for `ms` milliseconds, using the CPU: at least that
  *                   long whatever the load, but a thread that loses its core near the end overshoots
  *                   by a scheduler time slice (several ms) when more threads than cores want to run.
- *                   For what CPU time must show. */
+ *                   For what CPU time must show.
+ * sleep_overshoot_seconds()  how much later than their deadlines this program's sleeps and burns
+ *                   ended, over all its threads: the scheduling noise the program met, which a
+ *                   program prints (print_sleep_overshoot: "sleep overshoot: S s" on stderr) so that
+ *                   its test can allow that much (tests/support/sleep_overshoot.hpp). */
 #ifndef PARPERF_SCENARIO_BURN_H
 #define PARPERF_SCENARIO_BURN_H
 
@@ -67,7 +68,7 @@ static inline double sleep_overshoot_seconds(void) {
   return (double)__atomic_load_n(sleep_overshoot_ns(), __ATOMIC_RELAXED) * 1e-9;
 }
 
-/* On stderr (stdout is the program's result, the same measured or not): "sleep overshoot: S". */
+/* On stderr: stdout is the program's result, the same measured or not. */
 static inline void print_sleep_overshoot(void) {
   fprintf(stderr, "sleep overshoot: %.6f s\n", sleep_overshoot_seconds());
 }

@@ -592,6 +592,11 @@ TEST(MpiEfficiency, NonblockingExchangeOverlapsTheComputation) {
   constexpr int kRepetitions = 4;
   constexpr double kComputation = 0.050;
   constexpr std::int64_t kBytes = 4 << 20;
+  // Per exchange, beyond the 50 ms of work: the non-blocking calls themselves (a 4 MiB Isend copies
+  // or registers its buffer) and the late wake-up of the work's sleep on a busy machine; measured up
+  // to 2.7 ms with another process spinning beside the test. Overlap counted twice would exceed the
+  // bound by 200 ms.
+  constexpr double kSlack = 0.010;
   TempDir tmp;
   const json report = measure_report(tmp, {2, {PARPERF_PROGRAM_MPI_NONBLOCKING_OVERLAP}, {}});
   const json& program = program_interval(report);
@@ -611,16 +616,17 @@ TEST(MpiEfficiency, NonblockingExchangeOverlapsTheComputation) {
     EXPECT_EQ(text_of(waitall, "kind"), "mpi_wait");
     EXPECT_EQ(integer(waitall, "count"), kRepetitions);
     // Wherever the collector books it (the start or the completion), the rank's overlap is positive
-    // and no longer than its computation.
+    // and no longer than its computation, give or take kSlack an exchange.
     const double overlap = number(isend, "overlap") + number(irecv, "overlap") + number(waitall, "overlap");
     EXPECT_GT(overlap, 0.0) << "rank " << rank;
-    EXPECT_LE(overlap, kRepetitions * (kComputation + 0.005)) << "rank " << rank;
+    EXPECT_LE(overlap, kRepetitions * (kComputation + kSlack))
+        << "rank " << rank << ": more overlap than the rank spent computing";
   }
   EXPECT_GT(number(program, "overlap"), 0.0);
-  EXPECT_LE(number(program, "overlap"), 2 * kRepetitions * kComputation + 0.010);
+  EXPECT_LE(number(program, "overlap"), 2 * kRepetitions * (kComputation + kSlack));
   const json& p2p = communication_class(program, "point_to_point");
   EXPECT_GT(number(p2p, "overlap"), 0.0);
-  EXPECT_LE(number(p2p, "overlap"), 2 * kRepetitions * kComputation + 0.010);
+  EXPECT_LE(number(p2p, "overlap"), 2 * kRepetitions * (kComputation + kSlack));
   EXPECT_GE(integer(p2p, "bytes"), 2 * kRepetitions * kBytes);
   EXPECT_LT(number(program, "communication_real_sync"), 0.050) << "the ranks are balanced";
 }
