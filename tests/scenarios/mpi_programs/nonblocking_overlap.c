@@ -6,7 +6,8 @@
  * `bytes` from its left neighbour (site irecv) and MPI_Isend of `bytes` to its right neighbour
  * (site isend), works `ms` ms (a sleep to a deadline, common/burn.h: like a computation that makes
  * no MPI call, it gives Open MPI's progress engine no turn, and it ends on time on a busy machine,
- * where a busy loop overshoots by a time slice) and completes both in MPI_Waitall (site waitall). With 2 ranks the left and right neighbour are the same rank.
+ * where a busy loop overshoots by a time slice) and completes both in MPI_Waitall (site waitall). With 2
+ * ranks the left and right neighbour are the same rank.
  *
  * Expected, per rank: site isend count R, bytes R x `bytes`, partner the right neighbour; site irecv
  * count R, partner the left neighbour; site waitall count R. The ranks are balanced, so little real
