@@ -11,7 +11,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <ctime>
 #include <mutex>
 
 #include "format/records.hpp"
@@ -21,6 +20,7 @@
 #include "runtime/profile_writer.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/signal_safe_wait.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
@@ -45,10 +45,7 @@ std::atomic<bool> g_final_done{false};  // the final profile has been written (o
 // signal goes to any thread, and a launcher that kills a job sends SIGTERM to the process and to
 // its process group, so two handlers run at once. Waits up to two seconds (async-signal-safe).
 void wait_for_final_profile() {
-  for (int waited_ms = 0; !g_final_done.load(std::memory_order_acquire) && waited_ms < 2000; ++waited_ms) {
-    timespec pause{0, 1000000};
-    nanosleep(&pause, nullptr);
-  }
+  wait_while([] { return !g_final_done.load(std::memory_order_acquire); }, 2000);
 }
 int g_initialising_pid = 0;
 

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/signal_safe_wait.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/user_events.hpp"
@@ -388,11 +388,7 @@ void wait_for_flush_to_end(pid_t self, const ProfilePaths& paths) {
     unlink(paths.flush_temp);
     return;
   }
-  for (int waited_ms = 0; g_flush_in_progress.load(std::memory_order_acquire) && waited_ms < 10000;
-       ++waited_ms) {
-    timespec pause{0, 1000000};
-    nanosleep(&pause, nullptr);
-  }
+  wait_while([] { return g_flush_in_progress.load(std::memory_order_acquire); }, 10000);
 }
 
 }  // namespace
