@@ -16,6 +16,7 @@
 #include <fmt/core.h>
 
 #include "format/regular_file.hpp"
+#include "format/run_directory.hpp"
 
 #ifndef PARPERF_LIBOMP_PATH
 #define PARPERF_LIBOMP_PATH ""  // the build found no libomp
@@ -316,7 +317,7 @@ OpenMpPlan plan_openmp_runtime(OpenMpRuntimeMode mode, const OpenMpDetection& de
     return plan;
   }
   plan.preload = libomp;
-  plan.description = needs_libgomp ? "libomp (replacing libgomp)" : "libomp (preloaded)";
+  plan.description = needs_libgomp ? format::kOpenmpRuntimeSubstituted : "libomp (preloaded)";
   return plan;
 }
 

@@ -12,6 +12,10 @@ inline constexpr const char* kRunInfoFileName = "run.json";
 inline constexpr const char* kProfilePrefix = "profile.";
 inline constexpr const char* kProfileSuffix = ".ppf";
 
+// run.json's `openmp_runtime` when `parperf run` ran a program built for GNU libgomp on LLVM's
+// libomp: written by the command, read by the report, which says so in its header.
+inline constexpr const char* kOpenmpRuntimeSubstituted = "libomp (replacing libgomp)";
+
 // "profile.<rank>.ppf". Returns what snprintf returns.
 inline int profile_file_name(char* buffer, std::size_t size, std::int64_t rank) {
   return std::snprintf(buffer, size, "%s%lld%s", kProfilePrefix, static_cast<long long>(rank),

@@ -11,6 +11,7 @@
 #include "analysis/mpi_calls.hpp"
 #include "analysis/rank_list.hpp"
 #include "analysis/rank_view.hpp"
+#include "format/run_directory.hpp"
 #include "report/diagnosis.hpp"
 #include "report/src_summary.hpp"
 
@@ -74,7 +75,7 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
   if (run.run_info.is_object()) {
     const auto choice = run.run_info.find("openmp_runtime");
     summary.openmp_runtime_substituted = choice != run.run_info.end() && choice->is_string() &&
-                                         choice->get<std::string>() == "libomp (replacing libgomp)";
+                                         choice->get<std::string>() == format::kOpenmpRuntimeSubstituted;
   }
   for (std::size_t i = 0; i < run.profiles.size(); ++i) {
     const format::ProcessInfo& process = run.profiles[i].process;
