@@ -346,6 +346,10 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
 // exits, or a signal arrives in the middle of a flush. The final profile must always win, so the
 // final write renames its file only after a flush in progress has renamed (or dropped) its own,
 // and a flush that finishes after the final write has begun drops its file instead of renaming.
+// A flush claims g_flush_in_progress before it reads g_final_started, the final write sets
+// g_final_started before it reads g_flush_in_progress (all sequentially consistent): so either the
+// final write sees the flush and waits for it, or the flush sees the final write and makes no file
+// at all — never a temporary file that the process's exit cuts off half-written.
 std::atomic<bool> g_final_started{false};
 std::atomic<bool> g_flush_in_progress{false};
 std::atomic<pid_t> g_flusher{0};  // the thread of the flush in progress
@@ -383,12 +387,12 @@ int write_file(const char* path, format::EndReason reason, int signal, WriteSlot
 // the final write begun, or renames it first). A flush on this very thread was interrupted by the
 // signal that brought us here and never resumes: its temporary file is removed instead.
 void wait_for_flush_to_end(pid_t self, const ProfilePaths& paths) {
-  if (g_flush_in_progress.load(std::memory_order_acquire) &&
+  if (g_flush_in_progress.load(std::memory_order_seq_cst) &&
       g_flusher.load(std::memory_order_relaxed) == self) {
     unlink(paths.flush_temp);
     return;
   }
-  wait_while([] { return g_flush_in_progress.load(std::memory_order_acquire); }, 10000);
+  wait_while([] { return g_flush_in_progress.load(std::memory_order_seq_cst); }, 10000);
 }
 
 }  // namespace
@@ -414,9 +418,14 @@ bool write_profile(format::EndReason reason, int signal) noexcept {
   const bool final_write = reason != format::EndReason::flush;
   if (final_write) {
     g_final_started.store(true, std::memory_order_seq_cst);
-  } else if (g_final_started.load(std::memory_order_seq_cst) ||
-             g_flush_in_progress.exchange(true, std::memory_order_acquire)) {
-    return false;  // the final profile is being written, or another thread is flushing
+  } else {
+    // Claim first, then look: a final write that has not seen this claim has already begun, and the
+    // flush sees that and makes no file (it could be cut off half-written by the exit).
+    if (g_flush_in_progress.exchange(true, std::memory_order_seq_cst)) return false;  // another flush
+    if (g_final_started.load(std::memory_order_seq_cst)) {
+      g_flush_in_progress.store(false, std::memory_order_release);
+      return false;  // the final profile is being written
+    }
   }
   const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
   if (!final_write) g_flusher.store(self, std::memory_order_relaxed);
