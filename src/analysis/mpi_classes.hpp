@@ -8,21 +8,12 @@
 #include <optional>
 #include <string_view>
 
-#include "format/records.hpp"
+#include "format/site_kinds.hpp"
 
 namespace parperf::analysis {
 
-enum class MpiClass {
-  point_to_point,  // 64-72: send, receive, their non-blocking forms and completions, probes
-  barrier,         // 80
-  broadcast,       // 81
-  reduction,       // 82
-  all_to_all,      // 83
-  gather_scatter,  // 84
-  one_sided,       // 90-91: RMA calls and their synchronization
-  io,              // 96: MPI-IO
-  management,      // 100: Init, Finalize, communicators, windows, files: productive Sys, not communication
-};
+// The classes are the format's (site_kinds.hpp): one table says which kind is in which class.
+using MpiClass = format::SiteClass;
 
 // The communication classes in report order; `management` is not one of them.
 inline constexpr std::array<MpiClass, 8> kCommunicationClasses = {
@@ -32,32 +23,10 @@ inline constexpr std::array<MpiClass, 8> kCommunicationClasses = {
 // The class of an MPI site kind; none for a kind that is not MPI or that this version does not know
 // (a later runtime's kind stays out of every class rather than being guessed into one).
 inline std::optional<MpiClass> mpi_class(std::uint32_t kind) {
-  using format::SiteKind;
   if (!format::is_mpi_kind(kind)) return std::nullopt;
-  if (kind >= static_cast<std::uint32_t>(SiteKind::mpi_send) &&
-      kind <= static_cast<std::uint32_t>(SiteKind::mpi_probe))
-    return MpiClass::point_to_point;
-  switch (static_cast<SiteKind>(kind)) {
-    case SiteKind::mpi_barrier:
-      return MpiClass::barrier;
-    case SiteKind::mpi_broadcast:
-      return MpiClass::broadcast;
-    case SiteKind::mpi_reduction:
-      return MpiClass::reduction;
-    case SiteKind::mpi_all_to_all:
-      return MpiClass::all_to_all;
-    case SiteKind::mpi_gather_scatter:
-      return MpiClass::gather_scatter;
-    case SiteKind::mpi_one_sided:
-    case SiteKind::mpi_one_sided_sync:
-      return MpiClass::one_sided;
-    case SiteKind::mpi_io:
-      return MpiClass::io;
-    case SiteKind::mpi_management:
-      return MpiClass::management;
-    default:
-      return std::nullopt;
-  }
+  const format::SiteKindInfo* info = format::site_kind_info(kind);
+  if (!info) return std::nullopt;
+  return info->site_class;
 }
 
 // The JSON key and the word of the text protocol: "point_to_point", "all_to_all", ...
@@ -81,6 +50,9 @@ inline std::string_view mpi_class_key(MpiClass c) {
       return "io";
     case MpiClass::management:
       return "management";
+    case MpiClass::interval:
+    case MpiClass::openmp_operation:
+      break;  // not MPI classes
   }
   return "unknown";
 }

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "format/site_kinds.hpp"
+
 namespace parperf::format {
 
 // "\x89PPF\r\n\x1a\n": a non-ASCII first byte and a CR LF pair reveal text-mode transfers and
@@ -52,69 +54,6 @@ enum class EndReason : std::uint32_t {
 };
 
 enum class ClockSource : std::uint32_t { tsc = 0, monotonic = 1 };
-
-// Kinds of sites (SiteRecord::kind). 0-15 are the annotation API's parperf_kind values; the
-// collectors' kinds follow, one range per collector. Interval kinds head a tree node; operation
-// kinds name an OperationStatsRecord (an event at a source site: DESIGN.md section 2).
-enum class SiteKind : std::uint32_t {
-  program = 0,
-  user = 1,
-  parallel_loop = 2,
-  sequential_loop = 3,
-  // OpenMP intervals
-  omp_parallel = 16,
-  omp_loop = 17,
-  omp_sections = 18,
-  omp_single = 19,
-  omp_workshare = 20,
-  omp_distribute = 21,
-  omp_taskloop = 22,
-  omp_masked = 23,
-  omp_task = 24,
-  omp_scope = 25,
-  // OpenMP operations (SRC points)
-  omp_barrier = 32,                 // explicit barrier
-  omp_implicit_barrier = 33,        // at the end of a work-sharing construct (its site is the construct's)
-  omp_join_barrier = 34,            // at the end of a parallel region (its site is the region's)
-  omp_implementation_barrier = 35,  // a barrier the runtime added
-  omp_taskwait = 36,
-  omp_taskgroup = 37,
-  omp_reduction = 38,
-  omp_critical = 39,
-  omp_lock = 40,
-  omp_nest_lock = 41,
-  omp_ordered = 42,
-  omp_atomic = 43,
-  omp_flush = 44,
-  omp_task_create = 45,
-  omp_lock_init = 46,
-  omp_lock_destroy = 47,
-  // MPI operations, one kind per class of call; the site's name is the MPI function's.
-  mpi_send = 64,            // blocking send (Send, Bsend, Ssend, Rsend)
-  mpi_recv = 65,            // blocking receive (Recv, Mrecv)
-  mpi_sendrecv = 66,        // Sendrecv, Sendrecv_replace
-  mpi_isend = 67,           // starts a send (Isend..., persistent Send_init...)
-  mpi_irecv = 68,           // starts a receive (Irecv, Imrecv, Recv_init)
-  mpi_start = 69,           // Start, Startall
-  mpi_wait = 70,            // Wait, Waitall, Waitany, Waitsome
-  mpi_test = 71,            // Test, Testall, Testany, Testsome
-  mpi_probe = 72,           // Probe, Iprobe, Mprobe, Improbe
-  mpi_barrier = 80,         // Barrier, Ibarrier
-  mpi_broadcast = 81,       // Bcast, Ibcast
-  mpi_reduction = 82,       // Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan (and I...)
-  mpi_all_to_all = 83,      // Alltoall, Alltoallv, Alltoallw, Neighbor_alltoall* (and I...)
-  mpi_gather_scatter = 84,  // Gather(v), Allgather(v), Scatter(v), Neighbor_allgather* (and I...)
-  mpi_one_sided = 90,       // Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap, R...
-  mpi_one_sided_sync = 91,  // Win_fence, Win_lock/unlock(_all), Win_start/complete/post/wait, Win_flush*
-  mpi_io = 96,              // File_read*, File_write*, File_sync
-  mpi_management = 100,     // communicators, groups, windows, files opened and closed, Init, Finalize
-};
-inline constexpr std::uint32_t kFirstOperationKind = 32;
-inline constexpr bool is_operation_kind(std::uint32_t kind) { return kind >= kFirstOperationKind; }
-inline constexpr std::uint32_t kFirstMpiKind = 64;
-inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpiKind && kind < 128; }
-// Collective operations: their instances are matched across ranks (CollectiveInstanceRecord).
-inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
 
 // ClockSyncRecord::phase
 enum class ClockPhase : std::uint32_t { init = 0, finalize = 1 };

@@ -1,4 +1,5 @@
-// How reports name interval kinds (parperf_kind values in the files).
+// How reports name site kinds: the words and JSON key of format/site_kinds.hpp, "unknown" for a
+// kind this version does not know.
 #pragma once
 
 #include <cstdint>

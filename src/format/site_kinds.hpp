@@ -1,0 +1,196 @@
+// Every kind of site a profile can name, defined once: its number in the file (SiteKind), its JSON
+// key, the words the report and the readable trace say it with, the name a collector gives a site of
+// that kind, and its class. The runtime, the analysis and every report read this one table, so a
+// new collector's kinds (SHMEM's puts and gets, say) are added in one place.
+//
+// Header-only and constexpr: the runtime links no C++ library (docs/runtime.md), so the table must
+// cost nothing at load time.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace parperf::format {
+
+// Kinds of sites (SiteRecord::kind). 0-15 are the annotation API's parperf_kind values; the
+// collectors' kinds follow, one range per collector. Interval kinds head a tree node; operation
+// kinds name an OperationStatsRecord (an event at a source site: DESIGN.md section 2).
+enum class SiteKind : std::uint32_t {
+  program = 0,
+  user = 1,
+  parallel_loop = 2,
+  sequential_loop = 3,
+  // OpenMP intervals
+  omp_parallel = 16,
+  omp_loop = 17,
+  omp_sections = 18,
+  omp_single = 19,
+  omp_workshare = 20,
+  omp_distribute = 21,
+  omp_taskloop = 22,
+  omp_masked = 23,
+  omp_task = 24,
+  omp_scope = 25,
+  // OpenMP operations (SRC points)
+  omp_barrier = 32,                 // explicit barrier
+  omp_implicit_barrier = 33,        // at the end of a work-sharing construct (its site is the construct's)
+  omp_join_barrier = 34,            // at the end of a parallel region (its site is the region's)
+  omp_implementation_barrier = 35,  // a barrier the runtime added
+  omp_taskwait = 36,
+  omp_taskgroup = 37,
+  omp_reduction = 38,
+  omp_critical = 39,
+  omp_lock = 40,
+  omp_nest_lock = 41,
+  omp_ordered = 42,
+  omp_atomic = 43,
+  omp_flush = 44,
+  omp_task_create = 45,
+  omp_lock_init = 46,
+  omp_lock_destroy = 47,
+  // MPI operations, one kind per class of call; the site's name is the MPI function's.
+  mpi_send = 64,            // blocking send (Send, Bsend, Ssend, Rsend)
+  mpi_recv = 65,            // blocking receive (Recv, Mrecv)
+  mpi_sendrecv = 66,        // Sendrecv, Sendrecv_replace
+  mpi_isend = 67,           // starts a send (Isend..., persistent Send_init...)
+  mpi_irecv = 68,           // starts a receive (Irecv, Imrecv, Recv_init)
+  mpi_start = 69,           // Start, Startall
+  mpi_wait = 70,            // Wait, Waitall, Waitany, Waitsome
+  mpi_test = 71,            // Test, Testall, Testany, Testsome
+  mpi_probe = 72,           // Probe, Iprobe, Mprobe, Improbe
+  mpi_barrier = 80,         // Barrier, Ibarrier
+  mpi_broadcast = 81,       // Bcast, Ibcast
+  mpi_reduction = 82,       // Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan (and I...)
+  mpi_all_to_all = 83,      // Alltoall, Alltoallv, Alltoallw, Neighbor_alltoall* (and I...)
+  mpi_gather_scatter = 84,  // Gather(v), Allgather(v), Scatter(v), Neighbor_allgather* (and I...)
+  mpi_one_sided = 90,       // Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap, R...
+  mpi_one_sided_sync = 91,  // Win_fence, Win_lock/unlock(_all), Win_start/complete/post/wait, Win_flush*
+  mpi_io = 96,              // File_read*, File_write*, File_sync
+  mpi_management = 100,     // communicators, groups, windows, files opened and closed, Init, Finalize
+};
+inline constexpr std::uint32_t kFirstOperationKind = 32;
+inline constexpr bool is_operation_kind(std::uint32_t kind) { return kind >= kFirstOperationKind; }
+inline constexpr std::uint32_t kFirstMpiKind = 64;
+inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpiKind && kind < 128; }
+// Collective operations: their instances are matched across ranks (CollectiveInstanceRecord).
+inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
+
+// What a site kind is, as the analysis groups it. Interval kinds head a tree node; the rest name
+// operations. The communication classes are those the report gives MPI's figures by (DESIGN.md
+// section 4: "each characteristic is also given per collective/communication class").
+enum class SiteClass : std::uint8_t {
+  interval,          // a region the report is organised by
+  openmp_operation,  // an OpenMP synchronization or task operation (an SRC point)
+  point_to_point,    // send, receive, their non-blocking forms and completions, probes
+  barrier,
+  broadcast,
+  reduction,
+  all_to_all,
+  gather_scatter,
+  one_sided,   // RMA calls and their synchronization
+  io,          // MPI-IO
+  management,  // Init, Finalize, communicators, windows, files: productive Sys, not communication
+};
+
+struct SiteKindInfo {
+  SiteKind kind;
+  std::string_view key;    // the JSON value: "omp_loop"
+  std::string_view words;  // the report's words: "omp loop"
+  // The readable trace's words (`parperf trace`): it shows each thread's raw record, so it keeps
+  // apart what the report merges (a join barrier is the report's "implicit barrier").
+  std::string_view listing_words;
+  // The name a collector gives a site of this kind found at a code address ("parallel"); empty for
+  // kinds whose sites the program or the collector names otherwise (user intervals, MPI functions).
+  // Written into profiles: changing one changes the files.
+  std::string_view site_name;
+  std::string_view alias;  // another name users know the kind by ("master"), for filters; may be empty
+  SiteClass site_class;
+};
+
+inline constexpr SiteKindInfo kSiteKinds[] = {
+    {SiteKind::program, "program", "program", "program", "", "", SiteClass::interval},
+    {SiteKind::user, "user", "user", "user interval", "", "", SiteClass::interval},
+    {SiteKind::parallel_loop, "parallel_loop", "parallel loop", "parallel loop", "", "", SiteClass::interval},
+    {SiteKind::sequential_loop, "sequential_loop", "sequential loop", "sequential loop", "", "",
+     SiteClass::interval},
+    {SiteKind::omp_parallel, "omp_parallel", "parallel region", "parallel region", "parallel", "",
+     SiteClass::interval},
+    {SiteKind::omp_loop, "omp_loop", "omp loop", "loop", "loop", "", SiteClass::interval},
+    {SiteKind::omp_sections, "omp_sections", "sections", "sections", "sections", "", SiteClass::interval},
+    {SiteKind::omp_single, "omp_single", "single", "single", "single", "", SiteClass::interval},
+    {SiteKind::omp_workshare, "omp_workshare", "workshare", "workshare", "workshare", "",
+     SiteClass::interval},
+    {SiteKind::omp_distribute, "omp_distribute", "distribute", "distribute", "distribute", "",
+     SiteClass::interval},
+    {SiteKind::omp_taskloop, "omp_taskloop", "taskloop", "taskloop", "taskloop", "", SiteClass::interval},
+    {SiteKind::omp_masked, "omp_masked", "masked", "masked", "masked", "master", SiteClass::interval},
+    {SiteKind::omp_task, "omp_task", "task", "task", "task", "", SiteClass::interval},
+    {SiteKind::omp_scope, "omp_scope", "scope", "scope", "scope", "", SiteClass::interval},
+    {SiteKind::omp_barrier, "omp_barrier", "barrier", "barrier", "barrier", "", SiteClass::openmp_operation},
+    {SiteKind::omp_implicit_barrier, "omp_implicit_barrier", "implicit barrier", "implicit barrier",
+     "implicit barrier", "", SiteClass::openmp_operation},
+    {SiteKind::omp_join_barrier, "omp_join_barrier", "implicit barrier", "join barrier", "implicit barrier",
+     "", SiteClass::openmp_operation},
+    {SiteKind::omp_implementation_barrier, "omp_implementation_barrier", "runtime barrier", "runtime barrier",
+     "barrier (runtime)", "", SiteClass::openmp_operation},
+    {SiteKind::omp_taskwait, "omp_taskwait", "taskwait", "taskwait", "taskwait", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_taskgroup, "omp_taskgroup", "taskgroup", "taskgroup", "taskgroup", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_reduction, "omp_reduction", "reduction", "reduction", "reduction", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_critical, "omp_critical", "critical", "critical", "critical", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_lock, "omp_lock", "lock", "lock", "lock", "", SiteClass::openmp_operation},
+    {SiteKind::omp_nest_lock, "omp_nest_lock", "nest lock", "nested lock", "nest lock", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_ordered, "omp_ordered", "ordered", "ordered", "ordered", "", SiteClass::openmp_operation},
+    {SiteKind::omp_atomic, "omp_atomic", "atomic", "atomic", "atomic", "", SiteClass::openmp_operation},
+    {SiteKind::omp_flush, "omp_flush", "flush", "flush", "flush", "", SiteClass::openmp_operation},
+    {SiteKind::omp_task_create, "omp_task_create", "task creation", "task creation", "task creation", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_lock_init, "omp_lock_init", "lock init", "lock init", "lock init", "",
+     SiteClass::openmp_operation},
+    {SiteKind::omp_lock_destroy, "omp_lock_destroy", "lock destroy", "lock destroy", "lock destroy", "",
+     SiteClass::openmp_operation},
+    {SiteKind::mpi_send, "mpi_send", "MPI send", "MPI send", "", "", SiteClass::point_to_point},
+    {SiteKind::mpi_recv, "mpi_recv", "MPI receive", "MPI receive", "", "", SiteClass::point_to_point},
+    {SiteKind::mpi_sendrecv, "mpi_sendrecv", "MPI send-receive", "MPI send-receive", "", "",
+     SiteClass::point_to_point},
+    {SiteKind::mpi_isend, "mpi_isend", "MPI non-blocking send", "MPI non-blocking send", "", "",
+     SiteClass::point_to_point},
+    {SiteKind::mpi_irecv, "mpi_irecv", "MPI non-blocking receive", "MPI non-blocking receive", "", "",
+     SiteClass::point_to_point},
+    {SiteKind::mpi_start, "mpi_start", "MPI start", "MPI start", "", "", SiteClass::point_to_point},
+    {SiteKind::mpi_wait, "mpi_wait", "MPI wait", "MPI wait", "", "", SiteClass::point_to_point},
+    {SiteKind::mpi_test, "mpi_test", "MPI test", "MPI test", "", "", SiteClass::point_to_point},
+    {SiteKind::mpi_probe, "mpi_probe", "MPI probe", "MPI probe", "", "", SiteClass::point_to_point},
+    {SiteKind::mpi_barrier, "mpi_barrier", "MPI barrier", "MPI barrier", "", "", SiteClass::barrier},
+    {SiteKind::mpi_broadcast, "mpi_broadcast", "MPI broadcast", "MPI broadcast", "", "",
+     SiteClass::broadcast},
+    {SiteKind::mpi_reduction, "mpi_reduction", "MPI reduction", "MPI reduction", "", "",
+     SiteClass::reduction},
+    {SiteKind::mpi_all_to_all, "mpi_all_to_all", "MPI all-to-all", "MPI all-to-all", "", "",
+     SiteClass::all_to_all},
+    {SiteKind::mpi_gather_scatter, "mpi_gather_scatter", "MPI gather/scatter", "MPI gather-scatter", "", "",
+     SiteClass::gather_scatter},
+    {SiteKind::mpi_one_sided, "mpi_one_sided", "MPI one-sided", "MPI one-sided", "", "",
+     SiteClass::one_sided},
+    {SiteKind::mpi_one_sided_sync, "mpi_one_sided_sync", "MPI one-sided synchronization",
+     "MPI one-sided sync", "", "", SiteClass::one_sided},
+    {SiteKind::mpi_io, "mpi_io", "MPI I/O", "MPI I/O", "", "", SiteClass::io},
+    {SiteKind::mpi_management, "mpi_management", "MPI management", "MPI management", "", "",
+     SiteClass::management},
+};
+
+// The row of a kind; null for a kind this version does not know (a later runtime's).
+constexpr const SiteKindInfo* site_kind_info(std::uint32_t kind) {
+  for (const SiteKindInfo& row : kSiteKinds)
+    if (static_cast<std::uint32_t>(row.kind) == kind) return &row;
+  return nullptr;
+}
+constexpr const SiteKindInfo* site_kind_info(SiteKind kind) {
+  return site_kind_info(static_cast<std::uint32_t>(kind));
+}
+
+}  // namespace parperf::format
