@@ -18,9 +18,11 @@
 #include <fmt/format.h>
 
 #include "analysis/profile_invariants.hpp"
+#include "format/profile_files.hpp"
 #include "format/profile_reader.hpp"
 #include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
+#include "format/run_info.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -51,17 +53,6 @@ bool is_profile_name(std::string_view name) {
   return name.size() > prefix.size() + suffix.size() && name.starts_with(prefix) && name.ends_with(suffix);
 }
 
-// The rank written in "profile.<rank>.ppf", if the middle part is a number.
-std::optional<std::int64_t> rank_in_name(std::string_view name) {
-  std::string_view prefix = format::kProfilePrefix;
-  std::string_view suffix = format::kProfileSuffix;
-  std::string_view middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  std::int64_t rank = 0;
-  auto [end, ec] = std::from_chars(middle.data(), middle.data() + middle.size(), rank);
-  if (ec != std::errc() || end != middle.data() + middle.size()) return std::nullopt;
-  return rank;
-}
-
 void check_directory(const fs::path& dir) {
   std::error_code ec;
   fs::file_status status = fs::status(dir, ec);
@@ -82,45 +73,24 @@ std::vector<std::string> list_profile_files(const fs::path& dir) {
   }
   if (ec) throw LoadError(fmt::format("{}: cannot list the directory: {}", dir.string(), ec.message()));
   auto order = [](const std::string& name) {
-    std::optional<std::int64_t> rank = rank_in_name(name);
+    std::optional<std::int64_t> rank = format::rank_of_profile_name(name);
     return std::pair(rank.value_or(INT64_MAX), name);
   };
   std::sort(names.begin(), names.end(), [&](const auto& a, const auto& b) { return order(a) < order(b); });
   return names;
 }
 
-// run.json holds the launcher's view of the run (command line, hosts, versions); the report only
-// needs it to be a JSON object, and can do without it (docs/format.md: it is optional). So a
-// damaged run.json is a warning naming what is wrong, never the end of the report; the profiles
-// are what the report is made of.
-nlohmann::json read_run_info(const fs::path& dir, std::vector<std::string>& warnings) {
-  fs::path path = dir / format::kRunInfoFileName;
-  std::error_code ec;
-  if (!fs::exists(fs::symlink_status(path, ec))) return nullptr;
-  const auto ignored = [&](const std::string& problem) {
+// run.json holds the launcher's view of the run (command line, hosts, versions); the report can do
+// without it (docs/format.md: it is optional). So a damaged run.json is a warning naming what is
+// wrong, never the end of the report; the profiles are what the report is made of.
+std::optional<format::RunInfo> read_run_info(const fs::path& dir, std::vector<std::string>& warnings) {
+  try {
+    return format::read_run_info(dir);
+  } catch (const format::RunInfoError& error) {
     warnings.push_back(
-        fmt::format("{}: {}; the report is made without it", format::kRunInfoFileName, problem));
-    return nullptr;
-  };
-  std::string text;
-  try {
-    text = format::RegularFile(path).read_all(kMaxRunInfoBytes, "a run.json");
-  } catch (const format::FileError& error) {
-    return ignored(error.cause());
+        fmt::format("{}: {}; the report is made without it", format::kRunInfoFileName, error.what()));
+    return std::nullopt;
   }
-  nlohmann::json info;
-  try {
-    info = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    // what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
-    std::string_view what = error.what();
-    if (auto bracket = what.find("] "); what.starts_with("[") && bracket != std::string_view::npos) {
-      what.remove_prefix(bracket + 2);
-    }
-    return ignored(fmt::format("invalid JSON: {}", what));
-  }
-  if (!info.is_object()) return ignored("not a JSON object");
-  return info;
 }
 
 struct Decoded {
@@ -136,7 +106,7 @@ std::vector<Decoded> decode_profiles(const fs::path& dir, const std::vector<std:
     try {
       profile = format::read_profile_file(dir / name);
     } catch (const format::FormatError& error) {
-      if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
+      if (auto rank = format::rank_of_profile_name(name)) reported_ranks.insert(*rank);
       // The reader names the file by the path it was given; every message here uses the bare file
       // name, the directory being said once in the report's header.
       std::string_view what = error.what();
@@ -148,14 +118,14 @@ std::vector<Decoded> decode_profiles(const fs::path& dir, const std::vector<std:
       }
       problems.report(fmt::format("{}: {}", name, what));
     } catch (const std::exception& error) {
-      if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
+      if (auto rank = format::rank_of_profile_name(name)) reported_ranks.insert(*rank);
       problems.report(fmt::format("{}: {}", name, error.what()));
     }
     if (!profile) continue;
     // Checksums prove the bytes are as written, not that the values can be: the characteristics
     // would turn an impossible one into a negative time or an efficiency far outside 0..1.
     if (auto impossible = find_impossible_value(*profile)) {
-      if (auto rank = rank_in_name(name)) reported_ranks.insert(*rank);
+      if (auto rank = format::rank_of_profile_name(name)) reported_ranks.insert(*rank);
       problems.report(fmt::format("{}: impossible values: {}", name, *impossible));
       continue;
     }
@@ -234,7 +204,7 @@ void report_missing_ranks(const std::vector<Decoded>& decoded, std::int64_t worl
 // A renamed file is still usable: its content says which rank it holds.
 void note_renamed_files(const std::vector<Decoded>& decoded, std::vector<std::string>& warnings) {
   for (const Decoded& d : decoded) {
-    std::optional<std::int64_t> named = rank_in_name(d.file);
+    std::optional<std::int64_t> named = format::rank_of_profile_name(d.file);
     if (named != d.profile.process.rank) {
       warnings.push_back(fmt::format("{}: holds the profile of rank {}", d.file, d.profile.process.rank));
     }

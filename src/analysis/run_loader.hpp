@@ -16,9 +16,6 @@ class LoadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// run.json is a few KiB (the command line and PARPERF_* variables); anything near this is damage.
-inline constexpr std::uint64_t kMaxRunInfoBytes = 16 * 1024 * 1024;
-
 struct LoadOptions {
   // Turn problems with single profile files (undecodable, duplicate rank, impossible values) into
   // warnings and analyse what is left. Still an error when no profile is left.
@@ -29,7 +26,7 @@ struct LoadOptions {
 // profile files at all) are errors even with `partial`. A rank without a profile file is never an
 // error: a process that aborted, crashed or was killed leaves none while the others do, and the
 // report of the others is what the user needs then. It is a warning, and listed in `missing_ranks`.
-// So is a damaged or foreign run.json (then `run_info` is null). Only regular files are read.
+// So is a damaged or foreign run.json (then `run_info` is empty). Only regular files are read.
 RunData load_run(const std::filesystem::path& dir, const LoadOptions& options = {});
 
 }  // namespace parperf::analysis

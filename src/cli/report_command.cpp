@@ -22,7 +22,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"
-#include "cli/run_info.hpp"
+#include "format/profile_files.hpp"
 #include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 #include "report/json_report.hpp"
@@ -124,7 +124,8 @@ std::string stored_locality_text(const StoredLocality& stored, const std::string
 void run_report(const ReportCommandOptions& o) {
   report::ReportOptions options = report_options(o);  // option errors before the (slower) load
   const StoredLocality locality = stored_locality(o.directory);
-  if (!locality.empty() && find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
+  if (!locality.empty() &&
+      format::find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
     if (o.json) {
       fmt::print("{}\n", stored_locality_json(locality).dump(2));
     } else {

@@ -28,8 +28,9 @@
 #include "cli/openmp_runtime.hpp"
 #include "cli/output_directory.hpp"
 #include "cli/preload.hpp"
-#include "cli/run_info.hpp"
+#include "format/profile_files.hpp"
 #include "format/run_directory.hpp"
+#include "format/run_info.hpp"
 
 extern char** environ;
 
@@ -147,7 +148,7 @@ void remove_if_unused(const PreparedDirectory& prepared, const std::filesystem::
 // After the program ended: run.json and a line saying where the profile is.
 void finish_run_directory(const RunOptions& options, const std::filesystem::path& shown,
                           const std::filesystem::path& directory, std::filesystem::file_time_type start,
-                          RunInfo& info) {
+                          format::RunInfo& info) {
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error)) {
     // The runtime has said why if it could not write; do not name the directory a second time.
@@ -158,10 +159,10 @@ void finish_run_directory(const RunOptions& options, const std::filesystem::path
     }
     return;
   }
-  info.profiles = find_profiles(directory);
+  info.profiles = format::find_profiles(directory);
   // A reused -o directory may keep profiles this run did not rewrite (an earlier run had more
   // ranks); the report would mix them in. The slack covers coarse file-system timestamps.
-  if (const auto stale = find_profiles(directory, start - std::chrono::seconds(1)); !stale.empty()) {
+  if (const auto stale = format::find_profiles(directory, start - std::chrono::seconds(1)); !stale.empty()) {
     fmt::print(stderr,
                "parperf: warning: {} also holds an earlier run's {}{}: remove old profiles first, or the "
                "report mixes them in\n",
@@ -169,7 +170,7 @@ void finish_run_directory(const RunOptions& options, const std::filesystem::path
                stale.size() > 1 ? fmt::format(" and {} more", stale.size() - 1) : "");
   }
   try {
-    write_run_info(directory, info);
+    format::write_run_info(directory, info);
   } catch (const std::exception& e) {
     fmt::print(stderr, "parperf: {}\n", e.what());
   }
@@ -232,7 +233,8 @@ int run_job(const RunOptions& options) {
   std::vector<std::string> environment;
   for (char** entry = environ; *entry; ++entry) environment.emplace_back(*entry);
 
-  RunInfo info;
+  format::RunInfo info;
+  info.parperf_version = PARPERF_VERSION_STRING;
   info.command = options.command;
   info.processes = options.processes;
   RunOptions silent = options;  // the ranks' parperf say what they preload
@@ -277,7 +279,8 @@ int run_program(const RunOptions& options) {
   if (openmp.preload) preloads.push_back(*openmp.preload);
   const auto environment = child_environment(environ, preloads, settings);
 
-  RunInfo info;
+  format::RunInfo info;
+  info.parperf_version = PARPERF_VERSION_STRING;
   info.command = options.command;
   info.processes = job.size;
   info.mpi_collector = mpi_collector ? mpi_collector->string() : "";

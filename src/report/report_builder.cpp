@@ -24,15 +24,11 @@ std::string command_of(const analysis::RunData& run) {
   for (const format::Profile& profile : run.profiles) {
     if (!profile.process.command_line.empty()) return profile.process.command_line;
   }
-  nlohmann::json command;
-  if (run.run_info.is_object() && run.run_info.contains("command")) command = run.run_info.at("command");
-  if (command.is_string()) return command.get<std::string>();
   std::string joined;
-  if (command.is_array()) {
-    for (const nlohmann::json& word : command) {
-      if (!word.is_string()) continue;
+  if (run.run_info) {
+    for (const std::string& word : run.run_info->command) {
       if (!joined.empty()) joined += ' ';
-      joined += word.get<std::string>();
+      joined += word;
     }
   }
   return joined;
@@ -72,11 +68,8 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
   summary.warnings = run.warnings;
   for (const format::Profile& profile : run.profiles)
     if (summary.openmp_runtime.empty()) summary.openmp_runtime = profile.process.openmp_runtime;
-  if (run.run_info.is_object()) {
-    const auto choice = run.run_info.find("openmp_runtime");
-    summary.openmp_runtime_substituted = choice != run.run_info.end() && choice->is_string() &&
-                                         choice->get<std::string>() == format::kOpenmpRuntimeSubstituted;
-  }
+  summary.openmp_runtime_substituted =
+      run.run_info && run.run_info->openmp_runtime == format::kOpenmpRuntimeSubstituted;
   for (std::size_t i = 0; i < run.profiles.size(); ++i) {
     const format::ProcessInfo& process = run.profiles[i].process;
     std::string file = i < run.profile_files.size() ? run.profile_files[i] : std::string();

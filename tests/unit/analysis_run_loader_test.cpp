@@ -106,14 +106,15 @@ TEST_F(analysis_run_loader, ValidProfilesLoadInRankOrderWithRunJson) {
   EXPECT_EQ(run.profiles[1].process.rank, 1);
   EXPECT_EQ(run.profile_files[1], "profile.1.ppf");
   EXPECT_EQ(run.world_size, 2);
-  EXPECT_EQ(run.run_info.at("command").size(), 3u);
+  ASSERT_TRUE(run.run_info.has_value());
+  EXPECT_EQ(run.run_info->command.size(), 3u);
   EXPECT_TRUE(run.warnings.empty());
 }
 
 TEST_F(analysis_run_loader, WithoutRunJsonTheProfilesSuffice) {
   write_profile("profile.0.ppf", 0, 1);
   RunData run = load_run(dir_);
-  EXPECT_TRUE(run.run_info.is_null());
+  EXPECT_FALSE(run.run_info.has_value());
 }
 
 TEST_F(analysis_run_loader, AMissingRankIsAWarningNamingItAndTheRunsSizeNotAnError) {
@@ -179,7 +180,7 @@ TEST_F(analysis_run_loader, InvalidRunJsonIsAWarningAndTheProfilesAreLoaded) {
   write_text("run.json", "{\"command\": [");
   RunData run = load_run(dir_);
   EXPECT_EQ(run.profiles.size(), 1u);
-  EXPECT_TRUE(run.run_info.is_null());
+  EXPECT_FALSE(run.run_info.has_value());
   ASSERT_EQ(run.warnings.size(), 1u);
   EXPECT_TRUE(starts_with(run.warnings[0], "run.json: invalid JSON: ")) << run.warnings[0];
   EXPECT_NE(run.warnings[0].find("the report is made without it"), std::string::npos) << run.warnings[0];
@@ -206,7 +207,7 @@ TEST_F(analysis_run_loader, RunJsonThatIsNoRegularFileOrTooLargeIsAWarning) {
     EXPECT_EQ(run.warnings[0], "run.json: not a regular file (a FIFO); the report is made without it");
   }
   write_text("run.json", "{}");
-  fs::resize_file(dir_ / "run.json", kMaxRunInfoBytes + 1);
+  fs::resize_file(dir_ / "run.json", format::kMaxRunInfoBytes + 1);
   run = load_run(dir_);
   ASSERT_EQ(run.warnings.size(), 1u);
   EXPECT_TRUE(
@@ -237,7 +238,7 @@ TEST_F(analysis_run_loader, PartialKeepsTheGoodProfilesAndWarnsAboutTheBadOne) {
   ASSERT_EQ(run.warnings.size(), 2u) << "the bad profile and run.json; rank 1 is not reported missing twice";
   EXPECT_TRUE(starts_with(run.warnings[0], "profile.1.ppf: "));
   EXPECT_TRUE(starts_with(run.warnings[1], "run.json: "));
-  EXPECT_TRUE(run.run_info.is_null());
+  EXPECT_FALSE(run.run_info.has_value());
 }
 
 // A profile whose checksums agree but whose values cannot be (a part larger than its whole) would

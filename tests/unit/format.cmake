@@ -15,4 +15,5 @@ parperf_add_unit_test(format_test
     ${CMAKE_CURRENT_LIST_DIR}/format_damage_sweep_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/format_mutation_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/format_file_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/format_run_info_test.cpp
   LINK parperf_format_test_profiles parperf_format)

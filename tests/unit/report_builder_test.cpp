@@ -198,7 +198,8 @@ TEST(report_builder, TheRunSummarySaysHowEachProfileEnded) {
 TEST(report_builder, TheCommandComesFromRunJsonWhenTheProfileHasNone) {
   SampleRun sample;
   sample.run.profiles[0].process.command_line.clear();
-  sample.run.run_info = {{"command", {"./app", "-x"}}};
+  sample.run.run_info = format::RunInfo{};
+  sample.run.run_info->command = {"./app", "-x"};
   EXPECT_EQ(sample.build().run.command, "./app -x");
 }
 

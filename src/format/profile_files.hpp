@@ -1,0 +1,22 @@
+// The profile files of a run directory: profile.<rank>.ppf (names in run_directory.hpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parperf::format {
+
+// The rank in "profile.<rank>.ppf"; nothing when the name is not a profile file's.
+std::optional<std::int64_t> rank_of_profile_name(std::string_view name);
+
+// The profile files in `directory` (regular files only), ordered by rank; empty when there is none.
+// With `older_than`, only those last written before that time.
+std::vector<std::string> find_profiles(
+    const std::filesystem::path& directory,
+    std::filesystem::file_time_type older_than = std::filesystem::file_time_type::max());
+
+}  // namespace parperf::format
