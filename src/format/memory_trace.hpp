@@ -74,20 +74,23 @@ inline std::uint16_t skipped_before(const MemoryAccessRecord& r) {
 }
 
 template <class F>
-void fields(MemoryTraceProcessRecord& r, F&& f) {
-  f(r.rank), f(r.pid), f(r.dropped), f(r.command_line), f(r.source);
+void named_fields(MemoryTraceProcessRecord& r, F&& f) {
+  f("rank", r.rank), f("pid", r.pid), f("dropped", r.dropped), f("command_line", r.command_line),
+      f("source", r.source);
 }
 template <class F>
-void fields(MemoryModuleRecord& r, F&& f) {
-  f(r.id), f(r.reserved), f(r.path);
+void named_fields(MemoryModuleRecord& r, F&& f) {
+  f("id", r.id), f("reserved", r.reserved), f("path", r.path);
 }
 template <class F>
-void fields(MemorySamplingRecord& r, F&& f) {
-  f(r.modulus), f(r.threshold), f(r.block_bytes), f(r.reserved);
+void named_fields(MemorySamplingRecord& r, F&& f) {
+  f("modulus", r.modulus), f("threshold", r.threshold), f("block_bytes", r.block_bytes),
+      f("reserved", r.reserved);
 }
 template <class F>
-void fields(MemoryAccessRecord& r, F&& f) {
-  f(r.address), f(r.pc), f(r.module), f(r.thread), f(r.size), f(r.flags);
+void named_fields(MemoryAccessRecord& r, F&& f) {
+  f("address", r.address), f("pc", r.pc), f("module", r.module), f("thread", r.thread), f("size", r.size),
+      f("flags", r.flags);
 }
 
 // The memory trace's file header: the profile's FileHeader with the magic and version above.

@@ -86,6 +86,7 @@ struct SectionHeader {
 };
 
 struct ProcessRecord {
+  static constexpr std::string_view kName = "ProcessRecord";
   std::int64_t rank = 0;        // MPI rank / PE, 0 for a single process
   std::int64_t world_size = 1;  // number of processes of the run
   std::int64_t pid = 0;
@@ -106,6 +107,7 @@ struct ProcessRecord {
 
 // What the runtime's limits kept out of the profile, so that the report can say what is missing.
 struct LimitsRecord {
+  static constexpr std::string_view kName = "LimitsRecord";
   std::uint64_t threads_not_measured = 0;  // threads started after PARPERF_MAX_THREADS were measured
 };
 
@@ -113,6 +115,7 @@ struct LimitsRecord {
 // address is module-relative (the address in the ELF file's own address space) and is symbolized
 // by the analysis; `end_address` is the address that closed the construct, when known (0 if not).
 struct SiteRecord {
+  static constexpr std::string_view kName = "SiteRecord";
   std::uint32_t id = 0;
   std::uint32_t kind = 0;  // SiteKind
   std::int64_t line = 0;
@@ -126,12 +129,14 @@ struct SiteRecord {
 };
 
 struct EventRecord {
+  static constexpr std::string_view kName = "EventRecord";
   std::uint32_t id = 0;
   Str name{};
   Str description{};  // the printf-style format given at creation
 };
 
 struct ThreadRecord {
+  static constexpr std::string_view kName = "ThreadRecord";
   std::uint32_t index = 0;  // registration order within the process, 0 = first
   std::uint32_t ended = 0;  // 1 if the thread had exited when the profile was written
   std::int64_t os_tid = 0;
@@ -145,6 +150,7 @@ struct ThreadRecord {
 // One interval-tree node of one thread. All times are nanoseconds; time stamps are relative to
 // the process start. `os_*_self_ns` exclude the node's children.
 struct NodeRecord {
+  static constexpr std::string_view kName = "NodeRecord";
   std::uint32_t parent = kNoParent;  // index of the parent node in this thread, kNoParent for the root
   std::uint32_t site = 0;            // SiteRecord id; the root uses the program site
   std::int64_t value = 0;
@@ -168,6 +174,7 @@ struct NodeRecord {
 
 // A user event's statistics within one node.
 struct EventStatsRecord {
+  static constexpr std::string_view kName = "EventStatsRecord";
   std::uint32_t event = 0;
   std::uint32_t reserved = 0;
   std::uint64_t starts = 0;
@@ -184,6 +191,7 @@ struct EventStatsRecord {
 // proper could start (for a lock, the critical section, the ordered turn, a barrier's last
 // arrival); `sync` the time spent waiting at the end of a work-sharing construct.
 struct OperationStatsRecord {
+  static constexpr std::string_view kName = "OperationStatsRecord";
   std::uint32_t site = 0;
   std::uint32_t reserved = 0;
   std::uint64_t count = 0;
@@ -208,6 +216,7 @@ struct OperationStatsRecord {
 
 // What the MPI collector learnt about the process (section `mpi`). Durations in nanoseconds.
 struct MpiRecord {
+  static constexpr std::string_view kName = "MpiRecord";
   std::int64_t world_rank = 0;
   std::int64_t world_size = 1;
   std::int32_t thread_level = 0;  // MPI_THREAD_SINGLE 0 .. MPI_THREAD_MULTIPLE 3, as provided
@@ -224,6 +233,7 @@ struct MpiRecord {
 // other rank with `master_ns`, rank 0's time at which it answered that rank. The analysis joins them:
 // offset(r) = master_ns - (send_ns + recv_ns) / 2.
 struct ClockSyncRecord {
+  static constexpr std::string_view kName = "ClockSyncRecord";
   std::uint32_t phase = 0;  // ClockPhase
   std::uint32_t reserved = 0;
   std::int64_t rank = 0;  // the rank measured against rank 0
@@ -237,6 +247,7 @@ struct ClockSyncRecord {
 // same (members_hash, ordinal): the hash of its members' MPI_COMM_WORLD ranks in order, and how many
 // communicators with the same members this process created before it.
 struct CommunicatorRecord {
+  static constexpr std::string_view kName = "CommunicatorRecord";
   std::uint32_t id = 0;  // local to the file
   std::uint32_t size = 0;
   std::int64_t rank = 0;  // this process's rank in the communicator
@@ -251,6 +262,7 @@ struct CommunicatorRecord {
 // origin; a non-blocking collective has no departure (leave_ns 0). `node` is the index of the
 // interval node in thread `thread`'s section (kNoParent when unknown), `site` the call's site.
 struct CollectiveInstanceRecord {
+  static constexpr std::string_view kName = "CollectiveInstanceRecord";
   std::uint64_t sequence = 0;  // the communicator's collective count before this call
   std::uint64_t arrive_ns = 0;
   std::uint64_t leave_ns = 0;
@@ -260,75 +272,107 @@ struct CollectiveInstanceRecord {
   std::uint32_t reserved = 0;
 };
 
-// The field lists. `f` is called with a reference to each field in file order.
+// The field lists. `f` is called with each field's name and a reference to it, in file order. The
+// names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
-void fields(FileHeader& r, F&& f) {
-  for (auto& b : r.magic) f(b);
-  f(r.version_major), f(r.version_minor), f(r.byte_order), f(r.integer_size), f(r.time_size), f(r.reserved);
+void named_fields(FileHeader& r, F&& f) {
+  for (auto& b : r.magic) f("magic", b);
+  f("version_major", r.version_major), f("version_minor", r.version_minor), f("byte_order", r.byte_order),
+      f("integer_size", r.integer_size), f("time_size", r.time_size), f("reserved", r.reserved);
 }
 template <class F>
-void fields(SectionHeader& r, F&& f) {
-  f(r.type), f(r.length);
+void named_fields(SectionHeader& r, F&& f) {
+  f("type", r.type), f("length", r.length);
 }
 template <class F>
-void fields(ProcessRecord& r, F&& f) {
-  f(r.rank), f(r.world_size), f(r.pid), f(r.start_unix_ns), f(r.duration_ns), f(r.end_reason),
-      f(r.end_signal), f(r.clock_source), f(r.thread_count), f(r.ticks_per_second), f(r.max_depth),
-      f(r.dropped_intervals), f(r.hostname), f(r.command_line), f(r.parperf_version), f(r.openmp_runtime);
+void named_fields(ProcessRecord& r, F&& f) {
+  f("rank", r.rank), f("world_size", r.world_size), f("pid", r.pid), f("start_unix_ns", r.start_unix_ns),
+      f("duration_ns", r.duration_ns), f("end_reason", r.end_reason), f("end_signal", r.end_signal),
+      f("clock_source", r.clock_source), f("thread_count", r.thread_count),
+      f("ticks_per_second", r.ticks_per_second), f("max_depth", r.max_depth),
+      f("dropped_intervals", r.dropped_intervals), f("hostname", r.hostname),
+      f("command_line", r.command_line), f("parperf_version", r.parperf_version),
+      f("openmp_runtime", r.openmp_runtime);
 }
 template <class F>
-void fields(LimitsRecord& r, F&& f) {
-  f(r.threads_not_measured);
+void named_fields(LimitsRecord& r, F&& f) {
+  f("threads_not_measured", r.threads_not_measured);
 }
 template <class F>
-void fields(SiteRecord& r, F&& f) {
-  f(r.id), f(r.kind), f(r.line), f(r.address), f(r.end_address), f(r.parent), f(r.reserved), f(r.name),
-      f(r.file), f(r.module);
+void named_fields(SiteRecord& r, F&& f) {
+  f("id", r.id), f("kind", r.kind), f("line", r.line), f("address", r.address),
+      f("end_address", r.end_address), f("parent", r.parent), f("reserved", r.reserved), f("name", r.name),
+      f("file", r.file), f("module", r.module);
 }
 template <class F>
-void fields(EventRecord& r, F&& f) {
-  f(r.id), f(r.name), f(r.description);
+void named_fields(EventRecord& r, F&& f) {
+  f("id", r.id), f("name", r.name), f("description", r.description);
 }
 template <class F>
-void fields(ThreadRecord& r, F&& f) {
-  f(r.index), f(r.ended), f(r.os_tid), f(r.start_ns), f(r.end_ns), f(r.kind), f(r.reserved), f(r.parked_ns);
+void named_fields(ThreadRecord& r, F&& f) {
+  f("index", r.index), f("ended", r.ended), f("os_tid", r.os_tid), f("start_ns", r.start_ns),
+      f("end_ns", r.end_ns), f("kind", r.kind), f("reserved", r.reserved), f("parked_ns", r.parked_ns);
 }
 template <class F>
-void fields(NodeRecord& r, F&& f) {
-  f(r.parent), f(r.site), f(r.value), f(r.count), f(r.sum_ns), f(r.min_ns), f(r.max_ns), f(r.last_begin_ns),
-      f(r.open_ns), f(r.os_user_self_ns), f(r.os_sys_self_ns), f(r.iterations), f(r.iteration_sum_ns),
-      f(r.iteration_min_ns), f(r.iteration_max_ns), f(r.flags), f(r.event_count), f(r.operation_count),
-      f(r.reserved);
+void named_fields(NodeRecord& r, F&& f) {
+  f("parent", r.parent), f("site", r.site), f("value", r.value), f("count", r.count), f("sum_ns", r.sum_ns),
+      f("min_ns", r.min_ns), f("max_ns", r.max_ns), f("last_begin_ns", r.last_begin_ns),
+      f("open_ns", r.open_ns), f("os_user_self_ns", r.os_user_self_ns), f("os_sys_self_ns", r.os_sys_self_ns),
+      f("iterations", r.iterations), f("iteration_sum_ns", r.iteration_sum_ns),
+      f("iteration_min_ns", r.iteration_min_ns), f("iteration_max_ns", r.iteration_max_ns),
+      f("flags", r.flags), f("event_count", r.event_count), f("operation_count", r.operation_count),
+      f("reserved", r.reserved);
 }
 template <class F>
-void fields(EventStatsRecord& r, F&& f) {
-  f(r.event), f(r.reserved), f(r.starts), f(r.ends), f(r.atomics), f(r.sum_ns), f(r.min_ns), f(r.max_ns),
-      f(r.first_description);
+void named_fields(EventStatsRecord& r, F&& f) {
+  f("event", r.event), f("reserved", r.reserved), f("starts", r.starts), f("ends", r.ends),
+      f("atomics", r.atomics), f("sum_ns", r.sum_ns), f("min_ns", r.min_ns), f("max_ns", r.max_ns),
+      f("first_description", r.first_description);
 }
 
 template <class F>
-void fields(OperationStatsRecord& r, F&& f) {
-  f(r.site), f(r.reserved), f(r.count), f(r.sum_ns), f(r.min_ns), f(r.max_ns), f(r.wait_ns), f(r.wait_max_ns),
-      f(r.sync_ns), f(r.sync_max_ns), f(r.bytes), f(r.partner_min), f(r.partner_max), f(r.partner_set),
-      f(r.overlap_ns), f(r.last_begin_ns), f(r.last_end_ns);
+void named_fields(OperationStatsRecord& r, F&& f) {
+  f("site", r.site), f("reserved", r.reserved), f("count", r.count), f("sum_ns", r.sum_ns),
+      f("min_ns", r.min_ns), f("max_ns", r.max_ns), f("wait_ns", r.wait_ns), f("wait_max_ns", r.wait_max_ns),
+      f("sync_ns", r.sync_ns), f("sync_max_ns", r.sync_max_ns), f("bytes", r.bytes),
+      f("partner_min", r.partner_min), f("partner_max", r.partner_max), f("partner_set", r.partner_set),
+      f("overlap_ns", r.overlap_ns), f("last_begin_ns", r.last_begin_ns), f("last_end_ns", r.last_end_ns);
 }
 template <class F>
-void fields(MpiRecord& r, F&& f) {
-  f(r.world_rank), f(r.world_size), f(r.thread_level), f(r.clock_count), f(r.communicator_count),
-      f(r.reserved), f(r.latency_ns), f(r.bandwidth_bytes_per_s), f(r.library);
+void named_fields(MpiRecord& r, F&& f) {
+  f("world_rank", r.world_rank), f("world_size", r.world_size), f("thread_level", r.thread_level),
+      f("clock_count", r.clock_count), f("communicator_count", r.communicator_count),
+      f("reserved", r.reserved), f("latency_ns", r.latency_ns),
+      f("bandwidth_bytes_per_s", r.bandwidth_bytes_per_s), f("library", r.library);
 }
 template <class F>
-void fields(ClockSyncRecord& r, F&& f) {
-  f(r.phase), f(r.reserved), f(r.rank), f(r.send_ns), f(r.recv_ns), f(r.master_ns), f(r.round_trip_ns);
+void named_fields(ClockSyncRecord& r, F&& f) {
+  f("phase", r.phase), f("reserved", r.reserved), f("rank", r.rank), f("send_ns", r.send_ns),
+      f("recv_ns", r.recv_ns), f("master_ns", r.master_ns), f("round_trip_ns", r.round_trip_ns);
 }
 template <class F>
-void fields(CommunicatorRecord& r, F&& f) {
-  f(r.id), f(r.size), f(r.rank), f(r.members_hash), f(r.ordinal), f(r.instance_count), f(r.collectives),
-      f(r.stride);
+void named_fields(CommunicatorRecord& r, F&& f) {
+  f("id", r.id), f("size", r.size), f("rank", r.rank), f("members_hash", r.members_hash),
+      f("ordinal", r.ordinal), f("instance_count", r.instance_count), f("collectives", r.collectives),
+      f("stride", r.stride);
 }
 template <class F>
-void fields(CollectiveInstanceRecord& r, F&& f) {
-  f(r.sequence), f(r.arrive_ns), f(r.leave_ns), f(r.thread), f(r.node), f(r.site), f(r.reserved);
+void named_fields(CollectiveInstanceRecord& r, F&& f) {
+  f("sequence", r.sequence), f("arrive_ns", r.arrive_ns), f("leave_ns", r.leave_ns), f("thread", r.thread),
+      f("node", r.node), f("site", r.site), f("reserved", r.reserved);
+}
+
+// The records of a profile file, each with its own table in docs/format.md.
+template <class... Records>
+struct RecordList {};
+using ProfileRecords = RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord,
+                                  NodeRecord, EventStatsRecord, OperationStatsRecord, MpiRecord,
+                                  ClockSyncRecord, CommunicatorRecord, CollectiveInstanceRecord>;
+
+// The same lists without the names: what the writer and the readers walk.
+template <class Record, class F>
+void fields(Record& r, F&& f) {
+  named_fields(r, [&f](const char*, auto& field) { f(field); });
 }
 
 // Smallest encoded size of a record: what a reader must see remaining before it trusts a count.

@@ -17,3 +17,9 @@ parperf_add_unit_test(format_test
     ${CMAKE_CURRENT_LIST_DIR}/format_file_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/format_run_info_test.cpp
   LINK parperf_format_test_profiles parperf_format)
+
+# docs/format.md's and docs/locality.md's byte tables against the field lists.
+parperf_add_unit_test(format_docs_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/format_docs_test.cpp
+  LINK parperf_format)
+target_compile_definitions(format_docs_test PRIVATE PARPERF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
