@@ -70,4 +70,29 @@ double number(const nlohmann::json& object, const std::string& key) {
   return object[key].get<double>();
 }
 
+const nlohmann::json& null_json() {
+  static const nlohmann::json empty = nlohmann::json::object();
+  return empty;
+}
+
+const nlohmann::json& field(const nlohmann::json& object, const std::string& key) {
+  if (object.is_object() && object.contains(key)) return object[key];
+  ADD_FAILURE() << "no '" << key << "' in " << object.dump().substr(0, 600);
+  return null_json();
+}
+
+std::int64_t integer(const nlohmann::json& object, const std::string& key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_number_integer()) return kNotAnInteger;
+  return object[key].get<std::int64_t>();
+}
+
+std::string text_of(const nlohmann::json& object, const std::string& key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return "";
+  return object[key].get<std::string>();
+}
+
+std::string file_name_of(const nlohmann::json& path) {
+  return path.is_string() ? std::filesystem::path(path.get<std::string>()).filename().string() : "";
+}
+
 }  // namespace parperf::test

@@ -2,6 +2,7 @@
 // reported as test failures (ADD_FAILURE) and give a null value, so a test reads on to its checks.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -23,5 +24,24 @@ const nlohmann::json* find_interval(const nlohmann::json& report, std::string_vi
 
 // `object[key]` as a number, or NaN (after a test failure naming the key) when it is not one.
 double number(const nlohmann::json& object, const std::string& key);
+
+// What a lookup that failed gives: an empty object, whose lookups read as missing in turn.
+const nlohmann::json& null_json();
+
+// `object[key]` when it is there, else null_json() (after a failure naming the key), whose
+// lookups read as missing in turn.
+const nlohmann::json& field(const nlohmann::json& object, const std::string& key);
+
+// `object[key]` as an integer, or kNotAnInteger when it is missing, null or not an integer (no
+// failure of its own: the comparison that uses it fails).
+inline constexpr std::int64_t kNotAnInteger = -999999;
+std::int64_t integer(const nlohmann::json& object, const std::string& key);
+
+// `object[key]` as a string, or "" when it is missing or not a string.
+std::string text_of(const nlohmann::json& object, const std::string& key);
+
+// The file name of a path the report gives ("/src/late_sender.c" -> "late_sender.c"); "" when the
+// value is not a string.
+std::string file_name_of(const nlohmann::json& path);
 
 }  // namespace parperf::test

@@ -14,14 +14,13 @@
 #include <mpi.h>
 #include <stdio.h>
 
+#include "mpi_program.h"
 #include "mpi_work.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank;
+  const int size = world.size;
   if (size < 2) {
     fprintf(stderr, "usage: mpirun -np N abort_rank (N >= 2)\n");
     MPI_Finalize();

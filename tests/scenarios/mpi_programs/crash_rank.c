@@ -17,17 +17,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mpi_program.h"
 #include "mpi_work.h"
 
 /* Null, but the compiler cannot know: the store below must happen, not be turned into a trap. */
 static int* volatile null_pointer = NULL;
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank;
+  const int size = world.size;
   const int segv = argc > 1 && strcmp(argv[1], "segv") == 0;
   const int sigkill = argc > 1 && strcmp(argv[1], "kill") == 0;
   if (size < 2 || (!segv && !sigkill)) {

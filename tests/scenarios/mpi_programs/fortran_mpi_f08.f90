@@ -3,15 +3,7 @@
 !
 ! Usage: mpirun -np 2 fortran_mpi_f08      (2 ranks; further ranks join the collectives only)
 !
-! Every rank calls, in this order (a rank with no part in a step skips it), each call on one line
-! marked SITE:<name>:
-!   MPI_Init 1 (f_init), MPI_Comm_rank 1 (f_rank), MPI_Comm_size 1 (f_size)
-!   MPI_Barrier 5, one site in a loop (f_barrier)
-!   rank 0: MPI_Send 3 (f_send) of 10 default integers (40 bytes) to rank 1; rank 1: MPI_Recv 3 (f_recv)
-!   ranks 0 and 1, twice: MPI_Irecv (f_irecv) and MPI_Isend (f_isend) of 100 doubles (800 bytes)
-!     with the other one, then MPI_Waitall (f_waitall) of both: 2 each
-!   MPI_Bcast 4 (f_bcast) of one integer from rank 0, MPI_Allreduce 3 (f_allreduce) of one double
-!   MPI_Finalize 1 (f_finalize)
+! The calls, their counts and their SITE markers are those listed at the top of fortran_use_mpi.f90.
 ! No timing ground truth: the test checks that every call is captured, at its line, with its count.
 !
 ! Prints on rank 0: "fortran_mpi_f08: checksum 615" (2 ranks): what rank 0 received with MPI_Irecv,

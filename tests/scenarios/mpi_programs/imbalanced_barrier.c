@@ -19,14 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mpi_program.h"
 #include "mpi_work.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank;
+  const int size = world.size;
   const int repetitions = argc > 1 ? atoi(argv[1]) : 3;
   const int unit = argc > 2 ? atoi(argv[2]) : 50;
   if (repetitions < 1 || unit < 0) {

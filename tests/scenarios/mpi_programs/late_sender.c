@@ -19,17 +19,16 @@
 #include <stdlib.h>
 
 #include "common/burn.h"
+#include "mpi_program.h"
 
 enum { kCount = 64 };
 
 static volatile double sink;
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank;
+  const int size = world.size;
   const int repetitions = argc > 1 ? atoi(argv[1]) : 1;
   const int ms = argc > 2 ? atoi(argv[2]) : 200;
   if (size < 2 || repetitions < 1 || ms < 0) {

@@ -45,6 +45,7 @@
 #include "support/mpi_run.hpp"
 #include "support/parperf_json.hpp"
 #include "support/process.hpp"
+#include "support/source_markers.hpp"
 #include "support/temp_dir.hpp"
 
 namespace parperf::test {
@@ -52,49 +53,8 @@ namespace {
 
 using nlohmann::json;
 
-// The line of the source that carries the marker comment SITE:<name> (/* */ in C, ! in Fortran).
 std::int64_t site_line(const std::string& source, const std::string& name) {
-  std::ifstream in(std::string(MPI_PROGRAMS_SOURCE_DIR) + "/" + source);
-  std::string text;
-  const std::string marker = "SITE:" + name;
-  for (std::int64_t line = 1; std::getline(in, text); ++line) {
-    const std::size_t at = text.find(marker);
-    const std::size_t after = at + marker.size();
-    if (at != std::string::npos && (after == text.size() || text[after] == ' ')) return line;
-  }
-  ADD_FAILURE() << "no marker " << marker << " in " << source;
-  return -1;
-}
-
-std::string basename_of(const json& value) {
-  return value.is_string() ? std::filesystem::path(value.get<std::string>()).filename().string() : "";
-}
-
-// What a lookup that failed gives: an empty object, whose value() and number() read as missing.
-const json& null_json() {
-  static const json empty = json::object();
-  return empty;
-}
-
-// `object[key]` when it is there, else null (after a failure naming the key).
-const json& field(const json& object, const std::string& key) {
-  if (object.is_object() && object.contains(key)) return object[key];
-  ADD_FAILURE() << "no '" << key << "' in " << object.dump().substr(0, 600);
-  return null_json();
-}
-
-// `object[key]` as an integer, or kNotAnInteger when it is missing, null or not an integer (no
-// failure of its own: the comparison that uses it fails).
-constexpr std::int64_t kNotAnInteger = -999999;
-std::int64_t integer(const json& object, const std::string& key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_number_integer()) return kNotAnInteger;
-  return object[key].get<std::int64_t>();
-}
-
-// `object[key]` as a string, or "" when it is missing or not a string.
-std::string text_of(const json& object, const std::string& key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return "";
-  return object[key].get<std::string>();
+  return marker_line(std::filesystem::path(MPI_PROGRAMS_SOURCE_DIR) / source, name);
 }
 
 bool has_profile(const std::filesystem::path& run, int rank) {
@@ -143,7 +103,7 @@ std::string describe_calls(const json& interval) {
   if (!interval.contains("mpi_calls")) return "(no mpi_calls)";
   for (const json& call : interval["mpi_calls"]) {
     text += "  " + text_of(call, "name") + " rank " + std::to_string(integer(call, "rank")) + " at " +
-            basename_of(call.value("file", json())) + ":" + std::to_string(integer(call, "line")) +
+            file_name_of(call.value("file", json())) + ":" + std::to_string(integer(call, "line")) +
             " count " + std::to_string(integer(call, "count")) + "\n";
   }
   return text;
@@ -156,7 +116,7 @@ const json& call_at(const json& interval, const std::string& name, const std::st
   if (interval.contains("mpi_calls")) {
     for (const json& call : interval["mpi_calls"]) {
       if (text_of(call, "name") == name && integer(call, "rank") == rank &&
-          basename_of(call.value("file", json())) == source && integer(call, "line") == line) {
+          file_name_of(call.value("file", json())) == source && integer(call, "line") == line) {
         return call;
       }
     }
@@ -358,7 +318,7 @@ TEST(MpiEfficiency, LateSenderLosesTheSendersComputationAtTheReceive) {
   const json& points = field(report, "src_points");
   ASSERT_TRUE(points.is_array() && !points.empty());
   EXPECT_EQ(text_of(points[0], "name"), "MPI_Recv") << points[0].dump(2);
-  EXPECT_EQ(basename_of(points[0].value("file", json())), "late_sender.c");
+  EXPECT_EQ(file_name_of(points[0].value("file", json())), "late_sender.c");
   EXPECT_EQ(integer(points[0], "line"), site_line("late_sender.c", "late_recv"));
   EXPECT_NEAR(number(points[0], "lost"), 0.200, 0.060);
 
@@ -774,7 +734,7 @@ TEST_P(FortranBindings, EveryCallIsCapturedAtItsLineWithItsCount) {
       for (const json& call : program.value("mpi_calls", json::array())) {
         if (call.value("name", "") != name || call.value("rank", -1) != rank) continue;
         found = true;
-        EXPECT_EQ(basename_of(call["file"]), source) << name;
+        EXPECT_EQ(file_name_of(call["file"]), source) << name;
         const std::int64_t at = call.value("line", std::int64_t{0});
         EXPECT_TRUE(at == line || at == program_line || at == use_line)
             << name << " on rank " << rank << " at line " << at << ", expected " << line << " (or "

@@ -16,6 +16,7 @@
 
 #include "support/mpi_run.hpp"
 #include "support/process.hpp"
+#include "support/source_markers.hpp"
 
 namespace parperf::test {
 namespace {
@@ -196,21 +197,7 @@ TEST(MpiProgramSources, SiteMarkersNameOneLineEach) {
   for (const char* source :
        {"late_sender.c", "imbalanced_barrier.c", "nonblocking_overlap.c", "two_communicators.c", "hybrid.c",
         "abort_rank.c", "crash_rank.c", "fortran_use_mpi.f90", "fortran_mpi_f08.f90", "relay_chain.c"}) {
-    std::ifstream in(std::string(MPI_PROGRAMS_SOURCE_DIR) + "/" + source);
-    ASSERT_TRUE(in) << source;
-    std::map<std::string, int> lines;
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-      const auto at = line.find("SITE:");
-      if (at == std::string::npos || line.find("SITE:<") != std::string::npos) continue;
-      const auto end = line.find_first_of(" */\t", at);
-      const auto marker = line.substr(at + 5, end == std::string::npos ? std::string::npos : end - at - 5);
-      EXPECT_FALSE(lines.contains(marker))
-          << source << ": SITE:" << marker << " on lines " << lines[marker] << " and " << number;
-      lines[marker] = number;
-      const std::string rest = end == std::string::npos ? "" : line.substr(end);
-      EXPECT_TRUE(rest.empty() || rest == " */") << source << ":" << number << ": the marker ends the line";
-    }
+    const auto lines = source_markers(std::filesystem::path(MPI_PROGRAMS_SOURCE_DIR) / source);
     EXPECT_FALSE(lines.empty()) << source << " marks no call";
   }
 }

@@ -22,14 +22,13 @@
 #include <mpi.h>
 #include <stdio.h>
 
+#include "mpi_program.h"
 #include "mpi_work.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank;
+  const int size = world.size;
   const int unit = mpi_work_unit(argc, argv, rank, "usage: mpirun -np N relay_chain [unit_ms >= 0]");
   if (unit < 0) {
     MPI_Finalize();

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mpi_program.h"
 #include "mpi_work.h"
 
 /* Arrival times (ms after the repetition's start) by rank. */
@@ -56,11 +57,9 @@ static long half_step(int rank, struct timespec start, MPI_Comm half) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank;
+  const int size = world.size;
   const int repetitions = argc > 1 ? atoi(argv[1]) : 2;
   if (size != 4 || repetitions < 1) {
     if (rank == 0) fprintf(stderr, "usage: mpirun -np 4 two_communicators [R >= 1]\n");

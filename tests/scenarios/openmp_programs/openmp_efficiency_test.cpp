@@ -26,6 +26,7 @@
 #include "support/parperf_run.hpp"
 #include "support/process.hpp"
 #include "support/sleep_overshoot.hpp"
+#include "support/source_markers.hpp"
 #include "support/temp_dir.hpp"
 
 namespace parperf::test {
@@ -33,22 +34,8 @@ namespace {
 
 using nlohmann::json;
 
-// The line of the source that carries the marker comment SITE:<name> (/* */ in C, ! in Fortran).
 std::int64_t site_line(const std::string& source, const std::string& name) {
-  std::ifstream in(std::string(OPENMP_PROGRAMS_SOURCE_DIR) + "/" + source);
-  std::string text;
-  const std::string marker = "SITE:" + name;
-  for (std::int64_t line = 1; std::getline(in, text); ++line) {
-    const std::size_t at = text.find(marker);
-    const std::size_t after = at + marker.size();
-    if (at != std::string::npos && (after == text.size() || text[after] == ' ')) return line;
-  }
-  ADD_FAILURE() << "no marker " << marker << " in " << source;
-  return -1;
-}
-
-std::string basename_of(const json& value) {
-  return value.is_string() ? std::filesystem::path(value.get<std::string>()).filename().string() : "";
+  return marker_line(std::filesystem::path(OPENMP_PROGRAMS_SOURCE_DIR) / source, name);
 }
 
 // The report of a measured run; `overshoot`, when given, receives the scheduling noise the program
@@ -81,7 +68,7 @@ WorstPoint worst_point(const json& report) {
   const json& combined = worst.point["combined_construct"];
   const json& where = combined.is_object() ? combined : worst.point;
   worst.line = where["line"].get<std::int64_t>();
-  worst.file = basename_of(where["file"]);
+  worst.file = file_name_of(where["file"]);
   return worst;
 }
 

@@ -16,6 +16,7 @@
 #include "support/parperf_json.hpp"
 #include "support/parperf_run.hpp"
 #include "support/process.hpp"
+#include "support/source_markers.hpp"
 #include "support/temp_dir.hpp"
 
 namespace parperf::test {
@@ -164,19 +165,7 @@ INSTANTIATE_TEST_SUITE_P(OpenMpPrograms, OpenMpProgram, ::testing::ValuesIn(prog
 TEST(OpenMpProgramSources, SiteMarkersNameOneLineEach) {
   for (const char* source :
        {"triangular_loop.c", "serial_section.c", "sync_constructs.c", "tiny_regions.c", "omp_fortran.f90"}) {
-    std::ifstream in(std::string(OPENMP_PROGRAMS_SOURCE_DIR) + "/" + source);
-    ASSERT_TRUE(in) << source;
-    std::map<std::string, int> lines;
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-      const auto at = line.find("SITE:");
-      if (at == std::string::npos || line.find("SITE:<") != std::string::npos) continue;
-      const auto end = line.find_first_of(" */\t", at);
-      const auto marker = line.substr(at + 5, end == std::string::npos ? std::string::npos : end - at - 5);
-      EXPECT_FALSE(lines.contains(marker))
-          << source << ": SITE:" << marker << " on lines " << lines[marker] << " and " << number;
-      lines[marker] = number;
-    }
+    const auto lines = source_markers(std::filesystem::path(OPENMP_PROGRAMS_SOURCE_DIR) / source);
     EXPECT_FALSE(lines.empty()) << source << " marks no construct";
   }
 }
