@@ -29,66 +29,6 @@ std::size_t slot_of(const void* key, format::SiteKind kind) {
   return h & (kTableSize - 1);
 }
 
-const char* kind_name(format::SiteKind kind) {
-  using K = format::SiteKind;
-  switch (kind) {
-    case K::omp_parallel:
-      return "parallel";
-    case K::omp_loop:
-      return "loop";
-    case K::omp_sections:
-      return "sections";
-    case K::omp_single:
-      return "single";
-    case K::omp_workshare:
-      return "workshare";
-    case K::omp_distribute:
-      return "distribute";
-    case K::omp_taskloop:
-      return "taskloop";
-    case K::omp_masked:
-      return "masked";
-    case K::omp_task:
-      return "task";
-    case K::omp_scope:
-      return "scope";
-    case K::omp_barrier:
-      return "barrier";
-    case K::omp_implicit_barrier:
-      return "implicit barrier";
-    case K::omp_join_barrier:
-      return "implicit barrier";
-    case K::omp_implementation_barrier:
-      return "barrier (runtime)";
-    case K::omp_taskwait:
-      return "taskwait";
-    case K::omp_taskgroup:
-      return "taskgroup";
-    case K::omp_reduction:
-      return "reduction";
-    case K::omp_critical:
-      return "critical";
-    case K::omp_lock:
-      return "lock";
-    case K::omp_nest_lock:
-      return "nest lock";
-    case K::omp_ordered:
-      return "ordered";
-    case K::omp_atomic:
-      return "atomic";
-    case K::omp_flush:
-      return "flush";
-    case K::omp_task_create:
-      return "task creation";
-    case K::omp_lock_init:
-      return "lock init";
-    case K::omp_lock_destroy:
-      return "lock destroy";
-    default:
-      return "operation";
-  }
-}
-
 const char* copy_text(const char* text) {
   const char* copy = copy_text_private(text, std::strlen(text));
   return copy ? copy : "";
@@ -116,7 +56,7 @@ void locate_module(CodeSite& site, const void* codeptr) {
 }
 
 CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* codeptr, const CodeSite* parent,
-                         const char* name = nullptr) {
+                         const char* name) {
   for (std::size_t slot = slot_of(key, kind), probes = 0; probes < kTableSize;
        slot = (slot + 1) & (kTableSize - 1), ++probes) {
     CodeSite* existing = g_table[slot].load(std::memory_order_acquire);
@@ -138,7 +78,7 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
     } else {
       locate_module(*site, codeptr);
     }
-    site->site = parperf_site{name ? name : kind_name(kind), "", 0, static_cast<std::int32_t>(kind), 0, 0};
+    site->site = parperf_site{name ? name : "operation", "", 0, static_cast<std::int32_t>(kind), 0, 0};
     __atomic_store_n(&site->site.state_, kSiteIsCodeSite, __ATOMIC_RELEASE);
     CodeSite* expected = nullptr;
     if (g_table[slot].compare_exchange_strong(expected, site, std::memory_order_acq_rel)) return site;
@@ -147,22 +87,19 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
   }
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true))
-    warn("more than %zu distinct OpenMP and MPI call sites; later ones are not recorded", kTableSize);
+    warn("more than %zu distinct construct and call sites; later ones are not recorded", kTableSize);
   return nullptr;
 }
 
 }  // namespace
 
-CodeSite* code_site(const void* codeptr, format::SiteKind kind) noexcept {
-  return find_or_create(codeptr, kind, codeptr, nullptr);
-}
-
-CodeSite* named_code_site(const void* codeptr, format::SiteKind kind, const char* name) noexcept {
+CodeSite* code_site(const void* codeptr, format::SiteKind kind, const char* name) noexcept {
   return find_or_create(codeptr, kind, codeptr, nullptr, name);
 }
 
-CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind) noexcept {
-  return find_or_create(construct, kind, nullptr, construct);
+CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind,
+                                   const char* name) noexcept {
+  return find_or_create(construct, kind, nullptr, construct, name);
 }
 
 std::uintptr_t load_bias_of(const CodeSite* site) noexcept {

@@ -1,6 +1,6 @@
-// Sites that a collector finds at a code address rather than in a static descriptor: an OpenMP
-// construct is known by the return address OMPT hands over (codeptr_ra), later an MPI call by its
-// caller's address.
+// Sites that a collector finds at a code address rather than in a static descriptor: a construct
+// of a parallel runtime is known by the return address the runtime's tool interface hands over, a
+// call into a communication library by its caller's address.
 //
 // A CodeSite is created the first time its (key, kind) is seen and lives until the process ends;
 // its parperf_site member is what intervals and operations refer to, so the hot path treats it
@@ -30,16 +30,15 @@ struct CodeSite {
   bool in_foreign_runtime = false;   // the address lies inside the parallel runtime itself
 };
 
-// The site of `codeptr` as a `kind` (codeptr may be null: an unknown site of that kind). Null only
-// when memory or the table is exhausted.
-CodeSite* code_site(const void* codeptr, format::SiteKind kind) noexcept;
-
-// The site of a call to `name` (static storage: an MPI function's name) at `codeptr`.
-CodeSite* named_code_site(const void* codeptr, format::SiteKind kind, const char* name) noexcept;
+// The site of `codeptr` as a `kind` (codeptr may be null: an unknown site of that kind), named
+// `name` (static storage: the collector's name for the kind, or the function called) when it is
+// created. Null only when memory or the table is exhausted.
+CodeSite* code_site(const void* codeptr, format::SiteKind kind, const char* name) noexcept;
 
 // The site of an operation that belongs to a construct (its implicit barrier, say): it shares the
 // construct's address and names it as its parent.
-CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind) noexcept;
+CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind,
+                                   const char* name) noexcept;
 
 // Records the address that ended the construct (the first one seen is kept).
 inline void note_end_address(CodeSite* site, const void* codeptr, std::uintptr_t load_bias) noexcept {
@@ -50,8 +49,8 @@ inline void note_end_address(CodeSite* site, const void* codeptr, std::uintptr_t
 // The load bias of the module that holds `site`'s address (to convert end addresses alike).
 std::uintptr_t load_bias_of(const CodeSite* site) noexcept;
 
-// Addresses inside the module that holds `any_address` belong to a parallel runtime (libomp):
-// return addresses there say nothing about the user's code.
+// Addresses inside the module that holds `any_address` belong to a parallel runtime (the library
+// a collector measures): return addresses there say nothing about the user's code.
 void mark_foreign_runtime_module(const void* any_address) noexcept;
 
 // The CodeSite behind a registered descriptor, or null for annotation sites.

@@ -13,6 +13,7 @@
 
 #include "format/run_directory.hpp"
 #include "runtime/diagnostics.hpp"
+#include "runtime/launch/job_environment.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -77,19 +78,16 @@ void read_program_name(Config& config) {
   config.program_name[length] = '\0';
 }
 
-// The rank of this process: explicit, or what the MPI launchers (Open MPI, PMIx, MPICH/Hydra) export.
+// The rank of this process: explicit, or what the job launchers export (launch/job_environment.hpp).
 void read_rank(Config& config) {
-  static const char* const rank_variables[] = {"PARPERF_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                               "PMI_RANK"};
-  static const char* const size_variables[] = {"PARPERF_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
-  for (const char* name : rank_variables) {
+  for (const char* name : kRankVariables) {
     if (const char* value = env(name)) {
       long long rank = 0;
       if (parse_integer(name, value, 0, 1LL << 40, rank)) config.rank = rank;
       break;
     }
   }
-  for (const char* name : size_variables) {
+  for (const char* name : kWorldSizeVariables) {
     if (const char* value = env(name)) {
       long long size = 1;
       if (parse_integer(name, value, 1, 1LL << 40, size)) config.world_size = size;
@@ -199,7 +197,6 @@ void load_config(Config& config) {
   config.enabled = parse_flag("PARPERF_ENABLE", true);
   if (!config.enabled) return;
   config.quiet = parse_flag("PARPERF_QUIET", false);
-  config.openmp = parse_flag("PARPERF_OPENMP", true);
   config.start_recording = !parse_flag("PARPERF_START_PAUSED", false);
   config.install_signal_handlers = parse_flag("PARPERF_SIGNALS", true);
   config.max_threads = static_cast<std::uint32_t>(integer_from("PARPERF_MAX_THREADS", 1, 1 << 20, 1024));
@@ -227,6 +224,8 @@ void load_config(Config& config) {
   }
   make_absolute(config.output_dir, sizeof config.output_dir);
 }
+
+bool flag_setting(const char* variable, bool fallback) noexcept { return parse_flag(variable, fallback); }
 
 bool name_is_recorded(const Config& config, const char* name) {
   if (config.include_names[0] && !matches_any(config.include_names, name)) return false;

@@ -10,14 +10,13 @@ struct Config {
   bool enabled = true;                   // PARPERF_ENABLE; false also when PARPERF_PID names another process
   bool start_recording = true;           // PARPERF_START_PAUSED=1 starts with recording off
   bool install_signal_handlers = true;   // PARPERF_SIGNALS
-  bool openmp = true;                    // PARPERF_OPENMP: the OMPT collector measures OpenMP constructs
   bool quiet = false;                    // PARPERF_QUIET: no informational messages (warnings still print)
   bool launched_by_parperf = false;      // PARPERF_PID set: `parperf run` tells where the profile went
   std::uint32_t max_threads = 1024;      // PARPERF_MAX_THREADS: threads measured; later ones are not
   std::uint32_t max_nodes = 100000;      // PARPERF_MAX_NODES: distinct intervals per thread
   std::uint32_t max_depth = 64;          // PARPERF_MAX_DEPTH: deepest recorded nesting level (program = 0)
   std::uint64_t cpu_sample_ns = 100000;  // PARPERF_CPU_SAMPLE_US: least spacing of OS CPU-time reads
-  std::int64_t rank = 0;                 // PARPERF_RANK, else the MPI launcher's rank variables
+  std::int64_t rank = 0;                 // PARPERF_RANK, else the job launcher's rank variables
   std::int64_t world_size = 1;
   std::int64_t clock_skew_offset_ns = 0;  // PARPERF_TEST_CLOCK_SKEW (tests of the clock correction only)
   double clock_skew_drift = 0;
@@ -33,6 +32,10 @@ inline constexpr std::uint32_t kMaxFrames = 256;
 
 // Reads the environment (not thread-safe; called once during initialisation).
 void load_config(Config& config);
+
+// A PARPERF_* on/off variable (1/0/on/off/yes/no/true/false): `fallback` when unset, or when
+// invalid (with a warning).
+bool flag_setting(const char* variable, bool fallback) noexcept;
 
 // True when `name` passes PARPERF_INCLUDE / PARPERF_EXCLUDE.
 bool name_is_recorded(const Config& config, const char* name);

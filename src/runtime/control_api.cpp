@@ -1,6 +1,6 @@
 // Measurement control in the C API: parperf_control, parperf_is_recording, parperf_flush. The
-// collectors' control calls (MPI_Pcontrol, omp_control_tool) come through here too, so that every
-// way of switching recording behaves the same (recording_switch.hpp says what a switch means).
+// collectors' control calls (a programming model's own profiling-control call) come through here too, so that
+// every way of switching recording behaves the same (recording_switch.hpp says what a switch means).
 #include "format/records.hpp"
 #include "parperf/parperf.h"
 #include "runtime/profile_writer.hpp"

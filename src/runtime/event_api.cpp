@@ -55,11 +55,7 @@ void record(unsigned event, Phase phase, va_list* args) {
       OpenEvent& open = t->open_events[i];
       if (open.event != event) continue;
       const std::uint64_t duration = ticks_between(open.begin_ticks, now);
-      EventStats& s = *open.stats;
-      s.ends.add(1);
-      s.sum_ticks.add(duration);
-      if (duration < s.min_ticks.get()) s.min_ticks.set(duration);
-      if (duration > s.max_ticks.get()) s.max_ticks.set(duration);
+      open.stats->durations.record(duration);
       for (int j = i; j + 1 < t->open_event_count; ++j) t->open_events[j] = t->open_events[j + 1];
       --t->open_event_count;
       return;

@@ -285,6 +285,10 @@ void end_iteration(ThreadState& t, std::uint64_t now) noexcept {
   f.iteration_begin_ticks.set(0);
 }
 
+Node* innermost_node(ThreadState& t) noexcept {
+  return t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
+}
+
 void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration, std::uint64_t wait,
                       std::uint64_t sync) noexcept {
   if (!recording() || t.unrecorded) return;

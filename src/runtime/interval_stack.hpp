@@ -1,15 +1,18 @@
-// The interval stack as collectors use it (the OpenMP collector today): the same frames, nodes
-// and rules as the annotation API (interval_api.cpp), at time stamps the collector has already
-// read, plus the two things only collectors need: joining another thread's parallel region, and
-// operation statistics (synchronizations at a site).
+// The interval stack as collectors use it: the same frames, nodes and rules as the annotation API
+// (interval_api.cpp), at time stamps the collector has already read, plus the two things only
+// collectors need: joining another thread's team region, and operation statistics
+// (synchronizations at a site). ThreadState and Node are handles here: a collector passes them
+// back, it never reads them.
 #pragma once
 
 #include <cstdint>
 
 #include "parperf/parperf.h"
-#include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
+
+struct ThreadState;
+struct Node;
 
 // Enter and leave an interval at `now`. Every enter must be matched by a leave of the same site,
 // whether or not the entry was recorded (recording off, depth limit): the stack stays balanced.
@@ -38,8 +41,6 @@ void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration
                       std::uint64_t sync) noexcept;
 
 // The node that operations and children attach to now.
-inline Node* current_node(const ThreadState& t) noexcept {
-  return t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
-}
+Node* innermost_node(ThreadState& t) noexcept;
 
 }  // namespace parperf::runtime

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "parperf/parperf.h"
+#include "runtime/duration_stats.hpp"
 #include "runtime/relaxed.hpp"
 
 namespace parperf::runtime {
@@ -38,40 +39,26 @@ struct Node {
   std::uint32_t child_count = 0;
 
   // Statistics (DESIGN.md section 3), times in ticks.
-  Relaxed<std::uint64_t> count;
-  Relaxed<std::uint64_t> sum_ticks;
-  Relaxed<std::uint64_t> min_ticks{~std::uint64_t{0}};
-  Relaxed<std::uint64_t> max_ticks;
+  DurationStats entries;
   Relaxed<std::uint64_t> last_begin_ticks;
   Relaxed<std::uint64_t> os_user_self_ns;
   Relaxed<std::uint64_t> os_sys_self_ns;
-  Relaxed<std::uint64_t> iterations;
-  Relaxed<std::uint64_t> iteration_sum_ticks;
-  Relaxed<std::uint64_t> iteration_min_ticks{~std::uint64_t{0}};
-  Relaxed<std::uint64_t> iteration_max_ticks;
+  DurationStats iterations;  // loop iterations or chunks of the interval
   std::atomic<EventStats*> first_event{nullptr};
   std::atomic<OperationStats*> first_operation{nullptr};
   // Created as the path to a parallel region that this thread joined as a team member (it did not
   // enter the interval itself): see enter_team_region in interval_stack.hpp.
   Relaxed<bool> context;
   // The node's index in its thread section of the profile being written (the profile writer's
-  // alone: references from other sections, such as sampled MPI collectives, use it).
+  // alone: references from other sections, such as a collector's section, use it).
   std::uint32_t written_index = 0xffffffffu;
 
   // Records one completed entry of `duration` ticks that began at `begin`.
   void record_entry(std::uint64_t begin, std::uint64_t duration) noexcept {
-    count.add(1);
-    sum_ticks.add(duration);
-    if (duration < min_ticks.get()) min_ticks.set(duration);
-    if (duration > max_ticks.get()) max_ticks.set(duration);
+    entries.record(duration);
     last_begin_ticks.set(begin);
   }
-  void record_iteration(std::uint64_t duration) noexcept {
-    iterations.add(1);
-    iteration_sum_ticks.add(duration);
-    if (duration < iteration_min_ticks.get()) iteration_min_ticks.set(duration);
-    if (duration > iteration_max_ticks.get()) iteration_max_ticks.set(duration);
-  }
+  void record_iteration(std::uint64_t duration) noexcept { iterations.record(duration); }
 
   // The child for (site, value), or null. The common case, a hit in the inline slots, is inlined.
   Node* find_child(const parperf_site* s, std::int64_t v) const noexcept {

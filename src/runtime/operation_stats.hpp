@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "parperf/parperf.h"
+#include "runtime/duration_stats.hpp"
 #include "runtime/relaxed.hpp"
 
 namespace parperf::runtime {
@@ -19,16 +20,13 @@ struct ThreadState;
 
 struct OperationStats {
   const parperf_site* site = nullptr;
-  Relaxed<std::uint64_t> count;
-  Relaxed<std::uint64_t> sum_ticks;
-  Relaxed<std::uint64_t> min_ticks{~std::uint64_t{0}};
-  Relaxed<std::uint64_t> max_ticks;
+  DurationStats durations;
   Relaxed<std::uint64_t> wait_ticks;
   Relaxed<std::uint64_t> wait_max_ticks;
   Relaxed<std::uint64_t> sync_ticks;
   Relaxed<std::uint64_t> sync_max_ticks;
   Relaxed<std::uint64_t> bytes;
-  // Communication (MPI): partners as MPI_COMM_WORLD ranks, overlap, and the last call's bounds.
+  // Communication: partners as ranks of the whole job, overlap, and the last call's bounds.
   Relaxed<std::int64_t> partner_min{-1};
   Relaxed<std::int64_t> partner_max{-1};
   Relaxed<std::uint64_t> partner_set;
@@ -39,10 +37,7 @@ struct OperationStats {
 
   void record(std::uint64_t duration, std::uint64_t wait, std::uint64_t sync,
               std::uint64_t byte_count) noexcept {
-    count.add(1);
-    sum_ticks.add(duration);
-    if (duration < min_ticks.get()) min_ticks.set(duration);
-    if (duration > max_ticks.get()) max_ticks.set(duration);
+    durations.record(duration);
     if (wait) {
       wait_ticks.add(wait);
       if (wait > wait_max_ticks.get()) wait_max_ticks.set(wait);

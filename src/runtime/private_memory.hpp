@@ -6,8 +6,8 @@
 // allocates through the same malloc while the program runs leaves small long-lived blocks on top of
 // the program's heap, which then can never shrink: a program whose per-step temporaries faulted
 // their pages in every step stops faulting, and runs up to 4x faster measured than unmeasured (seen
-// with a hydrodynamics proxy application). So every parperf library (the runtime, the OpenMP, MPI
-// and memory collectors) takes its memory through these two functions, from private anonymous
+// with a hydrodynamics proxy application). So every parperf library (the runtime and every
+// collector) takes its memory through these two functions, from private anonymous
 // mappings, and links no malloc at all (tests/unit/check_runtime_library.cmake checks the imports).
 //
 // The allocator is a bump pointer over 256 KB regions, lock-free (a CAS per allocation) and

@@ -14,9 +14,9 @@
 #include "format/run_directory.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/code_sites.hpp"
+#include "runtime/collector_registry.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/file_sink.hpp"
-#include "runtime/mpi_state.hpp"
 #include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/recording_switch.hpp"
@@ -37,7 +37,6 @@ using Writer = format::RecordWriter<FileSink>;
 
 char g_hostname[256] = "unknown";
 char g_command_line[4096] = "";
-char g_openmp_runtime[256] = "";
 std::atomic<bool> g_warned_unwritable{false};
 
 std::string_view view(const char* text) {
@@ -146,18 +145,12 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   r.parent = parent;
   r.site = node.site->id_;
   r.value = node.value;
-  r.count = node.count.get();
-  r.sum_ns = clock.duration_ns(node.sum_ticks.get());
-  r.min_ns = r.count ? clock.duration_ns(node.min_ticks.get()) : 0;
-  r.max_ns = clock.duration_ns(node.max_ticks.get());
+  DurationFigures entries = duration_record(node.entries, clock);
   r.last_begin_ns = clock.since_origin_ns(node.last_begin_ticks.get());
   if (const std::uint64_t* begin = open_frames.begin_of(&node)) {
     const std::uint64_t elapsed_ns = clock.duration_ns(open_frames.recorded_until(begin, now));
     if (open_frames.process_ends && &node == open_frames.root) {
-      r.min_ns = r.count ? std::min(r.min_ns, elapsed_ns) : elapsed_ns;
-      r.max_ns = std::max(r.max_ns, elapsed_ns);
-      r.sum_ns += elapsed_ns;
-      ++r.count;
+      entries.add_entry(elapsed_ns);
     } else {
       r.flags |= format::kNodeOpen;
       r.open_ns = elapsed_ns;
@@ -167,10 +160,15 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   r.os_user_self_ns =
       node.os_user_self_ns.get() + (&node == open_frames.innermost ? open_frames.unsampled_cpu_ns : 0);
   r.os_sys_self_ns = node.os_sys_self_ns.get();
-  r.iterations = node.iterations.get();
-  r.iteration_sum_ns = clock.duration_ns(node.iteration_sum_ticks.get());
-  r.iteration_min_ns = r.iterations ? clock.duration_ns(node.iteration_min_ticks.get()) : 0;
-  r.iteration_max_ns = clock.duration_ns(node.iteration_max_ticks.get());
+  r.count = entries.count;
+  r.sum_ns = entries.sum_ns;
+  r.min_ns = entries.min_ns;
+  r.max_ns = entries.max_ns;
+  const DurationFigures iterations = duration_record(node.iterations, clock);
+  r.iterations = iterations.count;
+  r.iteration_sum_ns = iterations.sum_ns;
+  r.iteration_min_ns = iterations.min_ns;
+  r.iteration_max_ns = iterations.max_ns;
   if (node.context.get() && r.count == 0 && !(r.flags & format::kNodeOpen)) r.flags |= format::kNodeContext;
   // Count first, then write exactly that many: the list may grow while we walk it.
   EventStats* first = node.first_event.load(std::memory_order_acquire);
@@ -184,11 +182,12 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
     format::EventStatsRecord e;
     e.event = s->event;
     e.starts = s->starts.get();
-    e.ends = s->ends.get();
     e.atomics = s->atomics.get();
-    e.sum_ns = clock.duration_ns(s->sum_ticks.get());
-    e.min_ns = e.ends ? clock.duration_ns(s->min_ticks.get()) : 0;
-    e.max_ns = clock.duration_ns(s->max_ticks.get());
+    const DurationFigures durations = duration_record(s->durations, clock);
+    e.ends = durations.count;
+    e.sum_ns = durations.sum_ns;
+    e.min_ns = durations.min_ns;
+    e.max_ns = durations.max_ns;
     e.first_description = view(s->first_description.load(std::memory_order_acquire));
     w.record(e);
   }
@@ -196,10 +195,11 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   for (std::uint32_t i = 0; i < r.operation_count; ++i, o = o->next.load(std::memory_order_acquire)) {
     format::OperationStatsRecord op;
     op.site = o->site->id_;
-    op.count = o->count.get();
-    op.sum_ns = clock.duration_ns(o->sum_ticks.get());
-    op.min_ns = op.count ? clock.duration_ns(o->min_ticks.get()) : 0;
-    op.max_ns = clock.duration_ns(o->max_ticks.get());
+    const DurationFigures durations = duration_record(o->durations, clock);
+    op.count = durations.count;
+    op.sum_ns = durations.sum_ns;
+    op.min_ns = durations.min_ns;
+    op.max_ns = durations.max_ns;
     op.wait_ns = clock.duration_ns(o->wait_ticks.get());
     op.wait_max_ns = clock.duration_ns(o->wait_max_ticks.get());
     op.sync_ns = clock.duration_ns(o->sync_ticks.get());
@@ -290,7 +290,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
   process.hostname = view(g_hostname);
   process.command_line = view(g_command_line);
   process.parperf_version = view(PARPERF_VERSION);
-  process.openmp_runtime = view(g_openmp_runtime);
+  describe_process(process);  // what the collectors know of it
 
   w.file_header();
   w.begin_section(format::SectionType::process);
@@ -298,7 +298,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
   w.end_section();
   open_frames.process_ends = reason != format::EndReason::flush;
   for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now, open_frames);
-  write_mpi_section(w, clock);  // refers to the node indices the thread sections just gave
+  write_collector_sections(w, clock);  // may refer to the node indices the thread sections just gave
 
   // Sites and events last: every node written above refers to a site registered before it.
   w.begin_section(format::SectionType::sites);
@@ -408,10 +408,6 @@ void capture_process_facts() noexcept {
   for (ssize_t i = 0; i < n; ++i)
     if (g_command_line[i] == '\0') g_command_line[i] = ' ';
   g_command_line[n > 0 && g_command_line[n - 1] == ' ' ? n - 1 : n] = '\0';
-}
-
-void note_openmp_runtime(const char* version) noexcept {
-  std::strncpy(g_openmp_runtime, version ? version : "", sizeof g_openmp_runtime - 1);
 }
 
 bool write_profile(format::EndReason reason, int signal) noexcept {

@@ -8,9 +8,6 @@
 
 namespace parperf::runtime {
 
-// The OpenMP runtime's version string, for the profile (the OMPT collector calls it once).
-void note_openmp_runtime(const char* version) noexcept;
-
 // Returns true when the file was written. A flush (reason `flush`) returns false without writing
 // while another flush runs or once the final write has begun; the final write (any other reason)
 // always writes and ends up as the file, even when it interrupts or overlaps a flush.

@@ -1,8 +1,8 @@
 // The process-wide recording switch and the clock of the time recording was off.
 //
-// Every way a program switches recording comes here: parperf_control (the annotation API),
-// MPI_Pcontrol (the MPI collector calls parperf_control), omp_control_tool (the OpenMP collector's
-// control-tool callback) and PARPERF_START_PAUSED. While recording is off, time is not measured:
+// Every way a program switches recording comes here: parperf_control (the annotation API, which
+// the collectors call for their programming model's own profiling-control calls), a collector's
+// end_recording, and PARPERF_START_PAUSED. While recording is off, time is not measured:
 // no interval, operation or event is recorded, and the intervals that stay open across the pause
 // (the `program` interval always does) leave the paused time out of their duration. So a program
 // that switches recording on around a phase gets the phase's figures, as with other tools.
@@ -49,7 +49,7 @@ void start_recording_switch(bool on, std::uint64_t now) noexcept;
 // Switches recording on or off for the whole process; ignored once recording has ended.
 void switch_recording(bool on) noexcept;
 
-// Switches recording off for good (omp_control_tool_end): later switches are ignored.
+// Switches recording off for good (a program's request to end its tool): later switches are ignored.
 void end_recording() noexcept;
 
 }  // namespace parperf::runtime

@@ -7,6 +7,7 @@
 // per-thread cache maps it to the member's node and the walk happens once per (path, member).
 #include "runtime/interval_stack.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
 

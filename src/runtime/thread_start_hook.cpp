@@ -4,11 +4,12 @@
 // program's threads: they make no API calls. Registered at start, each thread gets a `program`
 // interval from its start to its exit, so the report shows the threads of any program — how long
 // each existed, how much of that it ran on a CPU — and later interval entries of the thread find
-// it registered. Threads of the parallel runtimes (libgomp, libomp) are caught the same way.
+// it registered. Threads of the parallel runtimes' pools are caught the same way.
 //
-// Threads that a communication library starts for itself (Open MPI's progress and PMIx threads,
-// UCX's, libfabric's) are not the program's: they are left unregistered, so they never show up as
-// processors that idle through the whole run.
+// Threads that a collector's runtime starts for itself (a communication library's progress
+// threads, its network layers') are not the program's: a collector names those libraries
+// (parperf_collector_foreign_threads), and their threads are left unregistered, so they never
+// show up as processors that idle through the whole run.
 //
 // The wrapper passes everything through unchanged when the runtime is not measuring; otherwise the
 // start routine and its argument travel to the new thread in a slot of a fixed table, so creating a
@@ -25,6 +26,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/collector_registry.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/thread_state.hpp"
@@ -73,18 +75,13 @@ void* start_registered(void* packed) {
   return function(argument);
 }
 
-// Whether `function` lies in a library of the MPI stack (by the file name of its module).
-bool started_by_communication_library(void* (*function)(void*)) {
+// Whether `function` lies in a library a collector named as its runtime's (by the file name of
+// its module).
+bool started_by_collector_runtime(void* (*function)(void*)) {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(function), &info) == 0 || !info.dli_fname) return false;
   const char* slash = std::strrchr(info.dli_fname, '/');
-  const char* name = slash ? slash + 1 : info.dli_fname;
-  static const char* const kPrefixes[] = {"libopen-pal", "libopen-rte", "libmpi", "libpmix",   "libevent",
-                                          "libucs",      "libucp",      "libuct", "libfabric", "libpsm",
-                                          "libhwloc",    "libprrte",    "mca_"};
-  for (const char* prefix : kPrefixes)
-    if (std::strncmp(name, prefix, std::strlen(prefix)) == 0) return true;
-  return false;
+  return is_foreign_thread_library(slash ? slash + 1 : info.dli_fname);
 }
 
 PthreadCreate next_pthread_create() {
@@ -108,7 +105,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   using namespace parperf::runtime;
   const PthreadCreate next = next_pthread_create();
   if (!next) return EAGAIN;  // no pthread_create below us: nothing sensible can run
-  if (!ensure_initialised() || lifecycle() != Lifecycle::active || started_by_communication_library(function))
+  if (!ensure_initialised() || lifecycle() != Lifecycle::active || started_by_collector_runtime(function))
     return next(thread, attributes, function, argument);
   StartRoutine* slot = take_slot();
   if (!slot) return next(thread, attributes, function, argument);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "runtime/clock.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/private_memory.hpp"
@@ -104,14 +105,28 @@ void close_current_thread(std::uint64_t now) noexcept {
   }
   t->depth.store(0, std::memory_order_release);
   t->unrecorded = 0;
-  if (const std::uint64_t since = t->parked_since.get()) {  // a pool thread ends while parked
-    t->parked_ticks.add(recorded_ticks(since, t->parked_paused_at.get(), now));
-    t->parked_since.set(0);
-  }
+  thread_unparked(*t, now);  // a pool thread ends while parked
   t->end_ticks.set(now);
   t->ended.set(true);
   thread_detail::current = nullptr;
   t_exited = true;
+}
+
+void set_thread_kind(ThreadState& t, format::ThreadKind kind) noexcept { t.kind.set(kind); }
+
+// A pause of the recording while parked is not parked time either: the `program` interval, from
+// which the analysis takes the parked time, leaves it out already.
+void thread_parked(ThreadState& t, std::uint64_t now) noexcept {
+  if (t.parked_since.get() != 0) return;
+  t.parked_paused_at.set(paused_ticks(now));
+  t.parked_since.set(now);
+}
+
+void thread_unparked(ThreadState& t, std::uint64_t now) noexcept {
+  if (const std::uint64_t since = t.parked_since.get()) {
+    t.parked_ticks.add(recorded_ticks(since, t.parked_paused_at.get(), now));
+    t.parked_since.set(0);
+  }
 }
 
 void prepare_thread_exit_hook() noexcept {

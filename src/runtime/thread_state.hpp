@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cstdint>
 
+#include "format/records.hpp"
 #include "runtime/config.hpp"
+#include "runtime/current_thread.hpp"
 #include "runtime/interval_tree.hpp"
 #include "runtime/relaxed.hpp"
 
@@ -39,12 +41,9 @@ struct OpenEvent {
 
 struct OperationStats;
 
-// What created the thread, as far as a collector knows (format::ThreadKind).
-enum class ThreadKind : std::uint32_t { other = 0, initial = 1, openmp_worker = 2 };
-
 struct ThreadState {
   std::uint32_t index = 0;
-  Relaxed<ThreadKind> kind;
+  Relaxed<format::ThreadKind> kind;  // what created the thread, as far as a collector knows
   std::int64_t os_tid = 0;
   std::uint64_t start_ticks = 0;
   Relaxed<std::uint64_t> end_ticks;
@@ -69,8 +68,8 @@ struct ThreadState {
   std::uint64_t last_sys_ns = 0;
   Relaxed<std::uint64_t> sampled_cpu_ns;  // user + sys at the last read, for the writer
 
-  // Time parked in a runtime's thread pool (an OpenMP worker between teams): the thread exists but
-  // executes nothing of the program. `parked_since` is 0 while the thread is not parked.
+  // Time parked in a runtime's thread pool (a worker between teams): the thread exists but executes
+  // nothing of the program. `parked_since` is 0 while the thread is not parked (thread_parked()).
   Relaxed<std::uint64_t> parked_ticks;
   Relaxed<std::uint64_t> parked_since;
   Relaxed<std::uint64_t> parked_paused_at;  // paused_ticks(parked_since): a pause is not parked time
@@ -91,22 +90,6 @@ struct ThreadState {
   OpenEvent open_events[kMaxOpenEvents];
   int open_event_count = 0;
 };
-
-namespace thread_detail {
-// initial-exec: one %fs-relative load on the hot path, even from a shared library.
-// constinit: no dynamic initialisation, so no TLS wrapper call on access.
-extern constinit thread_local ThreadState* current __attribute__((tls_model("initial-exec")));
-}  // namespace thread_detail
-
-// Registers the calling thread on its first call; null when the runtime is not measuring or the
-// thread has already exited.
-ThreadState* register_current_thread() noexcept;
-
-inline ThreadState* current_thread() noexcept {
-  ThreadState* t = thread_detail::current;
-  if (__builtin_expect(t != nullptr, 1)) return t;
-  return register_current_thread();
-}
 
 // Ends every open interval of the calling thread at `now` and marks it ended (thread exit,
 // process exit). Further calls from this thread are ignored.

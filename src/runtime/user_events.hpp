@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "runtime/duration_stats.hpp"
 #include "runtime/relaxed.hpp"
 
 namespace parperf::runtime {
@@ -15,11 +16,8 @@ struct Node;
 struct EventStats {
   std::uint32_t event = 0;
   Relaxed<std::uint64_t> starts;
-  Relaxed<std::uint64_t> ends;
   Relaxed<std::uint64_t> atomics;
-  Relaxed<std::uint64_t> sum_ticks;
-  Relaxed<std::uint64_t> min_ticks{~std::uint64_t{0}};
-  Relaxed<std::uint64_t> max_ticks;
+  DurationStats durations;  // one entry per end: from a start to its end
   // The description formatted with the arguments of the first occurrence: formatting costs a
   // vsnprintf, paid once per (node, event) rather than on every occurrence.
   std::atomic<const char*> first_description{nullptr};

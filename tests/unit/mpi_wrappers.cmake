@@ -8,3 +8,8 @@ add_test(NAME mpi_library_private_memory
          COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf-mpi> -DBUILD_TREE=${PROJECT_BINARY_DIR}
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/check_private_memory.cmake)
 set_tests_properties(mpi_library_private_memory PROPERTIES LABELS "unit")
+
+# The collector's state without MPI (its calls, communicator samples, clock exchanges and `mpi`
+# section), in a process with the real runtime like the runtime tests (runtime.cmake).
+parperf_add_runtime_test(mpi_state_test SOURCES mpi_state_test.cpp ENV "PARPERF_TEST_CLOCK_SKEW=0:5000000:0")
+target_link_libraries(mpi_state_test PRIVATE parperf_mpi_state)

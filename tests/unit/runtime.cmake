@@ -18,8 +18,6 @@ parperf_add_runtime_test(runtime_control_test SOURCES runtime_control_test.cpp)
 parperf_add_runtime_test(runtime_limits_test SOURCES runtime_limits_test.cpp
   ENV "PARPERF_MAX_DEPTH=4" "PARPERF_EXCLUDE=hidden*" "PARPERF_MAX_THREADS=3" "PARPERF_MAX_NODES=64")
 parperf_add_runtime_test(runtime_threads_test SOURCES runtime_threads_test.cpp)
-parperf_add_runtime_test(runtime_mpi_state_test SOURCES runtime_mpi_state_test.cpp
-  ENV "PARPERF_TEST_CLOCK_SKEW=0:5000000:0")
 parperf_add_runtime_test(runtime_directory_test SOURCES runtime_directory_test.cpp
   ENV "PARPERF_DIR=relative-run-%p")
 

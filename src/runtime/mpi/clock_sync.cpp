@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "runtime/mpi_collector_abi.h"
+#include "runtime/collector_api.h"
+#include "runtime/mpi/clock_exchanges.hpp"
 #include "runtime/private_memory.hpp"
 
 namespace parperf::mpi {
@@ -24,12 +25,12 @@ void answer(MPI_Comm comm, int peer, std::uint32_t phase) {
   for (int round = 0; round < kRounds; ++round) {
     std::uint64_t ping = 0;
     PMPI_Recv(&ping, 1, MPI_UINT64_T, peer, kTag, comm, MPI_STATUS_IGNORE);
-    answered[round] = parperf_mpi_now();
+    answered[round] = parperf_collector_now();
     PMPI_Send(&answered[round], 1, MPI_UINT64_T, peer, kTag, comm);
   }
   std::int32_t best = 0;
   PMPI_Recv(&best, 1, MPI_INT32_T, peer, kTag, comm, MPI_STATUS_IGNORE);
-  if (best >= 0 && best < kRounds) parperf_mpi_clock_exchange(phase, peer, 0, 0, answered[best], 0);
+  if (best >= 0 && best < kRounds) record_clock_exchange(phase, peer, 0, 0, answered[best], 0);
 }
 
 // A rank's side: ping rank 0, keep the round with the smallest round trip.
@@ -38,10 +39,10 @@ std::uint64_t ping(MPI_Comm comm, int rank, std::uint32_t phase) {
   std::uint64_t best_send = 0, best_recv = 0, best_trip = UINT64_MAX;
   for (int round = 0; round < kRounds; ++round) {
     std::uint64_t master = 0;
-    const std::uint64_t send = parperf_mpi_now();
+    const std::uint64_t send = parperf_collector_now();
     PMPI_Send(&send, 1, MPI_UINT64_T, 0, kTag, comm);
     PMPI_Recv(&master, 1, MPI_UINT64_T, 0, kTag, comm, MPI_STATUS_IGNORE);
-    const std::uint64_t recv = parperf_mpi_now();
+    const std::uint64_t recv = parperf_collector_now();
     if (recv - send < best_trip) {
       best_trip = recv - send;
       best_send = send;
@@ -50,7 +51,7 @@ std::uint64_t ping(MPI_Comm comm, int rank, std::uint32_t phase) {
     }
   }
   PMPI_Send(&best, 1, MPI_INT32_T, 0, kTag, comm);
-  parperf_mpi_clock_exchange(phase, rank, best_send, best_recv, 0, best_trip);
+  record_clock_exchange(phase, rank, best_send, best_recv, 0, best_trip);
   return best_trip;
 }
 
@@ -65,11 +66,11 @@ double measure_ticks_per_byte(MPI_Comm comm, int rank, std::uint64_t latency_tic
   if (all_ok && rank <= 1) {
     for (int round = 0; round < kBandwidthRounds; ++round) {
       char ack = 0;
-      const std::uint64_t start = parperf_mpi_now();
+      const std::uint64_t start = parperf_collector_now();
       if (rank == 1) {
         PMPI_Send(buffer, kBandwidthBytes, MPI_BYTE, 0, kTag, comm);
         PMPI_Recv(&ack, 1, MPI_BYTE, 0, kTag, comm, MPI_STATUS_IGNORE);
-        const std::uint64_t trip = parperf_mpi_now() - start;
+        const std::uint64_t trip = parperf_collector_now() - start;
         if (trip < fastest) fastest = trip;
       } else {
         PMPI_Recv(buffer, kBandwidthBytes, MPI_BYTE, 1, kTag, comm, MPI_STATUS_IGNORE);
@@ -114,7 +115,7 @@ namespace parperf::mpi {
 void set_network_figures(const NetworkFigures& figures) noexcept {
   g_network = figures;
   g_overhead_allowance =
-      2 * figures.latency_ticks + static_cast<std::uint64_t>(20000 * parperf_mpi_ticks_per_ns());
+      2 * figures.latency_ticks + static_cast<std::uint64_t>(20000 * parperf_collector_ticks_per_ns());
 }
 
 std::uint64_t call_overhead_allowance_ticks() noexcept { return g_overhead_allowance; }

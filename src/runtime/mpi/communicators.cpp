@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "runtime/mpi/communicator_samples.hpp"
 #include "runtime/mpi/handle_key.hpp"
-#include "runtime/mpi_collector_abi.h"
 #include "runtime/plain_mutex.hpp"
 #include "runtime/private_memory.hpp"
 
@@ -96,7 +96,7 @@ void register_communicator(MPI_Comm comm) noexcept {
   std::lock_guard lock(g_registration_mutex);
   const std::uint64_t hash = members_hash(world_ranks, size);
   const std::int32_t slot =
-      parperf_mpi_add_communicator(hash, next_ordinal(hash), static_cast<std::uint32_t>(size), rank);
+      add_communicator(hash, next_ordinal(hash), static_cast<std::uint32_t>(size), rank);
   const std::uintptr_t key = handle_key(comm);
   for (std::size_t i = mix(key) & (kTableSize - 1), probes = 0; probes < kTableSize;
        i = (i + 1) & (kTableSize - 1), ++probes) {

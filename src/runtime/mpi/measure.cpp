@@ -5,10 +5,12 @@
 #include <atomic>
 #include <utility>
 
+#include "runtime/collector_api.h"
+#include "runtime/mpi/call_record.hpp"
 #include "runtime/mpi/clock_sync.hpp"
+#include "runtime/mpi/communication_threads.hpp"
 #include "runtime/mpi/communicators.hpp"
 #include "runtime/mpi/requests.hpp"
-#include "runtime/mpi_collector_abi.h"
 
 namespace parperf::mpi {
 namespace {
@@ -23,7 +25,10 @@ std::atomic<int> g_measuring{0};
 bool measuring() {
   int state = g_measuring.load(std::memory_order_relaxed);
   if (__builtin_expect(state == 0, 0)) {
-    state = parperf_mpi_active() ? 1 : 2;
+    // The first MPI call of the process (MPI_Init, or a query before it): the MPI library starts
+    // its threads in PMPI_Init, which comes after.
+    name_communication_threads();
+    state = parperf_collector_active() ? 1 : 2;
     g_measuring.store(state, std::memory_order_relaxed);
   }
   return state == 1;
@@ -37,11 +42,11 @@ std::uint64_t waiting_part(std::uint64_t duration, std::uint64_t bytes) {
   return duration > needed ? duration - expected_transfer_ticks(bytes) : 0;
 }
 
-parperf_mpi_call record_of(const Call& call, std::uint64_t end) {
-  parperf_mpi_call r{};
+CallRecord record_of(const Call& call, std::uint64_t end) {
+  CallRecord r{};
   r.name = call.name;
   r.caller = call.caller;
-  r.kind = static_cast<std::uint32_t>(call.kind);
+  r.kind = call.kind;
   r.communicator = -1;
   r.start = call.start;
   r.end = end;
@@ -50,8 +55,8 @@ parperf_mpi_call record_of(const Call& call, std::uint64_t end) {
 }
 
 // Ends the measured part of a call: the clock first, then the bookkeeping.
-parperf_mpi_call end_call(const Call& call) {
-  const std::uint64_t end = parperf_mpi_now();
+CallRecord end_call(const Call& call) {
+  const std::uint64_t end = parperf_collector_now();
   t_inside = false;
   return record_of(call, end);
 }
@@ -72,7 +77,7 @@ bool begin(Call& call, const char* name, format::SiteKind kind, const void* call
   call.kind = kind;
   call.caller = caller;
   call.measured = true;
-  call.start = parperf_mpi_now();
+  call.start = parperf_collector_now();
   return true;
 }
 
@@ -98,49 +103,49 @@ std::uint64_t bytes_of(const int* counts, MPI_Datatype type, MPI_Comm comm) noex
 }
 
 void finish_plain(Call& call) noexcept {
-  const parperf_mpi_call r = end_call(call);
-  parperf_mpi_record(&r);
+  const CallRecord r = end_call(call);
+  record(r);
 }
 
 void finish_send(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
   r.partner = world_rank_of(comm, peer);
   r.real_sync = waiting_part(r.end - r.start, r.bytes);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void finish_recv(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm,
                  const MPI_Status* status) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.bytes = received_bytes(status, type, bytes_of(count, type));
   r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : peer);
   r.real_sync = waiting_part(r.end - r.start, r.bytes);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int recv_count,
                      MPI_Datatype recv_type, int source, MPI_Comm comm, const MPI_Status* status) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   const std::uint64_t sent = bytes_of(send_count, send_type);
   const std::uint64_t received = received_bytes(status, recv_type, bytes_of(recv_count, recv_type));
   r.bytes = sent + received;
   r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : source);
   if (r.partner < 0) r.partner = world_rank_of(comm, dest);
   r.real_sync = waiting_part(r.end - r.start, sent > received ? sent : received);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void finish_probe(Call& call, int source, MPI_Comm comm, const MPI_Status* status) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : source);
   r.real_sync = waiting_part(r.end - r.start, 0);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void finish_request_start(Call& call, const MPI_Request* request, int count, MPI_Datatype type, int peer,
                           MPI_Comm comm, bool receive, bool persistent) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
   r.partner = world_rank_of(comm, peer);
   if (request) {
@@ -155,13 +160,13 @@ void finish_request_start(Call& call, const MPI_Request* request, int count, MPI
     info.started = persistent ? 0 : r.end;
     track_request(*request, info);
   }
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void finish_start(Call& call, int count, const MPI_Request* requests) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   for (int i = 0; requests && i < count; ++i) restart_request(requests[i], r.end);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 // Overlap: the time between a request's start and the call that completes it during which the
@@ -198,7 +203,7 @@ std::uint64_t overlap_of(Stretch* stretches, int n) {
 
 void finish_completion(Call& call, int count, const MPI_Request* before, int completed_count,
                        const int* completed, const MPI_Status* statuses) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   const std::uint64_t duration = r.end - r.start;
   std::uint64_t largest = 0;
   bool waited_on_transfer = false;
@@ -228,37 +233,37 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
   }
   r.overlap = overlap_of(stretches, stretch_count);
   if (waited_on_transfer) r.real_sync = waiting_part(duration, largest);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void forget_request(MPI_Request request) noexcept { forget_tracked_request(request); }
 
 void finish_collective(Call& call, MPI_Comm comm, std::uint64_t bytes, const MPI_Request* request) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.bytes = bytes;
   if (const CommunicatorInfo* info = find_communicator(comm)) r.communicator = info->slot;
   if (request) {
-    r.no_departure = 1;
+    r.no_departure = true;
     RequestInfo info;
     info.kind = RequestKind::collective;
     info.started = r.end;
     track_request(*request, info);
   }
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 // One-sided partners are window ranks; translating them would query the window's group on every
 // call, so they are not reported (the bytes and the time are).
 void finish_one_sided(Call& call, int count, MPI_Datatype type, int /*target*/, MPI_Win /*win*/) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 void finish_io(Call& call, int count, MPI_Datatype type) noexcept {
-  parperf_mpi_call r = end_call(call);
+  CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
-  parperf_mpi_record(&r);
+  record(r);
 }
 
 }  // namespace parperf::mpi

@@ -4,10 +4,11 @@
 #include <cstring>
 
 #include "parperf/parperf.h"
+#include "runtime/collector_api.h"
 #include "runtime/mpi/clock_sync.hpp"
 #include "runtime/mpi/communicators.hpp"
 #include "runtime/mpi/measure.hpp"
-#include "runtime/mpi_collector_abi.h"
+#include "runtime/mpi/mpi_section.hpp"
 
 namespace parperf::mpi {
 namespace {
@@ -31,7 +32,7 @@ void library_version(char* text, std::size_t size) {
 }  // namespace
 
 void after_init(const int* provided) noexcept {
-  if (g_initialised || !parperf_mpi_active()) return;
+  if (g_initialised || !parperf_collector_active()) return;
   int initialised = 0;
   if (PMPI_Initialized(&initialised) != MPI_SUCCESS || !initialised) return;
   g_initialised = true;
@@ -44,16 +45,16 @@ void after_init(const int* provided) noexcept {
     PMPI_Query_thread(&level);
   char library[256];
   library_version(library, sizeof library);
-  parperf_mpi_set_process(rank, size, level, library);
+  set_process(rank, size, level, library);
   register_communicator(MPI_COMM_WORLD);
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_clock_comm) != MPI_SUCCESS) return;
   const NetworkFigures figures = exchange_clocks(g_clock_comm, 0);
   set_network_figures(figures);
-  const double ticks_per_ns = parperf_mpi_ticks_per_ns();
-  parperf_mpi_set_network(
-      static_cast<std::uint64_t>(static_cast<double>(figures.latency_ticks) / ticks_per_ns),
-      figures.ticks_per_byte > 0 ? static_cast<std::uint64_t>(ticks_per_ns * 1e9 / figures.ticks_per_byte)
-                                 : 0);
+  const double ticks_per_ns = parperf_collector_ticks_per_ns();
+  set_network(static_cast<std::uint64_t>(static_cast<double>(figures.latency_ticks) / ticks_per_ns),
+              figures.ticks_per_byte > 0
+                  ? static_cast<std::uint64_t>(ticks_per_ns * 1e9 / figures.ticks_per_byte)
+                  : 0);
 }
 
 void before_finalize() noexcept {
@@ -63,7 +64,8 @@ void before_finalize() noexcept {
 }
 
 void before_abort(int error_code) noexcept {
-  parperf_mpi_abort(error_code);  // the runtime ignores it when it is not measuring
+  // The job is about to be killed: the profile now. The runtime ignores it when it is not measuring.
+  parperf_collector_end_run(static_cast<std::uint32_t>(format::EndReason::mpi_abort), error_code & 0xffff);
 }
 
 void control_profiling(int level) noexcept {

@@ -1,17 +1,15 @@
 // The OMPT callbacks of the OpenMP collector and the helpers they share. Each callback translates
-// one OpenMP event into the core's vocabulary (interval_stack.hpp): enter or leave an interval at
-// a construct's site, or record an operation with its waiting time. docs/openmp.md describes the
-// mapping and the OMPT behaviours of libomp it relies on.
+// one OpenMP event into the core's vocabulary (the collector API's C++ face, collector.hpp): enter
+// or leave an interval at a construct's site, or record an operation with its waiting time.
+// docs/openmp.md describes the mapping and the OMPT behaviours of libomp it relies on.
 #pragma once
 
 #include <omp-tools.h>
 
 #include "format/records.hpp"
-#include "runtime/clock.hpp"
-#include "runtime/code_sites.hpp"
-#include "runtime/interval_stack.hpp"
+#include "runtime/collector.hpp"
 #include "runtime/openmp/openmp_thread.hpp"
-#include "runtime/recording_switch.hpp"
+#include "runtime/openmp/site_names.hpp"
 
 namespace parperf::runtime::openmp {
 
@@ -19,9 +17,14 @@ namespace parperf::runtime::openmp {
 // all, names no user code: such constructs share one site per kind, and since operations attach
 // to the innermost interval, they are attributed to the enclosing construct.
 inline CodeSite* site_at(const void* codeptr, format::SiteKind kind) noexcept {
-  CodeSite* site = code_site(codeptr, kind);
-  if (site && site->in_foreign_runtime) site = code_site(nullptr, kind);
+  CodeSite* site = code_site(codeptr, kind, site_name(kind));
+  if (site && site->in_foreign_runtime) site = code_site(nullptr, kind, site_name(kind));
   return site;
+}
+
+// The site of an operation that belongs to `construct` (its implicit or join barrier).
+inline CodeSite* operation_site_of(const CodeSite* construct, format::SiteKind kind) noexcept {
+  return construct_operation_site(construct, kind, site_name(kind));
 }
 
 // Ends a work-sharing construct whose implicit barrier did not follow (nowait) at its end time.
@@ -31,21 +34,6 @@ inline void settle_construct(Measured m) noexcept {
   leave_interval(*m.thread, &m.omp->ending_construct->site, m.omp->construct_end);
   m.omp->ending_construct = nullptr;
   m.omp->nowait_since_barrier = true;
-}
-
-// The thread stops / starts executing team work: time parked in the pool is not execution. A
-// pause of the recording while parked is not parked time either: the `program` interval, from
-// which the analysis takes the parked time, leaves it out already.
-inline void park(ThreadState& t, std::uint64_t now) noexcept {
-  if (t.parked_since.get() != 0) return;
-  t.parked_paused_at.set(paused_ticks(now));
-  t.parked_since.set(now);
-}
-inline void unpark(ThreadState& t, std::uint64_t now) noexcept {
-  if (const std::uint64_t since = t.parked_since.get()) {
-    t.parked_ticks.add(recorded_ticks(since, t.parked_paused_at.get(), now));
-    t.parked_since.set(0);
-  }
 }
 
 // team_callbacks.cpp

@@ -4,11 +4,10 @@
 // or gfortran reach libomp through `parperf run`, which substitutes it for libgomp.
 #include <omp-tools.h>
 
-#include "runtime/code_sites.hpp"
-#include "runtime/diagnostics.hpp"
+#include <cstring>
+
+#include "runtime/collector.hpp"
 #include "runtime/openmp/callbacks.hpp"
-#include "runtime/profile_writer.hpp"
-#include "runtime/runtime_state.hpp"
 
 namespace parperf::runtime::openmp {
 namespace {
@@ -49,14 +48,23 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 
 void finalize(ompt_data_t*) {}
 
+// The OpenMP runtime's version string, for the profile's process record.
+char g_runtime_version[256] = "";
+
+void describe_runtime(format::ProcessRecord& process) noexcept {
+  process.openmp_runtime = std::string_view(g_runtime_version, std::strlen(g_runtime_version));
+}
+
 }  // namespace
 }  // namespace parperf::runtime::openmp
 
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
     unsigned int, const char* runtime_version) {
   using namespace parperf::runtime;
-  if (!ensure_initialised() || !config().openmp) return nullptr;
-  note_openmp_runtime(runtime_version);
+  if (!parperf_collector_active() || !flag_setting("PARPERF_OPENMP", true)) return nullptr;
+  std::strncpy(openmp::g_runtime_version, runtime_version ? runtime_version : "",
+               sizeof openmp::g_runtime_version - 1);
+  register_process_describer(&openmp::describe_runtime);
   static ompt_start_tool_result_t result = {&openmp::initialize, &openmp::finalize, {0}};
   return &result;
 }

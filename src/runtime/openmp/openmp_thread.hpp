@@ -7,8 +7,7 @@
 
 #include <cstdint>
 
-#include "runtime/code_sites.hpp"
-#include "runtime/thread_state.hpp"
+#include "runtime/collector.hpp"
 
 namespace parperf::runtime::openmp {
 

@@ -47,11 +47,11 @@ OpenSync* push_sync(OpenMPThread& omp) {
 
 // A member of the team reached the region's join barrier: count it there and leave the region.
 void member_reaches_join(Measured m, JoinedRegion& region, std::uint64_t now) {
-  if (CodeSite* join = construct_operation_site(region.site, SiteKind::omp_join_barrier))
+  if (CodeSite* join = operation_site_of(region.site, SiteKind::omp_join_barrier))
     record_operation(*m.thread, &join->site, 0, 0, 0);
   leave_interval(*m.thread, &region.site->site, now);
   region.left = true;
-  park(*m.thread, now);
+  thread_parked(*m.thread, now);
   push_sync(*m.omp);  // its end comes when the member is woken again: ignored (site null)
 }
 
@@ -65,12 +65,12 @@ void begin_sync(Measured m, ompt_sync_region_t kind, const void* codeptr_ra, std
   if (is_join_barrier(kind, codeptr_ra, region)) {
     settle_construct(m);  // a nowait construct right before the end of the region
     if (!region->forked_here) return member_reaches_join(m, *region, now);
-    site = construct_operation_site(region->site, SiteKind::omp_join_barrier);
+    site = operation_site_of(region->site, SiteKind::omp_join_barrier);
     wait_class = WaitClass::sync;
   } else if (is_implicit_barrier(kind) && omp.ending_construct) {
     closes = omp.ending_construct;  // the construct stays open until its barrier ends
     omp.ending_construct = nullptr;
-    site = construct_operation_site(closes, SiteKind::omp_implicit_barrier);
+    site = operation_site_of(closes, SiteKind::omp_implicit_barrier);
     wait_class = WaitClass::sync;
   } else {
     settle_construct(m);

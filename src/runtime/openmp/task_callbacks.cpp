@@ -34,7 +34,7 @@ void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t, ompt_data_t* 
       leave_interval(*m.thread, &task.site->site, now);
       if (task.reentered_region) {
         leave_interval(*m.thread, &task.reentered_region->site, now);
-        park(*m.thread, now);
+        thread_parked(*m.thread, now);
       }
       if (task.sync_depth > 0 && task.sync_depth <= omp.sync_count)
         omp.syncs[task.sync_depth - 1].nested_work += ticks_between(task.begin, now);
@@ -46,7 +46,7 @@ void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t, ompt_data_t* 
     if (omp.joined_count > 0 && omp.joined_count <= OpenMPThread::kMaxLevels) {
       JoinedRegion& region = omp.joined[omp.joined_count - 1];
       if (region.left && region.site) {
-        unpark(*m.thread, now);
+        thread_unparked(*m.thread, now);
         enter_team_region(*m.thread, region.encountering_node, &region.site->site, now);
         reentered = region.site;
       }

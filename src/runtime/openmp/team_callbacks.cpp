@@ -72,15 +72,15 @@ void end_unreported_single(Measured m, std::uint64_t now) noexcept {
 void on_thread_begin(ompt_thread_t type, ompt_data_t*) {
   const Measured m = measured_thread();
   if (!m) return;
-  if (type == ompt_thread_initial) m.thread->kind.set(ThreadKind::initial);
+  if (type == ompt_thread_initial) set_thread_kind(*m.thread, format::ThreadKind::initial);
   if (type == ompt_thread_worker) {
-    m.thread->kind.set(ThreadKind::openmp_worker);
-    park(*m.thread, now_ticks());
+    set_thread_kind(*m.thread, format::ThreadKind::openmp_worker);
+    thread_parked(*m.thread, now_ticks());
   }
 }
 
 void on_thread_end(ompt_data_t*) {
-  if (const Measured m = measured_thread()) unpark(*m.thread, now_ticks());
+  if (const Measured m = measured_thread()) thread_unparked(*m.thread, now_ticks());
 }
 
 void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_data, unsigned int, int,
@@ -96,7 +96,7 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_
   TeamContext& team = omp.forked[omp.forked_count++];
   team.site = site;
   team.encountering_thread = m.thread;
-  team.encountering_node = current_node(*m.thread);
+  team.encountering_node = innermost_node(*m.thread);
   enter_interval(*m.thread, &site->site, 0, now);
   parallel_data->ptr = &team;
 }
@@ -128,7 +128,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       region.encountering_node = team->encountering_node;
       region.forked_here = team->encountering_thread == m.thread;
       if (!region.forked_here) {
-        unpark(*m.thread, now);
+        thread_unparked(*m.thread, now);
         enter_team_region(*m.thread, team->encountering_node, &team->site->site, now);
       }
     }
@@ -142,7 +142,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   JoinedRegion& region = omp.joined[omp.joined_count];
   if (region.site && !region.forked_here && !region.left) {
     leave_interval(*m.thread, &region.site->site, now);
-    park(*m.thread, now);
+    thread_parked(*m.thread, now);
   }
 }
 

@@ -7,7 +7,6 @@
 // The modifier and the argument are tool-defined; parperf uses neither.
 #include "parperf/parperf.h"
 #include "runtime/openmp/callbacks.hpp"
-#include "runtime/recording_switch.hpp"
 
 namespace parperf::runtime::openmp {
 namespace {

@@ -1,6 +1,7 @@
-// The runtime's side of the MPI collector, driven through its C ABI as libparperf-mpi.so drives it:
-// calls become operations with bytes, partners and overlap; collectives enter a deterministic,
-// bounded sample per communicator; clock exchanges and the injected skew reach the `mpi` section.
+// The MPI collector's state, driven as its wrappers drive it but without MPI: calls become
+// operations of the runtime with bytes, partners and overlap (through the collector API);
+// collectives enter a deterministic, bounded sample per communicator; clock exchanges and the
+// injected skew reach the `mpi` section the collector writes into the profile.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +10,11 @@
 
 #include "format/records.hpp"
 #include "parperf/parperf.h"
-#include "runtime/mpi_collector_abi.h"
+#include "runtime/collector_api.h"
+#include "runtime/mpi/call_record.hpp"
+#include "runtime/mpi/clock_exchanges.hpp"
+#include "runtime/mpi/communicator_samples.hpp"
+#include "runtime/mpi/mpi_section.hpp"
 #include "unit/runtime_profile_reader.hpp"
 
 namespace parperf::testing {
@@ -20,11 +25,11 @@ using format::SiteKind;
 // A caller address of our own per call site, like __builtin_return_address gives a wrapper.
 const void* caller(int site) { return reinterpret_cast<const char*>(&caller) + site; }
 
-parperf_mpi_call call_at(int site, SiteKind kind, const char* name, std::uint64_t start, std::uint64_t end) {
-  parperf_mpi_call c{};
+mpi::CallRecord call_at(int site, SiteKind kind, const char* name, std::uint64_t start, std::uint64_t end) {
+  mpi::CallRecord c{};
   c.name = name;
   c.caller = caller(site);
-  c.kind = static_cast<std::uint32_t>(kind);
+  c.kind = kind;
   c.communicator = -1;
   c.start = start;
   c.end = end;
@@ -42,25 +47,25 @@ const format::OperationStats* operation_named(const format::Profile& profile, co
   return nullptr;
 }
 
-// The skew this test runs with (runtime.cmake sets PARPERF_TEST_CLOCK_SKEW=0:5000000:0 for rank 0).
+// The skew this test runs with (mpi_wrappers.cmake sets PARPERF_TEST_CLOCK_SKEW=0:5000000:0 for rank 0).
 constexpr std::uint64_t kInjectedOffsetNs = 5000000;
 
-TEST(RuntimeMpiState, CallsBecomeOperationsWithBytesPartnersAndOverlap) {
-  ASSERT_TRUE(parperf_mpi_active());
-  parperf_mpi_set_process(0, 4, 1, "Test MPI 1.0");
-  const double per_ns = parperf_mpi_ticks_per_ns();
-  const std::uint64_t t0 = parperf_mpi_now();
+TEST(MpiState, CallsBecomeOperationsWithBytesPartnersAndOverlap) {
+  ASSERT_TRUE(parperf_collector_active());
+  mpi::set_process(0, 4, 1, "Test MPI 1.0");
+  const double per_ns = parperf_collector_ticks_per_ns();
+  const std::uint64_t t0 = parperf_collector_now();
   const auto ticks = [&](double ns) { return static_cast<std::uint64_t>(ns * per_ns); };
   for (int partner : {3, 1, 70}) {
-    parperf_mpi_call c = call_at(1, SiteKind::mpi_recv, "MPI_Recv", t0, t0 + ticks(2e6));
+    mpi::CallRecord c = call_at(1, SiteKind::mpi_recv, "MPI_Recv", t0, t0 + ticks(2e6));
     c.bytes = 100;
     c.partner = partner;
     c.real_sync = ticks(1.5e6);
-    parperf_mpi_record(&c);
+    mpi::record(c);
   }
-  parperf_mpi_call wait = call_at(2, SiteKind::mpi_wait, "MPI_Waitall", t0, t0 + ticks(1e6));
+  mpi::CallRecord wait = call_at(2, SiteKind::mpi_wait, "MPI_Waitall", t0, t0 + ticks(1e6));
   wait.overlap = ticks(3e6);
-  parperf_mpi_record(&wait);
+  mpi::record(wait);
 
   const auto profile = flush_and_read();
   ASSERT_TRUE(profile.has_mpi);
@@ -89,24 +94,23 @@ TEST(RuntimeMpiState, CallsBecomeOperationsWithBytesPartnersAndOverlap) {
   EXPECT_NE(site->address, 0u) << "a collector's site carries its module-relative address";
 }
 
-TEST(RuntimeMpiState, CollectiveSampleIsDeterministicAndBounded) {
-  const std::int32_t world = parperf_mpi_add_communicator(0x1234, 0, 4, 0);
-  const std::int32_t split = parperf_mpi_add_communicator(0x5678, 0, 2, 1);
+TEST(MpiState, CollectiveSampleIsDeterministicAndBounded) {
+  const std::int32_t world = mpi::add_communicator(0x1234, 0, 4, 0);
+  const std::int32_t split = mpi::add_communicator(0x5678, 0, 2, 1);
   ASSERT_GE(world, 0);
   ASSERT_GE(split, 0);
   ASSERT_NE(world, split);
-  const std::uint64_t base = parperf_mpi_now();
+  const std::uint64_t base = parperf_collector_now();
   constexpr int kWorldCollectives = 1000;  // more than a sample holds: the stride must grow
   for (int i = 0; i < kWorldCollectives; ++i) {
-    parperf_mpi_call c = call_at(3, SiteKind::mpi_barrier, "MPI_Barrier", base + 10 * i, base + 10 * i + 5);
+    mpi::CallRecord c = call_at(3, SiteKind::mpi_barrier, "MPI_Barrier", base + 10 * i, base + 10 * i + 5);
     c.communicator = world;
-    parperf_mpi_record(&c);
+    mpi::record(c);
     if (i % 100 == 0) {
-      parperf_mpi_call b =
-          call_at(4, SiteKind::mpi_broadcast, "MPI_Ibcast", base + 10 * i, base + 10 * i + 2);
+      mpi::CallRecord b = call_at(4, SiteKind::mpi_broadcast, "MPI_Ibcast", base + 10 * i, base + 10 * i + 2);
       b.communicator = split;
-      b.no_departure = 1;
-      parperf_mpi_record(&b);
+      b.no_departure = true;
+      mpi::record(b);
     }
   }
   const auto profile = flush_and_read();
@@ -134,15 +138,15 @@ TEST(RuntimeMpiState, CollectiveSampleIsDeterministicAndBounded) {
   EXPECT_EQ(s.instances.front().leave_ns, 0u) << "a non-blocking collective has no departure";
 }
 
-TEST(RuntimeMpiState, ClockExchangesAreWrittenPerPhaseAndRank) {
-  const std::uint64_t now = parperf_mpi_now();
+TEST(MpiState, ClockExchangesAreWrittenPerPhaseAndRank) {
+  const std::uint64_t now = parperf_collector_now();
   // Rank 0's halves for ranks 1..3 at init, and rank 2's at finalize.
   for (std::int64_t rank = 1; rank < 4; ++rank)
-    parperf_mpi_clock_exchange(0, rank, 0, 0, now + 100 * rank, 0);
-  parperf_mpi_clock_exchange(1, 2, 0, 0, now + 1000, 0);
+    mpi::record_clock_exchange(0, rank, 0, 0, now + 100 * rank, 0);
+  mpi::record_clock_exchange(1, 2, 0, 0, now + 1000, 0);
   // The rank's own half (as if it were rank 0 talking to itself: tests only need the record).
-  parperf_mpi_clock_exchange(0, 0, now, now + 50, 0, 50);
-  parperf_mpi_set_network(1500, 5000000000ull);
+  mpi::record_clock_exchange(0, 0, now, now + 50, 0, 50);
+  mpi::set_network(1500, 5000000000ull);
   const auto profile = flush_and_read();
   EXPECT_EQ(profile.mpi.latency_ns, 1500u);
   EXPECT_EQ(profile.mpi.bandwidth_bytes_per_s, 5000000000ull);

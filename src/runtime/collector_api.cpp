@@ -1,0 +1,88 @@
+// collector_api.h: the exported functions through which collectors that are shared libraries of
+// their own hand their measurements to the core.
+#include "runtime/collector_api.h"
+
+#include "runtime/clock.hpp"
+#include "runtime/code_sites.hpp"
+#include "runtime/collector_registry.hpp"
+#include "runtime/interval_stack.hpp"
+#include "runtime/operation_stats.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/site_registry.hpp"
+#include "runtime/thread_state.hpp"
+
+using namespace parperf::runtime;
+
+extern "C" {
+
+int parperf_collector_active(void) {
+  return ensure_initialised() && lifecycle() == Lifecycle::active ? 1 : 0;
+}
+
+uint64_t parperf_collector_now(void) { return now_ticks(); }
+
+double parperf_collector_ticks_per_ns(void) { return estimated_ticks_per_ns(); }
+
+int parperf_collector_record(const parperf_operation* operation, parperf_position* position) {
+  ThreadState* t = current_thread();
+  if (!operation || !t || !recording() || t->unrecorded) return 0;
+  CodeSite* code =
+      code_site(operation->address, static_cast<parperf::format::SiteKind>(operation->kind), operation->name);
+  if (!code) return 0;
+  parperf_site* site = &code->site;
+  if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
+    register_site(site);
+  Node* node = innermost_node(*t);
+  OperationStats* stats = operation_stats_for(*t, *node, site);
+  if (!stats) return 0;
+  const std::uint64_t duration = ticks_between(operation->start, operation->end);
+  stats->record(duration, operation->wait < duration ? operation->wait : duration,
+                operation->sync < duration ? operation->sync : duration, operation->bytes);
+  stats->record_partner(operation->partner);
+  if (operation->overlap) stats->overlap_ticks.add(operation->overlap);
+  stats->last_begin_ticks.set(operation->start);
+  stats->last_end_ticks.set(operation->end);
+  if (position) *position = parperf_position{t, node, site};
+  return 1;
+}
+
+void parperf_collector_set_process(int64_t rank, int64_t world_size) {
+  // The profile is named and described by this rank from now on.
+  state_detail::config.rank = rank;
+  state_detail::config.world_size = world_size;
+}
+
+int parperf_collector_foreign_threads(const char* const* prefixes) {
+  return register_foreign_thread_libraries(prefixes) ? 1 : 0;
+}
+
+void parperf_collector_end_run(uint32_t end_reason, int code) {
+  finish_run(static_cast<int>(end_reason), code);
+}
+
+int parperf_collector_register_section(uint32_t section_type, parperf_section_callback write, void* context) {
+  return register_collector_section(section_type, write, context) ? 1 : 0;
+}
+
+void parperf_section_write(parperf_section_writer* writer, const void* bytes, size_t size) {
+  writer->records->records_as_bytes(static_cast<const std::uint8_t*>(bytes), size);
+}
+
+uint64_t parperf_section_time_ns(const parperf_section_writer* writer, uint64_t ticks) {
+  return writer->clock->since_origin_ns(ticks);
+}
+
+uint64_t parperf_section_duration_ns(const parperf_section_writer* writer, uint64_t ticks) {
+  return writer->clock->duration_ns(ticks);
+}
+
+parperf_written_position parperf_section_position(const parperf_section_writer*,
+                                                  const parperf_position* position) {
+  const auto* thread = static_cast<const ThreadState*>(position->thread);
+  const auto* node = static_cast<const Node*>(position->node);
+  const auto* site = static_cast<const parperf_site*>(position->site);
+  return parperf_written_position{thread ? thread->index : 0u, node ? node->written_index : 0xffffffffu,
+                                  site ? static_cast<std::uint32_t>(site->id_) : 0u};
+}
+
+}  // extern "C"

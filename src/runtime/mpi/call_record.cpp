@@ -1,0 +1,24 @@
+#include "runtime/mpi/call_record.hpp"
+
+#include "runtime/collector_api.h"
+#include "runtime/mpi/communicator_samples.hpp"
+
+namespace parperf::mpi {
+
+void record(const CallRecord& call) noexcept {
+  parperf_operation operation{};
+  operation.name = call.name;
+  operation.address = call.caller;
+  operation.kind = static_cast<std::uint32_t>(call.kind);
+  operation.start = call.start;
+  operation.end = call.end;
+  operation.wait = call.real_sync;  // waiting for the partner: before the transfer proper
+  operation.overlap = call.overlap;
+  operation.bytes = call.bytes;
+  operation.partner = call.partner;
+  parperf_position where{};
+  if (!parperf_collector_record(&operation, &where) || call.communicator < 0) return;
+  sample_collective(call.communicator, where, call.start, call.no_departure ? 0 : call.end);
+}
+
+}  // namespace parperf::mpi

@@ -1,0 +1,29 @@
+// One measured MPI call as the collector hands it to the core: an operation at its call site
+// (collector_api.h) and, for a collective on a registered communicator, an instance of its
+// communicator's sample (communicator_samples.hpp). Times in ticks of parperf_collector_now().
+#pragma once
+
+#include <cstdint>
+
+#include "format/records.hpp"
+
+namespace parperf::mpi {
+
+struct CallRecord {
+  const char* name = nullptr;    // "MPI_Send": static storage
+  const void* caller = nullptr;  // return address into the program
+  format::SiteKind kind = format::SiteKind::mpi_management;
+  std::int32_t communicator = -1;  // slot of a collective's communicator (add_communicator), else -1
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint64_t real_sync = 0;  // part of the call spent waiting for a partner (estimated)
+  std::uint64_t overlap = 0;    // non-blocking communication that ran while the caller computed
+  std::uint64_t bytes = 0;
+  std::int64_t partner = -1;  // MPI_COMM_WORLD rank of the partner, -1 if none
+  bool no_departure = false;  // a non-blocking collective: the call starts it, a Wait ends it
+};
+
+// Records the call in the calling thread's innermost interval.
+void record(const CallRecord& call) noexcept;
+
+}  // namespace parperf::mpi
