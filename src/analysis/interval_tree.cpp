@@ -62,9 +62,9 @@ void add_events(LocationStats& stats, const format::Node& node, const ProcessTab
       it->name = std::move(name);
       if (event) it->description = event->description;
     }
-    if (e.ends > 0) merge_extremes(it->min_ns, it->max_ns, it->ends, e.min_ns, e.max_ns);
+    if (e.count > 0) merge_extremes(it->min_ns, it->max_ns, it->ends, e.min_ns, e.max_ns);
     it->starts += e.starts;
-    it->ends += e.ends;
+    it->ends += e.count;
     it->atomics += e.atomics;
     it->sum_ns += e.sum_ns;
     if (it->first_description.empty()) it->first_description = e.first_description;
@@ -121,9 +121,9 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
     }
     merge_extremes(stats.min_ns, stats.max_ns, stats.entries(), node_min, node_max);
   }
-  if (node.iterations > 0) {
-    merge_extremes(stats.iteration_min_ns, stats.iteration_max_ns, stats.iterations, node.iteration_min_ns,
-                   node.iteration_max_ns);
+  if (node.iterations.count > 0) {
+    merge_extremes(stats.iteration_min_ns, stats.iteration_max_ns, stats.iterations, node.iterations.min_ns,
+                   node.iterations.max_ns);
   }
   stats.context = stats.entries() == 0 && node.context;
   stats.count += node.count;
@@ -132,8 +132,8 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
   stats.open_ns += node.open_ns;
   stats.os_user_ns += os_user_ns;
   stats.os_sys_ns += os_sys_ns;
-  stats.iterations += node.iterations;
-  stats.iteration_sum_ns += node.iteration_sum_ns;
+  stats.iterations += node.iterations.count;
+  stats.iteration_sum_ns += node.iterations.sum_ns;
   add_events(stats, node, tables);
   add_operations(stats, node, tables);
 }

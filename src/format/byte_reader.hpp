@@ -69,10 +69,13 @@ class ByteReader {
   Record record(const char* what) {
     Record r{};
     fields(r, [&](auto& field) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>)
-        field = get_string(what);
+      using T = std::decay_t<decltype(field)>;
+      if constexpr (is_text_v<T>)
+        field = T(get_string(what));
+      else if constexpr (std::is_enum_v<T>)
+        field = static_cast<T>(get<std::underlying_type_t<T>>(what));  // the decoder checks the value
       else
-        field = get<std::decay_t<decltype(field)>>(what);
+        field = get<T>(what);
     });
     return r;
   }

@@ -35,32 +35,14 @@ std::string section_name(std::uint32_t type) {
   return "unknown type " + std::to_string(type);
 }
 
-std::string str(Str s) { return std::string(s); }
-
 ProcessInfo decode_process(ByteReader& in) {
-  const auto r = in.record<ProcessRecord>("process record");
-  ProcessInfo p;
-  p.rank = r.rank;
-  p.world_size = r.world_size;
-  p.pid = r.pid;
-  p.start_unix_ns = r.start_unix_ns;
-  p.duration_ns = r.duration_ns;
-  if (r.end_reason > static_cast<std::uint32_t>(EndReason::mpi_abort))
-    throw FormatError("corrupt: " + in.context() + ": unknown end reason " + std::to_string(r.end_reason));
-  p.end_reason = static_cast<EndReason>(r.end_reason);
-  p.end_signal = r.end_signal;
-  if (r.clock_source > static_cast<std::uint32_t>(ClockSource::monotonic))
+  auto p = in.record<ProcessInfo>("process record");
+  if (static_cast<std::uint32_t>(p.end_reason) > static_cast<std::uint32_t>(EndReason::mpi_abort))
+    throw FormatError("corrupt: " + in.context() + ": unknown end reason " +
+                      std::to_string(static_cast<std::uint32_t>(p.end_reason)));
+  if (static_cast<std::uint32_t>(p.clock_source) > static_cast<std::uint32_t>(ClockSource::monotonic))
     throw FormatError("corrupt: " + in.context() + ": unknown clock source " +
-                      std::to_string(r.clock_source));
-  p.clock_source = static_cast<ClockSource>(r.clock_source);
-  p.thread_count = r.thread_count;
-  p.ticks_per_second = r.ticks_per_second;
-  p.max_depth = r.max_depth;
-  p.dropped_intervals = r.dropped_intervals;
-  p.hostname = str(r.hostname);
-  p.command_line = str(r.command_line);
-  p.parperf_version = str(r.parperf_version);
-  p.openmp_runtime = str(r.openmp_runtime);
+                      std::to_string(static_cast<std::uint32_t>(p.clock_source)));
   if (p.world_size < 1 || p.rank < 0 || p.rank >= p.world_size)
     throw FormatError("corrupt: " + in.context() + ": rank " + std::to_string(p.rank) + " of a run of " +
                       std::to_string(p.world_size) + " processes");
@@ -69,72 +51,41 @@ ProcessInfo decode_process(ByteReader& in) {
 
 void decode_sites(ByteReader& in, Profile& profile) {
   while (in.remaining() > 0) {
-    const auto r = in.record<SiteRecord>("site record");
-    profile.sites.push_back(Site{r.id, r.kind, r.line, str(r.name), str(r.file), r.address, r.end_address,
-                                 r.parent, str(r.module)});
+    Site site;
+    static_cast<SiteFields<std::string>&>(site) = in.record<SiteFields<std::string>>("site record");
+    profile.sites.push_back(std::move(site));
   }
 }
 
 void decode_events(ByteReader& in, Profile& profile) {
-  while (in.remaining() > 0) {
-    const auto r = in.record<EventRecord>("event record");
-    profile.events.push_back(Event{r.id, str(r.name), str(r.description)});
-  }
+  while (in.remaining() > 0) profile.events.push_back(in.record<Event>("event record"));
 }
 
 Node decode_node(ByteReader& in, std::size_t index) {
-  const auto r = in.record<NodeRecord>("node record");
   Node n;
-  n.parent = r.parent;
-  n.site = r.site;
-  n.value = r.value;
-  n.count = r.count;
-  n.sum_ns = r.sum_ns;
-  n.min_ns = r.min_ns;
-  n.max_ns = r.max_ns;
-  n.last_begin_ns = r.last_begin_ns;
-  n.open_ns = r.open_ns;
-  n.open = (r.flags & kNodeOpen) != 0;
-  n.context = (r.flags & kNodeContext) != 0;
-  n.os_user_self_ns = r.os_user_self_ns;
-  n.os_sys_self_ns = r.os_sys_self_ns;
-  n.iterations = r.iterations;
-  n.iteration_sum_ns = r.iteration_sum_ns;
-  n.iteration_min_ns = r.iteration_min_ns;
-  n.iteration_max_ns = r.iteration_max_ns;
+  static_cast<NodeRecord&>(n) = in.record<NodeRecord>("node record");
+  n.open = (n.flags & kNodeOpen) != 0;
+  n.context = (n.flags & kNodeContext) != 0;
   // Pre-order: the root comes first and every parent precedes its children.
-  const bool parent_ok = index == 0 ? r.parent == kNoParent : r.parent < index;
+  const bool parent_ok = index == 0 ? n.parent == kNoParent : n.parent < index;
   if (!parent_ok)
     throw FormatError("corrupt: " + in.context() + ": node " + std::to_string(index) + " has parent " +
-                      (r.parent == kNoParent ? std::string("none") : std::to_string(r.parent)));
-  in.check_count(r.event_count, min_encoded_size<EventStatsRecord>(), "event statistics");
-  for (std::uint32_t e = 0; e < r.event_count; ++e) {
-    const auto s = in.record<EventStatsRecord>("event statistics");
-    n.events.push_back(EventStats{s.event, s.starts, s.ends, s.atomics, s.sum_ns, s.min_ns, s.max_ns,
-                                  str(s.first_description)});
-  }
-  in.check_count(r.operation_count, min_encoded_size<OperationStatsRecord>(), "operation statistics");
-  for (std::uint32_t o = 0; o < r.operation_count; ++o) {
-    const auto s = in.record<OperationStatsRecord>("operation statistics");
-    n.operations.push_back(OperationStats{
-        s.site, s.count, s.sum_ns, s.min_ns, s.max_ns, s.wait_ns, s.wait_max_ns, s.sync_ns, s.sync_max_ns,
-        s.bytes, s.partner_min, s.partner_max, s.partner_set, s.overlap_ns, s.last_begin_ns, s.last_end_ns});
-  }
+                      (n.parent == kNoParent ? std::string("none") : std::to_string(n.parent)));
+  in.check_count(n.event_count, min_encoded_size<EventStatsRecord>(), "event statistics");
+  for (std::uint32_t e = 0; e < n.event_count; ++e)
+    n.events.push_back(in.record<EventStats>("event statistics"));
+  in.check_count(n.operation_count, min_encoded_size<OperationStatsRecord>(), "operation statistics");
+  for (std::uint32_t o = 0; o < n.operation_count; ++o)
+    n.operations.push_back(in.record<OperationStats>("operation statistics"));
   return n;
 }
 
 void decode_thread(ByteReader& in, Profile& profile) {
-  const auto r = in.record<ThreadRecord>("thread record");
   Thread t;
-  t.index = r.index;
-  t.ended = r.ended != 0;
-  t.os_tid = r.os_tid;
-  t.start_ns = r.start_ns;
-  t.end_ns = r.end_ns;
-  if (r.kind > static_cast<std::uint32_t>(ThreadKind::openmp_worker))
-    throw FormatError("corrupt: " + in.context() + ": unknown thread kind " + std::to_string(r.kind));
-  t.kind = static_cast<ThreadKind>(r.kind);
-  t.parked_ns = r.parked_ns;
+  static_cast<ThreadRecord&>(t) = in.record<ThreadRecord>("thread record");
+  if (static_cast<std::uint32_t>(t.kind) > static_cast<std::uint32_t>(ThreadKind::openmp_worker))
+    throw FormatError("corrupt: " + in.context() + ": unknown thread kind " +
+                      std::to_string(static_cast<std::uint32_t>(t.kind)));
   std::vector<std::uint32_t> depth;
   while (in.remaining() > 0) {
     t.nodes.push_back(decode_node(in, t.nodes.size()));
@@ -150,37 +101,29 @@ void decode_thread(ByteReader& in, Profile& profile) {
 
 void decode_mpi(ByteReader& in, Profile& profile) {
   if (profile.has_mpi) throw FormatError("corrupt: " + in.context() + ": a second mpi section");
-  const auto r = in.record<MpiRecord>("mpi record");
   MpiInfo& mpi = profile.mpi;
+  static_cast<MpiFields<std::string>&>(mpi) = in.record<MpiFields<std::string>>("mpi record");
   profile.has_mpi = true;
-  mpi.world_rank = r.world_rank;
-  mpi.world_size = r.world_size;
-  mpi.thread_level = r.thread_level;
-  mpi.latency_ns = r.latency_ns;
-  mpi.bandwidth_bytes_per_s = r.bandwidth_bytes_per_s;
-  mpi.library = str(r.library);
-  in.check_count(r.clock_count, min_encoded_size<ClockSyncRecord>(), "clock records");
-  for (std::uint32_t i = 0; i < r.clock_count; ++i) {
-    const auto c = in.record<ClockSyncRecord>("clock record");
-    if (c.phase > static_cast<std::uint32_t>(ClockPhase::finalize))
-      throw FormatError("corrupt: " + in.context() + ": unknown clock phase " + std::to_string(c.phase));
-    mpi.clock.push_back(ClockSync{static_cast<ClockPhase>(c.phase), c.rank, c.send_ns, c.recv_ns, c.master_ns,
-                                  c.round_trip_ns});
+  in.check_count(mpi.clock_count, min_encoded_size<ClockSyncRecord>(), "clock records");
+  for (std::uint32_t i = 0; i < mpi.clock_count; ++i) {
+    const auto c = in.record<ClockSync>("clock record");
+    if (static_cast<std::uint32_t>(c.phase) > static_cast<std::uint32_t>(ClockPhase::finalize))
+      throw FormatError("corrupt: " + in.context() + ": unknown clock phase " +
+                        std::to_string(static_cast<std::uint32_t>(c.phase)));
+    mpi.clock.push_back(c);
   }
-  in.check_count(r.communicator_count, min_encoded_size<CommunicatorRecord>(), "communicator records");
-  for (std::uint32_t i = 0; i < r.communicator_count; ++i) {
-    const auto c = in.record<CommunicatorRecord>("communicator record");
-    if (c.size == 0 || c.rank < 0 || c.rank >= static_cast<std::int64_t>(c.size) || c.stride == 0)
-      throw FormatError("corrupt: " + in.context() + ": communicator " + std::to_string(c.id) + " has rank " +
-                        std::to_string(c.rank) + " of " + std::to_string(c.size) + ", sample stride " +
-                        std::to_string(c.stride));
-    Communicator comm{c.id, c.size, c.rank, c.members_hash, c.ordinal, c.collectives, c.stride, {}};
-    in.check_count(c.instance_count, min_encoded_size<CollectiveInstanceRecord>(), "collective instances");
-    for (std::uint32_t k = 0; k < c.instance_count; ++k) {
-      const auto x = in.record<CollectiveInstanceRecord>("collective instance");
-      comm.instances.push_back(
-          CollectiveInstance{x.sequence, x.arrive_ns, x.leave_ns, x.thread, x.node, x.site});
-    }
+  in.check_count(mpi.communicator_count, min_encoded_size<CommunicatorRecord>(), "communicator records");
+  for (std::uint32_t i = 0; i < mpi.communicator_count; ++i) {
+    Communicator comm;
+    static_cast<CommunicatorRecord&>(comm) = in.record<CommunicatorRecord>("communicator record");
+    if (comm.size == 0 || comm.rank < 0 || comm.rank >= static_cast<std::int64_t>(comm.size) ||
+        comm.stride == 0)
+      throw FormatError("corrupt: " + in.context() + ": communicator " + std::to_string(comm.id) +
+                        " has rank " + std::to_string(comm.rank) + " of " + std::to_string(comm.size) +
+                        ", sample stride " + std::to_string(comm.stride));
+    in.check_count(comm.instance_count, min_encoded_size<CollectiveInstanceRecord>(), "collective instances");
+    for (std::uint32_t k = 0; k < comm.instance_count; ++k)
+      comm.instances.push_back(in.record<CollectiveInstance>("collective instance"));
     mpi.communicators.push_back(std::move(comm));
   }
 }

@@ -82,14 +82,17 @@ class RecordWriter {
     fields(copy, [this](auto& field) { this->put(field); });
   }
 
-  void put_field(const Str& s) {
-    const auto length = static_cast<std::uint32_t>(s.size());
-    put(length);
-    bytes(s.data(), s.size());
-  }
   template <class T>
   void put_field(const T& value) {
-    put(value);
+    if constexpr (is_text_v<T>) {
+      const auto length = static_cast<std::uint32_t>(value.size());
+      put(length);
+      bytes(value.data(), value.size());
+    } else if constexpr (std::is_enum_v<T>) {
+      put(static_cast<std::underlying_type_t<T>>(value));
+    } else {
+      put(value);
+    }
   }
 
   template <class T>

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -65,8 +66,12 @@ inline constexpr std::uint32_t kNodeContext = 2;  // entered only as the path of
 // ThreadRecord::kind
 enum class ThreadKind : std::uint32_t { other = 0, initial = 1, openmp_worker = 2 };
 
-// A string as stored: a view when writing; when reading, a view into the file's bytes.
+// A string as stored: a view when writing; when reading, a view into the file's bytes. Records with
+// strings are templates on their text type: `XRecord` (Str) is what the runtime writes, and the
+// decoded model (profile.hpp) holds the same fields with owned strings.
 using Str = std::string_view;
+template <class T>
+inline constexpr bool is_text_v = std::is_same_v<T, Str> || std::is_same_v<T, std::string>;
 
 struct FileHeader {
   std::array<std::uint8_t, 8> magic = kMagic;
@@ -85,25 +90,27 @@ struct SectionHeader {
   std::uint64_t length = 0;
 };
 
-struct ProcessRecord {
+template <class Text>
+struct ProcessFields {
   static constexpr std::string_view kName = "ProcessRecord";
   std::int64_t rank = 0;        // MPI rank / PE, 0 for a single process
   std::int64_t world_size = 1;  // number of processes of the run
   std::int64_t pid = 0;
   std::uint64_t start_unix_ns = 0;  // CLOCK_REALTIME when the runtime started
   std::uint64_t duration_ns = 0;    // from start to the moment this profile was written
-  std::uint32_t end_reason = 0;     // EndReason
+  EndReason end_reason = EndReason::exit;
   std::uint32_t end_signal = 0;
-  std::uint32_t clock_source = 0;  // ClockSource
+  ClockSource clock_source = ClockSource::tsc;
   std::uint32_t thread_count = 0;
   std::uint64_t ticks_per_second = 0;   // of the clock the durations were measured with
   std::uint64_t max_depth = 0;          // configured maximum nesting depth
   std::uint64_t dropped_intervals = 0;  // entries not recorded (depth limit, table full)
-  Str hostname{};
-  Str command_line{};  // arguments separated by single spaces
-  Str parperf_version{};
-  Str openmp_runtime{};  // the OpenMP runtime's version string when the OMPT collector ran, else empty
+  Text hostname{};
+  Text command_line{};  // arguments separated by single spaces
+  Text parperf_version{};
+  Text openmp_runtime{};  // the OpenMP runtime's version string when the OMPT collector ran, else empty
 };
+using ProcessRecord = ProcessFields<Str>;
 
 // What the runtime's limits kept out of the profile, so that the report can say what is missing.
 struct LimitsRecord {
@@ -114,7 +121,8 @@ struct LimitsRecord {
 // A site named by the program (name, file, line) or found by a collector at a code address. A code
 // address is module-relative (the address in the ELF file's own address space) and is symbolized
 // by the analysis; `end_address` is the address that closed the construct, when known (0 if not).
-struct SiteRecord {
+template <class Text>
+struct SiteFields {
   static constexpr std::string_view kName = "SiteRecord";
   std::uint32_t id = 0;
   std::uint32_t kind = 0;  // SiteKind
@@ -123,17 +131,20 @@ struct SiteRecord {
   std::uint64_t end_address = 0;
   std::uint32_t parent = kNoParent;  // for an implicit or join barrier: the id of its construct's site
   std::uint32_t reserved = 0;
-  Str name{};
-  Str file{};
-  Str module{};  // path of the module holding `address`, empty when the site has no address
+  Text name{};
+  Text file{};
+  Text module{};  // path of the module holding `address`, empty when the site has no address
 };
+using SiteRecord = SiteFields<Str>;
 
-struct EventRecord {
+template <class Text>
+struct EventFields {
   static constexpr std::string_view kName = "EventRecord";
   std::uint32_t id = 0;
-  Str name{};
-  Str description{};  // the printf-style format given at creation
+  Text name{};
+  Text description{};  // the printf-style format given at creation
 };
+using EventRecord = EventFields<Str>;
 
 struct ThreadRecord {
   static constexpr std::string_view kName = "ThreadRecord";
@@ -142,30 +153,34 @@ struct ThreadRecord {
   std::int64_t os_tid = 0;
   std::uint64_t start_ns = 0;  // registration time, relative to the process start
   std::uint64_t end_ns = 0;    // exit time, or write time if still running
-  std::uint32_t kind = 0;      // ThreadKind
+  ThreadKind kind = ThreadKind::other;
   std::uint32_t reserved = 0;
   std::uint64_t parked_ns = 0;  // time parked in a runtime's thread pool, outside any team
 };
 
+// The statistics of a duration kept for a node's entries, an operation's calls and a user event's
+// start/end pairs: how many completed, their sum, the shortest and the longest (nanoseconds; min_ns
+// is 0 while count is 0). Mean = sum / count. The base of those records, so that every reader and
+// writer treats them alike.
+struct DurationStats {
+  std::uint64_t count = 0;
+  std::uint64_t sum_ns = 0;
+  std::uint64_t min_ns = 0;
+  std::uint64_t max_ns = 0;
+};
+
 // One interval-tree node of one thread. All times are nanoseconds; time stamps are relative to
 // the process start. `os_*_self_ns` exclude the node's children.
-struct NodeRecord {
+struct NodeRecord : DurationStats {  // count: completed entries
   static constexpr std::string_view kName = "NodeRecord";
   std::uint32_t parent = kNoParent;  // index of the parent node in this thread, kNoParent for the root
   std::uint32_t site = 0;            // SiteRecord id; the root uses the program site
   std::int64_t value = 0;
-  std::uint64_t count = 0;  // completed entries
-  std::uint64_t sum_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
   std::uint64_t last_begin_ns = 0;
   std::uint64_t open_ns = 0;  // elapsed time of an entry still open when written (0 if none)
   std::uint64_t os_user_self_ns = 0;
   std::uint64_t os_sys_self_ns = 0;
-  std::uint64_t iterations = 0;  // loop iteration marks
-  std::uint64_t iteration_sum_ns = 0;
-  std::uint64_t iteration_min_ns = 0;
-  std::uint64_t iteration_max_ns = 0;
+  DurationStats iterations;           // loop iteration marks (work-sharing loops: chunks)
   std::uint32_t flags = 0;            // kNodeOpen, kNodeContext
   std::uint32_t event_count = 0;      // EventStatsRecords that follow this node
   std::uint32_t operation_count = 0;  // then OperationStatsRecords
@@ -173,31 +188,25 @@ struct NodeRecord {
 };
 
 // A user event's statistics within one node.
-struct EventStatsRecord {
+template <class Text>
+struct EventStatsFields : DurationStats {  // count: completed start/end pairs ("ends")
   static constexpr std::string_view kName = "EventStatsRecord";
   std::uint32_t event = 0;
   std::uint32_t reserved = 0;
   std::uint64_t starts = 0;
-  std::uint64_t ends = 0;  // completed start/end pairs
   std::uint64_t atomics = 0;
-  std::uint64_t sum_ns = 0;  // of completed pairs
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
-  Str first_description{};  // the description formatted with the first occurrence's arguments
+  Text first_description{};  // the description formatted with the first occurrence's arguments
 };
+using EventStatsRecord = EventStatsFields<Str>;
 
 // The statistics of one operation site (an OpenMP construct's synchronization, later an MPI call)
 // within one node: DESIGN.md section 3. `wait` is the time spent waiting before the operation
 // proper could start (for a lock, the critical section, the ordered turn, a barrier's last
 // arrival); `sync` the time spent waiting at the end of a work-sharing construct.
-struct OperationStatsRecord {
+struct OperationStatsRecord : DurationStats {  // count: calls
   static constexpr std::string_view kName = "OperationStatsRecord";
   std::uint32_t site = 0;
   std::uint32_t reserved = 0;
-  std::uint64_t count = 0;
-  std::uint64_t sum_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
   std::uint64_t wait_ns = 0;
   std::uint64_t wait_max_ns = 0;
   std::uint64_t sync_ns = 0;
@@ -215,7 +224,8 @@ struct OperationStatsRecord {
 };
 
 // What the MPI collector learnt about the process (section `mpi`). Durations in nanoseconds.
-struct MpiRecord {
+template <class Text>
+struct MpiFields {
   static constexpr std::string_view kName = "MpiRecord";
   std::int64_t world_rank = 0;
   std::int64_t world_size = 1;
@@ -225,8 +235,9 @@ struct MpiRecord {
   std::uint32_t reserved = 0;
   std::uint64_t latency_ns = 0;             // half the smallest round trip to rank 0 (or 1) at MPI_Init
   std::uint64_t bandwidth_bytes_per_s = 0;  // measured at MPI_Init; 0 when not measured
-  Str library{};                            // MPI_Get_library_version, first line
+  Text library{};                           // MPI_Get_library_version, first line
 };
+using MpiRecord = MpiFields<Str>;
 
 // One clock offset measurement (DESIGN.md section 5), the exchange with the smallest round trip.
 // On rank r != 0: `send_ns`/`recv_ns` are r's own times of the exchange. On rank 0: one record per
@@ -234,7 +245,7 @@ struct MpiRecord {
 // offset(r) = master_ns - (send_ns + recv_ns) / 2.
 struct ClockSyncRecord {
   static constexpr std::string_view kName = "ClockSyncRecord";
-  std::uint32_t phase = 0;  // ClockPhase
+  ClockPhase phase = ClockPhase::init;
   std::uint32_t reserved = 0;
   std::int64_t rank = 0;  // the rank measured against rank 0
   std::uint64_t send_ns = 0;
@@ -284,8 +295,8 @@ template <class F>
 void named_fields(SectionHeader& r, F&& f) {
   f("type", r.type), f("length", r.length);
 }
-template <class F>
-void named_fields(ProcessRecord& r, F&& f) {
+template <class Text, class F>
+void named_fields(ProcessFields<Text>& r, F&& f) {
   f("rank", r.rank), f("world_size", r.world_size), f("pid", r.pid), f("start_unix_ns", r.start_unix_ns),
       f("duration_ns", r.duration_ns), f("end_reason", r.end_reason), f("end_signal", r.end_signal),
       f("clock_source", r.clock_source), f("thread_count", r.thread_count),
@@ -298,14 +309,14 @@ template <class F>
 void named_fields(LimitsRecord& r, F&& f) {
   f("threads_not_measured", r.threads_not_measured);
 }
-template <class F>
-void named_fields(SiteRecord& r, F&& f) {
+template <class Text, class F>
+void named_fields(SiteFields<Text>& r, F&& f) {
   f("id", r.id), f("kind", r.kind), f("line", r.line), f("address", r.address),
       f("end_address", r.end_address), f("parent", r.parent), f("reserved", r.reserved), f("name", r.name),
       f("file", r.file), f("module", r.module);
 }
-template <class F>
-void named_fields(EventRecord& r, F&& f) {
+template <class Text, class F>
+void named_fields(EventFields<Text>& r, F&& f) {
   f("id", r.id), f("name", r.name), f("description", r.description);
 }
 template <class F>
@@ -318,14 +329,14 @@ void named_fields(NodeRecord& r, F&& f) {
   f("parent", r.parent), f("site", r.site), f("value", r.value), f("count", r.count), f("sum_ns", r.sum_ns),
       f("min_ns", r.min_ns), f("max_ns", r.max_ns), f("last_begin_ns", r.last_begin_ns),
       f("open_ns", r.open_ns), f("os_user_self_ns", r.os_user_self_ns), f("os_sys_self_ns", r.os_sys_self_ns),
-      f("iterations", r.iterations), f("iteration_sum_ns", r.iteration_sum_ns),
-      f("iteration_min_ns", r.iteration_min_ns), f("iteration_max_ns", r.iteration_max_ns),
+      f("iterations", r.iterations.count), f("iteration_sum_ns", r.iterations.sum_ns),
+      f("iteration_min_ns", r.iterations.min_ns), f("iteration_max_ns", r.iterations.max_ns),
       f("flags", r.flags), f("event_count", r.event_count), f("operation_count", r.operation_count),
       f("reserved", r.reserved);
 }
-template <class F>
-void named_fields(EventStatsRecord& r, F&& f) {
-  f("event", r.event), f("reserved", r.reserved), f("starts", r.starts), f("ends", r.ends),
+template <class Text, class F>
+void named_fields(EventStatsFields<Text>& r, F&& f) {
+  f("event", r.event), f("reserved", r.reserved), f("starts", r.starts), f("ends", r.count),
       f("atomics", r.atomics), f("sum_ns", r.sum_ns), f("min_ns", r.min_ns), f("max_ns", r.max_ns),
       f("first_description", r.first_description);
 }
@@ -338,8 +349,8 @@ void named_fields(OperationStatsRecord& r, F&& f) {
       f("partner_min", r.partner_min), f("partner_max", r.partner_max), f("partner_set", r.partner_set),
       f("overlap_ns", r.overlap_ns), f("last_begin_ns", r.last_begin_ns), f("last_end_ns", r.last_end_ns);
 }
-template <class F>
-void named_fields(MpiRecord& r, F&& f) {
+template <class Text, class F>
+void named_fields(MpiFields<Text>& r, F&& f) {
   f("world_rank", r.world_rank), f("world_size", r.world_size), f("thread_level", r.thread_level),
       f("clock_count", r.clock_count), f("communicator_count", r.communicator_count),
       f("reserved", r.reserved), f("latency_ns", r.latency_ns),
@@ -381,7 +392,7 @@ constexpr std::size_t min_encoded_size() {
   std::size_t size = 0;
   Record r{};
   fields(r, [&](auto& field) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>)
+    if constexpr (is_text_v<std::decay_t<decltype(field)>>)
       size += 4;
     else
       size += sizeof(field);

@@ -142,13 +142,14 @@ class ProcessListing {
     source(out, text);
     if (entries > 0)
       timing(out, node.sum_ns + node.open_ns, node.count, node.sum_ns, node.min_ns, node.max_ns);
-    if (node.iterations > 0) {
-      const double mean = static_cast<double>(node.iteration_sum_ns) / static_cast<double>(node.iterations);
+    if (node.iterations.count > 0) {
+      const double mean =
+          static_cast<double>(node.iterations.sum_ns) / static_cast<double>(node.iterations.count);
       fmt::format_to(out, "  {} {} (mean {}", counts_chunks(site_kind(node.site)) ? "chunks" : "iterations",
-                     node.iterations, seconds(mean));
-      if (node.iterations > 1)
-        fmt::format_to(out, ", min {}, max {}", seconds(node.iteration_min_ns),
-                       seconds(node.iteration_max_ns));
+                     node.iterations.count, seconds(mean));
+      if (node.iterations.count > 1)
+        fmt::format_to(out, ", min {}, max {}", seconds(node.iterations.min_ns),
+                       seconds(node.iterations.max_ns));
       *out++ = ')';
     }
     if (node.context) fmt::format_to(out, " [context]");
@@ -189,9 +190,9 @@ class ProcessListing {
     if (!shown_by(filter_.events, filter_.no_events, name, std::array{kUserEventWords, kUserEventKey}))
       return;
     fmt::format_to(out, "{:{}}{} {} '{}'  starts {}  ends {}  atomics {}", "", 2 * depth,
-                   stats.starts + stats.atomics, kUserEventWords, printable(name), stats.starts, stats.ends,
+                   stats.starts + stats.atomics, kUserEventWords, printable(name), stats.starts, stats.count,
                    stats.atomics);
-    timing(out, stats.sum_ns, stats.ends, stats.sum_ns, stats.min_ns, stats.max_ns);
+    timing(out, stats.sum_ns, stats.count, stats.sum_ns, stats.min_ns, stats.max_ns);
     if (!stats.first_description.empty())
       fmt::format_to(out, "  first: \"{}\"", printable(stats.first_description));
     *out++ = '\n';

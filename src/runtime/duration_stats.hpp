@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "format/records.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/relaxed.hpp"
 
@@ -28,26 +29,20 @@ struct DurationStats {
   }
 };
 
-// A statistics block as the profile states it, in nanoseconds.
-struct DurationFigures {
-  std::uint64_t count = 0;
-  std::uint64_t sum_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
+// One more entry of `ns` in a block as the profile states it (an entry still running when the
+// process ends counts as complete).
+inline void add_entry(format::DurationStats& figures, std::uint64_t ns) noexcept {
+  figures.min_ns = figures.count ? (ns < figures.min_ns ? ns : figures.min_ns) : ns;
+  figures.max_ns = ns > figures.max_ns ? ns : figures.max_ns;
+  figures.sum_ns += ns;
+  ++figures.count;
+}
 
-  // One more entry of `ns` (an entry still running when the process ends counts as complete).
-  void add_entry(std::uint64_t ns) noexcept {
-    min_ns = count ? (ns < min_ns ? ns : min_ns) : ns;
-    max_ns = ns > max_ns ? ns : max_ns;
-    sum_ns += ns;
-    ++count;
-  }
-};
-
-// The one conversion of a statistics block into what the profile records. A block without entries
-// has a minimum of 0 in the file, not the "no entry yet" sentinel.
-inline DurationFigures duration_record(const DurationStats& stats, const TickConverter& clock) noexcept {
-  DurationFigures figures;
+// The block as the profile states it, in nanoseconds: the one place of the rule that a block
+// without entries has minimum 0.
+inline format::DurationStats duration_record(const DurationStats& stats,
+                                             const TickConverter& clock) noexcept {
+  format::DurationStats figures;
   figures.count = stats.count.get();
   figures.sum_ns = clock.duration_ns(stats.sum_ticks.get());
   figures.min_ns = figures.count ? clock.duration_ns(stats.min_ticks.get()) : 0;

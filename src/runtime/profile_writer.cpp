@@ -145,12 +145,12 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   r.parent = parent;
   r.site = node.site->id_;
   r.value = node.value;
-  DurationFigures entries = duration_record(node.entries, clock);
+  format::DurationStats entries = duration_record(node.entries, clock);
   r.last_begin_ns = clock.since_origin_ns(node.last_begin_ticks.get());
   if (const std::uint64_t* begin = open_frames.begin_of(&node)) {
     const std::uint64_t elapsed_ns = clock.duration_ns(open_frames.recorded_until(begin, now));
     if (open_frames.process_ends && &node == open_frames.root) {
-      entries.add_entry(elapsed_ns);
+      add_entry(entries, elapsed_ns);
     } else {
       r.flags |= format::kNodeOpen;
       r.open_ns = elapsed_ns;
@@ -160,15 +160,8 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   r.os_user_self_ns =
       node.os_user_self_ns.get() + (&node == open_frames.innermost ? open_frames.unsampled_cpu_ns : 0);
   r.os_sys_self_ns = node.os_sys_self_ns.get();
-  r.count = entries.count;
-  r.sum_ns = entries.sum_ns;
-  r.min_ns = entries.min_ns;
-  r.max_ns = entries.max_ns;
-  const DurationFigures iterations = duration_record(node.iterations, clock);
-  r.iterations = iterations.count;
-  r.iteration_sum_ns = iterations.sum_ns;
-  r.iteration_min_ns = iterations.min_ns;
-  r.iteration_max_ns = iterations.max_ns;
+  static_cast<format::DurationStats&>(r) = entries;
+  r.iterations = duration_record(node.iterations, clock);
   if (node.context.get() && r.count == 0 && !(r.flags & format::kNodeOpen)) r.flags |= format::kNodeContext;
   // Count first, then write exactly that many: the list may grow while we walk it.
   EventStats* first = node.first_event.load(std::memory_order_acquire);
@@ -183,11 +176,7 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
     e.event = s->event;
     e.starts = s->starts.get();
     e.atomics = s->atomics.get();
-    const DurationFigures durations = duration_record(s->durations, clock);
-    e.ends = durations.count;
-    e.sum_ns = durations.sum_ns;
-    e.min_ns = durations.min_ns;
-    e.max_ns = durations.max_ns;
+    static_cast<format::DurationStats&>(e) = duration_record(s->durations, clock);
     e.first_description = view(s->first_description.load(std::memory_order_acquire));
     w.record(e);
   }
@@ -195,11 +184,7 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   for (std::uint32_t i = 0; i < r.operation_count; ++i, o = o->next.load(std::memory_order_acquire)) {
     format::OperationStatsRecord op;
     op.site = o->site->id_;
-    const DurationFigures durations = duration_record(o->durations, clock);
-    op.count = durations.count;
-    op.sum_ns = durations.sum_ns;
-    op.min_ns = durations.min_ns;
-    op.max_ns = durations.max_ns;
+    static_cast<format::DurationStats&>(op) = duration_record(o->durations, clock);
     op.wait_ns = clock.duration_ns(o->wait_ticks.get());
     op.wait_max_ns = clock.duration_ns(o->wait_max_ticks.get());
     op.sync_ns = clock.duration_ns(o->sync_ticks.get());
@@ -253,7 +238,7 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
   r.os_tid = t.os_tid;
   r.start_ns = clock.since_origin_ns(t.start_ticks);
   r.end_ns = clock.since_origin_ns(r.ended ? t.end_ticks.get() : now);
-  r.kind = static_cast<std::uint32_t>(t.kind.get());
+  r.kind = t.kind.get();
   std::uint64_t parked = t.parked_ticks.get();
   if (const std::uint64_t since = t.parked_since.get(); since != 0 && !r.ended)
     parked += recorded_ticks(since, t.parked_paused_at.get(), now);
@@ -277,10 +262,9 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
   process.pid = getpid();
   process.start_unix_ns = origin_unix_ns();
   process.duration_ns = clock.since_origin_ns(now);
-  process.end_reason = static_cast<std::uint32_t>(reason);
+  process.end_reason = reason;
   process.end_signal = static_cast<std::uint32_t>(signal);
-  process.clock_source = static_cast<std::uint32_t>(clock_uses_tsc() ? format::ClockSource::tsc
-                                                                     : format::ClockSource::monotonic);
+  process.clock_source = clock_uses_tsc() ? format::ClockSource::tsc : format::ClockSource::monotonic;
   for (const ThreadState* t = head; t; t = t->next) {
     ++process.thread_count;
     process.dropped_intervals += t->dropped.get();

@@ -7,6 +7,7 @@
 
 #include "analysis/clock_correction.hpp"
 #include "unit/analysis_mpi_test_profiles.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -110,10 +111,11 @@ TEST(analysis_clock_correction, RunsWithoutMpiHaveNoClocksAndNoWarnings) {
 TEST(analysis_clock_correction, TheExchangeWithTheSmallestRoundTripIsUsed) {
   std::vector<format::Profile> profiles = drifting_pair(false);
   // A second, slower init exchange of rank 1 (round trip 10 ms) that would give another offset.
-  profiles[1].mpi.clock.insert(profiles[1].mpi.clock.begin(),
-                               format::ClockSync{ClockPhase::init, 1, 995 * kMs, 1005 * kMs, 0, 10 * kMs});
+  profiles[1].mpi.clock.insert(
+      profiles[1].mpi.clock.begin(),
+      parperf::test::make_clock_sync(ClockPhase::init, 1, 995 * kMs, 1005 * kMs, 0, 10 * kMs));
   profiles[1].mpi.clock.push_back(
-      format::ClockSync{ClockPhase::init, 1, 2 * kS, 2 * kS + 10 * kMs, 0, 10 * kMs});
+      parperf::test::make_clock_sync(ClockPhase::init, 1, 2 * kS, 2 * kS + 10 * kMs, 0, 10 * kMs));
   const ClockCorrection clocks = correct_clocks(profiles);
   EXPECT_NEAR(*clocks.of(1).offset_init, 5e6, 1e-3);
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -26,7 +27,7 @@ class ProfileBuilder {
 
   std::uint32_t site(const std::string& name, std::uint32_t kind = 1, const std::string& file = "app.cpp",
                      std::int64_t line = 10) {
-    profile.sites.push_back(format::Site{next_site_, kind, line, name, file});
+    profile.sites.push_back(parperf::test::make_site(next_site_, kind, line, name, file));
     return next_site_++;
   }
 
@@ -205,9 +206,10 @@ TEST(analysis_interval_tree, UserEventsMergeByNameAcrossProcesses) {
   std::uint32_t send1 = rank1.event("send", 7);
   rank1.event("other", 1);
   format::Node& root0 = rank0.profile.threads[rank0.thread(0)].nodes[0];
-  root0.events.push_back(format::EventStats{send0, 3, 3, 1, 30 * kMs, 5 * kMs, 15 * kMs, ""});
+  root0.events.push_back(parperf::test::make_event_stats(send0, 3, 3, 1, 30 * kMs, 5 * kMs, 15 * kMs, ""));
   format::Node& root1 = rank1.profile.threads[rank1.thread(0)].nodes[0];
-  root1.events.push_back(format::EventStats{send1, 1, 1, 0, 2 * kMs, 2 * kMs, 2 * kMs, "send 42"});
+  root1.events.push_back(
+      parperf::test::make_event_stats(send1, 1, 1, 0, 2 * kMs, 2 * kMs, 2 * kMs, "send 42"));
   IntervalTotals totals = interval_totals(build_interval_tree({rank0.profile, rank1.profile}).intervals[0]);
   ASSERT_EQ(totals.events.size(), 1u) << "event 1 of rank 0 and event 7 of rank 1 are both \"send\"";
   const EventTotals& send = totals.events[0];
@@ -229,15 +231,15 @@ TEST(analysis_interval_tree, LoopIterationTotalsCoverAllLocations) {
   std::size_t t0 = p.thread(0);
   std::size_t t1 = p.thread(1);
   format::Node& a = p.node(t0, 0, loop, 40 * kMs);
-  a.iterations = 4;
-  a.iteration_sum_ns = 40 * kMs;
-  a.iteration_min_ns = 5 * kMs;
-  a.iteration_max_ns = 20 * kMs;
+  a.iterations.count = 4;
+  a.iterations.sum_ns = 40 * kMs;
+  a.iterations.min_ns = 5 * kMs;
+  a.iterations.max_ns = 20 * kMs;
   format::Node& b = p.node(t1, 0, loop, 60 * kMs);
-  b.iterations = 2;
-  b.iteration_sum_ns = 60 * kMs;
-  b.iteration_min_ns = 25 * kMs;
-  b.iteration_max_ns = 35 * kMs;
+  b.iterations.count = 2;
+  b.iterations.sum_ns = 60 * kMs;
+  b.iterations.min_ns = 25 * kMs;
+  b.iterations.max_ns = 35 * kMs;
   IntervalTree tree = build_interval_tree({p.profile});
   IntervalTotals totals = interval_totals(tree.intervals[1]);
   ASSERT_TRUE(totals.iterations.has_value());

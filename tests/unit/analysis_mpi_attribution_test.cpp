@@ -15,6 +15,7 @@
 #include "analysis/seconds.hpp"
 #include "analysis/src_points.hpp"
 #include "unit/analysis_mpi_test_profiles.hpp"
+#include "unit/profile_values.hpp"
 #include "unit/seconds_assertion.hpp"
 
 namespace parperf::analysis {
@@ -188,8 +189,8 @@ TEST(analysis_mpi_attribution, TheClassTableAndTheCallRowsSumTheCallsOfTheSubtre
   for (std::int64_t r : {0, 1}) {
     format::Profile& p = profiles[static_cast<std::size_t>(r)];
     const auto id = static_cast<std::uint32_t>(p.sites.size() + 1);
-    p.sites.push_back(format::Site{id, kind(SiteKind::mpi_send), 12, "MPI_Send", "x.c"});
-    p.sites.push_back(format::Site{id + 1, kind(SiteKind::mpi_management), 5, "MPI_Init", "x.c"});
+    p.sites.push_back(parperf::test::make_site(id, kind(SiteKind::mpi_send), 12, "MPI_Send", "x.c"));
+    p.sites.push_back(parperf::test::make_site(id + 1, kind(SiteKind::mpi_management), 5, "MPI_Init", "x.c"));
     format::OperationStats send;
     send.site = id;
     send.count = 3;
@@ -211,8 +212,9 @@ TEST(analysis_mpi_attribution, TheClassTableAndTheCallRowsSumTheCallsOfTheSubtre
   // Rank 1's clock is 100 ms behind rank 0's: corrected, it reaches the barrier at 1.6 s, when rank 0
   // leaves it.
   profiles[1].mpi.clock.push_back(
-      format::ClockSync{format::ClockPhase::init, 1, 10 * kMs, 12 * kMs, 0, 2 * kMs});
-  profiles[0].mpi.clock.push_back(format::ClockSync{format::ClockPhase::init, 1, 0, 0, 111 * kMs, 2 * kMs});
+      parperf::test::make_clock_sync(format::ClockPhase::init, 1, 10 * kMs, 12 * kMs, 0, 2 * kMs));
+  profiles[0].mpi.clock.push_back(
+      parperf::test::make_clock_sync(format::ClockPhase::init, 1, 0, 0, 111 * kMs, 2 * kMs));
   const IntervalTree tree = analysed(profiles);
 
   const std::vector<MpiCallFigures> calls = mpi_calls(tree, 0);

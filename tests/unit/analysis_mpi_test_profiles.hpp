@@ -8,6 +8,7 @@
 
 #include "format/profile.hpp"
 #include "format/records.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::test {
 
@@ -24,7 +25,7 @@ class MpiProfile {
     p_.process.world_size = world_size;
     p_.process.ticks_per_second = kS;
     p_.process.hostname = "node";
-    p_.sites.push_back(format::Site{1, 0, 0, "app", ""});
+    p_.sites.push_back(parperf::test::make_site(1, 0, 0, "app", ""));
     p_.has_mpi = true;
     p_.mpi.world_rank = rank;
     p_.mpi.world_size = world_size;
@@ -53,7 +54,7 @@ class MpiProfile {
   std::uint32_t site(std::uint32_t kind, const std::string& name, const std::string& file = "app.c",
                      std::int64_t line = 0) {
     const auto id = static_cast<std::uint32_t>(p_.sites.size() + 1);
-    p_.sites.push_back(format::Site{id, kind, line, name, file});
+    p_.sites.push_back(parperf::test::make_site(id, kind, line, name, file));
     return id;
   }
 
@@ -89,10 +90,11 @@ class MpiProfile {
 
   // This rank's side of a clock exchange (rank != 0), or rank 0's side for rank `other`.
   void clock(format::ClockPhase phase, std::uint64_t send_ns, std::uint64_t recv_ns) {
-    p_.mpi.clock.push_back(format::ClockSync{phase, p_.process.rank, send_ns, recv_ns, 0, recv_ns - send_ns});
+    p_.mpi.clock.push_back(
+        parperf::test::make_clock_sync(phase, p_.process.rank, send_ns, recv_ns, 0, recv_ns - send_ns));
   }
   void master_clock(format::ClockPhase phase, std::int64_t other, std::uint64_t master_ns) {
-    p_.mpi.clock.push_back(format::ClockSync{phase, other, 0, 0, master_ns, 1'000});
+    p_.mpi.clock.push_back(parperf::test::make_clock_sync(phase, other, 0, 0, master_ns, 1'000));
   }
 
   // A communicator of `size` ranks, this rank being `rank` in it; returns its position.
@@ -100,7 +102,7 @@ class MpiProfile {
                            std::int64_t rank, std::uint64_t collectives, std::uint64_t stride = 1) {
     const auto id = static_cast<std::uint32_t>(100 + p_.mpi.communicators.size() * 7);  // local, not dense
     p_.mpi.communicators.push_back(
-        format::Communicator{id, size, rank, members_hash, ordinal, collectives, stride, {}});
+        parperf::test::make_communicator(id, size, rank, members_hash, ordinal, collectives, stride));
     return p_.mpi.communicators.size() - 1;
   }
   void instance(std::size_t communicator, std::uint64_t sequence, std::uint64_t arrive_ns,

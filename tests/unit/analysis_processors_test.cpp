@@ -9,6 +9,7 @@
 #include "analysis/characteristics.hpp"
 #include "analysis/interval_tree.hpp"
 #include "analysis/processors.hpp"
+#include "unit/profile_values.hpp"
 #include "unit/seconds_assertion.hpp"
 
 namespace parperf::analysis {
@@ -26,7 +27,8 @@ format::Profile process(std::int64_t rank, std::int64_t world_size,
   p.process.rank = rank;
   p.process.world_size = world_size;
   p.process.thread_count = static_cast<std::uint32_t>(thread_indices.size());
-  p.sites = {format::Site{1, 0, 0, "program", ""}, format::Site{2, 1, 7, "work", "work.cpp"}};
+  p.sites = {parperf::test::make_site(1, 0, 0, "program", ""),
+             parperf::test::make_site(2, 1, 7, "work", "work.cpp")};
   for (std::size_t i = 0; i < thread_indices.size(); ++i) {
     format::Thread t;
     t.index = thread_indices[i];

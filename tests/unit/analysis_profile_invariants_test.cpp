@@ -7,6 +7,7 @@
 
 #include "analysis/profile_invariants.hpp"
 #include "unit/format_test_profiles.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -23,9 +24,10 @@ constexpr std::uint64_t k2Pow31 = std::uint64_t{1} << 31;
 // operation of 0.4 s (0.1 s waiting, 0.2 s at the end).
 Profile consistent_profile() {
   Profile p = test::minimal_profile();
-  p.sites = {format::Site{0, 0, 0, "program", ""},
-             format::Site{1, static_cast<std::uint32_t>(SiteKind::user), 3, "work", "w.c"},
-             format::Site{2, static_cast<std::uint32_t>(SiteKind::omp_barrier), 4, "barrier", "w.c"}};
+  p.sites = {
+      parperf::test::make_site(0, 0, 0, "program", ""),
+      parperf::test::make_site(1, static_cast<std::uint32_t>(SiteKind::user), 3, "work", "w.c"),
+      parperf::test::make_site(2, static_cast<std::uint32_t>(SiteKind::omp_barrier), 4, "barrier", "w.c")};
   format::Thread& t = p.threads[0];
   t.start_ns = 1000;
   t.end_ns = 1000 + 2 * kSecond;

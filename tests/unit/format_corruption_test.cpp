@@ -229,7 +229,9 @@ TEST(FormatBadInput, EventStatisticsCountThatCannotFitIsCorrupt) {
   writer.file_header();
   writer.begin_section(SectionType::thread);
   writer.record(ThreadRecord{});
-  writer.record(NodeRecord{.event_count = 1000});
+  NodeRecord node;
+  node.event_count = 1000;
+  writer.record(node);
   writer.record(EventStatsRecord{});
   writer.end_section();
   writer.finish();
@@ -244,7 +246,9 @@ TEST(FormatBadInput, OperationStatisticsCountThatCannotFitIsCorrupt) {
   writer.file_header();
   writer.begin_section(SectionType::thread);
   writer.record(ThreadRecord{});
-  writer.record(NodeRecord{.operation_count = 2});
+  NodeRecord node;
+  node.operation_count = 2;
+  writer.record(node);
   writer.record(OperationStatsRecord{});
   writer.end_section();
   writer.finish();

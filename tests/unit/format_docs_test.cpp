@@ -43,8 +43,10 @@ std::ostream& operator<<(std::ostream& out, const Field& f) {
 
 template <class T>
 std::string width_of() {
-  if constexpr (std::is_same_v<T, Str>) {
+  if constexpr (is_text_v<T>) {
     return "str";
+  } else if constexpr (std::is_enum_v<T>) {
+    return width_of<std::underlying_type_t<T>>();
   } else {
     static_assert(std::is_integral_v<T>);
     return std::string(std::is_signed_v<T> ? "i" : "u") + std::to_string(8 * sizeof(T));
@@ -62,7 +64,7 @@ std::vector<Field> code_fields() {
     using T = std::decay_t<decltype(field)>;
     out.push_back({name, width_of<T>(), offset});
     if (!offset) return;
-    if constexpr (std::is_same_v<T, Str>)
+    if constexpr (is_text_v<T>)
       offset.reset();
     else
       *offset += sizeof(T);

@@ -14,6 +14,7 @@
 #include "format/profile_reader.hpp"
 #include "format/records.hpp"
 #include "unit/format_test_profiles.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::format {
 namespace {
@@ -100,13 +101,13 @@ Profile small_profile() {
   p.process.openmp_runtime = "omp 5";
   p.threads_not_measured = 67;
   p.sites = {
-      Site{10, 1, 11, "main", "m.c"},
-      Site{12, static_cast<std::uint32_t>(SiteKind::omp_parallel), 0, "parallel", "", 0x1a2c, 0x1b80,
-           kNoParent, "a.out"},
-      Site{13, static_cast<std::uint32_t>(SiteKind::omp_join_barrier), 0, "implicit barrier", "", 0x1a2c, 0,
-           12, "a.out"},
-      Site{63, static_cast<std::uint32_t>(SiteKind::mpi_reduction), 0, "MPI_Allreduce", "", 0x1a40, 0,
-           kNoParent, "a.out"},
+      parperf::test::make_site(10, 1, 11, "main", "m.c"),
+      parperf::test::make_site(12, static_cast<std::uint32_t>(SiteKind::omp_parallel), 0, "parallel", "",
+                               0x1a2c, 0x1b80, kNoParent, "a.out"),
+      parperf::test::make_site(13, static_cast<std::uint32_t>(SiteKind::omp_join_barrier), 0,
+                               "implicit barrier", "", 0x1a2c, 0, 12, "a.out"),
+      parperf::test::make_site(63, static_cast<std::uint32_t>(SiteKind::mpi_reduction), 0, "MPI_Allreduce",
+                               "", 0x1a40, 0, kNoParent, "a.out"),
   };
   p.events = {Event{14, "e", ""}};
   Node root;
@@ -125,12 +126,29 @@ Profile small_profile() {
   region.open = true;
   region.os_user_self_ns = 25;
   region.os_sys_self_ns = 26;
-  region.iterations = 27;
-  region.iteration_sum_ns = 28;
-  region.iteration_min_ns = 29;
-  region.iteration_max_ns = 30;
-  region.events = {EventStats{14, 31, 32, 33, 34, 35, 36, "x"}};
-  region.operations = {OperationStats{13, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51}};
+  region.iterations.count = 27;
+  region.iterations.sum_ns = 28;
+  region.iterations.min_ns = 29;
+  region.iterations.max_ns = 30;
+  region.events = {parperf::test::make_event_stats(14, 31, 32, 33, 34, 35, 36, "x")};
+  OperationStats barrier;
+  barrier.site = 13;
+  barrier.count = 37;
+  barrier.sum_ns = 38;
+  barrier.min_ns = 39;
+  barrier.max_ns = 40;
+  barrier.wait_ns = 41;
+  barrier.wait_max_ns = 42;
+  barrier.sync_ns = 43;
+  barrier.sync_max_ns = 44;
+  barrier.bytes = 45;
+  barrier.partner_min = 46;
+  barrier.partner_max = 47;
+  barrier.partner_set = 48;
+  barrier.overlap_ns = 49;
+  barrier.last_begin_ns = 50;
+  barrier.last_end_ns = 51;
+  region.operations = {barrier};
   Thread t;
   t.index = 0;
   t.ended = true;
@@ -148,8 +166,8 @@ Profile small_profile() {
   p.mpi.latency_ns = 52;
   p.mpi.bandwidth_bytes_per_s = 53;
   p.mpi.library = "mpi";
-  p.mpi.clock = {ClockSync{ClockPhase::init, 1, 54, 55, 56, 57}};
-  Communicator world{58, 2, 1, 59, 60, 61, 62, {}};
+  p.mpi.clock = {parperf::test::make_clock_sync(ClockPhase::init, 1, 54, 55, 56, 57)};
+  format::Communicator world = parperf::test::make_communicator(58, 2, 1, 59, 60, 61, 62);
   world.instances = {CollectiveInstance{64, 65, 66, 0, 1, 63}};
   p.mpi.communicators = {world};
   return p;
@@ -264,9 +282,12 @@ class OrderedWriter {
   void record(const Record& r) {
     Record copy = r;
     fields(copy, [this](auto& field) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>) {
+      using T = std::decay_t<decltype(field)>;
+      if constexpr (is_text_v<T>) {
         integer(static_cast<std::uint32_t>(field.size()));
         bytes_.insert(bytes_.end(), field.begin(), field.end());
+      } else if constexpr (std::is_enum_v<T>) {
+        integer(static_cast<std::underlying_type_t<T>>(field));
       } else {
         integer(field);
       }

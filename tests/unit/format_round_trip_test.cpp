@@ -105,8 +105,11 @@ template <class Record>
 std::vector<std::string> field_values(Record r) {
   std::vector<std::string> values;
   fields(r, [&](auto& field) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, Str>)
+    using T = std::decay_t<decltype(field)>;
+    if constexpr (is_text_v<T>)
       values.emplace_back(field);
+    else if constexpr (std::is_enum_v<T>)
+      values.push_back(std::to_string(static_cast<std::underlying_type_t<T>>(field)));
     else
       values.push_back(std::to_string(field));
   });
@@ -260,7 +263,10 @@ TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
   writer.file_header();
   writer.begin_section(SectionType::thread);
   writer.record(ThreadRecord{});
-  writer.record(NodeRecord{.parent = kNoParent, .site = 5});
+  NodeRecord node;
+  node.parent = kNoParent;
+  node.site = 5;
+  writer.record(node);
   writer.end_section();
   writer.begin_section(SectionType::sites);
   writer.record(SiteRecord{.id = 4, .kind = 1, .line = 10, .name = "helper", .file = "a.c"});

@@ -9,6 +9,7 @@
 #include "format/memory_sink.hpp"
 #include "format/record_writer.hpp"
 #include "format/records.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::test {
 namespace {
@@ -47,35 +48,37 @@ Node node(std::uint32_t parent, std::uint32_t site, std::int64_t value, std::uin
   n.last_begin_ns = base * 10'000 + 5;
   n.os_user_self_ns = base * 500 + 6;
   n.os_sys_self_ns = base * 50 + 7;
-  n.iterations = base + 8;
-  n.iteration_sum_ns = base * 900 + 9;
-  n.iteration_min_ns = base + 10;
-  n.iteration_max_ns = base * 90 + 11;
+  n.iterations.count = base + 8;
+  n.iterations.sum_ns = base * 900 + 9;
+  n.iterations.min_ns = base + 10;
+  n.iterations.max_ns = base * 90 + 11;
   return n;
 }
 
 EventStats event_stats(std::uint32_t event, std::uint64_t base, std::string first_description) {
-  return EventStats{event,           base + 1, base + 2,       base + 3,
-                    base * 1000 + 4, base + 5, base * 100 + 6, std::move(first_description)};
+  return parperf::test::make_event_stats(event, base + 1, base + 2, base + 3, base * 1000 + 4, base + 5,
+                                         base * 100 + 6, std::move(first_description));
 }
 
 OperationStats operation_stats(std::uint32_t site, std::uint64_t base) {
-  return OperationStats{site,
-                        base + 1,
-                        base * 1000 + 2,
-                        base + 3,
-                        base * 100 + 4,
-                        base * 10 + 5,
-                        base + 6,
-                        base * 20 + 7,
-                        base + 8,
-                        base * 64 + 9,
-                        static_cast<std::int64_t>(base % 7),
-                        static_cast<std::int64_t>(base % 7 + 3),
-                        (base << 4) | 0x9,
-                        base * 30 + 10,
-                        base * 40'000 + 11,
-                        base * 40'000 + 12};
+  OperationStats o;
+  o.site = site;
+  o.count = base + 1;
+  o.sum_ns = base * 1000 + 2;
+  o.min_ns = base + 3;
+  o.max_ns = base * 100 + 4;
+  o.wait_ns = base * 10 + 5;
+  o.wait_max_ns = base + 6;
+  o.sync_ns = base * 20 + 7;
+  o.sync_max_ns = base + 8;
+  o.bytes = base * 64 + 9;
+  o.partner_min = static_cast<std::int64_t>(base % 7);
+  o.partner_max = static_cast<std::int64_t>(base % 7 + 3);
+  o.partner_set = (base << 4) | 0x9;
+  o.overlap_ns = base * 30 + 10;
+  o.last_begin_ns = base * 40'000 + 11;
+  o.last_end_ns = base * 40'000 + 12;
+  return o;
 }
 
 std::uint32_t kind(SiteKind k) { return static_cast<std::uint32_t>(k); }
@@ -107,21 +110,23 @@ Profile rich_sample_profile() {
   // annotation sites come first; then the OpenMP collector's sites, known by a module-relative code
   // address (the implicit barrier shares its loop's address and names the loop as its parent).
   p.sites = {
-      Site{7, 0, 1, "program", ""},
-      Site{3, 1, 120, "solve", "src/solver.cpp"},
-      Site{12, 2, kMaxI64, "Ω-loop ∑ 数据", "src/ядро.f90"},
-      Site{0xfffffffeu, 3, -42, "", "generated.c"},
-      Site{40, kind(SiteKind::omp_parallel), 0, "parallel", "", 0x1a2c, 0x1b80, kNoParent,
-           "/opt/app/bin/heat"},
-      Site{41, kind(SiteKind::omp_loop), 0, "loop", "", 0x1a58, 0x1b44, kNoParent, "/opt/app/bin/heat"},
-      Site{42, kind(SiteKind::omp_implicit_barrier), 0, "implicit barrier", "", 0x1a58, 0, 41,
-           "/opt/app/bin/heat"},
-      Site{43, kind(SiteKind::omp_critical), 0, "critical", "", kMaxU64, 0, kNoParent,
-           "/home/ünï/lib/libkern.so"},
+      parperf::test::make_site(7, 0, 1, "program", ""),
+      parperf::test::make_site(3, 1, 120, "solve", "src/solver.cpp"),
+      parperf::test::make_site(12, 2, kMaxI64, "Ω-loop ∑ 数据", "src/ядро.f90"),
+      parperf::test::make_site(0xfffffffeu, 3, -42, "", "generated.c"),
+      parperf::test::make_site(40, kind(SiteKind::omp_parallel), 0, "parallel", "", 0x1a2c, 0x1b80, kNoParent,
+                               "/opt/app/bin/heat"),
+      parperf::test::make_site(41, kind(SiteKind::omp_loop), 0, "loop", "", 0x1a58, 0x1b44, kNoParent,
+                               "/opt/app/bin/heat"),
+      parperf::test::make_site(42, kind(SiteKind::omp_implicit_barrier), 0, "implicit barrier", "", 0x1a58, 0,
+                               41, "/opt/app/bin/heat"),
+      parperf::test::make_site(43, kind(SiteKind::omp_critical), 0, "critical", "", kMaxU64, 0, kNoParent,
+                               "/home/ünï/lib/libkern.so"),
       // The MPI collector's sites: the MPI function's name at the return address of the call.
-      Site{64, kind(SiteKind::mpi_recv), 0, "MPI_Recv", "", 0x2f10, 0, kNoParent, "/opt/app/bin/heat"},
-      Site{65, kind(SiteKind::mpi_reduction), 0, "MPI_Allreduce", "", 0x2f48, 0, kNoParent,
-           "/opt/app/bin/heat"},
+      parperf::test::make_site(64, kind(SiteKind::mpi_recv), 0, "MPI_Recv", "", 0x2f10, 0, kNoParent,
+                               "/opt/app/bin/heat"),
+      parperf::test::make_site(65, kind(SiteKind::mpi_reduction), 0, "MPI_Allreduce", "", 0x2f48, 0,
+                               kNoParent, "/opt/app/bin/heat"),
   };
   p.events = {
       Event{2, "halo exchange", "to rank %d, %zu bytes"},
@@ -147,9 +152,9 @@ Profile rich_sample_profile() {
   extremes.count = kMaxU64;
   extremes.sum_ns = kMaxU64 - 1;
   extremes.max_ns = kMaxU64 - 2;
-  extremes.iterations = kMaxU64 - 3;
-  extremes.events.push_back(
-      EventStats{0xffffffffu, kMaxU64, kMaxU64 - 4, kMaxU64 - 5, kMaxU64 - 6, 0, kMaxU64 - 7, "Ω ✓ 数据"});
+  extremes.iterations.count = kMaxU64 - 3;
+  extremes.events.push_back(parperf::test::make_event_stats(0xffffffffu, kMaxU64, kMaxU64 - 4, kMaxU64 - 5,
+                                                            kMaxU64 - 6, 0, kMaxU64 - 7, "Ω ✓ 数据"));
   t0.nodes.push_back(extremes);
   t0.nodes.push_back(node(0, 0xfffffffeu, kMaxI64, 4'000));
   Node region = node(0, 40, 0, 11'000);
@@ -159,8 +164,18 @@ Profile rich_sample_profile() {
   t0.nodes[1].operations.push_back(operation_stats(65, 18'000));
   Node loop = node(4, 41, 0, 13'000);
   loop.operations.push_back(operation_stats(42, 14'000));
-  loop.operations.push_back(OperationStats{43, kMaxU64, kMaxU64 - 1, 0, kMaxU64 - 2, kMaxU64 - 3, kMaxU64 - 4,
-                                           kMaxU64 - 5, kMaxU64 - 6, kMaxU64 - 7});
+  OperationStats extreme;  // the largest values; no partner
+  extreme.site = 43;
+  extreme.count = kMaxU64;
+  extreme.sum_ns = kMaxU64 - 1;
+  extreme.min_ns = 0;
+  extreme.max_ns = kMaxU64 - 2;
+  extreme.wait_ns = kMaxU64 - 3;
+  extreme.wait_max_ns = kMaxU64 - 4;
+  extreme.sync_ns = kMaxU64 - 5;
+  extreme.sync_max_ns = kMaxU64 - 6;
+  extreme.bytes = kMaxU64 - 7;
+  loop.operations.push_back(extreme);
   t0.nodes.push_back(loop);
 
   // Thread 2 before thread 1: the reader keeps file order and does not assume index == position.
@@ -215,16 +230,18 @@ Profile rich_sample_profile() {
   mpi.bandwidth_bytes_per_s = 11'900'000'017u;
   mpi.library = "Open MPI v4.1.4, package: Debian ✓";
   mpi.clock = {
-      format::ClockSync{ClockPhase::init, 5, 30'000'101, 30'004'103, 29'001'107, 4'002},
-      format::ClockSync{ClockPhase::finalize, 5, 98'000'000'109, 98'000'006'113, 97'000'003'127, 6'004},
+      parperf::test::make_clock_sync(ClockPhase::init, 5, 30'000'101, 30'004'103, 29'001'107, 4'002),
+      parperf::test::make_clock_sync(ClockPhase::finalize, 5, 98'000'000'109, 98'000'006'113, 97'000'003'127,
+                                     6'004),
   };
   // A world-sized communicator whose sample thinned out (stride 64) and a small one sampled whole,
   // holding a non-blocking collective (no departure) and an instance whose interval is unknown.
-  Communicator world{3, 12, 5, 0x9e37'79b9'7f4a'7c15u, 0, 640, 64, {}};
+  format::Communicator world = parperf::test::make_communicator(3, 12, 5, 0x9e37'79b9'7f4a'7c15u, 0, 640, 64);
   world.instances = {CollectiveInstance{0, 31'000'131, 31'020'137, 0, 1, 65},
                      CollectiveInstance{64, 41'000'139, 41'030'149, 0, 1, 65},
                      CollectiveInstance{576, 91'000'151, 91'050'157, 2, 4, 65}};
-  Communicator pair{0xfffffff0u, 2, 1, 0x0123'4567'89ab'cdefu, 3, 3, 1, {}};
+  format::Communicator pair =
+      parperf::test::make_communicator(0xfffffff0u, 2, 1, 0x0123'4567'89ab'cdefu, 3, 3, 1);
   pair.instances = {CollectiveInstance{0, 50'000'163, 50'000'167, 0, 5, 65},
                     CollectiveInstance{1, 60'000'173, 0, 0, 5, 65},
                     CollectiveInstance{2, 70'000'179, 70'000'181, 1, kNoParent, 65}};
@@ -237,7 +254,7 @@ Profile minimal_profile() {
   p.process.thread_count = 1;
   p.process.ticks_per_second = 1'000'000'000;
   p.process.hostname = "localhost";
-  p.sites = {Site{0, 0, 0, "program", ""}};
+  p.sites = {parperf::test::make_site(0, 0, 0, "program", "")};
   Thread t;
   Node root;
   root.count = 1;
@@ -339,7 +356,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   const auto compare_stats = [&](const std::string& path, const EventStats& as, const EventStats& es) {
     d.field(path + ".event", as.event, es.event);
     d.field(path + ".starts", as.starts, es.starts);
-    d.field(path + ".ends", as.ends, es.ends);
+    d.field(path + ".ends", as.count, es.count);
     d.field(path + ".atomics", as.atomics, es.atomics);
     d.field(path + ".sum_ns", as.sum_ns, es.sum_ns);
     d.field(path + ".min_ns", as.min_ns, es.min_ns);
@@ -379,10 +396,10 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".context", an.context, en.context);
     d.field(path + ".os_user_self_ns", an.os_user_self_ns, en.os_user_self_ns);
     d.field(path + ".os_sys_self_ns", an.os_sys_self_ns, en.os_sys_self_ns);
-    d.field(path + ".iterations", an.iterations, en.iterations);
-    d.field(path + ".iteration_sum_ns", an.iteration_sum_ns, en.iteration_sum_ns);
-    d.field(path + ".iteration_min_ns", an.iteration_min_ns, en.iteration_min_ns);
-    d.field(path + ".iteration_max_ns", an.iteration_max_ns, en.iteration_max_ns);
+    d.field(path + ".iterations", an.iterations.count, en.iterations.count);
+    d.field(path + ".iteration_sum_ns", an.iterations.sum_ns, en.iterations.sum_ns);
+    d.field(path + ".iteration_min_ns", an.iterations.min_ns, en.iterations.min_ns);
+    d.field(path + ".iteration_max_ns", an.iterations.max_ns, en.iterations.max_ns);
     d.list(path + ".events", an.events, en.events, compare_stats);
     d.list(path + ".operations", an.operations, en.operations, compare_operation);
   };

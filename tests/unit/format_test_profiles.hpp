@@ -71,74 +71,60 @@ void reseal_checksums(std::vector<std::uint8_t>& bytes);
 std::uint64_t load_uint(std::span<const std::uint8_t> bytes, std::size_t offset, std::size_t width);
 void store_uint(std::vector<std::uint8_t>& bytes, std::size_t offset, std::size_t width, std::uint64_t value);
 
+// The decoded model is the records with owned strings: each record is written as it is, with the
+// counts and flags that the decoded model holds as vectors and booleans filled in from them.
 template <class Writer>
 void write_records(Writer& writer, const format::Profile& profile) {
   using namespace format;
   writer.file_header();
 
-  const auto& p = profile.process;
   writer.begin_section(SectionType::process);
-  writer.record(ProcessRecord{
-      p.rank, p.world_size, p.pid, p.start_unix_ns, p.duration_ns, static_cast<std::uint32_t>(p.end_reason),
-      p.end_signal, static_cast<std::uint32_t>(p.clock_source), p.thread_count, p.ticks_per_second,
-      p.max_depth, p.dropped_intervals, p.hostname, p.command_line, p.parperf_version, p.openmp_runtime});
+  writer.record(profile.process);
   writer.end_section();
 
   writer.begin_section(SectionType::sites);
-  for (const auto& s : profile.sites)
-    writer.record(
-        SiteRecord{s.id, s.kind, s.line, s.address, s.end_address, s.parent, 0, s.name, s.file, s.module});
+  for (const auto& s : profile.sites) writer.record(static_cast<const SiteFields<std::string>&>(s));
   writer.end_section();
 
   writer.begin_section(SectionType::events);
-  for (const auto& e : profile.events) writer.record(EventRecord{e.id, e.name, e.description});
+  for (const auto& e : profile.events) writer.record(e);
   writer.end_section();
 
   for (const auto& t : profile.threads) {
     writer.begin_section(SectionType::thread);
-    writer.record(ThreadRecord{t.index, t.ended ? 1u : 0u, t.os_tid, t.start_ns, t.end_ns,
-                               static_cast<std::uint32_t>(t.kind), 0, t.parked_ns});
+    writer.record(static_cast<const ThreadRecord&>(t));
     for (const auto& n : t.nodes) {
-      writer.record(NodeRecord{
-          n.parent, n.site, n.value, n.count, n.sum_ns, n.min_ns, n.max_ns, n.last_begin_ns, n.open_ns,
-          n.os_user_self_ns, n.os_sys_self_ns, n.iterations, n.iteration_sum_ns, n.iteration_min_ns,
-          n.iteration_max_ns, (n.open ? kNodeOpen : 0u) | (n.context ? kNodeContext : 0u),
-          static_cast<std::uint32_t>(n.events.size()), static_cast<std::uint32_t>(n.operations.size()), 0});
-      for (const auto& e : n.events)
-        writer.record(EventStatsRecord{e.event, 0, e.starts, e.ends, e.atomics, e.sum_ns, e.min_ns, e.max_ns,
-                                       e.first_description});
-      for (const auto& o : n.operations)
-        writer.record(OperationStatsRecord{o.site, 0, o.count, o.sum_ns, o.min_ns, o.max_ns, o.wait_ns,
-                                           o.wait_max_ns, o.sync_ns, o.sync_max_ns, o.bytes, o.partner_min,
-                                           o.partner_max, o.partner_set, o.overlap_ns, o.last_begin_ns,
-                                           o.last_end_ns});
+      NodeRecord r = n;
+      r.flags = (n.open ? kNodeOpen : 0u) | (n.context ? kNodeContext : 0u);
+      r.event_count = static_cast<std::uint32_t>(n.events.size());
+      r.operation_count = static_cast<std::uint32_t>(n.operations.size());
+      writer.record(r);
+      for (const auto& e : n.events) writer.record(e);
+      for (const auto& o : n.operations) writer.record(o);
     }
     writer.end_section();
   }
 
   if (profile.has_mpi) {  // after the threads, as the runtime writes it: it refers to their nodes
-    const auto& m = profile.mpi;
+    MpiFields<std::string> mpi = profile.mpi;
+    mpi.clock_count = static_cast<std::uint32_t>(profile.mpi.clock.size());
+    mpi.communicator_count = static_cast<std::uint32_t>(profile.mpi.communicators.size());
     writer.begin_section(SectionType::mpi);
-    writer.record(MpiRecord{m.world_rank, m.world_size, m.thread_level,
-                            static_cast<std::uint32_t>(m.clock.size()),
-                            static_cast<std::uint32_t>(m.communicators.size()), 0, m.latency_ns,
-                            m.bandwidth_bytes_per_s, m.library});
-    for (const auto& c : m.clock)
-      writer.record(ClockSyncRecord{static_cast<std::uint32_t>(c.phase), 0, c.rank, c.send_ns, c.recv_ns,
-                                    c.master_ns, c.round_trip_ns});
-    for (const auto& c : m.communicators) {
-      writer.record(CommunicatorRecord{c.id, c.size, c.rank, c.members_hash, c.ordinal,
-                                       static_cast<std::uint32_t>(c.instances.size()), c.collectives,
-                                       c.stride});
-      for (const auto& x : c.instances)
-        writer.record(
-            CollectiveInstanceRecord{x.sequence, x.arrive_ns, x.leave_ns, x.thread, x.node, x.site, 0});
+    writer.record(mpi);
+    for (const auto& c : profile.mpi.clock) writer.record(c);
+    for (const auto& c : profile.mpi.communicators) {
+      CommunicatorRecord r = c;
+      r.instance_count = static_cast<std::uint32_t>(c.instances.size());
+      writer.record(r);
+      for (const auto& x : c.instances) writer.record(x);
     }
     writer.end_section();
   }
   if (profile.threads_not_measured > 0) {  // as the runtime: last, and only when a limit was reached
     writer.begin_section(SectionType::limits);
-    writer.record(LimitsRecord{profile.threads_not_measured});
+    LimitsRecord limits;
+    limits.threads_not_measured = profile.threads_not_measured;
+    writer.record(limits);
     writer.end_section();
   }
   writer.finish();

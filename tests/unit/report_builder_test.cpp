@@ -9,6 +9,7 @@
 
 #include "analysis/interval_tree.hpp"
 #include "report/report_builder.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::report {
 namespace {
@@ -55,7 +56,7 @@ class SampleRun {
     std::uint64_t ms;
   };
   static format::Site site(std::uint32_t id, std::uint32_t kind, const char* name) {
-    return format::Site{id, kind, 10 * id, name, "sample.cpp"};
+    return parperf::test::make_site(id, kind, 10 * id, name, "sample.cpp");
   }
   void thread(std::uint32_t index, const std::vector<NodeSpec>& specs) {
     format::Thread t;

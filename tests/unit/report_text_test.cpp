@@ -14,6 +14,7 @@
 #include "report/text_protocol.hpp"
 #include "report/time_format.hpp"
 #include "unit/format_test_profiles.hpp"
+#include "unit/profile_values.hpp"
 
 namespace parperf::report {
 namespace {
@@ -173,9 +174,10 @@ std::string text_report_with_names(const std::string& name) {
   format::Profile p = test::minimal_profile();
   p.process.command_line = "./" + name;
   p.process.openmp_runtime = name;
-  p.sites = {format::Site{0, 0, 0, "program", ""},
-             format::Site{1, static_cast<std::uint32_t>(SiteKind::user), 12, name, name + ".c"},
-             format::Site{2, static_cast<std::uint32_t>(SiteKind::omp_critical), 14, name, name + ".c"}};
+  p.sites = {
+      parperf::test::make_site(0, 0, 0, "program", ""),
+      parperf::test::make_site(1, static_cast<std::uint32_t>(SiteKind::user), 12, name, name + ".c"),
+      parperf::test::make_site(2, static_cast<std::uint32_t>(SiteKind::omp_critical), 14, name, name + ".c")};
   p.events = {format::Event{3, name, name}};
   format::Thread& t = p.threads[0];
   t.end_ns = 2'000'000'000;
@@ -185,7 +187,7 @@ std::string text_report_with_names(const std::string& name) {
   interval.site = 1;
   interval.count = 1;
   interval.sum_ns = interval.min_ns = interval.max_ns = 1'000'000'000;
-  interval.events.push_back(format::EventStats{3, 1, 1, 0, 10'000, 10'000, 10'000, name});
+  interval.events.push_back(parperf::test::make_event_stats(3, 1, 1, 0, 10'000, 10'000, 10'000, name));
   format::OperationStats critical;
   critical.site = 2;
   critical.count = 1;

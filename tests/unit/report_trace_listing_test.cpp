@@ -82,7 +82,7 @@ format::Profile openmp_profile(std::int64_t rank = 0) {
   solve.max_ns = 160 * kMs;
   format::EventStats halo;
   halo.event = 9;
-  halo.starts = halo.ends = 5;
+  halo.starts = halo.count = 5;
   halo.sum_ns = 50 * kMs;
   halo.min_ns = 8 * kMs;
   halo.max_ns = 12 * kMs;
@@ -99,10 +99,10 @@ format::Profile openmp_profile(std::int64_t rank = 0) {
   join.wait_max_ns = 3 * kMs;
   region.operations = {critical, join};
   format::Node loop = node(2, 4, 4, 240);
-  loop.iterations = 4;
-  loop.iteration_sum_ns = 240 * kMs;
-  loop.iteration_min_ns = 50 * kMs;
-  loop.iteration_max_ns = 70 * kMs;
+  loop.iterations.count = 4;
+  loop.iterations.sum_ns = 240 * kMs;
+  loop.iterations.min_ns = 50 * kMs;
+  loop.iterations.max_ns = 70 * kMs;
   format::OperationStats barrier = operation(5, 4, 10);
   barrier.min_ns = 1 * kMs;
   barrier.max_ns = 4 * kMs;
@@ -330,10 +330,10 @@ TEST(trace_listing, UserIntervalsShowTheirValueAndIterations) {
   format::Thread t;
   t.end_ns = 130 * kMs;
   format::Node sweep = node(0, 2, 1, 120);
-  sweep.iterations = 6;
-  sweep.iteration_sum_ns = 120 * kMs;
-  sweep.iteration_min_ns = 10 * kMs;
-  sweep.iteration_max_ns = 30 * kMs;
+  sweep.iterations.count = 6;
+  sweep.iterations.sum_ns = 120 * kMs;
+  sweep.iterations.min_ns = 10 * kMs;
+  sweep.iterations.max_ns = 30 * kMs;
   format::Node level = node(1, 3, 2, 60);
   level.value = 2;
   t.nodes = {node(format::kNoParent, 1, 1, 130), sweep, level};

@@ -63,7 +63,7 @@ void write_clock_exchanges(runtime::SectionRecords& records, const parperf_secti
   auto write_exchange = [&](const ClockExchange& e, std::uint32_t phase) {
     if (!e.present.load(std::memory_order_acquire) || written == count) return;
     format::ClockSyncRecord r;
-    r.phase = phase;
+    r.phase = static_cast<format::ClockPhase>(phase);
     r.rank = e.rank;
     r.send_ns = e.send ? parperf_section_time_ns(writer, e.send) : 0;
     r.recv_ns = e.recv ? parperf_section_time_ns(writer, e.recv) : 0;

@@ -1,5 +1,5 @@
-// The names the OpenMP collector gives its sites in the profile ("parallel", "implicit barrier"),
-// one per site kind, in one place.
+// The names the OpenMP collector gives its sites in the profile ("parallel", "implicit barrier"):
+// the site-kind table's (format/site_kinds.hpp).
 #pragma once
 
 #include "format/records.hpp"
