@@ -38,9 +38,6 @@ struct Site {
   std::uint64_t end_address = 0;
   std::uint32_t parent = kNoParent;  // the construct of an implicit or join barrier
   std::string module{};
-  // Not in the file: filled by the analysis when it symbolizes `address` (site_resolution.hpp).
-  std::string function{};
-  std::int64_t end_line = 0;
 };
 
 struct Event {
