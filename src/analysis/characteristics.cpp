@@ -114,30 +114,36 @@ double figure_value(const ProcessorFigures& p, Figure figure) {
   return 0;
 }
 
+Extreme compare_values(std::vector<ProcessorValue> values) {
+  Extreme e;
+  if (values.empty()) return e;
+  std::stable_sort(values.begin(), values.end(), [](const ProcessorValue& a, const ProcessorValue& b) {
+    return a.processor < b.processor;
+  });
+  double sum = 0;
+  for (const ProcessorValue& v : values) {
+    sum += v.value;
+    // Strict comparisons keep the lowest processor number on ties.
+    if (!e.min_processor || v.value < e.min) {
+      e.min = v.value;
+      e.min_processor = v.processor;
+    }
+    if (!e.max_processor || v.value > e.max) {
+      e.max = v.value;
+      e.max_processor = v.processor;
+    }
+  }
+  e.mean = sum / static_cast<double>(values.size());
+  return e;
+}
+
 Comparative compare_processors(std::span<const ProcessorFigures> processors) {
   Comparative comparative;
-  if (processors.empty()) return comparative;
-  std::vector<const ProcessorFigures*> by_number;
-  for (const ProcessorFigures& p : processors) by_number.push_back(&p);
-  std::sort(by_number.begin(), by_number.end(),
-            [](const ProcessorFigures* a, const ProcessorFigures* b) { return a->processor < b->processor; });
   for (Figure figure : kFigures) {
-    Extreme& e = comparative.extremes[static_cast<std::size_t>(figure)];
-    double sum = 0;
-    for (const ProcessorFigures* p : by_number) {
-      double value = figure_value(*p, figure);
-      sum += value;
-      // Strict comparisons keep the lowest processor number on ties.
-      if (!e.min_processor || value < e.min) {
-        e.min = value;
-        e.min_processor = p->processor;
-      }
-      if (!e.max_processor || value > e.max) {
-        e.max = value;
-        e.max_processor = p->processor;
-      }
-    }
-    e.mean = sum / static_cast<double>(by_number.size());
+    std::vector<ProcessorValue> values;
+    values.reserve(processors.size());
+    for (const ProcessorFigures& p : processors) values.push_back({p.processor, figure_value(p, figure)});
+    comparative.extremes[static_cast<std::size_t>(figure)] = compare_values(std::move(values));
   }
   return comparative;
 }

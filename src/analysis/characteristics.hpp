@@ -129,7 +129,18 @@ struct Comparative {
   const Extreme& operator[](Figure f) const { return extremes[static_cast<std::size_t>(f)]; }
 };
 
-// `processors` in any order.
+// One number of one processor: a figure of a thread or a process, a score of a rank.
+struct ProcessorValue {
+  std::int64_t processor = 0;
+  double value = 0;
+};
+
+// The comparative form of one number over processors (DESIGN.md section 4): the minimum and the
+// maximum with the processor where each is reached (the lowest processor number on ties) and the
+// mean, summed in processor order. All zero, without processors, when `values` is empty.
+Extreme compare_values(std::vector<ProcessorValue> values);
+
+// Every figure of `processors` (in any order) in comparative form.
 Comparative compare_processors(std::span<const ProcessorFigures> processors);
 
 }  // namespace parperf::analysis

@@ -12,26 +12,29 @@ namespace {
 // Site and event ids are numbers private to one process: resolve them through its own tables.
 class ProcessTables {
  public:
-  explicit ProcessTables(const format::Profile& profile) {
-    for (const format::Site& site : profile.sites) sites_.emplace(site.id, &site);
+  ProcessTables(const format::Profile& profile, const SiteTable& table) {
+    for (const format::Site& site : profile.sites)
+      sites_.emplace(site.id, ResolvedSite{&site, table.location(profile.process.rank, site)});
     for (const format::Event& event : profile.events) events_.emplace(event.id, &event);
   }
 
   IntervalIdentity identity(const format::Node& node) const {
     auto it = sites_.find(node.site);
     if (it == sites_.end()) return {1, fmt::format("<unknown site {}>", node.site), "", 0, node.value, 0, ""};
-    const format::Site& site = *it->second;
-    return {site.kind, site.name, site.file, site.line, node.value, site.end_line, site.function};
+    const format::Site& site = *it->second.site;
+    const SiteLocation& where = it->second.location;
+    return {site.kind, site.name, where.file, where.line, node.value, where.end_line, where.function};
   }
 
   OperationIdentity operation(std::uint32_t id) const {
     auto it = sites_.find(id);
     if (it == sites_.end()) return {0, fmt::format("<unknown site {}>", id), "", 0, "", 0};
-    const format::Site& site = *it->second;
+    const format::Site& site = *it->second.site;
+    const SiteLocation& where = it->second.location;
     std::uint32_t construct_kind = 0;
     if (auto parent = sites_.find(site.parent); site.parent != format::kNoParent && parent != sites_.end())
-      construct_kind = parent->second->kind;
-    return {site.kind, site.name, site.file, site.line, site.function, construct_kind};
+      construct_kind = parent->second.site->kind;
+    return {site.kind, site.name, where.file, where.line, where.function, construct_kind};
   }
 
   const format::Event* event(std::uint32_t id) const {
@@ -40,7 +43,11 @@ class ProcessTables {
   }
 
  private:
-  std::unordered_map<std::uint32_t, const format::Site*> sites_;
+  struct ResolvedSite {
+    const format::Site* site;
+    SiteLocation location;
+  };
+  std::unordered_map<std::uint32_t, ResolvedSite> sites_;
   std::unordered_map<std::uint32_t, const format::Event*> events_;
 };
 
@@ -140,10 +147,10 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
 
 class TreeBuilder {
  public:
-  TreeBuilder() { children_by_identity_.emplace_back(); }
+  explicit TreeBuilder(const SiteTable& sites) : sites_(sites) { children_by_identity_.emplace_back(); }
 
   void add_profile(const format::Profile& profile) {
-    ProcessTables tables(profile);
+    ProcessTables tables(profile, sites_);
     std::int64_t rank = profile.process.rank;
     auto thread_count = static_cast<std::uint32_t>(profile.threads.size());
     tree_.threads_per_rank[rank] = std::max(profile.process.thread_count, thread_count);
@@ -223,18 +230,20 @@ class TreeBuilder {
     return index;
   }
 
+  const SiteTable& sites_;
   IntervalTree tree_;
   std::vector<std::map<IntervalIdentity, std::size_t>> children_by_identity_;
 };
 
 }  // namespace
 
-OperationIdentity operation_identity(const format::Profile& profile, std::uint32_t site) {
-  return ProcessTables(profile).operation(site);
+OperationIdentity operation_identity(const format::Profile& profile, std::uint32_t site,
+                                     const SiteTable& sites) {
+  return ProcessTables(profile, sites).operation(site);
 }
 
-IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles) {
-  TreeBuilder builder;
+IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles, const SiteTable& sites) {
+  TreeBuilder builder(sites);
   for (const format::Profile& profile : profiles) builder.add_profile(profile);
   return builder.finish();
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/site_table.hpp"
 #include "analysis/time_breakdown.hpp"
 #include "format/profile.hpp"
 
@@ -145,9 +146,12 @@ struct IntervalTree {
   std::map<Location, std::vector<std::size_t>> node_intervals;
 };
 
-IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles);
+// `sites`: where symbolization put the sites found at code addresses (site_resolution.hpp); without
+// it, sites are where their files say.
+IntervalTree build_interval_tree(const std::vector<format::Profile>& profiles, const SiteTable& sites = {});
 
 // The identity under which the tree merges the operations of `profile`'s site `site`.
-OperationIdentity operation_identity(const format::Profile& profile, std::uint32_t site);
+OperationIdentity operation_identity(const format::Profile& profile, std::uint32_t site,
+                                     const SiteTable& sites = {});
 
 }  // namespace parperf::analysis

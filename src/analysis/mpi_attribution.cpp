@@ -32,8 +32,9 @@ LocationStats* find_location(MergedInterval& interval, Location location) {
 
 class Attribution {
  public:
-  Attribution(IntervalTree& tree, const std::vector<format::Profile>& profiles, const ClockCorrection& clocks)
-      : tree_(tree), clocks_(clocks) {
+  Attribution(IntervalTree& tree, const std::vector<format::Profile>& profiles, const SiteTable& sites,
+              const ClockCorrection& clocks)
+      : tree_(tree), sites_(sites), clocks_(clocks) {
     for (const format::Profile& p : profiles) profiles_.emplace(p.process.rank, &p);
   }
 
@@ -64,7 +65,7 @@ class Attribution {
     auto [it, inserted] = identities_.try_emplace(std::pair(rank, site));
     if (inserted) {
       auto profile = profiles_.find(rank);
-      if (profile != profiles_.end()) it->second = operation_identity(*profile->second, site);
+      if (profile != profiles_.end()) it->second = operation_identity(*profile->second, site, sites_);
     }
     return it->second;
   }
@@ -129,6 +130,7 @@ class Attribution {
   }
 
   IntervalTree& tree_;
+  const SiteTable& sites_;
   const ClockCorrection& clocks_;
   std::map<std::int64_t, const format::Profile*> profiles_;
   std::map<std::pair<std::int64_t, std::uint32_t>, OperationIdentity> identities_;
@@ -136,16 +138,17 @@ class Attribution {
 
 }  // namespace
 
-void attribute_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles,
+void attribute_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles, const SiteTable& sites,
                    const ClockCorrection& clocks, const CollectiveMatching& matching) {
-  Attribution(tree, profiles, clocks).run(matching);
+  Attribution(tree, profiles, sites, clocks).run(matching);
 }
 
-MpiAnalysis analyze_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles) {
+MpiAnalysis analyze_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles,
+                        const SiteTable& sites) {
   MpiAnalysis mpi;
   mpi.clocks = correct_clocks(profiles);
   mpi.matching = match_collectives(profiles, mpi.clocks);
-  attribute_mpi(tree, profiles, mpi.clocks, mpi.matching);
+  attribute_mpi(tree, profiles, sites, mpi.clocks, mpi.matching);
   return mpi;
 }
 

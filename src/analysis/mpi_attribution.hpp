@@ -31,8 +31,8 @@
 
 namespace parperf::analysis {
 
-// `tree` built from `profiles`; `matching` from the same profiles and `clocks`.
-void attribute_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles,
+// `tree` built from `profiles` and `sites`; `matching` from the same profiles and `clocks`.
+void attribute_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles, const SiteTable& sites,
                    const ClockCorrection& clocks, const CollectiveMatching& matching);
 
 // Everything MPI the report needs, computed once: the clocks, the matched collectives, and their
@@ -41,6 +41,7 @@ struct MpiAnalysis {
   ClockCorrection clocks;
   CollectiveMatching matching;
 };
-MpiAnalysis analyze_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles);
+MpiAnalysis analyze_mpi(IntervalTree& tree, const std::vector<format::Profile>& profiles,
+                        const SiteTable& sites = {});
 
 }  // namespace parperf::analysis

@@ -8,31 +8,34 @@
 
 namespace parperf::analysis {
 
-void resolve_code_sites(RunData& run) {
+SiteTable resolve_code_sites(const RunData& run) {
+  SiteTable table;
   Symbolizer symbolizer;
   std::set<std::string> reported;
-  for (format::Profile& profile : run.profiles) {
-    for (format::Site& site : profile.sites) {
+  for (const format::Profile& profile : run.profiles) {
+    for (const format::Site& site : profile.sites) {
       if (site.module.empty() || site.address == 0) continue;
       const SourceLocation where = symbolizer.locate_return_address(site.module, site.address);
       if (const std::string& problem = symbolizer.problem(site.module);
           !problem.empty() && reported.insert(site.module).second)
-        run.warnings.push_back(fmt::format("source locations unavailable: {}", problem));
-      site.function = where.function;
+        table.warnings.push_back(fmt::format("source locations unavailable: {}", problem));
+      SiteLocation resolved{site.file, site.line, 0, where.function};
       if (where.line > 0) {
-        site.file = where.file;
-        site.line = where.line;
+        resolved.file = where.file;
+        resolved.line = where.line;
       } else {
         // Without line information the address itself keeps distinct constructs apart.
-        site.file = site.module;
-        if (site.function.empty()) site.function = fmt::format("0x{:x}", site.address);
+        resolved.file = site.module;
+        if (resolved.function.empty()) resolved.function = fmt::format("0x{:x}", site.address);
       }
       if (site.end_address != 0 && where.line > 0) {
         const SourceLocation end = symbolizer.locate_return_address(site.module, site.end_address);
-        if (end.file == where.file && end.line >= where.line) site.end_line = end.line;
+        if (end.file == where.file && end.line >= where.line) resolved.end_line = end.line;
       }
+      table.add(profile.process.rank, site.id, std::move(resolved));
     }
   }
+  return table;
 }
 
 }  // namespace parperf::analysis

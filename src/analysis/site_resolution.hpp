@@ -3,13 +3,14 @@
 #pragma once
 
 #include "analysis/run_data.hpp"
+#include "analysis/site_table.hpp"
 
 namespace parperf::analysis {
 
-// Fills file, line, end_line and function of every site that has a module and address. A module
-// that cannot be read (moved, stripped, not built with -g) adds one warning to `run.warnings`; its
-// sites keep their kind's name and get the function or the address as their identity, so distinct
-// constructs stay distinct.
-void resolve_code_sites(RunData& run);
+// The file, line, end_line and function of every site of `run` that has a module and address. A
+// module that cannot be read (moved, stripped, not built with -g) adds one warning to the table's;
+// its sites keep their kind's name and get the function or the address as their identity, so
+// distinct constructs stay distinct.
+SiteTable resolve_code_sites(const RunData& run);
 
 }  // namespace parperf::analysis

@@ -28,21 +28,21 @@
 #include <thread>
 #include <vector>
 
-#include "analysis/locality/import/lackey_import.hpp"
-#include "analysis/locality/import/text_import.hpp"
+#include "analysis/locality/locality_trace_analysis.hpp"
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
-#include "cli/locality_trace_analysis.hpp"
 #include "cli/mpi_launch.hpp"
 #include "cli/output_directory.hpp"
 #include "cli/pipe_stream.hpp"
 #include "cli/preload.hpp"
 #include "cli/temporary_file.hpp"
+#include "format/locality_file.hpp"
 #include "format/memory_trace.hpp"
 #include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
+#include "import/lackey_import.hpp"
+#include "import/text_import.hpp"
 #include "report/locality/locality_json.hpp"
-#include "report/locality/locality_ranks.hpp"
 #include "report/locality/locality_svg.hpp"
 #include "report/locality/locality_text.hpp"
 #include "report/locality/svg_to_png.hpp"
@@ -152,15 +152,15 @@ void write_picture(const std::filesystem::path& directory, const std::string& na
   }
 }
 
-void write_results(const report::LocalityResult& result, const std::filesystem::path& directory) {
-  write_text_file(directory / format::kLocalityFileName, report::locality_json_text(result));
+void write_results(const format::LocalityResult& result, const std::filesystem::path& directory) {
+  format::write_locality_file(directory / format::kLocalityFileName, result);
   bool draw_png = true;
   write_picture(directory, "locality-scatter", report::scatter_svg(result), draw_png);
   write_picture(directory, "locality-reuse", report::reuse_histogram_svg(result), draw_png);
   write_picture(directory, "locality-square", report::locality_square_svg(result), draw_png);
 }
 
-void print_result(const LocalityCommandOptions& options, const report::LocalityResult& result) {
+void print_result(const LocalityCommandOptions& options, const format::LocalityResult& result) {
   if (options.json) {
     fmt::print("{}", report::locality_json_text(result));
   } else {
@@ -169,7 +169,7 @@ void print_result(const LocalityCommandOptions& options, const report::LocalityR
   std::fflush(stdout);
 }
 
-void finish(const LocalityCommandOptions& options, const report::LocalityResult& result,
+void finish(const LocalityCommandOptions& options, const format::LocalityResult& result,
             const std::optional<std::filesystem::path>& directory) {
   for (const auto& warning : result.warnings) fmt::print(stderr, "parperf: warning: {}\n", warning);
   if (options.print) print_result(options, result);
@@ -182,10 +182,10 @@ void finish(const LocalityCommandOptions& options, const report::LocalityResult&
         directory->string(), directory->string());
 }
 
-report::LocalityResult analyse_file(const LocalityCommandOptions& options,
+format::LocalityResult analyse_file(const LocalityCommandOptions& options,
                                     const std::filesystem::path& trace) {
   format::RegularFileStream file(trace);
-  LocalityTraceAnalysis analysis(options.engine);
+  locality::LocalityTraceAnalysis analysis(options.engine);
   analysis.read(file.stream(), trace.string());
   return analysis.finish();
 }
@@ -200,15 +200,15 @@ int import_and_analyse(const LocalityCommandOptions& options) {
   const auto directory = make_output_directory(options, input);
   const std::filesystem::path trace =
       directory ? *directory / "memory.ppm" : create_temporary_file("parperf-import-XXXXXX.ppm");
-  locality::ImportOptions import;
+  trace_import::ImportOptions import;
   import.input_name = input;
   import.executable = options.executable;
   {
     format::MemoryTraceWriter writer(trace);
     if (lackey) {
-      locality::import_lackey(in, writer, import);
+      trace_import::import_lackey(in, writer, import);
     } else {
-      locality::import_text(in, writer, import);
+      trace_import::import_text(in, writer, import);
     }
     writer.finish();
   }
@@ -225,7 +225,7 @@ std::optional<std::filesystem::path> make_run_directory(const LocalityCommandOpt
                                                         const MpiJob& job) {
   auto directory = make_output_directory(options, options.inputs.front(), job);
   if (!directory || !job.is_rank || job.size < 2) return directory;
-  return make_directory(*directory / report::rank_directory_name(job.rank), false);
+  return make_directory(*directory / format::rank_directory_name(job.rank), false);
 }
 
 // Runs the program with its collector writing to a pipe, and scores the stream on a second thread
@@ -254,7 +254,7 @@ int run_and_analyse(const LocalityCommandOptions& options) {
   // the trace's sampling section tells the engine how to scale.
   locality::LocalityOptions engine = options.engine;
   engine.sample_rate = 1.0;
-  LocalityTraceAnalysis analysis(engine);
+  locality::LocalityTraceAnalysis analysis(engine);
   std::exception_ptr analysis_error;
   PipeStreamBuffer stream_buffer(pipe_ends[0], copy);
   std::thread reader([&] {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cli/openmp_runtime.hpp"
+#include "format/job_environment.hpp"
 
 namespace parperf::cli {
 namespace {
@@ -36,17 +37,14 @@ std::string file_name_safe(const std::string& text) {
 
 MpiJob mpi_job_from_environment(Getenv getenv) {
   MpiJob job;
-  static const char* const rank_variables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                               "SLURM_PROCID"};
-  static const char* const size_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
-  for (const char* name : rank_variables) {
+  for (const char* name : format::kLauncherRankVariables) {
     if (auto rank = integer(getenv(name))) {
       job.is_rank = true;
       job.rank = *rank;
       break;
     }
   }
-  for (const char* name : size_variables) {
+  for (const char* name : format::kLauncherSizeVariables) {
     if (auto size = integer(getenv(name)); size && *size > 0) {
       job.size = *size;
       break;

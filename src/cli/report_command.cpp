@@ -1,7 +1,6 @@
 // `parperf report DIR`: the efficiency report of a run directory, as a text protocol or JSON.
-// Loads the run, merges its interval trees, attributes the MPI and OpenMP measurements, builds the
-// report and prints it; every problem ends the command with one line "parperf: <problem>" on stderr
-// and exit status 1.
+// Loads the run, analyses it (analysis/analysis.hpp), builds the report and prints it; every problem ends the
+// command with one line "parperf: <problem>" on stderr and exit status 1.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -15,16 +14,12 @@
 
 #include <fmt/core.h>
 
-#include "analysis/interval_tree.hpp"
-#include "analysis/mpi_attribution.hpp"
-#include "analysis/openmp_attribution.hpp"
-#include "analysis/processors.hpp"
+#include "analysis/analysis.hpp"
+#include "analysis/locality/locality_ranks.hpp"
 #include "analysis/run_loader.hpp"
-#include "analysis/site_resolution.hpp"
 #include "cli/commands.hpp"
+#include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
-#include "format/regular_file.hpp"
-#include "format/run_directory.hpp"
 #include "report/json_report.hpp"
 #include "report/locality/locality_json.hpp"
 #include "report/locality/locality_ranks.hpp"
@@ -57,73 +52,38 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   options.filter.exclude = report::split_names(o.exclude);
   if (!o.procs.empty()) options.per_processor = report::parse_processor_list(o.procs);
   if (o.per_proc) options.per_processor = report::ProcessorSelection{};
+  return options;
+}
+
+analysis::AnalysisOptions analysis_options(const ReportCommandOptions& o) {
+  analysis::AnalysisOptions options;
   if (!o.unit.empty()) options.unit = analysis::parse_unit(o.unit);
   options.rank = o.rank;
   return options;
 }
 
-// locality.json holds histograms and one entry per function: megabytes at most for real programs.
-constexpr std::uint64_t kMaxLocalityBytes = 256 * 1024 * 1024;
-
-// A locality result file; nothing when it does not exist. Only a regular file is read (a FIFO would
-// block the report, a device never end).
-std::optional<report::LocalityResult> read_locality(const std::filesystem::path& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return std::nullopt;
-  const std::string text = format::RegularFile(path).read_all(kMaxLocalityBytes, "a locality.json");
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
-  }
-  return report::locality_from_json(json, path.string());
-}
-
-// What `parperf locality` stored in the run directory: one result, or one per rank of an MPI job.
-struct StoredLocality {
-  std::optional<report::LocalityResult> single;
-  std::vector<report::RankLocality> ranks;  // by rank
-  bool empty() const { return !single && ranks.empty(); }
-};
-
-StoredLocality stored_locality(const std::string& directory) {
-  StoredLocality stored;
-  stored.single = read_locality(std::filesystem::path(directory) / format::kLocalityFileName);
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-    const auto rank = report::rank_of_directory(entry.path().filename().string());
-    if (!rank) continue;
-    // A rank that ended before writing its result (killed, crashed in parperf) is left out: the
-    // others are still worth comparing.
-    if (auto result = read_locality(entry.path() / format::kLocalityFileName))
-      stored.ranks.push_back({*rank, std::move(*result)});
-  }
-  std::sort(stored.ranks.begin(), stored.ranks.end(),
-            [](const report::RankLocality& a, const report::RankLocality& b) { return a.rank < b.rank; });
-  return stored;
-}
-
-nlohmann::ordered_json stored_locality_json(const StoredLocality& stored) {
+nlohmann::ordered_json stored_locality_json(const format::StoredLocality& stored) {
   nlohmann::ordered_json json = nlohmann::ordered_json::object();
   if (stored.single) json["locality"] = report::locality_json(*stored.single);
-  if (!stored.ranks.empty()) json["locality_by_rank"] = report::locality_ranks_json(stored.ranks);
+  if (!stored.ranks.empty())
+    json["locality_by_rank"] =
+        report::locality_ranks_json(stored.ranks, locality::compare_ranks(stored.ranks));
   return json;
 }
 
-std::string stored_locality_text(const StoredLocality& stored, const std::string& directory) {
+std::string stored_locality_text(const format::StoredLocality& stored, const std::string& directory) {
   std::string text;
   if (stored.single) text += report::locality_text(*stored.single);
   if (!stored.ranks.empty()) {
     if (!text.empty()) text += "\n";
-    text += report::locality_ranks_text(stored.ranks, directory);
+    text += report::locality_ranks_text(stored.ranks, locality::compare_ranks(stored.ranks), directory);
   }
   return text;
 }
 
 void run_report(const ReportCommandOptions& o) {
-  report::ReportOptions options = report_options(o);  // option errors before the (slower) load
-  const StoredLocality locality = stored_locality(o.directory);
+  const report::ReportOptions options = report_options(o);  // option errors before the (slower) load
+  const format::StoredLocality locality = format::read_stored_locality(o.directory);
   if (!locality.empty() &&
       format::find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
     if (o.json) {
@@ -133,13 +93,9 @@ void run_report(const ReportCommandOptions& o) {
     }
     return;
   }
-  analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
-  analysis::resolve_code_sites(run);
-  analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-  // MPI first: it puts each interval's own figures in place, which the OpenMP pass then sums up.
-  const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
-  analysis::attribute_openmp(tree);
-  report::Report built = report::build_report(run, tree, options, mpi);
+  const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
+  const report::Report built =
+      report::build_report(run, analysis::analyze(run, analysis_options(o)), options);
   if (o.json) {
     if (!locality.empty()) {
       auto json = nlohmann::ordered_json::parse(report::render_json_text(built));

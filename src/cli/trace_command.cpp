@@ -59,13 +59,33 @@ report::TraceFilter trace_filter(const TraceCommandOptions& o) {
   return filter;
 }
 
+// The default describer, with the sites found at code addresses where symbolization put them.
+report::SiteDescriber located_sites(const analysis::SiteTable& sites, const format::Profile& profile) {
+  return [&sites, rank = profile.process.rank](const format::Site& site, const format::Site* construct) {
+    const analysis::SiteLocation where = sites.location(rank, site);
+    format::Site located = site;
+    located.file = where.file;
+    located.line = where.line;
+    report::SiteText text = report::describe_site(located, construct);
+    text.line2 = where.end_line;
+    return text;
+  };
+}
+
 void run_trace(const TraceCommandOptions& o) {
   const report::TraceFilter filter = trace_filter(o);  // option errors before the (slower) load
-  analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
-  analysis::resolve_code_sites(run);
-  for (const std::string& warning : run.warnings)
-    fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
-  const std::string listing = report::render_trace_listing(run.profiles, filter);
+  const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
+  const analysis::SiteTable sites = analysis::resolve_code_sites(run);
+  for (const auto* warnings : {&run.warnings, &sites.warnings})
+    for (const std::string& warning : *warnings)
+      fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
+  std::string listing;
+  for (const format::Profile& profile : run.profiles) {
+    const std::string blocks = report::render_trace_listing(profile, filter, located_sites(sites, profile));
+    if (blocks.empty()) continue;
+    if (!listing.empty()) listing += '\n';
+    listing += blocks;
+  }
   if (listing.empty()) throw std::runtime_error("no thread of the run matches --rank and --thread");
   fmt::print("{}", listing);
   std::fflush(stdout);

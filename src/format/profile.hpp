@@ -13,11 +13,7 @@ namespace parperf::format {
 
 using ProcessInfo = ProcessFields<std::string>;
 
-struct Site : SiteFields<std::string> {
-  // Not in the file: filled by the analysis when it symbolizes `address` (site_resolution.hpp).
-  std::string function{};
-  std::int64_t end_line = 0;
-};
+using Site = SiteFields<std::string>;
 
 using Event = EventFields<std::string>;
 using EventStats = EventStatsFields<std::string>;  // count: completed start/end pairs

@@ -4,13 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
-#include "analysis/characteristics.hpp"
-#include "analysis/interval_totals.hpp"
-#include "analysis/mpi_calls.hpp"
-#include "analysis/rank_list.hpp"
-#include "analysis/rank_view.hpp"
 #include "format/run_directory.hpp"
 #include "report/diagnosis.hpp"
 #include "report/src_summary.hpp"
@@ -56,16 +49,18 @@ std::optional<MpiSummary> summarize_mpi(const analysis::RunData& run, const anal
   return summary;
 }
 
-RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalTree& tree,
-                         analysis::Unit unit) {
+RunSummary summarize_run(const analysis::RunData& run, const analysis::Analysis& analysis) {
+  const analysis::IntervalTree& tree = analysis.tree();
   RunSummary summary;
   summary.directory = run.directory.string();
   summary.command = command_of(run);
   summary.processes = static_cast<std::int64_t>(run.profiles.size());
   summary.world_size = std::max(run.world_size, summary.processes);
   for (const auto& [rank, threads] : tree.threads_per_rank) summary.threads += threads;
-  summary.unit = unit;
+  summary.unit = analysis.unit;
   summary.warnings = run.warnings;
+  summary.warnings.insert(summary.warnings.end(), analysis.sites.warnings.begin(),
+                          analysis.sites.warnings.end());
   for (const format::Profile& profile : run.profiles)
     if (summary.openmp_runtime.empty()) summary.openmp_runtime = profile.process.openmp_runtime;
   summary.openmp_runtime_substituted =
@@ -91,21 +86,21 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::IntervalT
 }
 
 // What a whole-run analysis adds to the summary: MPI, the slowest rank, missing ranks, the view.
-void add_run_facts(RunSummary& summary, const analysis::RunData& run, const analysis::IntervalTree& tree,
-                   const analysis::MpiAnalysis& mpi, const ReportOptions& options) {
+void add_run_facts(RunSummary& summary, const analysis::RunData& run, const analysis::Analysis& analysis) {
   summary.missing_ranks = run.missing_ranks;
   summary.missing_rank_count = run.missing_rank_count;
-  if (tree.threads_per_rank.size() > 1) summary.slowest_rank = analysis::slowest_rank(tree);
+  summary.slowest_rank = analysis.slowest_rank;
+  const analysis::MpiAnalysis& mpi = analysis.mpi;
   summary.mpi = summarize_mpi(run, mpi);
-  summary.view_rank = options.rank;
+  summary.view_rank = analysis.view_rank;
   summary.warnings.insert(summary.warnings.end(), mpi.clocks.warnings.begin(), mpi.clocks.warnings.end());
   summary.warnings.insert(summary.warnings.end(), mpi.matching.warnings.begin(), mpi.matching.warnings.end());
 }
 
 class IntervalReporter {
  public:
-  IntervalReporter(const analysis::IntervalTree& tree, const ReportOptions& options, analysis::Unit unit)
-      : tree_(tree), options_(options), unit_(unit) {}
+  IntervalReporter(const analysis::Analysis& analysis, const ReportOptions& options)
+      : analysis_(analysis), options_(options) {}
 
   std::vector<ReportInterval> report(const std::vector<SelectedInterval>& selected) const {
     std::vector<ReportInterval> intervals;
@@ -116,61 +111,43 @@ class IntervalReporter {
 
  private:
   ReportInterval report(const SelectedInterval& selected) const {
-    const analysis::MergedInterval& merged = tree_.intervals[selected.interval];
-    std::vector<analysis::ProcessorInput> inputs = analysis::processor_inputs(tree_, merged, unit_);
-    std::vector<analysis::ProcessorFigures> figures = analysis::processor_figures(inputs);
-    analysis::IntervalTotals totals = analysis::interval_totals(merged);
+    const analysis::MergedInterval& merged = analysis_.tree().intervals[selected.interval];
+    const analysis::IntervalAnalysis& analysed = analysis_.intervals[selected.interval];
 
     ReportInterval interval;
     interval.identity = merged.identity;
     interval.level = merged.level;
-    interval.count = totals.count;
-    interval.open = totals.open;
-    interval.characteristics = analysis::characterize(inputs);
-    interval.comparative = analysis::compare_processors(figures);
-    for (analysis::ProcessorFigures& f : figures) {
+    interval.count = analysed.totals.count;
+    interval.open = analysed.totals.open;
+    interval.characteristics = analysed.characteristics;
+    interval.comparative = analysed.comparative;
+    for (const analysis::ProcessorFigures& f : analysed.processors) {
       if (!options_.per_processor || options_.per_processor->includes(f.processor)) {
-        interval.per_processor.push_back(std::move(f));
+        interval.per_processor.push_back(f);
       }
     }
-    interval.iterations = totals.iterations;
-    interval.events = std::move(totals.events);
-    interval.mpi_calls = analysis::mpi_calls(tree_, selected.interval);
-    interval.communication_classes = analysis::communication_classes(interval.mpi_calls);
-    interval.diagnosis = diagnose(interval.characteristics, interval.comparative);
+    interval.iterations = analysed.totals.iterations;
+    interval.events = analysed.totals.events;
+    interval.mpi_calls = analysed.mpi_calls;
+    interval.communication_classes = analysed.communication_classes;
+    interval.diagnosis = diagnosis_text(analysed.diagnosis);
     interval.children = report(selected.children);
     return interval;
   }
 
-  const analysis::IntervalTree& tree_;
+  const analysis::Analysis& analysis_;
   const ReportOptions& options_;
-  analysis::Unit unit_;
 };
 
 }  // namespace
 
-Report build_report(const analysis::RunData& run, const analysis::IntervalTree& whole_run,
-                    const ReportOptions& options, const analysis::MpiAnalysis& mpi) {
-  analysis::IntervalTree view;
-  if (options.rank) {
-    if (!whole_run.threads_per_rank.count(*options.rank)) {
-      std::vector<std::int64_t> ranks;
-      for (const auto& [rank, threads] : whole_run.threads_per_rank) ranks.push_back(rank);
-      throw std::invalid_argument(
-          fmt::format("--rank {}: the run has no profile of rank {} (profiles: ranks {})", *options.rank,
-                      *options.rank, analysis::rank_list(ranks)));
-    }
-    view = analysis::rank_view(whole_run, *options.rank);
-  }
-  const analysis::IntervalTree& tree = options.rank ? view : whole_run;
-  std::int64_t processes = std::max(run.world_size, static_cast<std::int64_t>(run.profiles.size()));
-  // One rank's view is an OpenMP view: its threads are the processors.
-  analysis::Unit unit =
-      options.rank ? analysis::Unit::thread : options.unit.value_or(analysis::default_unit(processes));
+Report build_report(const analysis::RunData& run, const analysis::Analysis& analysis,
+                    const ReportOptions& options) {
+  const analysis::IntervalTree& tree = analysis.tree();
   Report report;
-  report.run = summarize_run(run, tree, unit);
-  add_run_facts(report.run, run, whole_run, mpi, options);
-  report.intervals = IntervalReporter(tree, options, unit).report(select_intervals(tree, options.filter));
+  report.run = summarize_run(run, analysis);
+  add_run_facts(report.run, run, analysis);
+  report.intervals = IntervalReporter(analysis, options).report(select_intervals(tree, options.filter));
   report.show_per_processor = options.per_processor.has_value();
   for (const auto& [location, facts] : tree.thread_facts) {
     const bool master = facts.kind == format::ThreadKind::initial ||
@@ -178,14 +155,10 @@ Report build_report(const analysis::RunData& run, const analysis::IntervalTree& 
     report.threads.push_back(
         ThreadLine{location, facts.kind, master, static_cast<double>(facts.parked_ns) / 1e9});
   }
-  report.src_points = analysis::src_points(tree);
-  if (!tree.intervals.empty()) {
-    std::vector<analysis::ProcessorInput> inputs = analysis::processor_inputs(tree, tree.intervals[0], unit);
-    const analysis::Characteristics program = analysis::characterize(inputs);
-    report.program_total_time = program.total_time;
-    report.summary = summarize_losses(program, report.src_points);
-  }
-  report.collectives = mpi.matching.communicators;
+  report.src_points = analysis.src_points;
+  report.program_total_time = analysis.program_total_time();
+  report.summary = main_findings_text(analysis.findings);
+  report.collectives = analysis.mpi.matching.communicators;
   return report;
 }
 

@@ -1,13 +1,12 @@
-// Builds a Report from the analysed run: selects intervals and computes their characteristics.
+// Builds a Report from the analysed run (analysis/analysis.hpp): selects the intervals and
+// processors to show and puts the findings into words. It computes no figure.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "analysis/interval_tree.hpp"
-#include "analysis/mpi_attribution.hpp"
-#include "analysis/processors.hpp"
+#include "analysis/analysis.hpp"
 #include "analysis/run_data.hpp"
 #include "report/interval_selection.hpp"
 #include "report/processor_list.hpp"
@@ -18,15 +17,10 @@ namespace parperf::report {
 struct ReportOptions {
   IntervalFilter filter;                            // --level, --intervals, --exclude
   std::optional<ProcessorSelection> per_processor;  // --procs / --per-proc; absent: rows only in JSON
-  std::optional<analysis::Unit> unit;               // --unit; absent: analysis::default_unit
-  // --rank: the view of one process, its threads being the processors (the unit is `thread`).
-  std::optional<std::int64_t> rank;
 };
 
-// `tree` must have been built from `run.profiles` and attributed (analyze_mpi with `mpi`, then
-// attribute_openmp). Throws std::invalid_argument when `options.rank` names a rank the run has no
-// profile of.
-Report build_report(const analysis::RunData& run, const analysis::IntervalTree& tree,
-                    const ReportOptions& options, const analysis::MpiAnalysis& mpi = {});
+// `analysis` is analyze(run, ...).
+Report build_report(const analysis::RunData& run, const analysis::Analysis& analysis,
+                    const ReportOptions& options = {});
 
 }  // namespace parperf::report

@@ -34,7 +34,6 @@ SiteText describe_site(const format::Site& site, const format::Site* construct) 
   if (!(format::is_operation_kind(site.kind) && repeats_kind)) text.name = site.name;
   text.file = site.file;
   text.line1 = site.line;
-  text.line2 = site.end_line;
   if (text.file.empty() && !site.module.empty()) {
     const std::size_t slash = site.module.rfind('/');
     const std::string module = slash == std::string::npos ? site.module : site.module.substr(slash + 1);

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/mpi_classes.hpp"
 #include "format/records.hpp"
 #include "report/interval_kind.hpp"
 #include "report/time_format.hpp"
@@ -12,46 +11,50 @@
 namespace parperf::report {
 namespace {
 
+using analysis::Finding;
+using analysis::FindingKind;
 using format::SiteKind;
-
-constexpr double kWorthSaying = 0.01;  // findings below 1 % of the thread time are noise
-constexpr std::size_t kMostPoints = 3;
 
 bool is(std::uint32_t kind, SiteKind k) { return kind == static_cast<std::uint32_t>(k); }
 
 std::string percent(double share) { return fmt::format("{:.0f} %", share * 100); }
 
-std::string why(const analysis::SrcPoint& p, double share) {
-  const auto kind = p.identity.kind;
-  if (is(kind, SiteKind::omp_implicit_barrier) || is(kind, SiteKind::omp_join_barrier)) {
-    const bool loop = is(p.identity.construct_kind, SiteKind::omp_loop) ||
-                      (p.combined_construct && is(p.combined_construct->kind, SiteKind::omp_loop));
-    std::string text =
-        p.imbalance > 0
-            ? fmt::format(": the threads' work there is unbalanced (max/mean {:.2f})", p.imbalance)
-            : ": the threads arrive at different times";
-    if (loop) text += fmt::format("; a dynamic or guided schedule would recover up to {}", percent(share));
-    return text;
+// Why an OpenMP synchronization point loses time, and what would recover it.
+std::string why(const Finding& f, const analysis::SrcPoint& p) {
+  std::string text;
+  switch (f.kind) {
+    case FindingKind::unbalanced_barrier:
+      text = fmt::format(": the threads' work there is unbalanced (max/mean {:.2f})", p.imbalance);
+      break;
+    case FindingKind::late_arrival_barrier:
+      text = ": the threads arrive at different times";
+      break;
+    case FindingKind::critical_contention:
+      text = fmt::format(": {} entries waited {:.3g} ms on average to enter", p.count,
+                         p.count ? p.wait / static_cast<double>(p.count) * 1e3 : 0.0);
+      break;
+    case FindingKind::lock_contention:
+      return fmt::format(": threads contend for the lock ({} acquisitions)", p.count);
+    case FindingKind::ordered_wait:
+      return ": threads wait for their ordered turn";
+    case FindingKind::barrier_arrival:
+      return ": threads arrive at the barrier at different times (unbalanced work before it)";
+    case FindingKind::task_wait:
+      return ": threads wait for tasks to complete";
+    default:
+      return "";
   }
-  if (is(kind, SiteKind::omp_critical))
-    return fmt::format(
-        ": {} entries waited {:.3g} ms on average to enter; shorten the section or use atomics or "
-        "reductions",
-        p.count, p.count ? p.wait / static_cast<double>(p.count) * 1e3 : 0.0);
-  if (is(kind, SiteKind::omp_lock) || is(kind, SiteKind::omp_nest_lock))
-    return fmt::format(": threads contend for the lock ({} acquisitions)", p.count);
-  if (is(kind, SiteKind::omp_ordered)) return ": threads wait for their ordered turn";
-  if (is(kind, SiteKind::omp_barrier) || is(kind, SiteKind::omp_implementation_barrier))
-    return ": threads arrive at the barrier at different times (unbalanced work before it)";
-  if (is(kind, SiteKind::omp_taskwait) || is(kind, SiteKind::omp_taskgroup))
-    return ": threads wait for tasks to complete";
-  return "";
-}
-
-bool is_collective(analysis::MpiClass c) {
-  using analysis::MpiClass;
-  return c == MpiClass::barrier || c == MpiClass::broadcast || c == MpiClass::reduction ||
-         c == MpiClass::all_to_all || c == MpiClass::gather_scatter;
+  switch (f.remedy) {
+    case analysis::Remedy::dynamic_schedule:
+      text += fmt::format("; a dynamic or guided schedule would recover up to {}", percent(f.share));
+      break;
+    case analysis::Remedy::shorten_critical_section:
+      text += "; shorten the section or use atomics or reductions";
+      break;
+    case analysis::Remedy::none:
+      break;
+  }
+  return text;
 }
 
 // Whom a call waiting for its partner waits for, by the kind of call.
@@ -73,23 +76,39 @@ std::string partner_text(const analysis::RankAtSite& r) {
 }
 
 // A finding about an MPI call site, in the terms of the communication pattern behind the loss.
-std::string mpi_finding(const analysis::SrcPoint& p, analysis::MpiClass cls, double share) {
+std::string mpi_text(const Finding& f, const analysis::SrcPoint& p) {
   const std::string call = src_point_text(p);
-  const std::string lost = fmt::format("{} of processor time is lost there", percent(share));
-  if (is_collective(cls) && p.synchronization > 0 && p.arrival_spread > 0)
+  const std::string lost = fmt::format("{} of processor time is lost there", percent(f.share));
+  if (f.kind == FindingKind::mpi_collective_arrival)
     return fmt::format(
         "ranks arrive at the {} up to {:.3f} s apart: load imbalance before it (synchronization "
         "{:.3f} s); {}",
         call, p.arrival_spread, p.synchronization, lost);
-  const analysis::RankAtSite* worst = nullptr;
-  for (const analysis::RankAtSite& r : p.ranks)
-    if (!worst || r.real_sync > worst->real_sync) worst = &r;
-  if (worst && worst->real_sync > 0 && p.wait >= p.starts)
-    return fmt::format("rank {} waits {:.3f} s in {} {}{}; {}", worst->rank, worst->real_sync, call,
-                       waits_for(p.identity.kind), partner_text(*worst), lost);
+  if (f.kind == FindingKind::mpi_waits_for_partner && f.waiting_rank)
+    return fmt::format("rank {} waits {:.3f} s in {} {}{}; {}", f.waiting_rank->rank,
+                       f.waiting_rank->real_sync, call, waits_for(p.identity.kind),
+                       partner_text(*f.waiting_rank), lost);
   return fmt::format(
       "{} of processor time is lost in {}: {} in the calls themselves, {} waiting for partners",
-      percent(share), call, format_duration(p.starts), format_duration(p.wait));
+      percent(f.share), call, format_duration(p.starts), format_duration(p.wait));
+}
+
+bool is_mpi_finding(FindingKind kind) {
+  return kind == FindingKind::mpi_collective_arrival || kind == FindingKind::mpi_waits_for_partner ||
+         kind == FindingKind::mpi_call_cost;
+}
+
+std::string finding_text(const Finding& f) {
+  if (f.kind == FindingKind::sequential_code)
+    return fmt::format(
+        "{} of thread time is lost to insufficient parallelism: code that runs on one thread "
+        "while the others wait (outside parallel regions), or that every thread repeats "
+        "(inside a parallel region, outside work-sharing constructs)",
+        percent(f.share));
+  if (!f.src_point) return "";
+  if (is_mpi_finding(f.kind)) return mpi_text(f, *f.src_point);
+  return fmt::format("{} of thread time is lost at {}{}", percent(f.share), src_point_text(*f.src_point),
+                     why(f, *f.src_point));
 }
 
 }  // namespace
@@ -120,28 +139,9 @@ std::string src_point_text(const analysis::SrcPoint& p) {
   return fmt::format("the {} at {}", kind_text(kind), where);
 }
 
-std::vector<std::string> summarize_losses(const analysis::Characteristics& program,
-                                          const std::vector<analysis::SrcPoint>& points) {
+std::vector<std::string> main_findings_text(const std::vector<Finding>& findings) {
   std::vector<std::string> lines;
-  if (program.total_time <= 0) return lines;
-  for (const analysis::SrcPoint& p : points) {
-    if (lines.size() == kMostPoints) break;
-    const double share = p.lost() / program.total_time;
-    if (share < kWorthSaying) break;  // sorted: the rest lose less
-    if (const auto cls = analysis::mpi_class(p.identity.kind)) {
-      lines.push_back(mpi_finding(p, *cls, share));
-      continue;
-    }
-    lines.push_back(
-        fmt::format("{} of thread time is lost at {}{}", percent(share), src_point_text(p), why(p, share)));
-  }
-  const double sequential = program.insufficient_parallelism / program.total_time;
-  if (sequential >= kWorthSaying)
-    lines.push_back(
-        fmt::format("{} of thread time is lost to insufficient parallelism: code that runs on one thread "
-                    "while the others wait (outside parallel regions), or that every thread repeats "
-                    "(inside a parallel region, outside work-sharing constructs)",
-                    percent(sequential)));
+  for (const Finding& finding : findings) lines.push_back(finding_text(finding));
   return lines;
 }
 

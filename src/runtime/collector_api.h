@@ -84,8 +84,9 @@ PARPERF_API void parperf_collector_set_process(int64_t rank, int64_t world_size)
 PARPERF_API int parperf_collector_foreign_threads(const char* const* prefixes);
 
 /* Ends the run now, writing the final profile (the job is about to be killed: an abort call).
- * `end_reason` is a format::EndReason other than `flush` (a collector's own reason, such as
- * mpi_abort); `code` (< 65536) goes where a fatal signal's number goes. Later calls are ignored. */
+ * `end_reason` is a format::EndReason other than `flush` (a collector's own reason, such as the
+ * abort call of its programming model); `code` (< 65536) goes where a fatal signal's number goes. Later calls
+ * are ignored. */
 PARPERF_API void parperf_collector_end_run(uint32_t end_reason, int code);
 
 /* ---- A section of the collector's own in the profile ----------------------------------------- */

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <ctime>
 
+#include "format/job_environment.hpp"
 #include "format/run_directory.hpp"
 #include "runtime/diagnostics.hpp"
-#include "runtime/launch/job_environment.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -78,21 +78,24 @@ void read_program_name(Config& config) {
   config.program_name[length] = '\0';
 }
 
-// The rank of this process: explicit, or what the job launchers export (launch/job_environment.hpp).
+// The first of parperf's own variable and the launchers' ones that is set; null when none is.
+template <std::size_t N>
+const char* first_set(const char* own, const char* const (&launcher)[N]) {
+  if (env(own)) return own;
+  for (const char* name : launcher)
+    if (env(name)) return name;
+  return nullptr;
+}
+
+// The rank of this process: explicit, or what the job launchers export (format/job_environment.hpp).
 void read_rank(Config& config) {
-  for (const char* name : kRankVariables) {
-    if (const char* value = env(name)) {
-      long long rank = 0;
-      if (parse_integer(name, value, 0, 1LL << 40, rank)) config.rank = rank;
-      break;
-    }
+  if (const char* name = first_set("PARPERF_RANK", format::kLauncherRankVariables)) {
+    long long rank = 0;
+    if (parse_integer(name, env(name), 0, 1LL << 40, rank)) config.rank = rank;
   }
-  for (const char* name : kWorldSizeVariables) {
-    if (const char* value = env(name)) {
-      long long size = 1;
-      if (parse_integer(name, value, 1, 1LL << 40, size)) config.world_size = size;
-      break;
-    }
+  if (const char* name = first_set("PARPERF_WORLD_SIZE", format::kLauncherSizeVariables)) {
+    long long size = 1;
+    if (parse_integer(name, env(name), 1, 1LL << 40, size)) config.world_size = size;
   }
   if (config.rank >= config.world_size) config.world_size = config.rank + 1;
 }

@@ -345,7 +345,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".end_address", as.end_address, es.end_address);
     d.field(path + ".parent", as.parent, es.parent);
     d.field(path + ".module", as.module, es.module);
-    // `function` and `end_line` are not in the file: the analysis fills them when it symbolizes.
+    // A site's function and end line are not in the file: the analysis keeps them (site_table.hpp).
   });
   d.list("events", actual.events, expected.events,
          [&](const std::string& path, const Event& ae, const Event& ee) {

@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "analysis/locality/import/lackey_import.hpp"
-#include "analysis/locality/import/text_import.hpp"
+#include "import/lackey_import.hpp"
+#include "import/text_import.hpp"
 #include "unit/memory_trace_test_support.hpp"
 
 namespace parperf::test {
@@ -13,9 +13,9 @@ namespace {
 
 using format::kAccessStore;
 using format::kNoModule;
-using locality::ImportError;
-using locality::ImportOptions;
-using locality::ImportStats;
+using trace_import::ImportError;
+using trace_import::ImportOptions;
+using trace_import::ImportStats;
 
 struct Imported {
   ImportStats stats;
@@ -36,8 +36,8 @@ Imported import_and_read(const std::string& input, Import import, const ImportOp
   return result;
 }
 
-Imported lackey(const std::string& input) { return import_and_read(input, locality::import_lackey); }
-Imported text(const std::string& input) { return import_and_read(input, locality::import_text); }
+Imported lackey(const std::string& input) { return import_and_read(input, trace_import::import_lackey); }
+Imported text(const std::string& input) { return import_and_read(input, trace_import::import_text); }
 
 // What the text importer says about `input`: its ImportError's message.
 std::string text_error(const std::string& input) {
@@ -117,7 +117,7 @@ TEST(LackeyImport, AHugeAccessIsAnErrorWithItsLine) {
 TEST(LackeyImport, APositionIndependentExecutableLeavesPcsAbsolute) {
   ImportOptions options;
   options.executable = "/proc/self/exe";  // this test, built as PIE by Debian's compiler
-  const auto result = import_and_read("I  04000b50,3\n L 04022cac,8\n", locality::import_lackey, options);
+  const auto result = import_and_read("I  04000b50,3\n L 04022cac,8\n", trace_import::import_lackey, options);
   ASSERT_EQ(result.trace.all_modules.size(), 1u) << "the executable is named in the modules section";
   ASSERT_EQ(result.trace.accesses_seen.size(), 1u);
   EXPECT_EQ(result.trace.accesses_seen[0].module, kNoModule);
@@ -127,7 +127,7 @@ TEST(LackeyImport, APositionIndependentExecutableLeavesPcsAbsolute) {
 TEST(LackeyImport, AMissingExecutableIsAnError) {
   ImportOptions options;
   options.executable = "/nonexistent/prog";
-  EXPECT_THROW(import_and_read("", locality::import_lackey, options), ImportError);
+  EXPECT_THROW(import_and_read("", trace_import::import_lackey, options), ImportError);
 }
 
 TEST(TextImport, ReadsRecordsThreadsNumbersAndComments) {

@@ -32,6 +32,8 @@ extern "C" __attribute__((visibility("default"))) const char* __lsan_default_sup
 namespace parperf::report {
 namespace {
 
+using format::LocalityResult;
+
 constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
 
 // A file name under GoogleTest's temporary directory, unique to the test and the process (builds

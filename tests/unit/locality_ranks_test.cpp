@@ -1,5 +1,6 @@
-// The comparison of an MPI job's ranks (report/locality/locality_ranks.hpp) on results made by hand:
-// which rank has the minimum and maximum, the mean, and when the reading names a rank.
+// The comparison of an MPI job's ranks (analysis/locality/locality_ranks.hpp, rendered by
+// report/locality/locality_ranks.hpp) on results made by hand: which rank has the minimum and
+// maximum, the mean, and when the reading names a rank.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,11 +11,23 @@
 namespace parperf::report {
 namespace {
 
+using format::rank_directory_name;
+using format::rank_of_directory;
+using format::RankLocality;
+
+nlohmann::ordered_json locality_ranks_json(const std::vector<RankLocality>& ranks) {
+  return report::locality_ranks_json(ranks, locality::compare_ranks(ranks));
+}
+
+std::string locality_ranks_text(const std::vector<RankLocality>& ranks, const std::string& directory) {
+  return report::locality_ranks_text(ranks, locality::compare_ranks(ranks), directory);
+}
+
 // A rank whose program and one function "kernel" (all of its accesses) score `sl` and `tl`.
 RankLocality rank_scoring(std::int64_t rank, double sl, double tl) {
   RankLocality r;
   r.rank = rank;
-  locality::LocalityScores scores;
+  format::LocalityScores scores;
   scores.spatial = sl;
   scores.temporal = tl;
   scores.histograms.load_accesses = 1000;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/locality/locality_analyzer.hpp"
+#include "format/locality_file.hpp"
 #include "report/locality/address_bands.hpp"
 #include "report/locality/locality_format.hpp"
 #include "report/locality/locality_json.hpp"
@@ -29,6 +30,11 @@ namespace parperf::report {
 namespace {
 
 using json = nlohmann::json;
+using format::DistanceRange;
+using format::locality_from_json;
+using format::LocalityFunction;
+using format::LocalityResult;
+using format::reuse_bin_range;
 using locality::LocalityHistograms;
 using locality::LocalityScores;
 

@@ -1,11 +1,11 @@
 # Tests of memory trace files (src/format/memory_trace_*) and of the importers of other tools'
-# memory traces (src/analysis/locality/import).
+# memory traces (src/import).
 parperf_add_unit_test(memory_trace_format_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/memory_trace_format_test.cpp
   LINK parperf_format)
 parperf_add_unit_test(locality_import_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/locality_import_test.cpp
-  LINK parperf_locality_import)
+  LINK parperf_import)
 
 # libparperf-mem.so, the memory-access collector: what it exports (check_memory_library.cmake).
 add_test(NAME memory_library_hygiene

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/interval_tree.hpp"
+#include "analysis/analysis.hpp"
 #include "report/report_builder.hpp"
 #include "unit/profile_values.hpp"
 
@@ -42,9 +42,8 @@ class SampleRun {
     p.threads[1].nodes[2].open_ns = 30 * kMs;
   }
 
-  Report build(const ReportOptions& options = {}) const {
-    analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-    return build_report(run, tree, options);
+  Report build(const ReportOptions& options = {}, const analysis::AnalysisOptions& analysis = {}) const {
+    return build_report(run, analysis::analyze(run, analysis), options);
   }
 
   analysis::RunData run;
@@ -152,9 +151,9 @@ TEST(report_builder, AnOpenEntryMarksItsInterval) {
 }
 
 TEST(report_builder, RankUnitMakesTheProcessOneProcessor) {
-  ReportOptions options;
+  analysis::AnalysisOptions options;
   options.unit = analysis::Unit::rank;
-  Report report = SampleRun().build(options);
+  Report report = SampleRun().build({}, options);
   EXPECT_EQ(report.run.unit, analysis::Unit::rank);
   const ReportInterval& s = solve(report);
   EXPECT_EQ(s.characteristics.processors, 1u);

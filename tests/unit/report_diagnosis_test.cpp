@@ -1,4 +1,5 @@
-// The one-line diagnosis names the largest loss in the user's terms.
+// The one-line diagnosis names the largest loss in the user's terms: the analysis's diagnosis
+// (analysis/findings.hpp) as the report words it.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,6 +12,10 @@ namespace {
 using analysis::Characteristics;
 using analysis::Comparative;
 using analysis::Figure;
+
+std::string diagnosis_of(const Characteristics& c, const Comparative& comparative) {
+  return diagnosis_text(analysis::diagnose(c, comparative));
+}
 
 Characteristics interval(double total, double productive) {
   Characteristics c;
@@ -34,7 +39,7 @@ TEST(report_diagnosis, IdleTimeFromLoadImbalanceNamesTheEarlyAndTheLateProcessor
   Characteristics c = interval(0.36, 0.24);
   c.idle_time = 0.12;
   c.load_imbalance = 0.12;
-  EXPECT_EQ(diagnose(c, execution_between(0, 0.06, 1, 0.18)),
+  EXPECT_EQ(diagnosis_of(c, execution_between(0, 0.06, 1, 0.18)),
             "idle time is 33% of total: processor 0 finishes 120 ms before processor 1 (load imbalance)");
 }
 
@@ -43,7 +48,7 @@ TEST(report_diagnosis, IdleTimeWithoutImbalanceBlamesTheSlowProcessorsOwnLosses)
   c.idle_time = 0.06;
   c.communication = 0.04;
   c.load_imbalance = 0.0;
-  std::string d = diagnose(c, execution_between(1, 0.14, 0, 0.2));
+  std::string d = diagnosis_of(c, execution_between(1, 0.14, 0, 0.2));
   EXPECT_EQ(d,
             "idle time is 15% of total: processor 1 finishes 60 ms before processor 0 "
             "(the slowest processor's extra time is itself lost time)");
@@ -54,7 +59,7 @@ TEST(report_diagnosis, IdleTimeInsideProcessesPointsToTheThreads) {
   c.processors = 1;
   c.idle_time = 0.06;
   c.idle_within_processes = 0.06;
-  EXPECT_EQ(diagnose(c, execution_between(0, 0.18, 0, 0.18)),
+  EXPECT_EQ(diagnosis_of(c, execution_between(0, 0.18, 0, 0.18)),
             "idle time is 33% of total: threads inside a process finish at different times "
             "(load imbalance between threads; --unit thread shows each thread)");
 }
@@ -65,7 +70,7 @@ TEST(report_diagnosis, CommunicationIsSplitIntoWaitingAndOverhead) {
   c.communication_real_sync = 0.25;
   c.communication_starts = 0.05;
   EXPECT_EQ(
-      diagnose(c, {}),
+      diagnosis_of(c, {}),
       "communication is 30% of total: 250 ms waiting for partners (late senders and receivers, early "
       "arrival at collectives), 50 ms in the calls themselves (overhead and transfer; see the SRC points)");
 }
@@ -73,17 +78,17 @@ TEST(report_diagnosis, CommunicationIsSplitIntoWaitingAndOverhead) {
 TEST(report_diagnosis, InsufficientParallelismAndWaitingAreNamed) {
   Characteristics c = interval(1.0, 0.5);
   c.insufficient_parallelism = 0.5;
-  EXPECT_EQ(diagnose(c, {}).rfind("insufficient parallelism is 50% of total", 0), 0u);
+  EXPECT_EQ(diagnosis_of(c, {}).rfind("insufficient parallelism is 50% of total", 0), 0u);
   c.insufficient_parallelism = 0.1;
   c.waiting = 0.4;
-  EXPECT_EQ(diagnose(c, {}).rfind("OpenMP waiting is 40% of total", 0), 0u);
+  EXPECT_EQ(diagnosis_of(c, {}).rfind("OpenMP waiting is 40% of total", 0), 0u);
 }
 
 TEST(report_diagnosis, SmallLossesAreNotAFinding) {
   Characteristics c = interval(1.0, 0.995);
   c.idle_time = 0.005;
-  EXPECT_EQ(diagnose(c, {}), "no significant loss: efficiency 100%");
-  EXPECT_EQ(diagnose(Characteristics{}, {}), "not executed");
+  EXPECT_EQ(diagnosis_of(c, {}), "no significant loss: efficiency 100%");
+  EXPECT_EQ(diagnosis_of(Characteristics{}, {}), "not executed");
 }
 
 TEST(report_diagnosis, ThreadsOffTheCpuAreNamedBesideTheWallClockVerdict) {
@@ -93,7 +98,7 @@ TEST(report_diagnosis, ThreadsOffTheCpuAreNamedBesideTheWallClockVerdict) {
   c.os_cpu_user = 0.1;
   Comparative cmp = execution_between(1, 0.1, 0, 0.2);
   cmp.extremes[static_cast<std::size_t>(Figure::entries)] = {1, 0, 1, 0, 1};
-  EXPECT_EQ(diagnose(c, cmp),
+  EXPECT_EQ(diagnosis_of(c, cmp),
             "idle time is 25% of total: processor 1 finishes 100 ms before processor 0 (load imbalance); "
             "only 33% of the time inside ran on a CPU: threads were sleeping, blocked or waiting for I/O, "
             "or the machine is oversubscribed");
@@ -104,7 +109,7 @@ TEST(report_diagnosis, ShortEntriesSayNothingAboutTheCpuTheirReadsCannotResolve)
   c.os_cpu_user = 0.0;  // entries of 0.1 ms each: CPU time went to the parent, not a sign of sleep
   Comparative cmp = execution_between(0, 0.2, 1, 0.2);
   cmp.extremes[static_cast<std::size_t>(Figure::entries)] = {2000, 0, 2000, 0, 2000};
-  EXPECT_EQ(diagnose(c, cmp), "no significant loss: efficiency 100%");
+  EXPECT_EQ(diagnosis_of(c, cmp), "no significant loss: efficiency 100%");
 }
 
 }  // namespace

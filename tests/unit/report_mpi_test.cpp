@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/mpi_attribution.hpp"
-#include "analysis/openmp_attribution.hpp"
+#include "analysis/analysis.hpp"
 #include "report/diagnosis.hpp"
 #include "report/json_report.hpp"
 #include "report/report_builder.hpp"
@@ -84,11 +83,8 @@ class MpiRun {
     run.directory = "/runs/mpi";
   }
 
-  Report build(const ReportOptions& options = {}) const {
-    analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-    const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
-    analysis::attribute_openmp(tree);
-    return build_report(run, tree, options, mpi);
+  Report build(const analysis::AnalysisOptions& options = {}) const {
+    return build_report(run, analysis::analyze(run, options));
   }
 
   analysis::RunData run;
@@ -139,8 +135,7 @@ TEST(report_mpi, ASingleProcessHasNoSlowestRankAndNoMpi) {
   run.world_size = 1;
   run.missing_ranks.clear();
   run.missing_rank_count = 0;
-  const analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-  const json j = render_json(build_report(run, tree, {}));
+  const json j = render_json(build_report(run, analysis::analyze(run)));
   EXPECT_TRUE(j["run"]["slowest_rank"].is_null());
   EXPECT_TRUE(j["run"]["mpi"].is_null());
   EXPECT_TRUE(j["run"]["missing_ranks"].is_array() && j["run"]["missing_ranks"].empty());
@@ -257,7 +252,7 @@ TEST(report_mpi, FindingsNameTheWaitingRankItsPartnerAndTheCollectivesSpread) {
 }
 
 TEST(report_mpi, OneRanksViewHasItsThreadsAsProcessors) {
-  ReportOptions options;
+  analysis::AnalysisOptions options;
   options.rank = 1;
   const Report report = MpiRun().build(options);
   EXPECT_EQ(report.run.unit, analysis::Unit::thread);
@@ -281,7 +276,7 @@ TEST(report_mpi, OneRanksViewHasItsThreadsAsProcessors) {
 }
 
 TEST(report_mpi, AViewOfARankWithoutProfileIsRefusedWithTheRanksThatHaveOne) {
-  ReportOptions options;
+  analysis::AnalysisOptions options;
   options.rank = 3;
   try {
     MpiRun().build(options);
@@ -302,7 +297,7 @@ TEST(report_mpi, TheDiagnosisNamesProcessorsArrivingAtCollectivesAtDifferentTime
   c.communication_real_sync = 0.5;
   c.communication_starts = 0.1;
   c.synchronization = 0.5;
-  const std::string d = diagnose(c, {});
+  const std::string d = diagnosis_text(analysis::diagnose(c, {}));
   EXPECT_EQ(d.rfind("communication is 30% of total: 500 ms waiting for partners", 0), 0u) << d;
   EXPECT_TRUE(contains(d,
                        "; at collective operations and barriers processors arrive at different times "
@@ -318,11 +313,11 @@ TEST(report_mpi, ARunWithoutMpiHasEmptyCommunicationLists) {
     p.mpi = {};
     for (auto& t : p.threads) t.nodes[0].operations.clear();
   }
-  const analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-  const json program = render_json(build_report(run, tree, {}))["intervals"][0];
+  const analysis::Analysis analysed = analysis::analyze(run);
+  const json program = render_json(build_report(run, analysed))["intervals"][0];
   EXPECT_TRUE(program["communication_classes"].is_array() && program["communication_classes"].empty());
   EXPECT_TRUE(program["mpi_calls"].is_array() && program["mpi_calls"].empty());
-  EXPECT_FALSE(contains(render_text(build_report(run, tree, {})), "--- communication"));
+  EXPECT_FALSE(contains(render_text(build_report(run, analysed)), "--- communication"));
 }
 
 }  // namespace

@@ -8,9 +8,7 @@
 #include <exception>
 #include <string>
 
-#include "analysis/interval_tree.hpp"
-#include "analysis/mpi_attribution.hpp"
-#include "analysis/openmp_attribution.hpp"
+#include "analysis/analysis.hpp"
 #include "analysis/run_data.hpp"
 #include "format/profile_reader.hpp"
 #include "report/json_report.hpp"
@@ -47,14 +45,12 @@ TEST(report_mutation, ProfilesWithDamagedValuesNeverBreakTheReport) {
     run.profile_files.resize(run.profiles.size());
     run.world_size = run.profiles[0].process.world_size;
     try {
-      analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-      const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
-      analysis::attribute_openmp(tree);
       for (int variant = 0; variant < 3; ++variant) {
         ReportOptions options;
+        analysis::AnalysisOptions analysis_options;
         if (variant == 1) options.per_processor = ProcessorSelection{};
-        if (variant == 2) options.rank = run.profiles.back().process.rank;
-        const Report report = build_report(run, tree, options, mpi);
+        if (variant == 2) analysis_options.rank = run.profiles.back().process.rank;
+        const Report report = build_report(run, analysis::analyze(run, analysis_options), options);
         EXPECT_FALSE(render_text(report).empty());
         EXPECT_NO_THROW(nlohmann::json::parse(render_json_text(report))) << "mutant " << i;
       }

@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "analysis/interval_tree.hpp"
-#include "analysis/mpi_attribution.hpp"
-#include "analysis/openmp_attribution.hpp"
+#include "analysis/analysis.hpp"
 #include "analysis/run_data.hpp"
 #include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
@@ -201,10 +199,7 @@ std::string text_report_with_names(const std::string& name) {
   run.profiles = {p};
   run.profile_files = {"profile.0.ppf"};
   run.warnings = {"run.json: " + name};
-  analysis::IntervalTree tree = analysis::build_interval_tree(run.profiles);
-  const analysis::MpiAnalysis mpi = analysis::analyze_mpi(tree, run.profiles);
-  analysis::attribute_openmp(tree);
-  return render_text(build_report(run, tree, ReportOptions{}, mpi));
+  return render_text(build_report(run, analysis::analyze(run)));
 }
 
 TEST(report_text, ControlCharactersInNamesAreEscaped) {

@@ -4,19 +4,6 @@
 
 namespace parperf::locality {
 
-LocalityHistograms& LocalityHistograms::operator+=(const LocalityHistograms& other) {
-  load_accesses += other.load_accesses;
-  store_accesses += other.store_accesses;
-  load_words += other.load_words;
-  store_words += other.store_words;
-  word_accesses += other.word_accesses;
-  if (strides.size() < other.strides.size()) strides.resize(other.strides.size());
-  for (std::size_t i = 0; i < other.strides.size(); ++i) strides[i] += other.strides[i];
-  for (std::size_t b = 0; b < kReuseBins; ++b) reuse[b] += other.reuse[b];
-  cold += other.cold;
-  return *this;
-}
-
 double spatial_locality(std::span<const std::uint64_t> strides, std::uint64_t word_accesses) {
   if (word_accesses == 0 || strides.size() < 2) return 0;
   double sum = 0;

@@ -61,13 +61,6 @@ std::string power_of_two_label(unsigned exponent) {
   return fmt::format("{}{}", std::uint64_t{1} << (exponent % 10), kSuffixes.at(suffix));
 }
 
-DistanceRange reuse_bin_range(std::size_t bin) {
-  if (bin == 0) return {0, 1};
-  const std::uint64_t min = (std::uint64_t{1} << (bin - 1)) + 1;
-  const std::uint64_t max = bin >= 64 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t{1} << bin;
-  return {min, max};
-}
-
 std::string reuse_bin_label(std::size_t bin) {
   if (bin == 0) return "0-1";
   return fmt::format("({}, {}]", power_of_two_label(static_cast<unsigned>(bin - 1)),

@@ -31,14 +31,6 @@ std::string format_share(double fraction);
 // 2^exponent with binary suffixes, exponent <= 64: 1, 2, ..., 512, 1K, ..., 512K, 1M, ..., 16E.
 std::string power_of_two_label(unsigned exponent);
 
-// The distances of a reuse-distance bin (locality_report.hpp): bin 0 holds 0 and 1, bin b >= 1
-// holds (2^(b-1), 2^b]. Bin 64's bound 2^64 is one past any distance, so its max is 2^64 - 1.
-struct DistanceRange {
-  std::uint64_t min = 0;
-  std::uint64_t max = 0;
-};
-DistanceRange reuse_bin_range(std::size_t bin);
-
 // "0-1" for bin 0, "(2^(b-1), 2^b]" with power_of_two_label for the others: "(512, 1K]".
 std::string reuse_bin_label(std::size_t bin);
 

@@ -15,8 +15,8 @@
 namespace parperf::report {
 namespace {
 
-using locality::LocalityHistograms;
-using locality::ScatterPoint;
+using format::LocalityHistograms;
+using format::ScatterPoint;
 
 constexpr std::string_view kCommonStyle =
     ".title{font-size:14px;font-weight:bold}.note{fill:#555;font-size:10px}.tick{fill:#333;font-size:10px}"
@@ -37,7 +37,7 @@ std::string clip(std::string_view text, std::size_t width) {
   return std::string(text.substr(0, width - 3)) + "...";
 }
 
-std::string titled(std::string_view what, const LocalityResult& result) {
+std::string titled(std::string_view what, const format::LocalityResult& result) {
   return result.command_line.empty() ? std::string(what) : fmt::format("{}: {}", what, result.command_line);
 }
 
@@ -274,15 +274,14 @@ class LabelPlacer {
   std::vector<Box> placed_;
 };
 
-std::string scores_tooltip(std::string_view name, const locality::LocalityScores& s,
-                           std::uint64_t all_words) {
+std::string scores_tooltip(std::string_view name, const format::LocalityScores& s, std::uint64_t all_words) {
   return fmt::format("{}: SL {}, TL {}, {} of word accesses", name, format_score(s.spatial),
                      format_score(s.temporal), format_share(share(s.histograms.word_accesses, all_words)));
 }
 
 }  // namespace
 
-std::string scatter_svg(const LocalityResult& result) {
+std::string scatter_svg(const format::LocalityResult& result) {
   const std::vector<ScatterPoint>& points = result.report.scatter;
   const std::string title = titled("Memory accesses over time", result);
   SvgDocument svg(kScatterWidth, kScatterHeight, title, fmt::format("{}{}", kCommonStyle, kScatterStyle));
@@ -350,7 +349,7 @@ std::string scatter_svg(const LocalityResult& result) {
   return std::move(svg).finish();
 }
 
-std::string reuse_histogram_svg(const LocalityResult& result) {
+std::string reuse_histogram_svg(const format::LocalityResult& result) {
   const LocalityHistograms& h = result.report.program.histograms;
   const std::uint32_t log2_n = std::min<std::uint32_t>(result.report.options.log2_n, 64);
   const std::string title = titled("Reuse distances of the program", result);
@@ -407,7 +406,7 @@ std::string reuse_histogram_svg(const LocalityResult& result) {
       svg.text(x + bar_width / 2, y_of(fraction) - 3, format_share(fraction), "note", TextAnchor::middle);
   };
   for (std::size_t b = 0; b <= last; ++b) {
-    const DistanceRange range = reuse_bin_range(b);
+    const format::DistanceRange range = format::reuse_bin_range(b);
     draw_bar(b, h.reuse[b], "bar",
              fmt::format("reuse distance {}..{}: {} word accesses ({})", range.min, range.max,
                          format_exact_count(h.reuse[b]), format_share(share(h.reuse[b], h.word_accesses))));
@@ -438,8 +437,8 @@ std::string reuse_histogram_svg(const LocalityResult& result) {
   return std::move(svg).finish();
 }
 
-std::string locality_square_svg(const LocalityResult& result, std::size_t max_functions) {
-  const locality::LocalityReport& report = result.report;
+std::string locality_square_svg(const format::LocalityResult& result, std::size_t max_functions) {
+  const format::LocalityReport& report = result.report;
   const std::string title = titled("Locality of the functions", result);
   SvgDocument svg(kSquareWidth, kSquareHeight, title, fmt::format("{}{}", kCommonStyle, kSquareStyle));
   const double left = kSquareLeft;
@@ -448,7 +447,7 @@ std::string locality_square_svg(const LocalityResult& result, std::size_t max_fu
   const auto x_of = [&](double sl) { return left + std::clamp(sl, 0.0, 1.0) * side; };
   const auto y_of = [&](double tl) { return top + (1 - std::clamp(tl, 0.0, 1.0)) * side; };
 
-  std::vector<std::uint32_t> ids = functions_by_accesses(report);
+  std::vector<std::uint32_t> ids = format::functions_by_accesses(report);
   const std::size_t total = ids.size();
   if (ids.size() > max_functions) ids.resize(max_functions);
   svg.text(20, 22, clip(title, 80), "title");
@@ -484,7 +483,7 @@ std::string locality_square_svg(const LocalityResult& result, std::size_t max_fu
   const std::uint64_t all_words = report.program.histograms.word_accesses;
   std::vector<Marker> markers = {{x_of(report.program.spatial), y_of(report.program.temporal), 7}};
   for (const std::uint32_t id : ids) {
-    const locality::LocalityScores& s = report.functions.at(id);
+    const format::LocalityScores& s = report.functions.at(id);
     // Radius 3 for a negligible function up to 12 for all of the accesses: area tracks the share.
     const double radius = 3 + 9 * std::sqrt(share(s.histograms.word_accesses, all_words));
     markers.push_back({x_of(s.spatial), y_of(s.temporal), radius});

@@ -14,8 +14,8 @@
 namespace parperf::report {
 namespace {
 
-using locality::LocalityHistograms;
-using locality::LocalityScores;
+using format::LocalityHistograms;
+using format::LocalityScores;
 using Out = std::back_insert_iterator<std::string>;
 
 // Long C++ names would push the table off the screen; the JSON has them whole.
@@ -44,9 +44,9 @@ std::string footprint_text(std::uint64_t words, std::uint32_t word_bytes) {
   return fmt::format("{} words ({})", format_exact_count(words), format_bytes(words * word_bytes));
 }
 
-void render_header(Out out, const LocalityResult& result) {
-  const locality::LocalityReport& report = result.report;
-  const locality::LocalityOptions& o = report.options;
+void render_header(Out out, const format::LocalityResult& result) {
+  const format::LocalityReport& report = result.report;
+  const format::LocalityOptions& o = report.options;
   fmt::format_to(out, "parperf locality report\n");
   fmt::format_to(out, "  source    {}\n", result.source.empty() ? "unknown" : printable(result.source));
   if (!result.command_line.empty()) fmt::format_to(out, "  command   {}\n", printable(result.command_line));
@@ -73,7 +73,7 @@ void render_header(Out out, const LocalityResult& result) {
     fmt::format_to(out, "  warning   {}\n", printable(warning));
 }
 
-void render_program(Out out, const LocalityResult& result) {
+void render_program(Out out, const format::LocalityResult& result) {
   const LocalityScores& p = result.report.program;
   const LocalityHistograms& h = p.histograms;
   fmt::format_to(out, "\nprogram\n");
@@ -89,10 +89,10 @@ void render_program(Out out, const LocalityResult& result) {
                  format_share(share(h.cold, h.word_accesses)));
 }
 
-void render_functions(Out out, const LocalityResult& result, std::size_t max_functions) {
-  const locality::LocalityReport& report = result.report;
+void render_functions(Out out, const format::LocalityResult& result, std::size_t max_functions) {
+  const format::LocalityReport& report = result.report;
   if (report.functions.empty()) return;
-  std::vector<std::uint32_t> ids = functions_by_accesses(report);
+  std::vector<std::uint32_t> ids = format::functions_by_accesses(report);
   const std::size_t total = ids.size();
   if (ids.size() > max_functions) ids.resize(max_functions);
 
@@ -123,8 +123,8 @@ void render_functions(Out out, const LocalityResult& result, std::size_t max_fun
   }
 }
 
-void render_threads(Out out, const LocalityResult& result) {
-  const locality::LocalityReport& report = result.report;
+void render_threads(Out out, const format::LocalityResult& result) {
+  const format::LocalityReport& report = result.report;
   if (report.threads.size() < 2) return;  // one thread is the program
   fmt::format_to(out, "\nthreads\n");
   fmt::format_to(out, "  {:>6}  {:>5}  {:>5}  {:>7}  {:>7}  {:>9}  {:>6}\n", "thread", "SL", "TL", "loads",
@@ -220,12 +220,12 @@ std::vector<std::string> interpretation(const LocalityScores& s) {
   return lines;
 }
 
-void render_interpretation(Out out, const LocalityResult& result, std::size_t max_functions) {
-  const locality::LocalityReport& report = result.report;
+void render_interpretation(Out out, const format::LocalityResult& result, std::size_t max_functions) {
+  const format::LocalityReport& report = result.report;
   const std::uint64_t all_words = report.program.histograms.word_accesses;
   if (all_words == 0) return;
   fmt::format_to(out, "\ninterpretation\n");
-  const std::vector<std::uint32_t> ids = functions_by_accesses(report);
+  const std::vector<std::uint32_t> ids = format::functions_by_accesses(report);
   std::size_t shown = 0;
   for (const std::uint32_t id : ids) {
     const LocalityScores& s = report.functions.at(id);
@@ -249,7 +249,7 @@ void render_interpretation(Out out, const LocalityResult& result, std::size_t ma
 
 }  // namespace
 
-std::string locality_text(const LocalityResult& result, std::size_t max_functions) {
+std::string locality_text(const format::LocalityResult& result, std::size_t max_functions) {
   std::string text;
   const Out out(text);
   render_header(out, result);

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "report/locality/locality_result.hpp"
+#include "format/locality_result.hpp"
 
 namespace parperf::report {
 
@@ -19,6 +19,6 @@ inline constexpr double kPoorTemporal = 0.2;
 inline constexpr double kGoodTemporal = 0.5;
 
 // The report; the function table lists the max_functions with the most word accesses.
-std::string locality_text(const LocalityResult& result, std::size_t max_functions = 20);
+std::string locality_text(const format::LocalityResult& result, std::size_t max_functions = 20);
 
 }  // namespace parperf::report

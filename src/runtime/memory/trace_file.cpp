@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "format/job_environment.hpp"
 #include "format/record_writer.hpp"
 #include "runtime/file_sink.hpp"
 #include "runtime/memory/sampling.hpp"
@@ -144,7 +145,7 @@ int open_target() {
 
 // The MPI rank as the launcher tells it (the collector does not call MPI), 0 outside a job.
 std::int64_t launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+  for (const char* name : format::kLauncherRankVariables) {
     if (const char* value = std::getenv(name); value && *value) return std::atoll(value);
   }
   return 0;

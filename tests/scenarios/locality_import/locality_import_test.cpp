@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/locality/import/lackey_import.hpp"
 #include "format/memory_trace_reader.hpp"
 #include "format/memory_trace_writer.hpp"
+#include "import/lackey_import.hpp"
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
 #include "support/process.hpp"
@@ -33,7 +33,7 @@ struct ArrayAccesses : format::MemoryTraceVisitor {
       const bool store = (a.flags & format::kAccessStore) != 0;
       ++(store ? stores : loads);
       (store ? stored : loaded).insert((a.address - begin) / 4);
-      if (a.module != locality::kExecutableModule) ++outside_executable;
+      if (a.module != trace_import::kExecutableModule) ++outside_executable;
     }
   }
   std::uint64_t begin;
@@ -67,14 +67,14 @@ TEST(LocalityImport, LackeyTraceOfAnArraySum) {
   ASSERT_EQ(sum, 499500);
 
   const auto trace = tmp / "sum_array.ppm";
-  locality::ImportStats stats;
+  trace_import::ImportStats stats;
   {
     format::MemoryTraceWriter writer(trace);
     std::ifstream in(log);
-    locality::ImportOptions import_options;
+    trace_import::ImportOptions import_options;
     import_options.input_name = log.string();
     import_options.executable = program;
-    stats = locality::import_lackey(in, writer, import_options);
+    stats = trace_import::import_lackey(in, writer, import_options);
     writer.finish();
   }
   EXPECT_GT(stats.skipped_lines, 0u) << "valgrind's ==pid== lines";

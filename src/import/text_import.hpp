@@ -13,12 +13,12 @@
 
 #include <istream>
 
-#include "analysis/locality/import/import_common.hpp"
+#include "import/import_common.hpp"
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 
 // Converts the text trace `in` into accesses of `writer` (the caller finishes the writer). Any line
 // that breaks the format is an ImportError naming the line.
 ImportStats import_text(std::istream& in, format::MemoryTraceWriter& writer, const ImportOptions& options);
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

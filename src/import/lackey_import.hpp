@@ -9,9 +9,9 @@
 
 #include <istream>
 
-#include "analysis/locality/import/import_common.hpp"
+#include "import/import_common.hpp"
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 
 // Converts the lackey log `in` into accesses of `writer` (the caller finishes the writer). Lackey
 // runs the program's threads one at a time and does not say which made an access: all accesses
@@ -23,4 +23,4 @@ ImportStats import_lackey(std::istream& in, format::MemoryTraceWriter& writer, c
 // The largest access lackey reports for real instructions is an XSAVE area of a few KiB.
 inline constexpr std::uint64_t kMaxLackeyAccess = 4096;
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

@@ -12,7 +12,7 @@
 
 #include "format/memory_trace.hpp"
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 
 class ExecutableCodeMap {
  public:
@@ -31,4 +31,4 @@ class ExecutableCodeMap {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> text_;  // [begin, end) of executable segments
 };
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

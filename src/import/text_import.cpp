@@ -1,4 +1,4 @@
-#include "analysis/locality/import/text_import.hpp"
+#include "import/text_import.hpp"
 
 #include <charconv>
 #include <limits>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 namespace {
 
 constexpr std::string_view kHeader = "# parperf-memory-trace";
@@ -117,4 +117,4 @@ ImportStats import_text(std::istream& in, format::MemoryTraceWriter& writer, con
   return importer.stats();
 }
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/locality/import/code_map.hpp"
 #include "format/memory_trace_writer.hpp"
+#include "import/code_map.hpp"
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 
 struct ImportOptions {
   std::string input_name = "input";  // starts error messages: "<input_name>:<line>: ..."
@@ -46,4 +46,4 @@ ExecutableCodeMap begin_import(format::MemoryTraceWriter& writer, const ImportOp
 // "<input_name>:<line>: <what>"
 [[noreturn]] void import_error(const ImportOptions& options, std::uint64_t line, const std::string& what);
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

@@ -1,4 +1,4 @@
-#include "analysis/locality/import/code_map.hpp"
+#include "import/code_map.hpp"
 
 #include <elf.h>
 
@@ -6,11 +6,11 @@
 #include <cstring>
 #include <optional>
 
-#include "analysis/locality/import/import_common.hpp"
 #include "format/memory_trace_reader.hpp"
 #include "format/regular_file.hpp"
+#include "import/import_common.hpp"
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 
 ExecutableCodeMap ExecutableCodeMap::load(const std::filesystem::path& executable, std::uint32_t module) {
   const auto fail = [&](const std::string& why) -> ExecutableCodeMap {
@@ -54,4 +54,4 @@ void ExecutableCodeMap::locate(format::MemoryAccessRecord& access) const {
     }
 }
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

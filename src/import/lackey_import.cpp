@@ -1,11 +1,11 @@
-#include "analysis/locality/import/lackey_import.hpp"
+#include "import/lackey_import.hpp"
 
 #include <charconv>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 namespace {
 
 struct LackeyLine {
@@ -111,4 +111,4 @@ ImportStats import_lackey(std::istream& in, format::MemoryTraceWriter& writer, c
   return stats;
 }
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

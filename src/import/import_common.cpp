@@ -1,6 +1,6 @@
-#include "analysis/locality/import/import_common.hpp"
+#include "import/import_common.hpp"
 
-namespace parperf::locality {
+namespace parperf::trace_import {
 
 ExecutableCodeMap begin_import(format::MemoryTraceWriter& writer, const ImportOptions& options,
                                std::string_view source) {
@@ -15,4 +15,4 @@ void import_error(const ImportOptions& options, std::uint64_t line, const std::s
   throw ImportError(options.input_name + ":" + std::to_string(line) + ": " + what);
 }
 
-}  // namespace parperf::locality
+}  // namespace parperf::trace_import

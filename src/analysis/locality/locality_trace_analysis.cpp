@@ -1,15 +1,15 @@
-#include "cli/locality_trace_analysis.hpp"
+#include "analysis/locality/locality_trace_analysis.hpp"
 
 #include <fmt/core.h>
 
 #include <filesystem>
 #include <utility>
 
-namespace parperf::cli {
+namespace parperf::locality {
 
-LocalityTraceAnalysis::LocalityTraceAnalysis(const locality::LocalityOptions& options)
+LocalityTraceAnalysis::LocalityTraceAnalysis(const LocalityOptions& options)
     : options_(options), analyzer_(std::in_place, options) {  // bad options fail here, before a program runs
-  functions_[0] = report::LocalityFunction{};                 // unknown code
+  functions_[0] = format::LocalityFunction{};                 // unknown code
 }
 
 void LocalityTraceAnalysis::sampling(const format::MemoryTraceSampling& sampling) {
@@ -52,14 +52,14 @@ std::uint32_t LocalityTraceAnalysis::symbolize(std::uint32_t module, std::uint64
   auto [it, inserted] =
       function_ids_.try_emplace({name, path->second}, static_cast<std::uint32_t>(functions_.size()));
   if (inserted) {
-    report::LocalityFunction& function = functions_[it->second];
+    format::LocalityFunction& function = functions_[it->second];
     function.name = name;
     function.file = location.file;
     function.line = static_cast<std::uint32_t>(location.line);
     function.module = path->second;
   } else if (location.line > 0) {
     // The first line seen of a function: keep the smallest, the nearest to its start.
-    report::LocalityFunction& function = functions_[it->second];
+    format::LocalityFunction& function = functions_[it->second];
     if (function.line == 0 || static_cast<std::uint32_t>(location.line) < function.line)
       function.line = static_cast<std::uint32_t>(location.line);
     if (function.file.empty()) function.file = location.file;
@@ -88,7 +88,7 @@ void LocalityTraceAnalysis::accesses(std::span<const format::MemoryAccessRecord>
   accesses_ += batch.size();
 }
 
-report::LocalityResult LocalityTraceAnalysis::finish() {
+format::LocalityResult LocalityTraceAnalysis::finish() {
   result_.report = analyzer_->finish();
   for (const auto& [id, scores] : result_.report.functions) result_.functions[id] = functions_[id];
   if (result_.functions.contains(0) && result_.functions[0].name.empty())
@@ -103,4 +103,4 @@ report::LocalityResult LocalityTraceAnalysis::finish() {
   return std::move(result_);
 }
 
-}  // namespace parperf::cli
+}  // namespace parperf::locality

@@ -1,0 +1,69 @@
+#include "analysis/analysis.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "analysis/openmp_attribution.hpp"
+#include "analysis/rank_list.hpp"
+#include "analysis/rank_view.hpp"
+#include "analysis/site_resolution.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+IntervalAnalysis analyze_interval(const IntervalTree& tree, std::size_t index, Unit unit) {
+  const MergedInterval& merged = tree.intervals[index];
+  const std::vector<ProcessorInput> inputs = processor_inputs(tree, merged, unit);
+  IntervalAnalysis interval;
+  interval.processors = processor_figures(inputs);
+  interval.characteristics = characterize(inputs);
+  interval.comparative = compare_processors(interval.processors);
+  interval.totals = interval_totals(merged);
+  interval.mpi_calls = mpi_calls(tree, index);
+  interval.communication_classes = communication_classes(interval.mpi_calls);
+  interval.diagnosis = diagnose(interval.characteristics, interval.comparative);
+  return interval;
+}
+
+void check_view_rank(const IntervalTree& tree, std::int64_t rank) {
+  if (tree.threads_per_rank.count(rank)) return;
+  std::vector<std::int64_t> ranks;
+  for (const auto& [known, threads] : tree.threads_per_rank) ranks.push_back(known);
+  throw std::invalid_argument(fmt::format("--rank {}: the run has no profile of rank {} (profiles: ranks {})",
+                                          rank, rank, rank_list(ranks)));
+}
+
+}  // namespace
+
+Analysis analyze(const RunData& run, const AnalysisOptions& options) {
+  Analysis analysis;
+  analysis.sites = resolve_code_sites(run);
+  analysis.whole_run = build_interval_tree(run.profiles, analysis.sites);
+  // MPI first: it puts each interval's own figures in place, which the OpenMP pass then sums up.
+  analysis.mpi = analyze_mpi(analysis.whole_run, run.profiles, analysis.sites);
+  attribute_openmp(analysis.whole_run);
+  if (analysis.whole_run.threads_per_rank.size() > 1)
+    analysis.slowest_rank = slowest_rank(analysis.whole_run);
+
+  analysis.view_rank = options.rank;
+  if (options.rank) {
+    check_view_rank(analysis.whole_run, *options.rank);
+    analysis.rank_tree = rank_view(analysis.whole_run, *options.rank);
+  }
+  const std::int64_t processes = std::max(run.world_size, static_cast<std::int64_t>(run.profiles.size()));
+  // One rank's view is an OpenMP view: its threads are the processors.
+  analysis.unit = options.rank ? Unit::thread : options.unit.value_or(default_unit(processes));
+
+  const IntervalTree& tree = analysis.tree();
+  analysis.intervals.reserve(tree.intervals.size());
+  for (std::size_t i = 0; i < tree.intervals.size(); ++i)
+    analysis.intervals.push_back(analyze_interval(tree, i, analysis.unit));
+  analysis.src_points = src_points(tree);
+  if (!analysis.intervals.empty())
+    analysis.findings = main_findings(analysis.intervals[0].characteristics, analysis.src_points);
+  return analysis;
+}
+
+}  // namespace parperf::analysis

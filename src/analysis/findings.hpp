@@ -1,0 +1,89 @@
+// The analysis's judgments as values: what loses time, where, on what evidence, and how much fixing
+// it would recover. Reports only put them into words (report/finding_text.hpp); every threshold and
+// every choice of what to say lives here.
+//
+// Estimated gain: for each finding, the processor time it describes as lost (or, for the potential
+// losses at collectives, as lost to late arrivals), in seconds. Removing the cause recovers at most
+// that much; it is an upper bound, since work moved off one processor lands on another.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/characteristics.hpp"
+#include "analysis/src_points.hpp"
+
+namespace parperf::analysis {
+
+enum class FindingKind {
+  // An interval's diagnosis: its largest loss, or why there is none to name.
+  not_executed,
+  no_time_recorded,
+  no_significant_loss,
+  idle_within_processes,    // threads inside a process finish at different times
+  idle_between_processors,  // processors finish at different times
+  insufficient_parallelism,
+  communication,
+  desync,
+  openmp_waiting,
+  // Notes that follow an interval's diagnosis.
+  collective_arrival,  // processors arrive at / leave collectives at different times (potential)
+  off_cpu,             // little of the time inside ran on a CPU
+  // The run's main findings: an SRC point that loses time, by what happens there.
+  unbalanced_barrier,      // the implicit barrier of a construct whose threads' work differs
+  late_arrival_barrier,    // an implicit or join barrier the threads reach at different times
+  critical_contention,     // threads wait to enter a critical section
+  lock_contention,         // threads contend for a lock
+  ordered_wait,            // threads wait for their ordered turn
+  barrier_arrival,         // threads reach an explicit barrier at different times
+  task_wait,               // threads wait for tasks to complete
+  synchronization_loss,    // any other synchronization point
+  mpi_collective_arrival,  // ranks reach an MPI collective at different times
+  mpi_waits_for_partner,   // a rank waits in a call for its partner
+  mpi_call_cost,           // time in the MPI calls themselves
+  sequential_code,         // the program's insufficient parallelism
+};
+
+// What would recover the loss, when the analysis knows of a usual remedy.
+enum class Remedy {
+  none,
+  dynamic_schedule,         // a loop's implicit barrier: schedule(dynamic) or (guided)
+  shorten_critical_section  // or use atomics or reductions
+};
+
+struct Finding {
+  FindingKind kind = FindingKind::no_significant_loss;
+  Remedy remedy = Remedy::none;
+
+  // What it concerns, beyond the interval whose diagnosis holds it (IntervalAnalysis) or the
+  // program (the run's main findings): the SRC point with its figures (SRC findings, the point
+  // naming its interval), the processors whose execution times differ most
+  // (idle_between_processors), the rank that waits most and its partners (mpi_waits_for_partner).
+  std::optional<SrcPoint> src_point;
+  std::optional<std::int64_t> fastest_processor;
+  std::optional<std::int64_t> slowest_processor;
+  std::optional<RankAtSite> waiting_rank;
+
+  // Evidence, in seconds unless said otherwise.
+  double share = 0;             // the loss over the base Total time (the interval's, or the program's)
+  double efficiency = 0;        // no_significant_loss
+  double execution_spread = 0;  // idle_between_processors: slowest − fastest execution
+  bool imbalance_explains_idle = false;   // idle_between_processors: productive times differ as much
+  double real_sync = 0;                   // communication: waiting for partners
+  double starts = 0;                      // communication: in the calls themselves
+  std::optional<double> synchronization;  // collective_arrival, when significant
+  std::optional<double> time_variation;   // collective_arrival, when significant
+  double on_cpu_share = 0;                // off_cpu: OS CPU time over the time inside
+
+  double estimated_gain = 0;  // seconds of processor time (see the top of this file)
+};
+
+// An interval's diagnosis: its largest loss first, then the notes that apply.
+std::vector<Finding> diagnose(const Characteristics& c, const Comparative& comparative);
+
+// The run's main findings, worst first: the few SRC points that lose most of the program's Total
+// time, then its insufficient parallelism; `points` most lost time first.
+std::vector<Finding> main_findings(const Characteristics& program, const std::vector<SrcPoint>& points);
+
+}  // namespace parperf::analysis
