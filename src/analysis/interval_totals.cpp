@@ -9,9 +9,7 @@ namespace {
 // Sums stay in integer nanoseconds until the end so that totals are exact.
 struct EventSum {
   EventTotals totals;
-  std::uint64_t sum_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
+  format::DurationStats pairs;
 };
 
 void add_event(std::vector<EventSum>& sums, const EventFigures& e) {
@@ -22,14 +20,9 @@ void add_event(std::vector<EventSum>& sums, const EventFigures& e) {
     it->totals.name = e.name;
     it->totals.description = e.description;
   }
-  if (e.ends > 0) {
-    it->min_ns = it->totals.ends == 0 ? e.min_ns : std::min(it->min_ns, e.min_ns);
-    it->max_ns = it->totals.ends == 0 ? e.max_ns : std::max(it->max_ns, e.max_ns);
-  }
+  format::add_durations(it->pairs, e);
   it->totals.starts += e.starts;
-  it->totals.ends += e.ends;
   it->totals.atomics += e.atomics;
-  it->sum_ns += e.sum_ns;
   if (it->totals.first_description.empty()) it->totals.first_description = e.first_description;
 }
 
@@ -37,33 +30,28 @@ void add_event(std::vector<EventSum>& sums, const EventFigures& e) {
 
 IntervalTotals interval_totals(const MergedInterval& interval) {
   IntervalTotals totals;
-  std::uint64_t iteration_count = 0, iteration_sum_ns = 0, iteration_min_ns = 0, iteration_max_ns = 0;
+  format::DurationStats iterations;
   std::vector<EventSum> events;
   for (const LocationStats& stats : interval.locations) {
     totals.count += stats.entries();
     totals.open = totals.open || stats.open;
-    if (stats.iterations > 0) {
-      iteration_min_ns =
-          iteration_count == 0 ? stats.iteration_min_ns : std::min(iteration_min_ns, stats.iteration_min_ns);
-      iteration_max_ns = std::max(iteration_max_ns, stats.iteration_max_ns);
-      iteration_count += stats.iterations;
-      iteration_sum_ns += stats.iteration_sum_ns;
-    }
+    format::add_durations(iterations, stats.iterations);
     for (const EventFigures& e : stats.events) add_event(events, e);
   }
-  if (iteration_count > 0) {
+  if (iterations.count > 0) {
     IterationTotals& it = totals.iterations.emplace();
-    it.count = iteration_count;
-    it.total = seconds(iteration_sum_ns);
-    it.mean = it.total / static_cast<double>(iteration_count);
-    it.min = seconds(iteration_min_ns);
-    it.max = seconds(iteration_max_ns);
+    it.count = iterations.count;
+    it.total = seconds(iterations.sum_ns);
+    it.mean = it.total / static_cast<double>(iterations.count);
+    it.min = seconds(iterations.min_ns);
+    it.max = seconds(iterations.max_ns);
   }
   for (EventSum& sum : events) {
     EventTotals& e = sum.totals;
-    e.total = seconds(sum.sum_ns);
-    e.min = seconds(sum.min_ns);
-    e.max = seconds(sum.max_ns);
+    e.ends = sum.pairs.count;
+    e.total = seconds(sum.pairs.sum_ns);
+    e.min = seconds(sum.pairs.min_ns);
+    e.max = seconds(sum.pairs.max_ns);
     e.mean = e.ends > 0 ? e.total / static_cast<double>(e.ends) : 0.0;
     totals.events.push_back(std::move(e));
   }

@@ -51,13 +51,6 @@ class ProcessTables {
   std::unordered_map<std::uint32_t, const format::Event*> events_;
 };
 
-// Extremes of a statistic that may be empty: `count` says whether `min`/`max` mean anything.
-void merge_extremes(std::uint64_t& min, std::uint64_t& max, std::uint64_t had_count, std::uint64_t other_min,
-                    std::uint64_t other_max) {
-  min = had_count == 0 ? other_min : std::min(min, other_min);
-  max = had_count == 0 ? other_max : std::max(max, other_max);
-}
-
 void add_events(LocationStats& stats, const format::Node& node, const ProcessTables& tables) {
   for (const format::EventStats& e : node.events) {
     const format::Event* event = tables.event(e.event);
@@ -69,11 +62,9 @@ void add_events(LocationStats& stats, const format::Node& node, const ProcessTab
       it->name = std::move(name);
       if (event) it->description = event->description;
     }
-    if (e.count > 0) merge_extremes(it->min_ns, it->max_ns, it->ends, e.min_ns, e.max_ns);
+    format::add_durations(*it, e);
     it->starts += e.starts;
-    it->ends += e.count;
     it->atomics += e.atomics;
-    it->sum_ns += e.sum_ns;
     if (it->first_description.empty()) it->first_description = e.first_description;
   }
 }
@@ -96,9 +87,7 @@ void add_operations(LocationStats& stats, const format::Node& node, const Proces
       it = stats.operations.insert(stats.operations.end(), OperationFigures{});
       it->identity = std::move(identity);
     }
-    if (o.count > 0) merge_extremes(it->min_ns, it->max_ns, it->count, o.min_ns, o.max_ns);
-    it->count += o.count;
-    it->sum_ns += o.sum_ns;
+    format::add_durations(*it, o);
     it->wait_ns += o.wait_ns;
     it->wait_max_ns = std::max(it->wait_max_ns, o.wait_max_ns);
     it->sync_ns += o.sync_ns;
@@ -126,11 +115,10 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
       node_min = std::min(node_min, node.open_ns);
       node_max = std::max(node_max, node.open_ns);
     }
-    merge_extremes(stats.min_ns, stats.max_ns, stats.entries(), node_min, node_max);
-  }
-  if (node.iterations.count > 0) {
-    merge_extremes(stats.iteration_min_ns, stats.iteration_max_ns, stats.iterations, node.iterations.min_ns,
-                   node.iterations.max_ns);
+    // Not add_durations: an open entry is one of the entries here, though not of `count`.
+    const bool first = stats.entries() == 0;
+    stats.min_ns = first ? node_min : std::min(stats.min_ns, node_min);
+    stats.max_ns = first ? node_max : std::max(stats.max_ns, node_max);
   }
   stats.context = stats.entries() == 0 && node.context;
   stats.count += node.count;
@@ -139,8 +127,7 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
   stats.open_ns += node.open_ns;
   stats.os_user_ns += os_user_ns;
   stats.os_sys_ns += os_sys_ns;
-  stats.iterations += node.iterations.count;
-  stats.iteration_sum_ns += node.iterations.sum_ns;
+  format::add_durations(stats.iterations, node.iterations);
   add_events(stats, node, tables);
   add_operations(stats, node, tables);
 }

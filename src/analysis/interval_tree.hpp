@@ -48,12 +48,8 @@ struct OperationIdentity {
 };
 
 // One operation site's statistics on one location within one interval (not its subtree).
-struct OperationFigures {
+struct OperationFigures : format::DurationStats {  // count: calls
   OperationIdentity identity;
-  std::uint64_t count = 0;
-  std::uint64_t sum_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
   std::uint64_t wait_ns = 0;  // MPI: the part spent waiting for the partner (Real_sync)
   std::uint64_t wait_max_ns = 0;
   std::uint64_t sync_ns = 0;
@@ -78,35 +74,24 @@ struct OperationFigures {
 };
 
 // A user event's statistics on one location, events being matched by name.
-struct EventFigures {
+struct EventFigures : format::DurationStats {  // count: completed start/end pairs
   std::string name;
   std::string description;
   std::uint64_t starts = 0;
-  std::uint64_t ends = 0;  // completed start/end pairs
   std::uint64_t atomics = 0;
-  std::uint64_t sum_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
   std::string first_description;
 };
 
 // One interval on one location. An entry still open when the profile was written (the program
 // crashed or flushed mid-interval) counts as an entry lasting until then: `open_ns` is in the
 // execution time and in min/max.
-struct LocationStats {
+struct LocationStats : format::DurationStats {  // count: completed entries; min/max include an open one
   Location location;
-  std::uint64_t count = 0;  // completed entries
   bool open = false;
-  std::uint64_t sum_ns = 0;
   std::uint64_t open_ns = 0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
   std::uint64_t os_user_ns = 0;  // inclusive: the interval and everything nested in it
   std::uint64_t os_sys_ns = 0;
-  std::uint64_t iterations = 0;
-  std::uint64_t iteration_sum_ns = 0;
-  std::uint64_t iteration_min_ns = 0;
-  std::uint64_t iteration_max_ns = 0;
+  format::DurationStats iterations;  // loop iteration marks
   std::vector<EventFigures> events;
   std::vector<OperationFigures> operations;
   // Only the path to a parallel region this location joined as a team member: its time is that of

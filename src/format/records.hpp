@@ -169,6 +169,17 @@ struct DurationStats {
   std::uint64_t max_ns = 0;
 };
 
+// `more` added to `into` (the same statistic of two threads, or of two nodes of one interval):
+// the minimum and maximum of a block without entries mean nothing and are not compared.
+constexpr void add_durations(DurationStats& into, const DurationStats& more) {
+  if (more.count > 0) {
+    into.min_ns = into.count == 0 || more.min_ns < into.min_ns ? more.min_ns : into.min_ns;
+    into.max_ns = into.count == 0 || more.max_ns > into.max_ns ? more.max_ns : into.max_ns;
+  }
+  into.count += more.count;
+  into.sum_ns += more.sum_ns;
+}
+
 // One interval-tree node of one thread. All times are nanoseconds; time stamps are relative to
 // the process start. `os_*_self_ns` exclude the node's children.
 struct NodeRecord : DurationStats {  // count: completed entries
