@@ -107,11 +107,11 @@ void add_operations(LocationStats& stats, const format::Node& node, const Proces
 // ever emit two, their figures add up.
 void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_user_ns,
               std::uint64_t os_sys_ns, const ProcessTables& tables) {
-  std::uint64_t node_entries = node.count + (node.open ? 1 : 0);
+  std::uint64_t node_entries = node.count + (node.open() ? 1 : 0);
   if (node_entries > 0) {
     std::uint64_t node_min = node.count > 0 ? node.min_ns : node.open_ns;
     std::uint64_t node_max = node.count > 0 ? node.max_ns : node.open_ns;
-    if (node.open && node.count > 0) {
+    if (node.open() && node.count > 0) {
       node_min = std::min(node_min, node.open_ns);
       node_max = std::max(node_max, node.open_ns);
     }
@@ -120,9 +120,9 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
     stats.min_ns = first ? node_min : std::min(stats.min_ns, node_min);
     stats.max_ns = first ? node_max : std::max(stats.max_ns, node_max);
   }
-  stats.context = stats.entries() == 0 && node.context;
+  stats.context = stats.entries() == 0 && node.context();
   stats.count += node.count;
-  stats.open = stats.open || node.open;
+  stats.open = stats.open || node.open();
   stats.sum_ns += node.sum_ns;
   stats.open_ns += node.open_ns;
   stats.os_user_ns += os_user_ns;

@@ -28,7 +28,7 @@ bool exceeds(Wide part, std::uint64_t entries, Wide whole, double relative_slack
   return part > whole + kSlackNs + static_cast<Wide>(kRoundingNsPerEntry) * (entries + 1) + relative;
 }
 
-std::uint64_t entries(const Node& n) { return n.count + (n.open ? 1 : 0); }
+std::uint64_t entries(const Node& n) { return n.count + (n.open() ? 1 : 0); }
 
 // The invariants of one thread's records, named in the user's terms.
 class ThreadChecker {
@@ -50,7 +50,7 @@ class ThreadChecker {
       if (exceeds(own, entries(n), whole, i == 0 ? kLifetimeSlack : kRelativeSlack))
         return fmt::format("{}: its time {} exceeds {} {}", node_text(i), seconds(own),
                            i == 0 ? "the thread's lifetime" : "its parent's time", seconds(whole));
-      exec[i] = n.context && i > 0 ? exec[n.parent] : own;
+      exec[i] = n.context() && i > 0 ? exec[n.parent] : own;
       if (auto problem = extremes(n.count, n.sum_ns, n.min_ns, n.max_ns))
         return node_text(i) + ": " + *problem;
       for (const OperationStats& o : n.operations)

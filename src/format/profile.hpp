@@ -20,11 +20,14 @@ using EventStats = EventStatsFields<std::string>;  // count: completed start/end
 using OperationStats = OperationStatsRecord;
 
 struct Node : NodeRecord {
-  // NodeRecord::flags, decoded.
-  bool open = false;
-  bool context = false;  // only the path of a parallel region this thread joined (no time of its own)
   std::vector<EventStats> events;  // NodeRecord::event_count of them
   std::vector<OperationStats> operations;
+
+  // An entry was open when the profile was written (its elapsed time is open_ns).
+  bool open() const { return (flags & kNodeOpen) != 0; }
+  // Only the path of a parallel region this thread joined (no time of its own).
+  bool context() const { return (flags & kNodeContext) != 0; }
+  void set_flag(std::uint32_t flag, bool on) { flags = on ? flags | flag : flags & ~flag; }
 };
 
 struct Thread : ThreadRecord {

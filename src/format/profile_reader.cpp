@@ -64,8 +64,6 @@ void decode_events(ByteReader& in, Profile& profile) {
 Node decode_node(ByteReader& in, std::size_t index) {
   Node n;
   static_cast<NodeRecord&>(n) = in.record<NodeRecord>("node record");
-  n.open = (n.flags & kNodeOpen) != 0;
-  n.context = (n.flags & kNodeContext) != 0;
   // Pre-order: the root comes first and every parent precedes its children.
   const bool parent_ok = index == 0 ? n.parent == kNoParent : n.parent < index;
   if (!parent_ok)

@@ -135,7 +135,7 @@ class ProcessListing {
   }
 
   void node_line(Out out, const format::Node& node, const SiteText& text, int depth) {
-    const std::uint64_t entries = node.count + (node.open ? 1 : 0);
+    const std::uint64_t entries = node.count + (node.open() ? 1 : 0);
     fmt::format_to(out, "{:{}}{} {} begins", "", 2 * depth, entries, text.kind_name);
     if (!text.name.empty()) fmt::format_to(out, " '{}'", printable(text.name));
     if (node.value != 0) fmt::format_to(out, " value {}", node.value);
@@ -152,8 +152,8 @@ class ProcessListing {
                        seconds(node.iterations.max_ns));
       *out++ = ')';
     }
-    if (node.context) fmt::format_to(out, " [context]");
-    if (node.open) fmt::format_to(out, " [open]");
+    if (node.context()) fmt::format_to(out, " [context]");
+    if (node.open()) fmt::format_to(out, " [open]");
     *out++ = '\n';
   }
 

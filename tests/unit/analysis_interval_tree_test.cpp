@@ -164,7 +164,7 @@ TEST(analysis_interval_tree, AnEntryStillOpenCountsAsAnEntryUpToTheWrite) {
   n.sum_ns = 30 * kMs;
   n.min_ns = 10 * kMs;
   n.max_ns = 20 * kMs;
-  n.open = true;
+  n.set_flag(format::kNodeOpen, true);
   n.open_ns = 45 * kMs;
   IntervalTree tree = build_interval_tree({p.profile});
   const LocationStats& stats = tree.intervals[1].locations.at(0);

@@ -43,7 +43,7 @@ class MpiProfile {
     root.site = 1;
     root.count = ns > 0 ? 1 : 0;
     root.sum_ns = root.min_ns = root.max_ns = ns;
-    root.context = ns == 0;
+    root.set_flag(format::kNodeContext, ns == 0);
     t.nodes.push_back(root);
     p_.threads.push_back(t);
     p_.process.thread_count = static_cast<std::uint32_t>(p_.threads.size());
@@ -65,7 +65,7 @@ class MpiProfile {
     n.site = site;
     n.count = ns > 0 ? 1 : 0;
     n.sum_ns = n.min_ns = n.max_ns = ns;
-    n.context = ns == 0;
+    n.set_flag(format::kNodeContext, ns == 0);
     auto& nodes = p_.threads.at(t).nodes;
     nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);

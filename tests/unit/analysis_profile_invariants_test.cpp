@@ -98,7 +98,7 @@ TEST(analysis_profile_invariants, AChildLongerThanItsParent) {
 TEST(analysis_profile_invariants, AContextNodeLeavesTheCheckToItsAncestor) {
   Profile p = consistent_profile();
   Node& work = p.threads[0].nodes[1];
-  work.context = true;
+  work.set_flag(format::kNodeContext, true);
   work.count = 0;
   work.sum_ns = work.min_ns = work.max_ns = 0;
   work.operations.clear();

@@ -112,7 +112,7 @@ Profile small_profile() {
   p.events = {Event{14, "e", ""}};
   Node root;
   root.site = 10;
-  root.context = true;
+  root.set_flag(format::kNodeContext, true);
   Node region;
   region.parent = 0;
   region.site = 12;
@@ -123,7 +123,7 @@ Profile small_profile() {
   region.max_ns = 22;
   region.last_begin_ns = 23;
   region.open_ns = 24;
-  region.open = true;
+  region.set_flag(format::kNodeOpen, true);
   region.os_user_self_ns = 25;
   region.os_sys_self_ns = 26;
   region.iterations.count = 27;

@@ -46,7 +46,7 @@ TEST(FormatRoundTrip, FirstDifferenceNamesTheFieldThatDiffers) {
             "threads[1].nodes[4].operations[0].sync_max_ns: 3, expected " +
                 std::to_string(expected.threads[1].nodes[4].operations[0].sync_max_ns));
   changed = expected;
-  changed.threads[1].nodes[3].context = false;
+  changed.threads[1].nodes[3].set_flag(format::kNodeContext, false);
   EXPECT_EQ(first_difference(changed, expected), "threads[1].nodes[3].context: false, expected true");
   changed = expected;
   changed.threads[0].nodes[1].operations[0].last_end_ns = 1;
@@ -248,7 +248,7 @@ TEST(FormatRoundTrip, RichSampleHasEveryThreadKindAndBothNodeFlags) {
   bool open = false, context = false;
   for (const auto& t : p.threads) {
     kinds.insert(t.kind);
-    for (const auto& n : t.nodes) open |= n.open, context |= n.context;
+    for (const auto& n : t.nodes) open |= n.open(), context |= n.context();
   }
   EXPECT_EQ(kinds, (std::set<ThreadKind>{ThreadKind::other, ThreadKind::initial, ThreadKind::openmp_worker}));
   EXPECT_TRUE(open);

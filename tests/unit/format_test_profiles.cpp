@@ -191,18 +191,18 @@ Profile rich_sample_profile() {
   t2.parked_ns = 7'000'000'041;
   t2.nodes.push_back(node(kNoParent, 7, 1, 5'000));
   Node open_loop = node(0, 12, 64, 6'000);
-  open_loop.open = true;
+  open_loop.set_flag(format::kNodeOpen, true);
   open_loop.open_ns = 42'000'023;
   t2.nodes.push_back(open_loop);
   Node open_user = node(1, 3, -1, 7'000);
-  open_user.open = true;
+  open_user.set_flag(format::kNodeOpen, true);
   open_user.open_ns = 1'029;
   open_user.events.push_back(event_stats(2, 9'000, "to rank 0, 0 bytes"));
   t2.nodes.push_back(open_user);
   Node joined;  // no entries and no time of its own: only the path to the loop
   joined.parent = 0;
   joined.site = 40;
-  joined.context = true;
+  joined.set_flag(format::kNodeContext, true);
   t2.nodes.push_back(joined);
   Node worker_loop = node(3, 41, 0, 15'000);
   worker_loop.operations.push_back(operation_stats(42, 16'000));
@@ -392,8 +392,8 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".max_ns", an.max_ns, en.max_ns);
     d.field(path + ".last_begin_ns", an.last_begin_ns, en.last_begin_ns);
     d.field(path + ".open_ns", an.open_ns, en.open_ns);
-    d.field(path + ".open", an.open, en.open);
-    d.field(path + ".context", an.context, en.context);
+    d.field(path + ".open", an.open(), en.open());
+    d.field(path + ".context", an.context(), en.context());
     d.field(path + ".os_user_self_ns", an.os_user_self_ns, en.os_user_self_ns);
     d.field(path + ".os_sys_self_ns", an.os_sys_self_ns, en.os_sys_self_ns);
     d.field(path + ".iterations", an.iterations.count, en.iterations.count);

@@ -95,7 +95,6 @@ void write_records(Writer& writer, const format::Profile& profile) {
     writer.record(static_cast<const ThreadRecord&>(t));
     for (const auto& n : t.nodes) {
       NodeRecord r = n;
-      r.flags = (n.open ? kNodeOpen : 0u) | (n.context ? kNodeContext : 0u);
       r.event_count = static_cast<std::uint32_t>(n.events.size());
       r.operation_count = static_cast<std::uint32_t>(n.operations.size());
       writer.record(r);

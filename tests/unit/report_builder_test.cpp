@@ -38,7 +38,7 @@ class SampleRun {
     thread(1, {{0, 3, 0, 180}, {1, 4, 2, 30}, {0, 5, 0, 5}});
     p.threads[1].nodes[2].count = 0;
     p.threads[1].nodes[2].sum_ns = 0;
-    p.threads[1].nodes[2].open = true;
+    p.threads[1].nodes[2].set_flag(format::kNodeOpen, true);
     p.threads[1].nodes[2].open_ns = 30 * kMs;
   }
 

@@ -75,7 +75,7 @@ format::Profile openmp_profile(std::int64_t rank = 0) {
   initial.start_ns = 0;
   initial.end_ns = 412 * kMs;
   format::Node program = node(format::kNoParent, 1, 0, 0);
-  program.open = true;
+  program.set_flag(format::kNodeOpen, true);
   program.open_ns = 412 * kMs;
   format::Node solve = node(0, 2, 2, 300);
   solve.min_ns = 140 * kMs;
@@ -118,13 +118,13 @@ format::Profile openmp_profile(std::int64_t rank = 0) {
   worker.end_ns = 412 * kMs;
   worker.parked_ns = 120 * kMs;
   format::Node worker_program = node(format::kNoParent, 1, 0, 0);
-  worker_program.context = true;
+  worker_program.set_flag(format::kNodeContext, true);
   format::Node worker_solve = node(0, 2, 0, 0);
-  worker_solve.context = true;
+  worker_solve.set_flag(format::kNodeContext, true);
   format::Node worker_region = node(1, 3, 0, 0);
-  worker_region.context = true;
+  worker_region.set_flag(format::kNodeContext, true);
   format::Node worker_loop = node(2, 4, 3, 180);
-  worker_loop.open = true;
+  worker_loop.set_flag(format::kNodeOpen, true);
   worker_loop.open_ns = 20 * kMs;
   worker.nodes = {worker_program, worker_solve, worker_region, worker_loop};
 

@@ -49,7 +49,7 @@ TEST(RuntimeAggregation, EntriesAccumulateCountSumMinAndMax) {
   EXPECT_GE(ms(node->max_ns), reported_at_least(6.0)) << "longest entry";
   EXPECT_LE(ms(node->max_ns),
             reported_at_most(*std::max_element(measured.begin(), measured.end())) + kClockReadSlack);
-  EXPECT_FALSE(node->open);
+  EXPECT_FALSE(node->open());
   EXPECT_GT(node->last_begin_ns, 0u);
 }
 
@@ -238,11 +238,11 @@ TEST(RuntimeAggregation, AnOpenIntervalIsCountedUpToTheFlush) {
   parperf_interval_end(&site);
   const auto* node = find_node(profile, main_thread(profile), {"agg_open"});
   ASSERT_NE(node, nullptr);
-  EXPECT_TRUE(node->open);
+  EXPECT_TRUE(node->open());
   EXPECT_EQ(node->count, 0u);
   EXPECT_GE(ms(node->open_ns), 9.5);
   EXPECT_EQ(profile.process.end_reason, format::EndReason::flush);
-  EXPECT_TRUE(main_thread(profile).nodes[0].open) << "the program interval is open while the program runs";
+  EXPECT_TRUE(main_thread(profile).nodes[0].open()) << "the program interval is open while the program runs";
 }
 
 TEST(RuntimeAggregation, TheProfileDoesNotGrowWithRepetitions) {

@@ -112,8 +112,8 @@ TEST(RuntimeControl, AMissingEndIsClosedByTheEnclosingEnd) {
   ASSERT_TRUE(o && f);
   EXPECT_EQ(o->count, 1u);
   EXPECT_EQ(f->count, 1u);
-  EXPECT_FALSE(o->open);
-  EXPECT_FALSE(f->open);
+  EXPECT_FALSE(o->open());
+  EXPECT_FALSE(f->open());
 }
 
 TEST(RuntimeControl, AnEndOfTheWrongSiteIsIgnored) {

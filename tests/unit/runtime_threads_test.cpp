@@ -88,7 +88,7 @@ TEST(RuntimeThreads, CpuTimeOfAThreadStillComputingIsCountedUpToTheFlush) {
   const auto* t = thread_with(profile, {"thr_open_busy"});
   ASSERT_NE(t, nullptr);
   const auto* node = find_node(profile, *t, {"thr_open_busy"});
-  ASSERT_TRUE(node->open);
+  ASSERT_TRUE(node->open());
   EXPECT_GE(ms(node->os_user_self_ns + node->os_sys_self_ns), 35.0)
       << "the worker had used over 40 ms of CPU inside the interval when the profile was written";
 }
