@@ -69,6 +69,9 @@ class RecordWriter {
     bytes(records, count * sizeof(Record));
   }
 
+  // Bytes of a section whose content is encoded elsewhere (a trace block's events), as they are.
+  void payload(const void* data, std::size_t size) { bytes(data, size); }
+
   template <class Record>
   void record(const Record& r) {
     Record copy = r;  // `fields` takes mutable references so one list serves reading too

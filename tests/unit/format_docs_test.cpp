@@ -17,6 +17,7 @@
 #include "format/memory_trace.hpp"
 #include "format/records.hpp"
 #include "format/site_kinds.hpp"
+#include "format/trace_records.hpp"
 
 namespace parperf::format {
 namespace {
@@ -144,17 +145,18 @@ void expect_all_documented(RecordList<Records...>,
 TEST(FormatDocument, EveryRecordTableMatchesTheFieldLists) {
   const auto documented = documented_records(read_document("format.md"));
   expect_all_documented(ProfileRecords{}, documented);
+  expect_all_documented(TraceRecords{}, documented);
 }
 
 template <class... Records>
-bool is_profile_record(RecordList<Records...>, const std::string& name) {
+bool is_listed(RecordList<Records...>, const std::string& name) {
   return ((name == Records::kName) || ...);
 }
 
 TEST(FormatDocument, DocumentsNoRecordTheCodeLacks) {
   for (const auto& [name, record] : documented_records(read_document("format.md")))
-    EXPECT_TRUE(is_profile_record(ProfileRecords{}, name))
-        << "docs/format.md documents " << name << ", which records.hpp does not define";
+    EXPECT_TRUE(is_listed(ProfileRecords{}, name) || is_listed(TraceRecords{}, name))
+        << "docs/format.md documents " << name << ", which records.hpp and trace_records.hpp do not define";
 }
 
 TEST(FormatDocument, TheSiteKindTableMatchesSiteKinds) {

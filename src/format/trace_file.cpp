@@ -1,0 +1,130 @@
+#include "format/trace_file.hpp"
+
+#include <zstd.h>
+
+#include <bit>
+#include <cstring>
+
+#include "format/byte_reader.hpp"
+#include "format/regular_file.hpp"
+#include "format/section_cursor.hpp"
+
+namespace parperf::format {
+namespace {
+
+std::string where(const Section& s) {
+  return "section " + std::to_string(s.number) + " (offset " + std::to_string(s.offset) + ")";
+}
+
+TraceBlock decode_block(const Section& s, bool swap) {
+  ByteReader in(s.payload, swap, where(s) + " (block)");
+  TraceBlock block;
+  block.offset = s.offset;
+  block.header = in.record<TraceBlockRecord>("block record");
+  const TraceBlockRecord& h = block.header;
+  if (h.encoded_bytes != in.remaining())
+    throw FormatError("corrupt: " + in.context() + ": " + std::to_string(in.remaining()) +
+                      " bytes of events, the block record says " + std::to_string(h.encoded_bytes));
+  if (h.raw_bytes > kMaxTraceBlockBytes)
+    throw FormatError("corrupt: " + in.context() + ": " + std::to_string(h.raw_bytes) +
+                      " bytes of events, more than a block may hold");
+  const std::span<const std::uint8_t> encoded = in.take(h.encoded_bytes, "events");
+  std::vector<std::uint8_t> raw;
+  std::span<const std::uint8_t> events = encoded;
+  if (h.compression == static_cast<std::uint32_t>(TraceCompression::zstd)) {
+    raw.resize(h.raw_bytes);
+    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), encoded.data(), encoded.size());
+    if (ZSTD_isError(got) || got != h.raw_bytes)
+      throw FormatError(
+          "corrupt: " + in.context() + ": the events do not decompress to " + std::to_string(h.raw_bytes) +
+          " bytes" + (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()));
+    events = raw;
+  } else if (h.compression != static_cast<std::uint32_t>(TraceCompression::none)) {
+    throw FormatError("corrupt: " + in.context() + ": unknown compression " + std::to_string(h.compression));
+  } else if (h.raw_bytes != h.encoded_bytes) {
+    throw FormatError("corrupt: " + in.context() + ": uncompressed, yet " + std::to_string(h.raw_bytes) +
+                      " raw bytes against " + std::to_string(h.encoded_bytes) + " stored");
+  }
+  try {
+    block.events = decode_trace_events(events, h.base_ticks, h.event_count);
+  } catch (const FormatError& e) {
+    throw FormatError("corrupt: " + in.context() + ": " + e.what());
+  }
+  return block;
+}
+
+}  // namespace
+
+TraceFile decode_trace(std::span<const std::uint8_t> bytes) {
+  if (bytes.empty())
+    throw FormatError("empty file (the program may have been killed before it wrote its trace)");
+  const std::size_t magic_bytes = std::min(bytes.size(), kTraceMagic.size());
+  if (std::memcmp(bytes.data(), kTraceMagic.data(), magic_bytes) != 0)
+    throw FormatError("not a parperf event trace (unrecognised magic bytes)");
+  constexpr std::size_t kByteOrderOffset = 12;
+  if (bytes.size() <= kByteOrderOffset) throw FormatError("truncated: the file header is incomplete");
+  const std::uint8_t order = bytes[kByteOrderOffset];
+  if (order != kLittleEndian && order != kBigEndian)
+    throw FormatError("corrupt header: byte order marker " + std::to_string(order));
+  const bool swap = order != (std::endian::native == std::endian::little ? kLittleEndian : kBigEndian);
+  ByteReader header_reader(bytes, swap, "file header");
+  const auto header = header_reader.record<FileHeader>("file header");
+  if (header.version_major != kTraceVersionMajor)
+    throw FormatError("trace format version " + std::to_string(header.version_major) + "." +
+                      std::to_string(header.version_minor) +
+                      " is not supported (this parperf reads version " + std::to_string(kTraceVersionMajor) +
+                      ".x)");
+
+  TraceFile trace;
+  bool have_process = false;
+  SectionCursor sections(bytes, swap, header_reader.position());
+  while (const std::optional<Section> s = sections.next()) {
+    ByteReader in(s->payload, swap, where(*s));
+    switch (static_cast<TraceSection>(s->type)) {
+      case TraceSection::process:
+        if (have_process) throw FormatError("corrupt: a second process record in " + where(*s));
+        trace.process = in.record<TraceProcessRecord>("process record");
+        have_process = true;
+        break;
+      case TraceSection::block:
+        if (!have_process) throw FormatError("corrupt: a block before the process record in " + where(*s));
+        trace.blocks.push_back(decode_block(*s, swap));
+        continue;
+      case TraceSection::clock:
+        trace.clock = in.record<TraceClockRecord>("clock record");
+        break;
+      default:
+        in.take(in.remaining(), "unknown section");  // a later minor version's section: skip
+        break;
+    }
+    if (in.remaining() != 0)
+      throw FormatError("corrupt: " + where(*s) + " has " + std::to_string(in.remaining()) +
+                        " unparsed bytes");
+  }
+  if (!have_process) throw FormatError("truncated: the trace ends before its process record");
+  if (const auto& cut = sections.cut_short())
+    trace.cut_short = "truncated: " + cut->what + "; " + std::to_string(trace.blocks.size()) +
+                      " complete blocks were read (the program may have been killed while it traced)";
+  return trace;
+}
+
+TraceFile read_trace_file(const std::filesystem::path& path) {
+  const std::string bytes = RegularFile(path).read_all();
+  try {
+    return decode_trace(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  } catch (const FormatError& e) {
+    throw FormatError(path.string() + ": " + e.what());
+  }
+}
+
+std::vector<std::uint8_t> compress_trace_events(std::span<const std::uint8_t> raw) {
+  std::vector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
+  // Level 1: the writer compresses on the program's machine while it runs; speed matters more than
+  // the last bytes.
+  const std::size_t size = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 1);
+  if (ZSTD_isError(size) || size >= raw.size()) return {};
+  out.resize(size);
+  return out;
+}
+
+}  // namespace parperf::format

@@ -1,0 +1,235 @@
+// The event trace file (format/trace_records.hpp, trace_events.hpp, trace_file.hpp): every event
+// kind survives encoding, compression, writing and reading; a trace cut short is read up to its last
+// complete block and says where it ends; damage is named, never trusted.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "format/memory_sink.hpp"
+#include "format/profile_reader.hpp"
+#include "format/trace_file.hpp"
+
+namespace parperf::format {
+namespace {
+
+constexpr std::uint64_t kBase = 1'000'000'000'000ull;
+
+// One event of every kind with the widest values, then a thread's usual rhythm.
+std::vector<TraceEvent> every_kind() {
+  std::vector<TraceEvent> events;
+  auto add = [&](TraceEvent e) { events.push_back(std::move(e)); };
+  add({.kind = TraceEventKind::enter, .ticks = kBase + 10, .site = 7, .value = -42});
+  add({.kind = TraceEventKind::operation,
+       .ticks = kBase + 20,
+       .site = 0xffffffffu,
+       .duration = std::numeric_limits<std::uint64_t>::max(),
+       .wait = 5,
+       .sync = 6,
+       .bytes = 1ull << 40,
+       .partner = 3});
+  add({.kind = TraceEventKind::operation, .ticks = kBase + 20, .site = 9, .duration = 1, .partner = -1});
+  add({.kind = TraceEventKind::event_start, .ticks = kBase + 30, .event = 2, .text = "step 1 of ∑ 数据"});
+  add({.kind = TraceEventKind::event_end, .ticks = kBase + 31, .event = 2});
+  add({.kind = TraceEventKind::event_atomic, .ticks = kBase + 40, .event = 3, .text = ""});
+  add({.kind = TraceEventKind::iteration, .ticks = kBase + 50, .site = 7});
+  add({.kind = TraceEventKind::recording_off, .ticks = kBase + 60});
+  add({.kind = TraceEventKind::recording_on, .ticks = kBase + 1'000'000});
+  add({.kind = TraceEventKind::writer_wait, .ticks = kBase + 1'000'001, .duration = 123'456});
+  add({.kind = TraceEventKind::leave, .ticks = kBase + 1'000'002, .site = 7});
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    add({.kind = TraceEventKind::enter, .ticks = kBase + 2'000'000 + 100 * i, .site = 11, .value = i});
+    add({.kind = TraceEventKind::leave, .ticks = kBase + 2'000'050 + 100 * i, .site = 11});
+  }
+  return events;
+}
+
+// Encodes `events` into one block's bytes.
+std::vector<std::uint8_t> encode(const std::vector<TraceEvent>& events, std::uint64_t base) {
+  std::vector<std::uint8_t> buffer(1 << 20);
+  TraceBlockEncoder encoder(buffer.data(), buffer.size(), base);
+  for (const TraceEvent& e : events) {
+    bool ok = false;
+    switch (e.kind) {
+      case TraceEventKind::enter:
+        ok = encoder.enter(e.ticks, e.site, e.value);
+        break;
+      case TraceEventKind::leave:
+        ok = encoder.leave(e.ticks, e.site);
+        break;
+      case TraceEventKind::iteration:
+        ok = encoder.iteration(e.ticks, e.site);
+        break;
+      case TraceEventKind::operation:
+        ok = encoder.operation(e.ticks, e.site, e.duration, e.wait, e.sync, e.bytes, e.partner);
+        break;
+      case TraceEventKind::event_start:
+      case TraceEventKind::event_end:
+      case TraceEventKind::event_atomic:
+        ok = encoder.user_event(e.kind, e.ticks, e.event, e.text);
+        break;
+      case TraceEventKind::recording_off:
+      case TraceEventKind::recording_on:
+      case TraceEventKind::writer_wait:
+        ok = encoder.mark(e.kind, e.ticks, e.duration);
+        break;
+    }
+    EXPECT_TRUE(ok);
+  }
+  buffer.resize(encoder.size());
+  return buffer;
+}
+
+// A trace of two threads, two blocks each (the second block of thread 0 compressed), and the clock.
+std::vector<std::uint8_t> sample_trace(const std::vector<TraceEvent>& events, bool with_clock = true) {
+  MemorySink sink;
+  RecordWriter writer(sink);
+  writer.file_header(trace_header());
+  TraceProcessRecord process;
+  process.rank = 3;
+  process.pid = 4242;
+  process.origin_ticks = kBase;
+  process.ticks_per_second = 2'400'000'000ull;
+  writer.begin_section(static_cast<std::uint32_t>(TraceSection::process));
+  writer.record(process);
+  writer.end_section();
+  for (std::uint32_t thread = 0; thread < 2; ++thread) {
+    for (std::uint64_t sequence = 0; sequence < 2; ++sequence) {
+      const std::vector<std::uint8_t> raw = encode(events, kBase);
+      TraceBlockRecord block;
+      block.thread = thread;
+      block.sequence = sequence;
+      block.base_ticks = kBase;
+      block.event_count = static_cast<std::uint32_t>(events.size());
+      block.raw_bytes = static_cast<std::uint32_t>(raw.size());
+      std::vector<std::uint8_t> stored = raw;
+      if (sequence == 1) {
+        stored = compress_trace_events(raw);
+        EXPECT_FALSE(stored.empty()) << "a thread's repetitive events compress";
+        block.compression = static_cast<std::uint32_t>(TraceCompression::zstd);
+      }
+      block.encoded_bytes = static_cast<std::uint32_t>(stored.size());
+      write_trace_block(writer, block, stored);
+    }
+  }
+  if (with_clock) {
+    TraceClockRecord clock;
+    clock.ticks_per_second = 2'400'000'123ull;
+    clock.end_ticks = kBase + 9'000'000;
+    clock.lost_events = 5;
+    clock.writer_wait_ns = 77;
+    writer.begin_section(static_cast<std::uint32_t>(TraceSection::clock));
+    writer.record(clock);
+    writer.end_section();
+  }
+  writer.finish();
+  return sink.bytes();
+}
+
+TEST(TraceFormat, EveryEventKindSurvivesEncodingCompressionAndReading) {
+  const std::vector<TraceEvent> events = every_kind();
+  const TraceFile trace = decode_trace(sample_trace(events));
+  EXPECT_EQ(trace.process.rank, 3);
+  EXPECT_EQ(trace.process.pid, 4242);
+  ASSERT_TRUE(trace.clock.has_value());
+  EXPECT_EQ(trace.clock->lost_events, 5u);
+  EXPECT_EQ(trace.clock->writer_wait_ns, 77u);
+  EXPECT_TRUE(trace.cut_short.empty()) << trace.cut_short;
+  ASSERT_EQ(trace.blocks.size(), 4u);
+  for (const TraceBlock& block : trace.blocks) {
+    ASSERT_EQ(block.events.size(), events.size());
+    for (std::size_t i = 0; i < events.size(); ++i)
+      ASSERT_EQ(block.events[i], events[i])
+          << "thread " << block.header.thread << " block " << block.header.sequence << " event " << i;
+  }
+}
+
+TEST(TraceFormat, AThreadsUsualEventsTakeAFewBytesEach) {
+  // 2000 enter/leave events 50 ticks apart at one site: kind, a 1-byte delta and a 1-byte site,
+  // plus the value of an entry.
+  const std::vector<TraceEvent> all = every_kind();
+  const std::vector<TraceEvent> events(all.begin() + 11, all.end());
+  const std::vector<std::uint8_t> raw = encode(events, kBase + 2'000'000);
+  EXPECT_LE(static_cast<double>(raw.size()) / static_cast<double>(events.size()), 4.0);
+  const std::vector<std::uint8_t> compressed = compress_trace_events(raw);
+  ASSERT_FALSE(compressed.empty());
+  EXPECT_LE(static_cast<double>(compressed.size()) / static_cast<double>(events.size()), 1.0)
+      << "the same site and rhythm over and over compresses to under a byte an event";
+}
+
+TEST(TraceFormat, ABlockThatIsFullRefusesTheEventAndKeepsWhatItHas) {
+  std::uint8_t buffer[3 * TraceBlockEncoder::kMaxEventBytes];
+  TraceBlockEncoder encoder(buffer, sizeof buffer, 0);
+  std::uint32_t accepted = 0;
+  while (encoder.enter(accepted, 1, 0)) ++accepted;
+  EXPECT_GE(accepted, 3u);
+  EXPECT_EQ(encoder.event_count(), accepted);
+  EXPECT_FALSE(encoder.user_event(TraceEventKind::event_start, 0, 1, std::string(1000, 'x')));
+  EXPECT_EQ(decode_trace_events(std::span(buffer, encoder.size()), 0, accepted).size(), accepted);
+}
+
+TEST(TraceFormat, ATraceCutShortIsReadUpToItsLastCompleteBlockAndSaysWhereItEnds) {
+  const std::vector<TraceEvent> events = every_kind();
+  const std::vector<std::uint8_t> whole = sample_trace(events, false);
+  // Cut in the middle of the third block: two complete blocks remain.
+  const TraceFile complete = decode_trace(whole);
+  ASSERT_EQ(complete.blocks.size(), 4u);
+  const std::size_t cut = complete.blocks[2].offset + 40;
+  const TraceFile trace = decode_trace(std::span(whole.data(), cut));
+  EXPECT_EQ(trace.blocks.size(), 2u);
+  EXPECT_FALSE(trace.clock.has_value());
+  EXPECT_NE(trace.cut_short.find("the file ends inside section 4 (offset " +
+                                 std::to_string(complete.blocks[2].offset) + ")"),
+            std::string::npos)
+      << trace.cut_short;
+  EXPECT_NE(trace.cut_short.find("2 complete blocks were read"), std::string::npos) << trace.cut_short;
+  // Cut just before the end marker: every block is there, the trace says it was not closed.
+  const TraceFile unclosed = decode_trace(std::span(whole.data(), whole.size() - 8));
+  EXPECT_EQ(unclosed.blocks.size(), 4u);
+  EXPECT_NE(unclosed.cut_short.find("without its end marker"), std::string::npos) << unclosed.cut_short;
+}
+
+TEST(TraceFormat, DamageIsNamedWithItsSectionAndOffset) {
+  std::vector<std::uint8_t> bytes = sample_trace(every_kind());
+  const TraceFile trace = decode_trace(bytes);
+  bytes[trace.blocks[1].offset + 40] ^= 0x10;  // inside the second block's events
+  try {
+    decode_trace(bytes);
+    FAIL() << "a flipped bit in a block was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()), "corrupt: checksum mismatch in section 3 (offset " +
+                                         std::to_string(trace.blocks[1].offset) + ")");
+  }
+}
+
+TEST(TraceFormat, EventsThatDoNotDecodeAreRefusedNamingTheEvent) {
+  std::vector<std::uint8_t> raw = encode(every_kind(), kBase);
+  raw[0] = 77;  // the first event's kind
+  try {
+    decode_trace_events(raw, kBase, static_cast<std::uint32_t>(every_kind().size()));
+    FAIL() << "an unknown event kind was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_STREQ(e.what(), "event 0: unknown kind 77");
+  }
+  const std::vector<std::uint8_t> one =
+      encode({{.kind = TraceEventKind::event_start, .ticks = 5, .text = "abc"}}, 0);
+  EXPECT_THROW(decode_trace_events(std::span(one.data(), one.size() - 1), 0, 1), FormatError)
+      << "a text that runs past the block";
+  EXPECT_THROW(decode_trace_events(one, 0, 2), FormatError) << "more events claimed than the bytes hold";
+}
+
+TEST(TraceFormat, AForeignOrEmptyFileIsRefused) {
+  EXPECT_THROW(decode_trace({}), FormatError);
+  const std::vector<std::uint8_t> profile_magic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n', 3, 0};
+  try {
+    decode_trace(profile_magic);
+    FAIL() << "a profile was read as a trace";
+  } catch (const FormatError& e) {
+    EXPECT_STREQ(e.what(), "not a parperf event trace (unrecognised magic bytes)");
+  }
+}
+
+}  // namespace
+}  // namespace parperf::format
