@@ -13,6 +13,7 @@
 #include "format/crc32c.hpp"
 #include "format/records.hpp"
 #include "format/regular_file.hpp"
+#include "format/section_cursor.hpp"
 
 namespace parperf::format {
 namespace {
@@ -181,33 +182,11 @@ void validate(const Profile& profile, std::size_t process_sections) {
 }  // namespace
 
 Profile decode_profile(std::span<const std::uint8_t> bytes) {
-  if (bytes.empty())
-    throw FormatError("empty file (the program may have been killed before it wrote its profile)");
-  const std::size_t magic_bytes = std::min(bytes.size(), kMagic.size());
-  if (std::memcmp(bytes.data(), kMagic.data(), magic_bytes) != 0)
-    throw FormatError("not a parperf profile (unrecognised magic bytes)");
-
-  // The header's byte order field decides how everything after it, the header's own version
-  // fields included, is read; it sits after the magic and the two 16-bit version fields.
-  constexpr std::size_t kByteOrderOffset = 12;
-  if (bytes.size() <= kByteOrderOffset) throw FormatError("truncated: the file header is incomplete");
-  const std::uint8_t order = bytes[kByteOrderOffset];
-  if (order != kLittleEndian && order != kBigEndian)
-    throw FormatError("corrupt header: byte order marker " + std::to_string(order));
-  const bool swap = order != (std::endian::native == std::endian::little ? kLittleEndian : kBigEndian);
-
+  const ContainerHeader container =
+      read_container_header(bytes, ContainerKind{"profile", "format", kMagic, kVersionMajor});
+  const bool swap = container.swap;
   ByteReader in(bytes, swap, "file header");
-  const auto header = in.record<FileHeader>("file header");
-  if (header.version_major != kVersionMajor)
-    throw FormatError("format version " + std::to_string(header.version_major) + "." +
-                      std::to_string(header.version_minor) +
-                      " is not supported (this parperf reads version " + std::to_string(kVersionMajor) +
-                      ".x)");
-  if (header.integer_size != kIntegerSize || header.time_size != kTimeSize)
-    throw FormatError("unsupported type sizes: integers of " + std::to_string(header.integer_size) +
-                      " bytes, times of " + std::to_string(header.time_size) +
-                      " bytes (this version uses 8 and 8)");
-
+  in.take(container.sections_start, "file header");
   in.set_context("");  // past the header: each message names its section itself
 
   Profile profile;

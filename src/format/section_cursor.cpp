@@ -1,5 +1,7 @@
 #include "format/section_cursor.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "format/byte_reader.hpp"
@@ -17,6 +19,38 @@ T load(std::span<const std::uint8_t> bytes, std::size_t at, bool swap) {
 }
 
 }  // namespace
+
+ContainerHeader read_container_header(std::span<const std::uint8_t> bytes, const ContainerKind& kind) {
+  if (bytes.empty())
+    throw FormatError(std::string("empty file (the program may have been killed before it wrote its ") +
+                      kind.words + ")");
+  const std::size_t magic_bytes = std::min(bytes.size(), kind.magic.size());
+  if (std::memcmp(bytes.data(), kind.magic.data(), magic_bytes) != 0)
+    throw FormatError(std::string("not a parperf ") + kind.words + " (unrecognised magic bytes)");
+
+  // The header's byte order field decides how everything after it, the header's own version
+  // fields included, is read; it sits after the magic and the two 16-bit version fields.
+  constexpr std::size_t kByteOrderOffset = 12;
+  if (bytes.size() <= kByteOrderOffset) throw FormatError("truncated: the file header is incomplete");
+  const std::uint8_t order = bytes[kByteOrderOffset];
+  if (order != kLittleEndian && order != kBigEndian)
+    throw FormatError("corrupt header: byte order marker " + std::to_string(order));
+  ContainerHeader result;
+  result.swap = order != (std::endian::native == std::endian::little ? kLittleEndian : kBigEndian);
+  ByteReader in(bytes, result.swap, "file header");
+  result.header = in.record<FileHeader>("file header");
+  const FileHeader& h = result.header;
+  if (h.version_major != kind.version_major)
+    throw FormatError(std::string(kind.version_words) + " version " + std::to_string(h.version_major) + "." +
+                      std::to_string(h.version_minor) + " is not supported (this parperf reads version " +
+                      std::to_string(kind.version_major) + ".x)");
+  if (h.integer_size != kIntegerSize || h.time_size != kTimeSize)
+    throw FormatError("unsupported type sizes: integers of " + std::to_string(h.integer_size) +
+                      " bytes, times of " + std::to_string(h.time_size) +
+                      " bytes (this version uses 8 and 8)");
+  result.sections_start = in.position();
+  return result;
+}
 
 std::optional<Section> SectionCursor::next() {
   if (cut_short_) return std::nullopt;

@@ -3,13 +3,35 @@
 // memory, checking each section's length against the bytes and its checksum before handing it out.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 
+#include "format/records.hpp"
+
 namespace parperf::format {
+
+// What a file of the container says of itself.
+struct ContainerHeader {
+  FileHeader header;
+  bool swap = false;  // the file's byte order is not this machine's
+  std::size_t sections_start = 0;
+};
+
+// A file of one kind ("profile", "event trace"): its magic and the major version this parperf reads.
+struct ContainerKind {
+  const char* words;          // "profile": the file is "not a parperf profile"
+  const char* version_words;  // "format": "format version 2.0 is not supported"
+  std::array<std::uint8_t, 8> magic;
+  std::uint16_t version_major;
+};
+
+// Checks and reads the file header. Throws FormatError for an empty or foreign file, an unknown byte
+// order, another major version or other integer widths.
+ContainerHeader read_container_header(std::span<const std::uint8_t> bytes, const ContainerKind& kind);
 
 struct Section {
   std::uint32_t type = 0;

@@ -2,9 +2,6 @@
 
 #include <zstd.h>
 
-#include <bit>
-#include <cstring>
-
 #include "format/byte_reader.hpp"
 #include "format/regular_file.hpp"
 #include "format/section_cursor.hpp"
@@ -56,28 +53,13 @@ TraceBlock decode_block(const Section& s, bool swap) {
 }  // namespace
 
 TraceFile decode_trace(std::span<const std::uint8_t> bytes) {
-  if (bytes.empty())
-    throw FormatError("empty file (the program may have been killed before it wrote its trace)");
-  const std::size_t magic_bytes = std::min(bytes.size(), kTraceMagic.size());
-  if (std::memcmp(bytes.data(), kTraceMagic.data(), magic_bytes) != 0)
-    throw FormatError("not a parperf event trace (unrecognised magic bytes)");
-  constexpr std::size_t kByteOrderOffset = 12;
-  if (bytes.size() <= kByteOrderOffset) throw FormatError("truncated: the file header is incomplete");
-  const std::uint8_t order = bytes[kByteOrderOffset];
-  if (order != kLittleEndian && order != kBigEndian)
-    throw FormatError("corrupt header: byte order marker " + std::to_string(order));
-  const bool swap = order != (std::endian::native == std::endian::little ? kLittleEndian : kBigEndian);
-  ByteReader header_reader(bytes, swap, "file header");
-  const auto header = header_reader.record<FileHeader>("file header");
-  if (header.version_major != kTraceVersionMajor)
-    throw FormatError("trace format version " + std::to_string(header.version_major) + "." +
-                      std::to_string(header.version_minor) +
-                      " is not supported (this parperf reads version " + std::to_string(kTraceVersionMajor) +
-                      ".x)");
+  const ContainerHeader container = read_container_header(
+      bytes, ContainerKind{"event trace", "trace format", kTraceMagic, kTraceVersionMajor});
+  const bool swap = container.swap;
 
   TraceFile trace;
   bool have_process = false;
-  SectionCursor sections(bytes, swap, header_reader.position());
+  SectionCursor sections(bytes, swap, container.sections_start);
   while (const std::optional<Section> s = sections.next()) {
     ByteReader in(s->payload, swap, where(*s));
     switch (static_cast<TraceSection>(s->type)) {
