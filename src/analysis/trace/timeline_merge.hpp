@@ -1,0 +1,54 @@
+// The events of every thread of every rank as one stream, in the order of corrected time: each
+// rank's time stamps are put on rank 0's clock (clock_correction.hpp, DESIGN.md section 5) and the
+// threads' streams, each already in its own order, are merged k ways. Only one event per stream is
+// held at a time, so the memory needed grows with the number of threads, never with the trace's
+// length; what a stream holds behind it is its own affair (a decoded file, or blocks read lazily).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "analysis/clock_correction.hpp"
+#include "format/trace_events.hpp"
+#include "format/trace_file.hpp"
+
+namespace parperf::analysis {
+
+// One thread's events, in the order the thread recorded them, with their times in ns since its
+// process's start on the process's own clock.
+class ThreadEvents {
+ public:
+  ThreadEvents(std::int64_t rank, std::uint32_t thread) : rank_(rank), thread_(thread) {}
+  virtual ~ThreadEvents() = default;
+  // The next event and its local time; nothing at the end.
+  virtual std::optional<std::pair<double, format::TraceEvent>> next() = 0;
+  std::int64_t rank() const { return rank_; }
+  std::uint32_t thread() const { return thread_; }
+
+ private:
+  std::int64_t rank_;
+  std::uint32_t thread_;
+};
+
+struct TimelineEvent {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+  double local_ns = 0;  // on the rank's own clock, since its start
+  double time_ns = 0;   // corrected: on rank 0's clock, since rank 0's start
+  format::TraceEvent event;
+};
+
+// Calls `emit` for every event of every stream, by corrected time; events at the same corrected
+// time come by rank, then thread, then their order in their stream. A stream whose corrected times
+// go back (a drift faster than time itself, which no real clock has) is merged as it comes.
+void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
+                    const std::function<void(const TimelineEvent&)>& emit);
+
+// The threads' streams of one decoded trace: each thread's blocks in sequence order, ticks turned
+// into ns with the trace's calibration (its clock record, else the estimate of its process record).
+std::vector<std::unique_ptr<ThreadEvents>> thread_streams(std::shared_ptr<const format::TraceFile> trace);
+
+}  // namespace parperf::analysis
