@@ -93,13 +93,9 @@ void named_fields(MemoryAccessRecord& r, F&& f) {
       f("flags", r.flags);
 }
 
-// The memory trace's file header: the profile's FileHeader with the magic and version above.
+// The memory trace's file header.
 inline FileHeader memory_trace_header() {
-  FileHeader header;
-  header.magic = kMemoryTraceMagic;
-  header.version_major = kMemoryTraceVersionMajor;
-  header.version_minor = kMemoryTraceVersionMinor;
-  return header;
+  return file_header_of(kMemoryTraceMagic, kMemoryTraceVersionMajor, kMemoryTraceVersionMinor);
 }
 
 }  // namespace parperf::format

@@ -83,6 +83,17 @@ struct FileHeader {
   std::uint8_t reserved = 0;
 };
 
+// The header of another kind of file in the same container (a memory trace, an event trace): the
+// profile's FileHeader with that kind's magic and version.
+inline FileHeader file_header_of(const std::array<std::uint8_t, 8>& magic, std::uint16_t version_major,
+                                 std::uint16_t version_minor) {
+  FileHeader header;
+  header.magic = magic;
+  header.version_major = version_major;
+  header.version_minor = version_minor;
+  return header;
+}
+
 // Every section: a SectionHeader, `length` payload bytes, then the CRC-32C (u32) of the section
 // type's bytes followed by the payload.
 struct SectionHeader {

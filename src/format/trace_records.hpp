@@ -87,13 +87,9 @@ void named_fields(TraceClockRecord& r, F&& f) {
 // The records of a trace file, each with its table in docs/format.md.
 using TraceRecords = RecordList<TraceProcessRecord, TraceBlockRecord, TraceClockRecord>;
 
-// The trace's file header: the profile's FileHeader with the magic and version above.
+// The event trace's file header.
 inline FileHeader trace_header() {
-  FileHeader header;
-  header.magic = kTraceMagic;
-  header.version_major = kTraceVersionMajor;
-  header.version_minor = kTraceVersionMinor;
-  return header;
+  return file_header_of(kTraceMagic, kTraceVersionMajor, kTraceVersionMinor);
 }
 
 }  // namespace parperf::format
