@@ -41,7 +41,15 @@ std::uint32_t fill_block(TraceBlockEncoder& encoder, const std::vector<std::uint
     const std::uint32_t site = static_cast<std::uint32_t>(iteration % 4) + 1;
     if (i + 3 >= times.size()) break;
     if (!encoder.enter(times[i++], site, iteration)) break;
-    if (iteration % 16 == 0 && !encoder.operation(times[i++], 9, 1800, 1200, 0, 64, 1)) break;
+    if (iteration % 16 == 0 && !encoder.operation({.start = times[i++],
+                                                   .site = 9,
+                                                   .duration = 1800,
+                                                   .wait = 1200,
+                                                   .bytes = 64,
+                                                   .partner = 1,
+                                                   .communicator = 1,
+                                                   .match = 7}))
+      break;
     if (!encoder.leave(times[i++], site)) break;
   }
   return encoder.event_count();

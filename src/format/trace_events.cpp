@@ -89,6 +89,8 @@ std::vector<TraceEvent> decode_trace_events(std::span<const std::uint8_t> bytes,
         e.sync = in.varint(where);
         e.bytes = in.varint(where);
         e.partner = in.zigzag(where);
+        e.communicator = in.varint32(where, "communicator");
+        e.match = in.zigzag(where);
         break;
       case TraceEventKind::event_start:
       case TraceEventKind::event_atomic:

@@ -20,7 +20,7 @@ namespace parperf::format {
 enum class TraceEventKind : std::uint8_t {
   enter = 1,          // site, value: an interval begins
   leave = 2,          // site: the innermost interval ends
-  operation = 3,      // site, duration, wait, sync, bytes, partner: at its start time
+  operation = 3,      // site, duration, wait, sync, bytes, partner, communicator, match: at its start
   event_start = 4,    // event, text (the description formatted with the arguments)
   event_end = 5,      // event
   event_atomic = 6,   // event, text
@@ -43,6 +43,11 @@ struct TraceEvent {
   std::uint64_t sync = 0;
   std::uint64_t bytes = 0;
   std::int64_t partner = -1;
+  // operation: the collector's communicator (for MPI the profile's CommunicatorRecord::id + 1), 0
+  // when none; `match` pairs operations across processes: a message's tag, a collective's sequence
+  // number on its communicator.
+  std::uint32_t communicator = 0;
+  std::int64_t match = 0;
   std::string text{};
   bool operator==(const TraceEvent&) const = default;
 };
@@ -51,8 +56,8 @@ struct TraceEvent {
 // event does not fit: the caller hands the block to the writer and starts the next one.
 class TraceBlockEncoder {
  public:
-  // The most an event takes, text aside: kind, delta and six fields of at most 10 bytes each.
-  static constexpr std::size_t kMaxEventBytes = 1 + 7 * 10;
+  // The most an event takes, text aside: kind, delta and eight fields of at most 10 bytes each.
+  static constexpr std::size_t kMaxEventBytes = 1 + 9 * 10;
 
   TraceBlockEncoder(std::uint8_t* buffer, std::size_t capacity, std::uint64_t base_ticks) noexcept
       : buffer_(buffer), capacity_(capacity), previous_(base_ticks) {}
@@ -70,11 +75,19 @@ class TraceBlockEncoder {
   bool iteration(std::uint64_t ticks, std::uint32_t site) noexcept {
     return site_event(TraceEventKind::iteration, ticks, site);
   }
-  bool operation(std::uint64_t start, std::uint32_t site, std::uint64_t duration, std::uint64_t wait,
-                 std::uint64_t sync, std::uint64_t bytes, std::int64_t partner) noexcept {
+  struct Operation {
+    std::uint64_t start = 0;
+    std::uint32_t site = 0;
+    std::uint64_t duration = 0, wait = 0, sync = 0, bytes = 0;
+    std::int64_t partner = -1;
+    std::uint32_t communicator = 0;
+    std::int64_t match = 0;
+  };
+  bool operation(const Operation& op) noexcept {
     if (!room(kMaxEventBytes)) return false;
-    head(TraceEventKind::operation, start);
-    put(site), put(duration), put(wait), put(sync), put(bytes), put(zigzag(partner));
+    head(TraceEventKind::operation, op.start);
+    put(op.site), put(op.duration), put(op.wait), put(op.sync), put(op.bytes), put(zigzag(op.partner));
+    put(op.communicator), put(zigzag(op.match));
     return done();
   }
   bool user_event(TraceEventKind kind, std::uint64_t ticks, std::uint32_t event,
@@ -93,6 +106,37 @@ class TraceBlockEncoder {
     head(kind, ticks);
     if (kind == TraceEventKind::writer_wait) put(duration);
     return done();
+  }
+
+  // Any decoded event (tests, converters; the runtime calls the typed appends above).
+  bool append(const TraceEvent& e) noexcept {
+    switch (e.kind) {
+      case TraceEventKind::enter:
+        return enter(e.ticks, e.site, e.value);
+      case TraceEventKind::leave:
+        return leave(e.ticks, e.site);
+      case TraceEventKind::iteration:
+        return iteration(e.ticks, e.site);
+      case TraceEventKind::operation:
+        return operation({.start = e.ticks,
+                          .site = e.site,
+                          .duration = e.duration,
+                          .wait = e.wait,
+                          .sync = e.sync,
+                          .bytes = e.bytes,
+                          .partner = e.partner,
+                          .communicator = e.communicator,
+                          .match = e.match});
+      case TraceEventKind::event_start:
+      case TraceEventKind::event_end:
+      case TraceEventKind::event_atomic:
+        return user_event(e.kind, e.ticks, e.event, e.text);
+      case TraceEventKind::recording_off:
+      case TraceEventKind::recording_on:
+      case TraceEventKind::writer_wait:
+        return mark(e.kind, e.ticks, e.duration);
+    }
+    return false;
   }
 
   std::size_t size() const noexcept { return used_; }

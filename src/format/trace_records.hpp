@@ -11,7 +11,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string_view>
 
 #include "format/records.hpp"
@@ -23,6 +25,11 @@ inline constexpr std::uint16_t kTraceVersionMajor = 1;
 inline constexpr std::uint16_t kTraceVersionMinor = 0;
 inline constexpr const char* kTracePrefix = "trace.";  // trace.<rank>.ppt
 inline constexpr const char* kTraceSuffix = ".ppt";
+
+// "trace.<rank>.ppt". Returns what snprintf returns.
+inline int trace_file_name(char* buffer, std::size_t size, std::int64_t rank) {
+  return std::snprintf(buffer, size, "%s%lld%s", kTracePrefix, static_cast<long long>(rank), kTraceSuffix);
+}
 
 enum class TraceSection : std::uint32_t {
   process = 1,  // one TraceProcessRecord, first

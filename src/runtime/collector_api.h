@@ -40,12 +40,12 @@ PARPERF_API double parperf_collector_ticks_per_ns(void);
 
 /* One finished operation: a synchronization, a communication, a call into a runtime. */
 typedef struct parperf_operation {
-  const char* name;    /* the site's name in reports (the function called): static storage */
-  const void* address; /* the code address that identifies the site (a return address into the
-                          program); with `kind`, the same address is the same site */
-  uint32_t kind;       /* format::SiteKind of the site */
-  uint32_t reserved;   /* 0 */
-  uint64_t start;      /* ticks */
+  const char* name;      /* the site's name in reports (the function called): static storage */
+  const void* address;   /* the code address that identifies the site (a return address into the
+                            program); with `kind`, the same address is the same site */
+  uint32_t kind;         /* format::SiteKind of the site */
+  uint32_t communicator; /* the collector's communicator id + 1 (the one its section writes), 0 if none */
+  uint64_t start;        /* ticks */
   uint64_t end;
   uint64_t wait;    /* part of the duration spent waiting before the operation proper (for a
                        partner, a lock, a message); clamped to the duration */
@@ -53,6 +53,8 @@ typedef struct parperf_operation {
   uint64_t overlap; /* non-blocking work that ran while the caller computed */
   uint64_t bytes;   /* data moved, 0 if none */
   int64_t partner;  /* rank of the partner process, -1 if none */
+  int64_t match;    /* pairs operations across processes in the event trace: a message's tag, a
+                       collective's sequence number on its communicator; 0 if nothing */
 } parperf_operation;
 
 /* Where an operation was recorded: the thread, its interval and the site. Opaque; a collector may

@@ -29,7 +29,9 @@ std::vector<TraceEvent> every_kind() {
        .wait = 5,
        .sync = 6,
        .bytes = 1ull << 40,
-       .partner = 3});
+       .partner = 3,
+       .communicator = 2,
+       .match = -77});
   add({.kind = TraceEventKind::operation, .ticks = kBase + 20, .site = 9, .duration = 1, .partner = -1});
   add({.kind = TraceEventKind::event_start, .ticks = kBase + 30, .event = 2, .text = "step 1 of ∑ 数据"});
   add({.kind = TraceEventKind::event_end, .ticks = kBase + 31, .event = 2});
@@ -51,32 +53,7 @@ std::vector<std::uint8_t> encode(const std::vector<TraceEvent>& events, std::uin
   std::vector<std::uint8_t> buffer(1 << 20);
   TraceBlockEncoder encoder(buffer.data(), buffer.size(), base);
   for (const TraceEvent& e : events) {
-    bool ok = false;
-    switch (e.kind) {
-      case TraceEventKind::enter:
-        ok = encoder.enter(e.ticks, e.site, e.value);
-        break;
-      case TraceEventKind::leave:
-        ok = encoder.leave(e.ticks, e.site);
-        break;
-      case TraceEventKind::iteration:
-        ok = encoder.iteration(e.ticks, e.site);
-        break;
-      case TraceEventKind::operation:
-        ok = encoder.operation(e.ticks, e.site, e.duration, e.wait, e.sync, e.bytes, e.partner);
-        break;
-      case TraceEventKind::event_start:
-      case TraceEventKind::event_end:
-      case TraceEventKind::event_atomic:
-        ok = encoder.user_event(e.kind, e.ticks, e.event, e.text);
-        break;
-      case TraceEventKind::recording_off:
-      case TraceEventKind::recording_on:
-      case TraceEventKind::writer_wait:
-        ok = encoder.mark(e.kind, e.ticks, e.duration);
-        break;
-    }
-    EXPECT_TRUE(ok);
+    EXPECT_TRUE(encoder.append(e));
   }
   buffer.resize(encoder.size());
   return buffer;

@@ -1,0 +1,79 @@
+#include "analysis/trace/trace_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/run_loader.hpp"
+#include "format/profile_files.hpp"
+#include "format/profile_reader.hpp"
+
+namespace parperf::analysis {
+
+bool has_traces(const std::filesystem::path& directory) { return !format::find_traces(directory).empty(); }
+
+TraceRun load_traces(const RunData& run) {
+  TraceRun traces;
+  std::map<std::int64_t, const format::Profile*> profiles;
+  for (const format::Profile& p : run.profiles) profiles[p.process.rank] = &p;
+  for (const std::string& name : format::find_traces(run.directory)) {
+    RankTrace rank;
+    rank.file = name;
+    try {
+      rank.trace = std::make_shared<const format::TraceFile>(format::read_trace_file(run.directory / name));
+    } catch (const format::FormatError& e) {
+      throw LoadError(e.what());
+    }
+    rank.rank = rank.trace->process.rank;
+    const auto profile = profiles.find(rank.rank);
+    if (profile != profiles.end())
+      rank.profile = profile->second;
+    else
+      traces.warnings.push_back(
+          fmt::format("{}: rank {} left no profile: its sites and events have no names", name, rank.rank));
+    if (!rank.trace->cut_short.empty())
+      traces.warnings.push_back(fmt::format("{}: the trace ends early ({})", name, rank.trace->cut_short));
+    if (rank.trace->clock && rank.trace->clock->lost_events)
+      traces.warnings.push_back(
+          fmt::format("{}: {} events were not recorded", name, rank.trace->clock->lost_events));
+    traces.ranks.push_back(std::move(rank));
+  }
+  std::stable_sort(traces.ranks.begin(), traces.ranks.end(),
+                   [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+  for (std::size_t i = 1; i < traces.ranks.size(); ++i)
+    if (traces.ranks[i].rank == traces.ranks[i - 1].rank)
+      throw LoadError(fmt::format("{}: rank {} also has the trace {}", traces.ranks[i].file,
+                                  traces.ranks[i].rank, traces.ranks[i - 1].file));
+  for (const auto& [rank, profile] : profiles) {
+    const bool traced = std::any_of(traces.ranks.begin(), traces.ranks.end(),
+                                    [&](const RankTrace& t) { return t.rank == rank; });
+    if (!traced && !traces.ranks.empty())
+      traces.warnings.push_back(fmt::format("rank {} has a profile and no event trace", rank));
+  }
+  traces.clocks = correct_clocks(run.profiles);
+  return traces;
+}
+
+std::vector<std::unique_ptr<ThreadEvents>> all_thread_streams(const TraceRun& traces) {
+  std::vector<std::unique_ptr<ThreadEvents>> streams;
+  for (const RankTrace& rank : traces.ranks)
+    for (auto& stream : thread_streams(rank.trace)) streams.push_back(std::move(stream));
+  return streams;
+}
+
+std::string site_name(const RankTrace& rank, std::uint32_t site) {
+  if (rank.profile)
+    for (const format::Site& s : rank.profile->sites)
+      if (s.id == site) return s.name;
+  return fmt::format("site {}", site);
+}
+
+std::string event_name(const RankTrace& rank, std::uint32_t event) {
+  if (rank.profile)
+    for (const format::Event& e : rank.profile->events)
+      if (e.id == event) return e.name;
+  return fmt::format("event {}", event);
+}
+
+}  // namespace parperf::analysis
