@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format valgrind
   libopenmpi-dev openmpi-bin
+  libopen-trace-format2-dev otf2-tools protobuf-compiler
 )
 
 missing=()
