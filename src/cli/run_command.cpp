@@ -28,6 +28,7 @@
 #include "cli/openmp_runtime.hpp"
 #include "cli/output_directory.hpp"
 #include "cli/preload.hpp"
+#include "cli/trace_recording.hpp"
 #include "format/profile_files.hpp"
 #include "format/run_directory.hpp"
 #include "format/run_info.hpp"
@@ -48,6 +49,7 @@ struct RunOptions {
   std::string openmp_runtime = "auto";  // --openmp-runtime: auto, libomp or native
   int processes = 0;                    // --np: start an MPI job of that many ranks
   bool job_member = false;              // started by `parperf run --np`: the launcher writes run.json
+  TraceOptions trace;
   std::vector<std::string> command;
 };
 
@@ -227,6 +229,7 @@ int run_job(const RunOptions& options) {
                                     "--job-member"};
   if (options.quiet) inner.emplace_back("-q");
   if (options.verbose) inner.emplace_back("-v");
+  for (const std::string& argument : trace_arguments(options.trace)) inner.push_back(argument);
   const auto self = std::filesystem::read_symlink("/proc/self/exe");
   const auto command =
       launcher_command(mpirun, is_open_mpi_launcher(mpirun), options.processes, self, inner, options.command);
@@ -272,6 +275,8 @@ int run_program(const RunOptions& options) {
   const auto directory = absolute_directory(shown);
   std::vector<std::pair<std::string, std::string>> settings = {{"PARPERF_DIR", directory.string()}};
   if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
+  const auto local_traces = local_trace_directory(options.trace);
+  for (auto& setting : trace_settings(options.trace, local_traces)) settings.push_back(std::move(setting));
   const auto openmp = choose_openmp_runtime(options);
   std::vector<std::filesystem::path> preloads = {library};
   const auto mpi_collector = choose_mpi_collector(options, library);
@@ -303,6 +308,7 @@ int run_program(const RunOptions& options) {
   info.exit_code = child.exit_code;
   info.signal = child.signal;
   info.environment = parperf_variables(environment, child.pid);
+  move_local_traces(local_traces, with_pid(directory, child.pid));
   if (child.signal) report_signal(*child.signal);
   // One rank of a job: rank 0 speaks for the job (or the `parperf run --np` that started it does).
   if (options.job_member || (job.is_rank && job.rank != 0)) {
@@ -335,6 +341,7 @@ void add_run_command(CLI::App& app) {
          "Run the program as an MPI job of N ranks (mpirun -np N, or $PARPERF_MPIRUN), each measured")
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 20));
+  add_trace_options(*run, options->trace);
   run->add_flag("--job-member", options->job_member)->group("");  // set by --np for the ranks it starts
   run->add_option("program", options->command, "The program to run, then its arguments")->required();
   run->positionals_at_end();  // everything from the program name on belongs to the program

@@ -52,6 +52,10 @@ struct TraceProcessRecord {
   std::uint64_t ticks_per_second = 0;  // an estimate at start; TraceClockRecord has the calibration
   std::uint32_t clock_source = 0;      // ClockSource
   std::uint32_t reserved = 0;
+  // A clock error injected for tests of the clock correction (PARPERF_TEST_CLOCK_SKEW), applied to
+  // time stamps as the profile applies it: ns since origin t becomes t * (1 + drift) + offset.
+  std::int64_t skew_offset_ns = 0;
+  std::int64_t skew_drift_ppb = 0;  // drift in parts per 10^9
 };
 
 struct TraceBlockRecord {
@@ -77,7 +81,8 @@ struct TraceClockRecord {
 template <class F>
 void named_fields(TraceProcessRecord& r, F&& f) {
   f("rank", r.rank), f("pid", r.pid), f("origin_ticks", r.origin_ticks),
-      f("ticks_per_second", r.ticks_per_second), f("clock_source", r.clock_source), f("reserved", r.reserved);
+      f("ticks_per_second", r.ticks_per_second), f("clock_source", r.clock_source), f("reserved", r.reserved),
+      f("skew_offset_ns", r.skew_offset_ns), f("skew_drift_ppb", r.skew_drift_ppb);
 }
 template <class F>
 void named_fields(TraceBlockRecord& r, F&& f) {

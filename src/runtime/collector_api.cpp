@@ -10,6 +10,7 @@
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/trace_points.hpp"
 
 using namespace parperf::runtime;
 
@@ -42,6 +43,16 @@ int parperf_collector_record(const parperf_operation* operation, parperf_positio
   if (operation->overlap) stats->overlap_ticks.add(operation->overlap);
   stats->last_begin_ticks.set(operation->start);
   stats->last_end_ticks.set(operation->end);
+  if (t->trace)
+    trace_operation(*t, site,
+                    {.start = operation->start,
+                     .duration = duration,
+                     .wait = operation->wait < duration ? operation->wait : duration,
+                     .sync = operation->sync < duration ? operation->sync : duration,
+                     .bytes = operation->bytes,
+                     .partner = operation->partner,
+                     .communicator = operation->communicator,
+                     .match = operation->match});
   if (position) *position = parperf_position{t, node, site};
   return 1;
 }

@@ -184,6 +184,25 @@ void make_absolute(char* path, std::size_t size) {
   path[cwd_length] = '/';
 }
 
+void read_trace_settings(Config& config) {
+  config.trace = parse_flag("PARPERF_TRACE", false);
+  if (!config.trace) return;
+  config.trace_buffer_bytes =
+      static_cast<std::uint32_t>(integer_from("PARPERF_TRACE_BUFFER", 4096, 256 << 20, 1 << 20));
+  config.trace_max_depth =
+      static_cast<std::uint32_t>(integer_from("PARPERF_TRACE_DEPTH", 0, kMaxTraceDepth, kMaxTraceDepth));
+  if (const char* v = env("PARPERF_TRACE_FILTER"))
+    copy_string(config.trace_filter, sizeof config.trace_filter, "PARPERF_TRACE_FILTER", v);
+  if (const char* v = env("PARPERF_TRACE_DIR")) {
+    char expanded[sizeof config.trace_dir];
+    if (expand_pid(v, expanded, sizeof expanded))
+      copy_string(config.trace_dir, sizeof config.trace_dir, "PARPERF_TRACE_DIR", expanded);
+    else
+      warn("PARPERF_TRACE_DIR is longer than %zu characters; ignored", sizeof expanded - 1);
+    if (config.trace_dir[0]) make_absolute(config.trace_dir, sizeof config.trace_dir);
+  }
+}
+
 }  // namespace
 
 void load_config(Config& config) {
@@ -226,9 +245,31 @@ void load_config(Config& config) {
                                        std::time(nullptr));
   }
   make_absolute(config.output_dir, sizeof config.output_dir);
+  read_trace_settings(config);
 }
 
 bool flag_setting(const char* variable, bool fallback) noexcept { return parse_flag(variable, fallback); }
+
+bool name_is_traced(const Config& config, const char* name) {
+  bool has_include = false, included = false;
+  const char* p = config.trace_filter;
+  char pattern[sizeof Config::trace_filter];
+  while (*p) {
+    const char* comma = std::strchr(p, ',');
+    const std::size_t length = comma ? static_cast<std::size_t>(comma - p) : std::strlen(p);
+    const bool exclude = length > 0 && p[0] == '-';
+    const std::size_t skip = length > 0 && (p[0] == '-' || p[0] == '+') ? 1 : 0;
+    std::memcpy(pattern, p + skip, length - skip);
+    pattern[length - skip] = '\0';
+    if (length > skip) {
+      const bool match = fnmatch(pattern, name, 0) == 0;
+      if (exclude && match) return false;
+      if (!exclude) has_include = true, included = included || match;
+    }
+    p += length + (comma ? 1 : 0);
+  }
+  return !has_include || included;
+}
 
 bool name_is_recorded(const Config& config, const char* name) {
   if (config.include_names[0] && !matches_any(config.include_names, name)) return false;

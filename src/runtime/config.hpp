@@ -6,6 +6,10 @@
 
 namespace parperf::runtime {
 
+// Hard cap on nesting: the per-thread frame stack is a fixed array so the hot path never grows it.
+inline constexpr std::uint32_t kMaxFrames = 256;
+inline constexpr std::uint32_t kMaxTraceDepth = kMaxFrames;
+
 struct Config {
   bool enabled = true;                   // PARPERF_ENABLE; false also when PARPERF_PID names another process
   bool start_recording = true;           // PARPERF_START_PAUSED=1 starts with recording off
@@ -25,10 +29,14 @@ struct Config {
       {};  // PARPERF_INCLUDE: comma-separated globs; only matching intervals are recorded
   char exclude_names[1024] = {};  // PARPERF_EXCLUDE: comma-separated globs of intervals not to record
   char program_name[256] = {};
+  // The event trace (trace_writer.hpp), beside the profile.
+  bool trace = false;                              // PARPERF_TRACE
+  std::uint32_t trace_buffer_bytes = 1 << 20;      // PARPERF_TRACE_BUFFER: each of a thread's two buffers
+  std::uint32_t trace_max_depth = kMaxTraceDepth;  // PARPERF_TRACE_DEPTH: deepest traced interval level
+  char trace_dir[4096] = {};  // PARPERF_TRACE_DIR: where the trace is written (node-local), else output_dir
+  char trace_filter[1024] = {};  // PARPERF_TRACE_FILTER: comma-separated globs, "-glob" excludes
 };
 
-// Hard cap on nesting: the per-thread frame stack is a fixed array so the hot path never grows it.
-inline constexpr std::uint32_t kMaxFrames = 256;
 
 // Reads the environment (not thread-safe; called once during initialisation).
 void load_config(Config& config);
@@ -39,5 +47,9 @@ bool flag_setting(const char* variable, bool fallback) noexcept;
 
 // True when `name` passes PARPERF_INCLUDE / PARPERF_EXCLUDE.
 bool name_is_recorded(const Config& config, const char* name);
+
+// True when `name` passes PARPERF_TRACE_FILTER: with include globs, only names matching one of
+// them; never a name matching an exclude ("-glob").
+bool name_is_traced(const Config& config, const char* name);
 
 }  // namespace parperf::runtime

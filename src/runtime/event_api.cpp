@@ -8,6 +8,7 @@
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/trace_points.hpp"
 #include "runtime/user_events.hpp"
 
 namespace parperf::runtime {
@@ -29,6 +30,31 @@ void remember_first_description(EventStats& stats, const EventKind& kind, va_lis
     std::snprintf(text, kMaxDescription, "%s", kind.description);
 #pragma GCC diagnostic pop
   stats.first_description.store(text, std::memory_order_release);
+}
+
+// The event's description with this call's arguments, for the event trace (args consumed).
+std::size_t describe(char* text, std::size_t size, const EventKind& kind, va_list* args) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  const int n = args ? std::vsnprintf(text, size, kind.description, *args)
+                     : std::snprintf(text, size, "%s", kind.description);
+#pragma GCC diagnostic pop
+  return n < 0 ? 0 : static_cast<std::size_t>(n) < size ? static_cast<std::size_t>(n) : size - 1;
+}
+
+void trace_described(ThreadState& t, format::TraceEventKind trace_kind, unsigned event, const EventKind& kind,
+                     va_list* args, std::uint64_t now) {
+  char text[256];
+  std::size_t length = 0;
+  if (args) {
+    va_list copy;
+    va_copy(copy, *args);
+    length = describe(text, sizeof text, kind, &copy);
+    va_end(copy);
+  } else {
+    length = describe(text, sizeof text, kind, nullptr);
+  }
+  trace_user_event(t, trace_kind, event, std::string_view(text, length), now);
 }
 
 void warn_unknown_event(unsigned event) {
@@ -56,6 +82,7 @@ void record(unsigned event, Phase phase, va_list* args) {
       if (open.event != event) continue;
       const std::uint64_t duration = ticks_between(open.begin_ticks, now);
       open.stats->durations.record(duration);
+      trace_user_event(*t, format::TraceEventKind::event_end, event, {}, now);
       for (int j = i; j + 1 < t->open_event_count; ++j) t->open_events[j] = t->open_events[j + 1];
       --t->open_event_count;
       return;
@@ -68,6 +95,16 @@ void record(unsigned event, Phase phase, va_list* args) {
 
   EventStats* stats = event_stats_for(*node, event);
   if (!stats) return;
+  if (t->trace && kind->description)
+    trace_described(
+        *t,
+        phase == Phase::atomic ? format::TraceEventKind::event_atomic : format::TraceEventKind::event_start,
+        event, *kind, args, now);
+  else if (t->trace)
+    trace_user_event(
+        *t,
+        phase == Phase::atomic ? format::TraceEventKind::event_atomic : format::TraceEventKind::event_start,
+        event, {}, now);
   remember_first_description(*stats, *kind, args);
   if (phase == Phase::atomic) {
     stats->atomics.add(1);

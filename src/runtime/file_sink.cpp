@@ -1,6 +1,7 @@
 #include "runtime/file_sink.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,25 @@ int open_private(const char* path, int flags, mode_t mode) noexcept {
     fd = above;
   }
   return fd;
+}
+
+int make_directories(const char* dir) noexcept {
+  char path[4096];
+  const std::size_t length = std::strlen(dir);
+  if (length == 0 || length >= sizeof path) return ENAMETOOLONG;
+  std::memcpy(path, dir, length + 1);
+  for (std::size_t i = 1; i <= length; ++i) {
+    if (path[i] != '/' && path[i] != '\0') continue;
+    const char saved = path[i];
+    path[i] = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
+    path[i] = saved;
+  }
+  struct stat st {};
+  if (stat(dir, &st) != 0) return errno;
+  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+  // A directory someone else owns may hold their links to files we would then overwrite.
+  return st.st_uid == geteuid() ? 0 : EPERM;
 }
 
 void FileSink::write_all(const std::uint8_t* data, std::size_t size) noexcept {

@@ -14,6 +14,10 @@ namespace parperf::runtime {
 // later writes to stdout must not land in our file). Async-signal-safe.
 int open_private(const char* path, int flags, mode_t mode = 0) noexcept;
 
+// mkdir -p, with async-signal-safe calls only; 0 or an errno. A directory someone else owns is
+// refused (EPERM): it may hold their links to files we would then overwrite.
+int make_directories(const char* dir) noexcept;
+
 class FileSink {
  public:
   FileSink(int fd, std::uint8_t* buffer, std::size_t capacity) noexcept

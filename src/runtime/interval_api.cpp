@@ -27,6 +27,7 @@
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/trace_points.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -35,6 +36,7 @@ namespace {
 
 void push_frame(ThreadState& t, std::uint32_t depth, const parperf_site* site, Node* node, FrameMode mode,
                 std::uint64_t now) noexcept {
+  if (mode == FrameMode::record) trace_enter(t, depth, site, node->value, now);
   Frame& f = t.frames[depth];
   f.site.set(site);
   f.node.set(node);
@@ -57,6 +59,7 @@ void pop_frame(ThreadState& t, std::uint32_t depth, std::uint64_t now) noexcept 
       if (iteration_begin) node->record_iteration(ticks_between(iteration_begin, now));
     }
     maybe_sample_os_cpu_time(t, now, node);
+    trace_leave(t, depth, f.site.get(), now);
   }
   t.depth.store(depth - 1, std::memory_order_release);
 }
@@ -274,6 +277,7 @@ void mark_iteration(ThreadState& t, std::uint64_t now) noexcept {
   const std::uint64_t previous = f.iteration_begin_ticks.get();
   if (previous && recording()) f.node.get()->record_iteration(ticks_between(previous, now));
   f.iteration_begin_ticks.set(now);
+  trace_iteration(t, depth, f.site.get(), now);
 }
 
 void end_iteration(ThreadState& t, std::uint64_t now) noexcept {
@@ -289,13 +293,16 @@ Node* innermost_node(ThreadState& t) noexcept {
   return t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
 }
 
-void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration, std::uint64_t wait,
-                      std::uint64_t sync) noexcept {
+void record_operation(ThreadState& t, parperf_site* site, std::uint64_t start, std::uint64_t duration,
+                      std::uint64_t wait, std::uint64_t sync) noexcept {
   if (!recording() || t.unrecorded) return;
   if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
     register_site(site);
   Node* node = t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
   if (OperationStats* stats = operation_stats_for(t, *node, site)) stats->record(duration, wait, sync, 0);
+  if (t.trace)
+    trace_operation(t, site,
+                    {.start = start ? start : now_ticks(), .duration = duration, .wait = wait, .sync = sync});
 }
 
 namespace {
@@ -363,6 +370,7 @@ void parperf_loop_iteration(void) {
   const std::uint64_t previous = f.iteration_begin_ticks.get();
   if (previous && recording()) f.node.get()->record_iteration(ticks_between(previous, now));
   f.iteration_begin_ticks.set(now);
+  trace_iteration(*t, depth, f.site.get(), now);
 }
 
 }  // extern "C"

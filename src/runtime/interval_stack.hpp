@@ -35,10 +35,11 @@ void mark_iteration(ThreadState& t, std::uint64_t now) noexcept;
 // The innermost interval's last iteration or chunk ends here, before the interval does.
 void end_iteration(ThreadState& t, std::uint64_t now) noexcept;
 
-// One operation at `site` within the innermost interval: its duration and the parts of it spent
-// waiting (wait: before the operation proper; sync: at the end of a work-sharing construct).
-void record_operation(ThreadState& t, parperf_site* site, std::uint64_t duration, std::uint64_t wait,
-                      std::uint64_t sync) noexcept;
+// One operation at `site` within the innermost interval, begun at `start` (0: an instant, now):
+// its duration and the parts of it spent waiting (wait: before the operation proper; sync: at the
+// end of a work-sharing construct).
+void record_operation(ThreadState& t, parperf_site* site, std::uint64_t start, std::uint64_t duration,
+                      std::uint64_t wait, std::uint64_t sync) noexcept;
 
 // The node that operations and children attach to now.
 Node* innermost_node(ThreadState& t) noexcept;

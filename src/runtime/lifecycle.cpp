@@ -22,6 +22,7 @@
 #include "runtime/runtime_state.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/trace_writer.hpp"
 
 namespace parperf::runtime {
 
@@ -73,6 +74,7 @@ void on_fatal_signal(int signal, siginfo_t* info, void*) {
            << config().output_dir << "'";
       line.emit();
     }
+    close_trace();
     g_final_done.store(true, std::memory_order_release);
   } else {
     wait_for_final_profile();
@@ -143,6 +145,7 @@ bool ensure_initialised() noexcept {
       static_cast<double>(state_detail::config.cpu_sample_ns) * estimated_ticks_per_ns());
   capture_process_facts();
   prepare_thread_exit_hook();
+  if (state_detail::config.trace) start_trace();
   start_recording_switch(state_detail::config.start_recording, now_ticks());
   if (state_detail::config.install_signal_handlers) install_signal_handlers();
   g_initialising_pid = getpid();
@@ -165,6 +168,7 @@ void finish_run(int reason, int signal) noexcept {
   // written as open, like those of every other thread; its `program` interval ends with the
   // process (profile_writer.cpp).
   const bool written = write_profile(static_cast<format::EndReason>(reason), signal);
+  close_trace();
   g_final_done.store(true, std::memory_order_release);
   state_detail::lifecycle.store(static_cast<int>(Lifecycle::finished), std::memory_order_release);
   if (written && !config().quiet && !config().launched_by_parperf)

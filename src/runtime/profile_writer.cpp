@@ -52,26 +52,6 @@ bool append(char* path, std::size_t size, const char* text) {
   return true;
 }
 
-// mkdir -p, with async-signal-safe calls only.
-int make_directories(const char* dir) {
-  char path[sizeof Config::output_dir];
-  const std::size_t length = std::strlen(dir);
-  if (length == 0 || length >= sizeof path) return ENAMETOOLONG;
-  std::memcpy(path, dir, length + 1);
-  for (std::size_t i = 1; i <= length; ++i) {
-    if (path[i] != '/' && path[i] != '\0') continue;
-    const char saved = path[i];
-    path[i] = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
-    path[i] = saved;
-  }
-  struct stat st {};
-  if (stat(dir, &st) != 0) return errno;
-  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
-  // A directory someone else owns may hold their links to files we would then overwrite.
-  return st.st_uid == geteuid() ? 0 : EPERM;
-}
-
 void warn_unwritable(const char* dir, int error) {
   if (g_warned_unwritable.exchange(true)) return;
   SignalSafeLine line;

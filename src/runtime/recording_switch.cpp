@@ -2,6 +2,7 @@
 
 #include "runtime/plain_mutex.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/trace_points.hpp"
 
 namespace parperf::runtime {
 
@@ -39,9 +40,14 @@ void start_recording_switch(bool on, std::uint64_t now) noexcept {
   set_locked(on, now);
 }
 
+// The switch is process-wide; the event trace notes it in the stream of the thread that switched.
 void switch_recording(bool on) noexcept {
   std::lock_guard lock(g_switch_mutex);
-  if (!g_ended) set_locked(on, now_ticks());
+  if (g_ended || recording() == on) return;
+  const std::uint64_t now = now_ticks();
+  set_locked(on, now);
+  if (ThreadState* t = thread_detail::current)
+    trace_mark(*t, on ? format::TraceEventKind::recording_on : format::TraceEventKind::recording_off, now);
 }
 
 void end_recording() noexcept {

@@ -79,9 +79,11 @@ std::int32_t register_site(parperf_site* site) noexcept {
   g_chunks[chunk][id & (kChunkSize - 1)].store(site, std::memory_order_relaxed);
   g_site_count.store(id + 1, std::memory_order_release);
   const bool recorded = site == &g_program_site || name_is_recorded(config(), site->name ? site->name : "");
+  const char* name = site->name ? site->name : "";
+  const bool traced = config().trace && (site == &g_program_site || name_is_traced(config(), name));
   const std::int32_t new_state = recorded ? kSiteRecorded : kSiteFiltered;
   // Or, not store: the bits above the state (a CodeSite's mark) were set before registration.
-  __atomic_fetch_or(&site->state_, new_state, __ATOMIC_RELEASE);
+  __atomic_fetch_or(&site->state_, new_state | (traced ? 0 : kSiteNotTraced), __ATOMIC_RELEASE);
   return new_state;
 }
 

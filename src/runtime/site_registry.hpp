@@ -22,6 +22,7 @@ enum SiteState : std::int32_t {
 inline constexpr std::int32_t kSiteStateMask = 0xff;
 inline constexpr std::int32_t kSiteWarnedUnbalanced = 0x100;
 inline constexpr std::int32_t kSiteIsCodeSite = 0x200;  // the descriptor heads a CodeSite (code_sites.hpp)
+inline constexpr std::int32_t kSiteNotTraced = 0x400;  // PARPERF_TRACE_FILTER keeps it out of the event trace
 
 // The root interval's site: every thread's tree starts here.
 parperf_site* program_site() noexcept;

@@ -21,6 +21,7 @@
 // the hook.
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 
 #include <atomic>
 #include <cerrno>
@@ -29,6 +30,7 @@
 #include "runtime/collector_registry.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/runtime_thread.hpp"
 #include "runtime/thread_state.hpp"
 
 #if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
@@ -117,3 +119,22 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
 }
 
 #endif  // no sanitizer
+
+namespace parperf::runtime {
+
+int create_runtime_thread(pthread_t* thread, void* (*function)(void*), void* argument) noexcept {
+#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+  const PthreadCreate create = next_pthread_create();
+  if (!create) return EAGAIN;
+#else
+  auto create = &::pthread_create;  // no interposer: the sanitizer's, which must see the thread
+#endif
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);  // the new thread inherits the mask
+  const int result = create(thread, nullptr, function, argument);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return result;
+}
+
+}  // namespace parperf::runtime

@@ -12,6 +12,7 @@
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
+#include "runtime/trace_writer.hpp"
 
 namespace parperf::runtime {
 
@@ -77,6 +78,7 @@ ThreadState* register_current_thread() noexcept {
   sample_os_cpu_time(*t, t->start_ticks, nullptr);
 
   t->index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
+  t->trace = attach_thread_trace(t->index);
   ThreadState* head = g_threads.load(std::memory_order_relaxed);
   do t->next = head;
   while (!g_threads.compare_exchange_weak(head, t, std::memory_order_release, std::memory_order_relaxed));

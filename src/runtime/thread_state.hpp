@@ -40,6 +40,7 @@ struct OpenEvent {
 };
 
 struct OperationStats;
+struct ThreadTrace;
 
 struct ThreadState {
   std::uint32_t index = 0;
@@ -85,6 +86,8 @@ struct ThreadState {
   static constexpr int kOperationChunk = 32;
   OperationStats* operation_chunk = nullptr;
   int operation_chunk_used = 0;
+
+  ThreadTrace* trace = nullptr;  // the thread's event trace buffers (thread_trace.hpp); null when not tracing
 
   static constexpr int kMaxOpenEvents = 64;
   OpenEvent open_events[kMaxOpenEvents];

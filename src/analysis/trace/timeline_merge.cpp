@@ -48,11 +48,13 @@ class DecodedThread final : public ThreadEvents {
     const format::TraceEvent& e = blocks_[block_]->events[event_++];
     const double local =
         (static_cast<double>(e.ticks) - static_cast<double>(trace_->process.origin_ticks)) * ns_per_tick_;
-    return std::pair(local, e);
+    return std::pair(local * skew_rate_ + static_cast<double>(trace_->process.skew_offset_ns), e);
   }
 
  private:
   std::shared_ptr<const format::TraceFile> trace_;
+  // A test's injected clock error, as its profile applied it (trace_records.hpp).
+  double skew_rate_ = 1.0 + static_cast<double>(trace_->process.skew_drift_ppb) * 1e-9;
   std::vector<const format::TraceBlock*> blocks_;
   double ns_per_tick_ = 1.0;
   std::size_t block_ = 0;

@@ -48,7 +48,7 @@ OpenSync* push_sync(OpenMPThread& omp) {
 // A member of the team reached the region's join barrier: count it there and leave the region.
 void member_reaches_join(Measured m, JoinedRegion& region, std::uint64_t now) {
   if (CodeSite* join = operation_site_of(region.site, SiteKind::omp_join_barrier))
-    record_operation(*m.thread, &join->site, 0, 0, 0);
+    record_operation(*m.thread, &join->site, now, 0, 0, 0);
   leave_interval(*m.thread, &region.site->site, now);
   region.left = true;
   thread_parked(*m.thread, now);
@@ -118,7 +118,7 @@ void end_sync(Measured m, std::uint64_t now) {
   const std::uint64_t duration = ticks_between(s.begin, now);
   std::uint64_t waited = s.wait_seen ? s.waited : duration;
   waited = waited > s.nested_work ? waited - s.nested_work : 0;
-  record_operation(*m.thread, &s.site->site, duration, s.wait_class == WaitClass::wait ? waited : 0,
+  record_operation(*m.thread, &s.site->site, s.begin, duration, s.wait_class == WaitClass::wait ? waited : 0,
                    s.wait_class == WaitClass::sync ? waited : 0);
   if (s.closes_construct) leave_interval(*m.thread, &s.closes_construct->site, now);
 }
@@ -156,7 +156,7 @@ void instant_operation(const void* codeptr_ra, SiteKind kind) {
   const Measured m = measured_thread();
   if (!m) return;
   settle_construct(m);
-  if (CodeSite* site = site_at(codeptr_ra, kind)) record_operation(*m.thread, &site->site, 0, 0, 0);
+  if (CodeSite* site = site_at(codeptr_ra, kind)) record_operation(*m.thread, &site->site, 0, 0, 0, 0);
 }
 
 }  // namespace
@@ -216,7 +216,7 @@ void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
   OpenMutex* mutex = find_mutex(omp, wait_id);
   if (!mutex) return;
   const std::uint64_t acquired = mutex->acquired ? mutex->acquired : mutex->begin;
-  record_operation(*m.thread, &mutex->site->site, ticks_between(mutex->begin, now),
+  record_operation(*m.thread, &mutex->site->site, mutex->begin, ticks_between(mutex->begin, now),
                    ticks_between(mutex->begin, acquired), 0);
   for (OpenMutex* next = mutex + 1; next < omp.mutexes + omp.mutex_count; ++next) next[-1] = *next;
   --omp.mutex_count;

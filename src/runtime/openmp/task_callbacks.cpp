@@ -18,7 +18,7 @@ void on_task_create(ompt_data_t*, const ompt_frame_t*, ompt_data_t* new_task, in
   if (!m) return;
   settle_construct(m);
   if (CodeSite* creation = site_at(codeptr_ra, format::SiteKind::omp_task_create))
-    record_operation(*m.thread, &creation->site, 0, 0, 0);
+    record_operation(*m.thread, &creation->site, 0, 0, 0, 0);
   if (new_task) new_task->ptr = site_at(codeptr_ra, format::SiteKind::omp_task);
 }
 
