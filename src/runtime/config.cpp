@@ -184,6 +184,17 @@ void make_absolute(char* path, std::size_t size) {
   path[cwd_length] = '/';
 }
 
+// A directory variable, with "%p" replaced by the pid.
+void read_directory(const char* variable, char (&directory)[sizeof Config::output_dir]) {
+  const char* value = env(variable);
+  if (!value) return;
+  char expanded[sizeof Config::output_dir];
+  if (expand_pid(value, expanded, sizeof expanded))
+    copy_string(directory, sizeof directory, variable, expanded);
+  else
+    warn("%s is longer than %zu characters; ignored", variable, sizeof expanded - 1);
+}
+
 void read_trace_settings(Config& config) {
   config.trace = parse_flag("PARPERF_TRACE", false);
   if (!config.trace) return;
@@ -193,14 +204,8 @@ void read_trace_settings(Config& config) {
       static_cast<std::uint32_t>(integer_from("PARPERF_TRACE_DEPTH", 0, kMaxTraceDepth, kMaxTraceDepth));
   if (const char* v = env("PARPERF_TRACE_FILTER"))
     copy_string(config.trace_filter, sizeof config.trace_filter, "PARPERF_TRACE_FILTER", v);
-  if (const char* v = env("PARPERF_TRACE_DIR")) {
-    char expanded[sizeof config.trace_dir];
-    if (expand_pid(v, expanded, sizeof expanded))
-      copy_string(config.trace_dir, sizeof config.trace_dir, "PARPERF_TRACE_DIR", expanded);
-    else
-      warn("PARPERF_TRACE_DIR is longer than %zu characters; ignored", sizeof expanded - 1);
-    if (config.trace_dir[0]) make_absolute(config.trace_dir, sizeof config.trace_dir);
-  }
+  read_directory("PARPERF_TRACE_DIR", config.trace_dir);
+  if (config.trace_dir[0]) make_absolute(config.trace_dir, sizeof config.trace_dir);
 }
 
 }  // namespace
@@ -233,13 +238,7 @@ void load_config(Config& config) {
   read_program_name(config);
   read_rank(config);
   read_clock_skew(config);
-  if (const char* dir = env("PARPERF_DIR")) {
-    char expanded[sizeof config.output_dir];
-    if (expand_pid(dir, expanded, sizeof expanded))
-      copy_string(config.output_dir, sizeof config.output_dir, "PARPERF_DIR", expanded);
-    else
-      warn("PARPERF_DIR is longer than %zu characters; ignored", sizeof expanded - 1);
-  }
+  read_directory("PARPERF_DIR", config.output_dir);
   if (config.output_dir[0] == '\0') {
     format::default_run_directory_name(config.output_dir, sizeof config.output_dir, config.program_name,
                                        std::time(nullptr));

@@ -11,6 +11,7 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_initStaticCCtx: a context in our own workspace, no malloc
 #include <zstd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -126,6 +127,13 @@ void write_block(const ThreadTrace& trace, const TraceBuffer& b, std::uint64_t p
   }
 }
 
+// A thread's two buffers, the older block first (a reader wants each thread's blocks in order).
+std::array<TraceBuffer*, 2> in_sequence(ThreadTrace& trace) {
+  TraceBuffer* a = &trace.buffers[0];
+  TraceBuffer* b = &trace.buffers[1];
+  return b->sequence < a->sequence ? std::array{b, a} : std::array{a, b};
+}
+
 // Writes every buffer the threads have handed over, each thread's in sequence order. True when
 // there was one.
 bool write_full_blocks() {
@@ -133,9 +141,7 @@ bool write_full_blocks() {
   for (ThreadState* t = first_thread(); t; t = t->next) {
     ThreadTrace* trace = t->trace;
     if (!trace) continue;
-    TraceBuffer* order[2] = {&trace->buffers[0], &trace->buffers[1]};
-    if (order[1]->sequence < order[0]->sequence) std::swap(order[0], order[1]);
-    for (TraceBuffer* b : order) {
+    for (TraceBuffer* b : in_sequence(*trace)) {
       TraceBufferState expected = TraceBufferState::full;
       if (!b->state.compare_exchange_strong(expected, TraceBufferState::writing, std::memory_order_acquire))
         continue;
@@ -368,9 +374,7 @@ void close_trace() noexcept {
     ThreadTrace* trace = t->trace;
     if (!trace) continue;
     // What the thread handed over and the writer did not take, then what it has filled since.
-    TraceBuffer* order[2] = {&trace->buffers[0], &trace->buffers[1]};
-    if (order[1]->sequence < order[0]->sequence) std::swap(order[0], order[1]);
-    for (TraceBuffer* b : order) {
+    for (TraceBuffer* b : in_sequence(*trace)) {
       const TraceBufferState state = b->state.load(std::memory_order_acquire);
       if (state == TraceBufferState::full || state == TraceBufferState::filling)
         write_block(*trace, *b, b->published.load(std::memory_order_acquire));
