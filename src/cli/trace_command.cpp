@@ -1,6 +1,8 @@
-// `parperf trace DIR`: each thread's interval tree, operations and user events as its profile holds
-// them, one readable block per (rank, thread). Loads the run like `parperf report`; every problem
-// ends the command with one line "parperf: <problem>" on stderr and exit status 1.
+// `parperf trace DIR`: the run's event trace, merged in corrected time (report/event_listing.hpp),
+// when it was recorded with --trace; otherwise (or with --profile) each thread's interval tree,
+// operations and user events as its profile holds them, one readable block per (rank, thread).
+// Loads the run like `parperf report`; every problem ends the command with one line
+// "parperf: <problem>" on stderr and exit status 1.
 #include "cli/trace_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,8 @@
 
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
+#include "analysis/trace/trace_run.hpp"
+#include "report/event_listing.hpp"
 #include "report/interval_selection.hpp"
 #include "report/printable_text.hpp"
 #include "report/trace_listing.hpp"
@@ -29,6 +33,9 @@ struct TraceCommandOptions {
   std::vector<std::string> no_events;
   std::vector<std::string> intervals;
   std::vector<std::string> no_intervals;
+  std::string from;
+  std::string to;
+  bool profile = false;
   bool partial = false;
 };
 
@@ -72,13 +79,38 @@ report::SiteDescriber located_sites(const analysis::SiteTable& sites, const form
   };
 }
 
+// The event trace, line by line as the merge produces it.
+void list_events(const TraceCommandOptions& o, const report::EventListingOptions& options,
+                 const analysis::RunData& run, const analysis::SiteTable& sites) {
+  const analysis::TraceRun traces = analysis::load_traces(run);
+  const std::string limits = report::describe_trace_limits(traces, run);
+  if (!limits.empty()) fmt::print(stderr, "{}", limits);
+  const std::uint64_t shown = report::render_event_listing(
+      traces, options, [&](const format::Profile& profile) { return located_sites(sites, profile); },
+      [](std::string_view line) { std::fwrite(line.data(), 1, line.size(), stdout); });
+  std::fflush(stdout);
+  if (shown == 0)
+    throw std::runtime_error(
+        o.from.empty() && o.to.empty()
+            ? "no event of the trace matches the selection"
+            : "no event of the trace lies in the --from/--to window and matches the selection");
+}
+
 void run_trace(const TraceCommandOptions& o) {
-  const report::TraceFilter filter = trace_filter(o);  // option errors before the (slower) load
+  report::EventListingOptions options;  // option errors before the (slower) load
+  options.filter = trace_filter(o);
+  if (!o.from.empty()) options.from_ns = report::parse_time_ns("--from", o.from);
+  if (!o.to.empty()) options.to_ns = report::parse_time_ns("--to", o.to);
+  const report::TraceFilter& filter = options.filter;
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   const analysis::SiteTable sites = analysis::resolve_code_sites(run);
   for (const auto* warnings : {&run.warnings, &sites.warnings})
     for (const std::string& warning : *warnings)
       fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
+  if (!o.profile && analysis::has_traces(run.directory)) return list_events(o, options, run, sites);
+  if (!o.from.empty() || !o.to.empty())
+    throw std::runtime_error(
+        o.directory + " has no event trace: --from/--to need one (record it with parperf run --trace)");
   std::string listing;
   for (const format::Profile& profile : run.profiles) {
     const std::string blocks = report::render_trace_listing(profile, filter, located_sites(sites, profile));
@@ -96,7 +128,9 @@ void run_trace(const TraceCommandOptions& o) {
 void add_trace_command(CLI::App& app) {
   auto o = std::make_shared<TraceCommandOptions>();
   auto* trace =
-      app.add_subcommand("trace", "Print each thread's intervals, operations and user events, nested");
+      app.add_subcommand("trace",
+                         "Print the run's events in time order (recorded with --trace), else each thread's "
+                         "intervals, operations and user events, nested");
   trace->add_option("DIR", o->directory, "Run directory written by `parperf run`")->required();
   // One value per occurrence, so that `--thread 1 DIR` leaves DIR alone; occurrences add up.
   auto list_option = [trace](const std::string& name, std::vector<std::string>& lists,
@@ -121,6 +155,13 @@ void add_trace_command(CLI::App& app) {
   list_option("--no-intervals", o->no_intervals,
               "Hide the intervals whose names or kinds match these comma-separated globs or kind "
               "words; what lies inside them is still shown, one level up");
+  trace
+      ->add_option("--from", o->from,
+                   "Only events at or after this time (seconds since rank 0's start; 1.5, 200ms, 30us)")
+      ->type_name("TIME");
+  trace->add_option("--to", o->to, "Only events at or before this time")->type_name("TIME");
+  trace->add_flag("--profile", o->profile,
+                  "List each thread's profile tree even when the run has an event trace");
   trace->add_flag("--partial", o->partial,
                   "List what can be read when profile files are missing or damaged (with warnings)");
   trace->footer(

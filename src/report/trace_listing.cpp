@@ -11,15 +11,13 @@
 
 #include "format/site_kinds.hpp"
 #include "report/printable_text.hpp"
+#include "report/process_sites.hpp"
 
 namespace parperf::report {
 namespace {
 
 using format::SiteKind;
 using Out = std::back_insert_iterator<std::string>;
-
-constexpr std::string_view kUserEventWords = "user event";
-constexpr std::string_view kUserEventKey = "user_event";
 
 bool is_kind(std::uint32_t kind, std::initializer_list<SiteKind> kinds) {
   return std::any_of(kinds.begin(), kinds.end(),
@@ -78,10 +76,7 @@ std::string_view thread_kind_words(format::ThreadKind kind) {
 class ProcessListing {
  public:
   ProcessListing(const format::Profile& profile, const TraceFilter& filter, const SiteDescriber& describe)
-      : profile_(profile), filter_(filter), describe_(describe) {
-    for (const format::Site& site : profile.sites) sites_.emplace(site.id, &site);
-    for (const format::Event& event : profile.events) events_.emplace(event.id, &event);
-  }
+      : profile_(profile), filter_(filter), sites_(profile, describe) {}
 
   // In the order the threads registered, whatever the order the runtime wrote them in.
   void render(std::vector<std::string>& blocks) {
@@ -184,9 +179,7 @@ class ProcessListing {
   }
 
   void event_line(Out out, const format::EventStats& stats, int depth) {
-    auto it = events_.find(stats.event);
-    const std::string name =
-        it != events_.end() ? it->second->name : fmt::format("<unknown event {}>", stats.event);
+    const std::string name = sites_.event_name(stats.event);
     if (!shown_by(filter_.events, filter_.no_events, name, std::array{kUserEventWords, kUserEventKey}))
       return;
     fmt::format_to(out, "{:{}}{} {} '{}'  starts {}  ends {}  atomics {}", "", 2 * depth,
@@ -198,42 +191,15 @@ class ProcessListing {
     *out++ = '\n';
   }
 
-  // Every word a filter may name a site's kind by: as the listing says it, the row's words, the name
-  // collectors give such sites, another name users know, the key.
+  const SiteText& site_text(std::uint32_t id) { return sites_.text(id); }
+  std::uint32_t site_kind(std::uint32_t id) const { return sites_.kind(id); }
   static std::array<std::string_view, 5> kind_words(const SiteText& text, std::uint32_t kind) {
-    const format::SiteKindInfo* row = format::site_kind_info(kind);
-    if (!row) return {text.kind_name};
-    return {text.kind_name, row->listing_words, row->site_name, row->alias, row->key};
-  }
-
-  std::uint32_t site_kind(std::uint32_t id) const {
-    auto it = sites_.find(id);
-    return it != sites_.end() ? it->second->kind : static_cast<std::uint32_t>(SiteKind::user);
-  }
-
-  const SiteText& site_text(std::uint32_t id) {
-    auto cached = texts_.find(id);
-    if (cached != texts_.end()) return cached->second;
-    SiteText text;
-    auto it = sites_.find(id);
-    if (it == sites_.end()) {
-      text.kind_name = "unknown site";
-      text.name = fmt::format("<unknown site {}>", id);
-    } else {
-      const format::Site& site = *it->second;
-      auto construct = sites_.find(site.parent);
-      text = describe_(
-          site, site.parent != format::kNoParent && construct != sites_.end() ? construct->second : nullptr);
-    }
-    return texts_.emplace(id, std::move(text)).first->second;
+    return ProcessSites::kind_words(text, kind);
   }
 
   const format::Profile& profile_;
   const TraceFilter& filter_;
-  const SiteDescriber& describe_;
-  std::unordered_map<std::uint32_t, const format::Site*> sites_;
-  std::unordered_map<std::uint32_t, const format::Event*> events_;
-  std::unordered_map<std::uint32_t, SiteText> texts_;
+  ProcessSites sites_;
 };
 
 std::string joined(const std::vector<std::string>& blocks) {

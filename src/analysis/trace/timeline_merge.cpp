@@ -33,10 +33,7 @@ class DecodedThread final : public ThreadEvents {
   DecodedThread(std::shared_ptr<const format::TraceFile> trace, std::uint32_t thread,
                 std::vector<const format::TraceBlock*> blocks)
       : ThreadEvents(trace->process.rank, thread), trace_(std::move(trace)), blocks_(std::move(blocks)) {
-    const std::uint64_t tps = trace_->clock && trace_->clock->ticks_per_second
-                                  ? trace_->clock->ticks_per_second
-                                  : trace_->process.ticks_per_second;
-    ns_per_tick_ = tps ? 1e9 / static_cast<double>(tps) : 1.0;
+    ns_per_tick_ = ns_per_tick(*trace_);
   }
 
   std::optional<std::pair<double, format::TraceEvent>> next() override {
@@ -91,6 +88,12 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
     emit(slots[stream]);
     refill(stream);
   }
+}
+
+double ns_per_tick(const format::TraceFile& trace) {
+  const std::uint64_t tps = trace.clock && trace.clock->ticks_per_second ? trace.clock->ticks_per_second
+                                                                         : trace.process.ticks_per_second;
+  return tps ? 1e9 / static_cast<double>(tps) : 1.0;
 }
 
 std::vector<std::unique_ptr<ThreadEvents>> thread_streams(std::shared_ptr<const format::TraceFile> trace) {

@@ -47,6 +47,10 @@ struct TimelineEvent {
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
                     const std::function<void(const TimelineEvent&)>& emit);
 
+// Nanoseconds per tick of a decoded trace: its calibration over the whole run (its clock record), or
+// the estimate at start of its process record when it was cut short.
+double ns_per_tick(const format::TraceFile& trace);
+
 // The threads' streams of one decoded trace: each thread's blocks in sequence order, ticks turned
 // into ns with the trace's calibration (its clock record, else the estimate of its process record).
 std::vector<std::unique_ptr<ThreadEvents>> thread_streams(std::shared_ptr<const format::TraceFile> trace);
