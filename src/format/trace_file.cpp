@@ -102,8 +102,13 @@ TraceFile read_trace_file(const std::filesystem::path& path) {
 std::vector<std::uint8_t> compress_trace_events(std::span<const std::uint8_t> raw) {
   std::vector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
   // Level 1: the writer compresses on the program's machine while it runs; speed matters more than
-  // the last bytes.
-  const std::size_t size = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 1);
+  // the last bytes. One context per thread, kept, as the runtime's writer keeps its own.
+  struct Context {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(cctx); }
+  };
+  thread_local Context context;
+  const std::size_t size = ZSTD_compressCCtx(context.cctx, out.data(), out.size(), raw.data(), raw.size(), 1);
   if (ZSTD_isError(size) || size >= raw.size()) return {};
   out.resize(size);
   return out;
