@@ -18,6 +18,16 @@ parperf_add_runtime_test(runtime_control_test SOURCES runtime_control_test.cpp)
 parperf_add_runtime_test(runtime_limits_test SOURCES runtime_limits_test.cpp
   ENV "PARPERF_MAX_DEPTH=4" "PARPERF_EXCLUDE=hidden*" "PARPERF_MAX_THREADS=3" "PARPERF_MAX_NODES=64")
 parperf_add_runtime_test(runtime_threads_test SOURCES runtime_threads_test.cpp)
+# The event trace: recorded under load (also under TSan), read back by a second test afterwards.
+parperf_add_runtime_test(runtime_trace_test SOURCES runtime_trace_test.cpp
+  ENV "PARPERF_TRACE=1" "PARPERF_TRACE_BUFFER=4096")
+set_tests_properties(runtime_trace_test PROPERTIES FIXTURES_SETUP runtime_trace)
+add_executable(runtime_trace_check runtime_trace_check.cpp)
+target_link_libraries(runtime_trace_check PRIVATE parperf_format parperf_warnings GTest::gtest GTest::gtest_main)
+target_include_directories(runtime_trace_check PRIVATE ${PROJECT_SOURCE_DIR}/src)
+add_test(NAME runtime_trace_check COMMAND runtime_trace_check)
+set_tests_properties(runtime_trace_check PROPERTIES LABELS "unit;tsan" FIXTURES_REQUIRED runtime_trace
+  ENVIRONMENT "PARPERF_TRACE_FILE=${CMAKE_CURRENT_BINARY_DIR}/runtime_trace_test.out/trace.0.ppt")
 parperf_add_runtime_test(runtime_directory_test SOURCES runtime_directory_test.cpp
   ENV "PARPERF_DIR=relative-run-%p")
 
