@@ -205,6 +205,8 @@ void read_trace_settings(Config& config) {
   if (const char* v = env("PARPERF_TRACE_FILTER"))
     copy_string(config.trace_filter, sizeof config.trace_filter, "PARPERF_TRACE_FILTER", v);
   read_directory("PARPERF_TRACE_DIR", config.trace_dir);
+  config.trace_writer_delay_us =
+      static_cast<std::uint32_t>(integer_from("PARPERF_TEST_TRACE_WRITER_DELAY_US", 0, 10'000'000, 0));
   if (config.trace_dir[0]) make_absolute(config.trace_dir, sizeof config.trace_dir);
 }
 

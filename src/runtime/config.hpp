@@ -34,9 +34,9 @@ struct Config {
   std::uint32_t trace_buffer_bytes = 1 << 20;      // PARPERF_TRACE_BUFFER: each of a thread's two buffers
   std::uint32_t trace_max_depth = kMaxTraceDepth;  // PARPERF_TRACE_DEPTH: deepest traced interval level
   char trace_dir[4096] = {};  // PARPERF_TRACE_DIR: where the trace is written (node-local), else output_dir
-  char trace_filter[1024] = {};  // PARPERF_TRACE_FILTER: comma-separated globs, "-glob" excludes
+  char trace_filter[1024] = {};             // PARPERF_TRACE_FILTER: comma-separated globs, "-glob" excludes
+  std::uint32_t trace_writer_delay_us = 0;  // PARPERF_TEST_TRACE_WRITER_DELAY_US: a slow disk, for tests
 };
-
 
 // Reads the environment (not thread-safe; called once during initialisation).
 void load_config(Config& config);

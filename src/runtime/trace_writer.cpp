@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_initStaticCCtx: a context in our own workspace, no malloc
@@ -145,6 +146,11 @@ bool write_full_blocks() {
       TraceBufferState expected = TraceBufferState::full;
       if (!b->state.compare_exchange_strong(expected, TraceBufferState::writing, std::memory_order_acquire))
         continue;
+      if (const std::uint32_t delay_us = config().trace_writer_delay_us) {  // a slow disk, for tests
+        timespec pause{static_cast<time_t>(delay_us / 1'000'000),
+                       static_cast<long>(delay_us % 1'000'000) * 1000};
+        nanosleep(&pause, nullptr);
+      }
       write_block(*trace, *b, b->published.load(std::memory_order_acquire));
       b->state.store(TraceBufferState::free, std::memory_order_release);
       wrote = true;

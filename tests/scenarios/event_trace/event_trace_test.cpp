@@ -244,6 +244,32 @@ TEST_F(EventTrace, TheTraceFilterAndDepthLimitKeepNamesOutOfTheTraceButNotOutOfT
       << listing.err;
 }
 
+TEST_F(EventTrace, AWriterThatFallsBehindMakesTheThreadsWaitAndTheTraceSaysHowLong) {
+  ProcessOptions slow_disk;
+  slow_disk.env = {{"PARPERF_TEST_TRACE_WRITER_DELAY_US", "20000"}};  // 20 ms a block
+  const auto result = parperf_run(*tmp_ / "slow", {"--trace", "--trace-buffer", "4K"}, {}, slow_disk);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const analysis::TraceRun traces = analysis::load_traces(analysis::load_run(*tmp_ / "slow"));
+  const format::TraceFile& trace = *traces.ranks.at(0).trace;
+  ASSERT_TRUE(trace.clock);
+  EXPECT_EQ(trace.clock->lost_events, 0u) << "waiting loses nothing";
+  double waited_ns = 0;
+  int waits = 0;
+  for (const format::TraceBlock& block : trace.blocks)
+    for (const format::TraceEvent& e : block.events)
+      if (e.kind == format::TraceEventKind::writer_wait) {
+        ++waits;
+        waited_ns += static_cast<double>(e.duration) * analysis::ns_per_tick(trace);
+      }
+  EXPECT_GT(waits, 0) << "a thread that found its other buffer unwritten records its wait";
+  EXPECT_GT(trace.clock->writer_wait_ns, 10'000'000u) << "several 20 ms blocks were waited for";
+  EXPECT_NEAR(waited_ns, static_cast<double>(trace.clock->writer_wait_ns), 1e-3 * waited_ns + 1000)
+      << "the clock record sums the threads' waits";
+  const auto listing = run_process({parperf_command().string(), "trace", (*tmp_ / "slow").string()});
+  EXPECT_NE(listing.err.find("rank 0 waited"), std::string::npos) << listing.err;
+  EXPECT_NE(listing.out.find("for the trace writer to free a buffer"), std::string::npos);
+}
+
 TEST_F(EventTrace, ALocalDirectoryTraceIsMovedIntoTheRunDirectory) {
   const fs::path local = *tmp_ / "node-local";
   fs::create_directories(local);
