@@ -13,7 +13,28 @@ std::string where(const Section& s) {
   return "section " + std::to_string(s.number) + " (offset " + std::to_string(s.offset) + ")";
 }
 
-TraceBlock decode_block(const Section& s, bool swap) {
+// The events of a block from its stored bytes (compressed or not), checked against its record.
+std::vector<TraceEvent> decode_events(const TraceBlockRecord& h, std::span<const std::uint8_t> encoded,
+                                      const std::string& context) {
+  std::vector<std::uint8_t> raw;
+  std::span<const std::uint8_t> events = encoded;
+  if (h.compression == static_cast<std::uint32_t>(TraceCompression::zstd)) {
+    raw.resize(h.raw_bytes);
+    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), encoded.data(), encoded.size());
+    if (ZSTD_isError(got) || got != h.raw_bytes)
+      throw FormatError(
+          "corrupt: " + context + ": the events do not decompress to " + std::to_string(h.raw_bytes) +
+          " bytes" + (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()));
+    events = raw;
+  }
+  try {
+    return decode_trace_events(events, h.base_ticks, h.event_count);
+  } catch (const FormatError& e) {
+    throw FormatError("corrupt: " + context + ": " + e.what());
+  }
+}
+
+TraceBlock decode_block(const Section& s, bool swap, std::span<const std::uint8_t> file, bool with_events) {
   ByteReader in(s.payload, swap, where(s) + " (block)");
   TraceBlock block;
   block.offset = s.offset;
@@ -26,33 +47,20 @@ TraceBlock decode_block(const Section& s, bool swap) {
     throw FormatError("corrupt: " + in.context() + ": " + std::to_string(h.raw_bytes) +
                       " bytes of events, more than a block may hold");
   const std::span<const std::uint8_t> encoded = in.take(h.encoded_bytes, "events");
-  std::vector<std::uint8_t> raw;
-  std::span<const std::uint8_t> events = encoded;
-  if (h.compression == static_cast<std::uint32_t>(TraceCompression::zstd)) {
-    raw.resize(h.raw_bytes);
-    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), encoded.data(), encoded.size());
-    if (ZSTD_isError(got) || got != h.raw_bytes)
-      throw FormatError(
-          "corrupt: " + in.context() + ": the events do not decompress to " + std::to_string(h.raw_bytes) +
-          " bytes" + (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()));
-    events = raw;
-  } else if (h.compression != static_cast<std::uint32_t>(TraceCompression::none)) {
+  block.events_offset = static_cast<std::size_t>(encoded.data() - file.data());
+  if (h.compression != static_cast<std::uint32_t>(TraceCompression::zstd) &&
+      h.compression != static_cast<std::uint32_t>(TraceCompression::none))
     throw FormatError("corrupt: " + in.context() + ": unknown compression " + std::to_string(h.compression));
-  } else if (h.raw_bytes != h.encoded_bytes) {
+  if (h.compression == static_cast<std::uint32_t>(TraceCompression::none) && h.raw_bytes != h.encoded_bytes)
     throw FormatError("corrupt: " + in.context() + ": uncompressed, yet " + std::to_string(h.raw_bytes) +
                       " raw bytes against " + std::to_string(h.encoded_bytes) + " stored");
-  }
-  try {
-    block.events = decode_trace_events(events, h.base_ticks, h.event_count);
-  } catch (const FormatError& e) {
-    throw FormatError("corrupt: " + in.context() + ": " + e.what());
-  }
+  if (with_events) block.events = decode_events(h, encoded, in.context());
   return block;
 }
 
 }  // namespace
 
-TraceFile decode_trace(std::span<const std::uint8_t> bytes) {
+TraceFile decode_trace(std::span<const std::uint8_t> bytes, bool events) {
   const ContainerHeader container = read_container_header(
       bytes, ContainerKind{"event trace", "trace format", kTraceMagic, kTraceVersionMajor});
   const bool swap = container.swap;
@@ -70,7 +78,7 @@ TraceFile decode_trace(std::span<const std::uint8_t> bytes) {
         break;
       case TraceSection::block:
         if (!have_process) throw FormatError("corrupt: a block before the process record in " + where(*s));
-        trace.blocks.push_back(decode_block(*s, swap));
+        trace.blocks.push_back(decode_block(*s, swap, bytes, events));
         continue;
       case TraceSection::clock:
         trace.clock = in.record<TraceClockRecord>("clock record");
@@ -97,6 +105,27 @@ TraceFile read_trace_file(const std::filesystem::path& path) {
   } catch (const FormatError& e) {
     throw FormatError(path.string() + ": " + e.what());
   }
+}
+
+TraceFile open_trace_index(const std::filesystem::path& path) {
+  auto source = std::make_shared<const MappedFile>(path);
+  try {
+    TraceFile trace = decode_trace(source->bytes(), false);
+    trace.source = std::move(source);
+    return trace;
+  } catch (const FormatError& e) {
+    throw FormatError(path.string() + ": " + e.what());
+  }
+}
+
+std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block) {
+  if (!block.events.empty() || block.header.event_count == 0 || !trace.source) return block.events;
+  const std::span<const std::uint8_t> file = trace.source->bytes();
+  const std::string context =
+      trace.source->path().string() + ": the block at offset " + std::to_string(block.offset);
+  if (block.events_offset + block.header.encoded_bytes > file.size())
+    throw FormatError("corrupt: " + context + ": its events lie past the end of the file");
+  return decode_events(block.header, file.subspan(block.events_offset, block.header.encoded_bytes), context);
 }
 
 std::vector<std::uint8_t> compress_trace_events(std::span<const std::uint8_t> raw) {

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "format/mapped_file.hpp"
 #include "format/record_writer.hpp"
 #include "format/trace_events.hpp"
 #include "format/trace_records.hpp"
@@ -16,8 +18,9 @@ namespace parperf::format {
 
 struct TraceBlock {
   TraceBlockRecord header;
-  std::vector<TraceEvent> events;
-  std::size_t offset = 0;  // of the block's section in the file
+  std::vector<TraceEvent> events;  // empty in an index (open_trace_index): events_of decodes them
+  std::size_t offset = 0;          // of the block's section in the file
+  std::size_t events_offset = 0;   // of its encoded events
 };
 
 struct TraceFile {
@@ -27,15 +30,27 @@ struct TraceFile {
   // Where and why the trace ends early (the program was killed while its trace was written): the
   // blocks before it are complete and read. Empty for a trace that was closed.
   std::string cut_short;
+  // An index's file, mapped: the blocks' events are decoded from it one block at a time.
+  std::shared_ptr<const MappedFile> source;
 };
 
-// Decodes a whole trace. A file cut short is read up to its last complete section (`cut_short`
-// says where); everything else that is wrong (not a trace, another major version, a checksum
+// Decodes a whole trace (`events`: and every block's events; without, the blocks' records only,
+// checked against their bytes and checksums). A file cut short is read up to its last complete section
+// (`cut_short` says where); everything else that is wrong (not a trace, another major version, a checksum
 // mismatch, a block whose events do not decode) throws FormatError naming the section and offset.
-TraceFile decode_trace(std::span<const std::uint8_t> bytes);
+TraceFile decode_trace(std::span<const std::uint8_t> bytes, bool events = true);
 
 // The same for a file; messages begin with its path. Only regular files are read.
 TraceFile read_trace_file(const std::filesystem::path& path);
+
+// The file's records without its events, which stay in the file (mapped) until events_of decodes
+// them: memory for one block at a time, however long the trace. The file must not change while
+// the index is used.
+TraceFile open_trace_index(const std::filesystem::path& path);
+
+// A block's events: those decoded already, or decoded now from the index's file. Throws FormatError
+// naming the file, the block's offset and what is wrong.
+std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block);
 
 // The block's encoded events compressed with zstd; empty when compression does not make them
 // smaller (the block is then written as it is).

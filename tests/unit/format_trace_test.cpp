@@ -3,7 +3,11 @@
 // complete block and says where it ends; damage is named, never trusted.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -195,6 +199,33 @@ TEST(TraceFormat, EventsThatDoNotDecodeAreRefusedNamingTheEvent) {
   EXPECT_THROW(decode_trace_events(std::span(one.data(), one.size() - 1), 0, 1), FormatError)
       << "a text that runs past the block";
   EXPECT_THROW(decode_trace_events(one, 0, 2), FormatError) << "more events claimed than the bytes hold";
+}
+
+TEST(TraceFormat, AnIndexKeepsTheEventsInTheFileAndDecodesThemBlockByBlock) {
+  const std::vector<TraceEvent> events = every_kind();
+  const std::vector<std::uint8_t> bytes = sample_trace(events);
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("parperf-index-" + std::to_string(getpid()) + ".ppt");
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  const TraceFile index = open_trace_index(path);
+  ASSERT_EQ(index.blocks.size(), 4u);
+  for (const TraceBlock& block : index.blocks) {
+    EXPECT_TRUE(block.events.empty()) << "an index holds no events";
+    EXPECT_EQ(events_of(index, block), events) << "block " << block.header.sequence;
+  }
+  // A block whose stored events do not decode, under a checksum that matches (a writer's bug, not
+  // damage): refused when it is read, naming the file and the block.
+  TraceBlock wrong = index.blocks[0];
+  wrong.header.event_count += 1;
+  try {
+    events_of(index, wrong);
+    FAIL() << "a block claiming more events than it holds was decoded";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string() + ": the block at offset"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(TraceFormat, AForeignOrEmptyFileIsRefused) {

@@ -27,7 +27,8 @@ struct Later {
   }
 };
 
-// A thread of a decoded trace: its blocks in sequence order, one at a time.
+// A thread of a trace: its blocks in sequence order, each decoded when the stream reaches it (an
+// index's blocks stay in the file until then).
 class DecodedThread final : public ThreadEvents {
  public:
   DecodedThread(std::shared_ptr<const format::TraceFile> trace, std::uint32_t thread,
@@ -37,15 +38,15 @@ class DecodedThread final : public ThreadEvents {
   }
 
   std::optional<std::pair<double, format::TraceEvent>> next() override {
-    while (block_ < blocks_.size() && event_ == blocks_[block_]->events.size()) {
-      ++block_;
+    while (event_ == events_.size()) {
+      if (block_ == blocks_.size()) return std::nullopt;
+      events_ = format::events_of(*trace_, *blocks_[block_++]);
       event_ = 0;
     }
-    if (block_ == blocks_.size()) return std::nullopt;
-    const format::TraceEvent& e = blocks_[block_]->events[event_++];
+    format::TraceEvent& e = events_[event_++];
     const double local =
         (static_cast<double>(e.ticks) - static_cast<double>(trace_->process.origin_ticks)) * ns_per_tick_;
-    return std::pair(local * skew_rate_ + static_cast<double>(trace_->process.skew_offset_ns), e);
+    return std::pair(local * skew_rate_ + static_cast<double>(trace_->process.skew_offset_ns), std::move(e));
   }
 
  private:
@@ -54,7 +55,8 @@ class DecodedThread final : public ThreadEvents {
   double skew_rate_ = 1.0 + static_cast<double>(trace_->process.skew_drift_ppb) * 1e-9;
   std::vector<const format::TraceBlock*> blocks_;
   double ns_per_tick_ = 1.0;
-  std::size_t block_ = 0;
+  std::size_t block_ = 0;                   // the next block to decode
+  std::vector<format::TraceEvent> events_;  // the current block's
   std::size_t event_ = 0;
 };
 

@@ -21,7 +21,7 @@ TraceRun load_traces(const RunData& run) {
     RankTrace rank;
     rank.file = name;
     try {
-      rank.trace = std::make_shared<const format::TraceFile>(format::read_trace_file(run.directory / name));
+      rank.trace = std::make_shared<const format::TraceFile>(format::open_trace_index(run.directory / name));
     } catch (const format::FormatError& e) {
       throw LoadError(e.what());
     }

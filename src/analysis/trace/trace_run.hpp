@@ -19,7 +19,7 @@ namespace parperf::analysis {
 struct RankTrace {
   std::int64_t rank = 0;
   std::string file;                                // "trace.0.ppt"
-  std::shared_ptr<const format::TraceFile> trace;  // decoded
+  std::shared_ptr<const format::TraceFile> trace;  // an index: events_of decodes a block's events
   const format::Profile* profile = nullptr;        // the same rank's, in the RunData; null if none
 };
 
@@ -33,9 +33,10 @@ struct TraceRun {
 // True when `directory` holds at least one event trace file.
 bool has_traces(const std::filesystem::path& directory);
 
-// Reads every trace.<rank>.ppt of the run. Throws LoadError (run_loader.hpp) naming the file when
-// one cannot be read or is damaged; a trace cut short is read up to its last complete block, and a
-// warning says where it ends.
+// Reads every trace.<rank>.ppt of the run as an index (format::open_trace_index): the streams decode
+// one block at a time, so memory does not grow with the trace's length. Throws LoadError (run_loader.hpp)
+// naming the file when one cannot be read or is damaged; a trace cut short is read up to its last complete
+// block, and a warning says where it ends.
 TraceRun load_traces(const RunData& run);
 
 // The events of every thread of every rank, as streams for merge_timeline.

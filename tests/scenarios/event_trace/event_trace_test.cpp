@@ -256,7 +256,7 @@ TEST_F(EventTrace, AWriterThatFallsBehindMakesTheThreadsWaitAndTheTraceSaysHowLo
   double waited_ns = 0;
   int waits = 0;
   for (const format::TraceBlock& block : trace.blocks)
-    for (const format::TraceEvent& e : block.events)
+    for (const format::TraceEvent& e : format::events_of(trace, block))
       if (e.kind == format::TraceEventKind::writer_wait) {
         ++waits;
         waited_ns += static_cast<double>(e.duration) * analysis::ns_per_tick(trace);
