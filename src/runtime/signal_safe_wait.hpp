@@ -7,11 +7,12 @@
 namespace parperf::runtime {
 
 // Sleeps while `busy()` holds, at most `limit_ms` milliseconds (then gives up: a writer that never
-// finishes must not hang the process).
+// finishes must not hang the process), looking again every `step_us` microseconds.
 template <class Busy>
-void wait_while(Busy busy, int limit_ms) noexcept {
-  for (int waited_ms = 0; busy() && waited_ms < limit_ms; ++waited_ms) {
-    timespec pause{0, 1000000};
+void wait_while(Busy busy, int limit_ms, long step_us = 1000) noexcept {
+  const long steps = static_cast<long>(limit_ms) * 1000 / step_us;
+  for (long step = 0; busy() && step < steps; ++step) {
+    timespec pause{0, step_us * 1000};
     nanosleep(&pause, nullptr);
   }
 }

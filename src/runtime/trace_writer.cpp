@@ -63,6 +63,9 @@ constinit std::atomic<bool> g_writer_sleeping{false};
 constinit std::atomic<std::uint32_t> g_wake{0};  // the futex the writer sleeps on
 constinit std::atomic<pid_t> g_writer_tid{0};
 constinit std::atomic<std::uint64_t> g_dropped_events{0};
+// Threads waiting for the writer to free a buffer: while there are any, the writer stores blocks
+// uncompressed (a write is far faster than compressing), trading bytes on disk for the program's time.
+constinit std::atomic<std::uint32_t> g_waiting_threads{0};
 
 void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t seen, long timeout_ns) {
   timespec timeout{0, timeout_ns};
@@ -86,10 +89,10 @@ void report_failure(int error) {
 }
 
 // zstd's level 1 with a context in a fixed workspace; the block's bytes as they are when that does
-// not make them smaller (or zstd fails).
+// not make them smaller (or zstd fails), or when threads are waiting for the writer.
 std::span<const std::uint8_t> compress(const std::uint8_t* raw, std::size_t size, bool& compressed) {
   compressed = false;
-  if (g_file->compressor) {
+  if (g_file->compressor && g_waiting_threads.load(std::memory_order_relaxed) == 0) {
     const std::size_t n =
         ZSTD_compressCCtx(g_file->compressor, g_file->compressed, g_file->compressed_capacity, raw, size, 1);
     if (!ZSTD_isError(n) && n < size) {
@@ -336,12 +339,14 @@ void trace_block_full(ThreadTrace& trace, std::uint64_t now) noexcept {
   std::uint64_t waited = 0;
   if (next.state.load(std::memory_order_acquire) != TraceBufferState::free) {
     // The writer is behind: wait for it, as the program would wait on the disk without it.
+    g_waiting_threads.fetch_add(1, std::memory_order_relaxed);
     wait_while(
         [&] {
           return next.state.load(std::memory_order_acquire) != TraceBufferState::free &&
                  !g_closed.load(std::memory_order_relaxed);
         },
-        60'000);
+        60'000, 20);  // a block is written in well under a millisecond: look often
+    g_waiting_threads.fetch_sub(1, std::memory_order_relaxed);
     const std::uint64_t resumed = now_ticks();
     waited = ticks_between(now, resumed);
     trace.writer_wait_ticks.add(waited);
