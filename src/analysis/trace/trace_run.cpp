@@ -13,38 +13,43 @@ namespace parperf::analysis {
 
 bool has_traces(const std::filesystem::path& directory) { return !format::find_traces(directory).empty(); }
 
-TraceRun load_traces(const RunData& run) {
-  TraceRun traces;
-  std::map<std::int64_t, const format::Profile*> profiles;
-  for (const format::Profile& p : run.profiles) profiles[p.process.rank] = &p;
-  for (const std::string& name : format::find_traces(run.directory)) {
-    RankTrace rank;
-    rank.file = name;
-    try {
-      rank.trace = std::make_shared<const format::TraceFile>(format::open_trace_index(run.directory / name));
-    } catch (const format::FormatError& e) {
-      throw LoadError(e.what());
-    }
-    rank.rank = rank.trace->process.rank;
-    const auto profile = profiles.find(rank.rank);
-    if (profile != profiles.end())
-      rank.profile = profile->second;
-    else
-      traces.warnings.push_back(
-          fmt::format("{}: rank {} left no profile: its sites and events have no names", name, rank.rank));
-    if (!rank.trace->cut_short.empty())
-      traces.warnings.push_back(fmt::format("{}: the trace ends early ({})", name, rank.trace->cut_short));
-    if (rank.trace->clock && rank.trace->clock->lost_events)
-      traces.warnings.push_back(
-          fmt::format("{}: {} events were not recorded", name, rank.trace->clock->lost_events));
-    traces.ranks.push_back(std::move(rank));
+RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vector<std::string>& warnings) {
+  RankTrace rank;
+  rank.file = name;
+  try {
+    rank.trace = std::make_shared<const format::TraceFile>(format::open_trace_index(run.directory / name));
+  } catch (const format::FormatError& e) {
+    throw LoadError(e.what());
   }
+  rank.rank = rank.trace->process.rank;
+  if (!rank.trace->cut_short.empty())
+    warnings.push_back(fmt::format("{}: the trace ends early ({})", name, rank.trace->cut_short));
+  if (rank.trace->clock && rank.trace->clock->lost_events)
+    warnings.push_back(fmt::format("{}: {} events were not recorded", name, rank.trace->clock->lost_events));
+  return rank;
+}
+
+TraceRun assemble_traces(const RunData& run, std::vector<RankTrace> ranks,
+                         std::vector<std::string> warnings) {
+  TraceRun traces;
+  traces.ranks = std::move(ranks);
   std::stable_sort(traces.ranks.begin(), traces.ranks.end(),
                    [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
   for (std::size_t i = 1; i < traces.ranks.size(); ++i)
     if (traces.ranks[i].rank == traces.ranks[i - 1].rank)
       throw LoadError(fmt::format("{}: rank {} also has the trace {}", traces.ranks[i].file,
                                   traces.ranks[i].rank, traces.ranks[i - 1].file));
+  std::map<std::int64_t, const format::Profile*> profiles;
+  for (const format::Profile& p : run.profiles) profiles[p.process.rank] = &p;
+  for (RankTrace& rank : traces.ranks) {
+    const auto profile = profiles.find(rank.rank);
+    if (profile != profiles.end())
+      rank.profile = profile->second;
+    else
+      traces.warnings.push_back(fmt::format("{}: rank {} left no profile: its sites and events have no names",
+                                            rank.file, rank.rank));
+  }
+  for (std::string& warning : warnings) traces.warnings.push_back(std::move(warning));
   for (const auto& [rank, profile] : profiles) {
     const bool traced = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                     [&](const RankTrace& t) { return t.rank == rank; });
@@ -53,6 +58,14 @@ TraceRun load_traces(const RunData& run) {
   }
   traces.clocks = correct_clocks(run.profiles);
   return traces;
+}
+
+TraceRun load_traces(const RunData& run) {
+  std::vector<RankTrace> ranks;
+  std::vector<std::string> warnings;
+  for (const std::string& name : format::find_traces(run.directory))
+    ranks.push_back(read_rank_trace(run, name, warnings));
+  return assemble_traces(run, std::move(ranks), std::move(warnings));
 }
 
 std::vector<std::unique_ptr<ThreadEvents>> all_thread_streams(const TraceRun& traces) {

@@ -39,6 +39,13 @@ bool has_traces(const std::filesystem::path& directory);
 // block, and a warning says where it ends.
 TraceRun load_traces(const RunData& run);
 
+// The two steps of load_traces, for readers that share the files out (parallel analysis): one trace
+// file read as an index (the warnings it gives rise to appended to `warnings`), and the run's traces
+// from those read, in any order: sorted by rank, checked for duplicates, joined to their profiles,
+// with the ranks that left a profile and no trace named and the clocks corrected.
+RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vector<std::string>& warnings);
+TraceRun assemble_traces(const RunData& run, std::vector<RankTrace> ranks, std::vector<std::string> warnings);
+
 // The events of every thread of every rank, as streams for merge_timeline.
 std::vector<std::unique_ptr<ThreadEvents>> all_thread_streams(const TraceRun& traces);
 

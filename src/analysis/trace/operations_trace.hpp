@@ -1,0 +1,20 @@
+// One rank's trace cut down to its operations (MPI calls, OpenMP synchronizations: what the
+// communication and wait-state analysis read, a small part of all events), as the bytes of a trace
+// file of its own. Parallel trace analysis: each analysis process reads and decodes its share of
+// the trace files, which is most of the work, and sends these to the first process, which analyses
+// them as if it had read the files itself (the analysis reads nothing else, so it finds the same).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "format/trace_file.hpp"
+
+namespace parperf::analysis {
+
+// The same process and clock records, and each thread's operations in their order, in blocks
+// numbered from 0 per thread (compressed). A trace cut short stays without its clock record (its
+// file is complete otherwise: read_rank_trace's warnings say where the original ends).
+std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace);
+
+}  // namespace parperf::analysis
