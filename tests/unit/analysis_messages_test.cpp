@@ -84,6 +84,29 @@ TEST(TraceMessages, ACutShortTraceLeavesItsPartnersSendsUnmatchedAndItsCollectiv
   EXPECT_EQ(c.incomplete_collectives, 1u) << "the second barrier lacks rank 1";
 }
 
+TEST(TraceMessages, APairwiseSendrecvIsASendAndAReceiveOnEachSide) {
+  TraceRunBuilder b;
+  for (int r = 0; r < 2; ++r) {
+    b.rank(r, 2);
+    const auto sendrecv = b.site(SiteKind::mpi_sendrecv, "MPI_Sendrecv");
+    b.op(sendrecv, 10 + 5 * r, 20, 1 - r, 2, 16);
+  }
+  const Communication c = match_communication(b.build());
+  ASSERT_EQ(c.messages.size(), 2u) << "one message each way";
+  EXPECT_NE(c.messages[0].send.rank, c.messages[1].send.rank);
+  EXPECT_EQ(c.unmatched_sends + c.unmatched_receives, 0u);
+}
+
+TEST(TraceMessages, AReceiveFromARankWithoutATraceIsUnmatched) {
+  TraceRunBuilder b;
+  b.rank(1, 3);
+  const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv");
+  b.op(recv, 10, 11, 2, 0);
+  const Communication c = match_communication(b.build());
+  EXPECT_TRUE(c.messages.empty());
+  EXPECT_EQ(c.unmatched_receives, 1u);
+}
+
 // In true time rank 0 sends at 100 ms and rank 1's receive ends at 101 ms; rank 1's clock reads
 // 5 ms less than rank 0's, so on its own clock the receive ends at 96 ms.
 TraceRunBuilder offset_pair() {
