@@ -17,6 +17,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/locality/locality_ranks.hpp"
 #include "analysis/run_loader.hpp"
+#include "analysis/trace/trace_analysis.hpp"
 #include "cli/commands.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
@@ -28,6 +29,7 @@
 #include "report/processor_list.hpp"
 #include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
+#include "report/wait_states_report.hpp"
 
 namespace parperf::cli {
 namespace {
@@ -96,17 +98,22 @@ void run_report(const ReportCommandOptions& o) {
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   const report::Report built =
       report::build_report(run, analysis::analyze(run, analysis_options(o)), options);
+  // A run recorded with --trace: the wait states only its event trace can show.
+  std::optional<analysis::TraceAnalysis> traced;
+  if (analysis::has_traces(run.directory)) traced = analysis::analyse_traces(analysis::load_traces(run));
   if (o.json) {
-    if (!locality.empty()) {
+    if (!locality.empty() || traced) {
       auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
       const nlohmann::ordered_json stored = stored_locality_json(locality);
       for (const auto& [key, value] : stored.items()) json[key] = value;
+      if (traced) json["wait_states"] = report::wait_states_json(*traced);
       fmt::print("{}\n", json.dump(2));
     } else {
       fmt::print("{}\n", report::render_json_text(built));
     }
   } else {
     fmt::print("{}", report::render_text(built));
+    if (traced) fmt::print("\n{}", report::wait_states_text(*traced));
     if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));
   }
   std::fflush(stdout);

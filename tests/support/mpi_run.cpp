@@ -83,9 +83,16 @@ ProcessResult mpi_measure(int ranks, const std::filesystem::path& run_directory,
 
 ProcessResult parperf_run_np(int ranks, const std::filesystem::path& run_directory,
                              const std::vector<std::string>& program, ProcessOptions options) {
+  return parperf_run_np_with(ranks, run_directory, {}, program, std::move(options));
+}
+
+ProcessResult parperf_run_np_with(int ranks, const std::filesystem::path& run_directory,
+                                  const std::vector<std::string>& run_options,
+                                  const std::vector<std::string>& program, ProcessOptions options) {
   std::vector<std::string> argv = {
-      parperf_command().string(), "run", "-q", "--np", std::to_string(ranks), "-o",
-      run_directory.string(),     "--"};
+      parperf_command().string(), "run", "-q", "--np", std::to_string(ranks), "-o", run_directory.string()};
+  argv.insert(argv.end(), run_options.begin(), run_options.end());
+  argv.push_back("--");
   argv.insert(argv.end(), program.begin(), program.end());
   return launch(argv, options);
 }

@@ -35,6 +35,11 @@ ProcessResult mpi_measure(int ranks, const std::filesystem::path& run_directory,
 ProcessResult parperf_run_np(int ranks, const std::filesystem::path& run_directory,
                              const std::vector<std::string>& program, ProcessOptions options = {});
 
+// The same with `parperf run` options before the program ("--trace", ...).
+ProcessResult parperf_run_np_with(int ranks, const std::filesystem::path& run_directory,
+                                  const std::vector<std::string>& run_options,
+                                  const std::vector<std::string>& program, ProcessOptions options = {});
+
 // The mpirun command line that mpi_run runs (mpi_measure puts `parperf run ...` before the program).
 std::vector<std::string> mpi_run_command(int ranks, const std::vector<std::string>& program,
                                          const ProcessOptions& options);

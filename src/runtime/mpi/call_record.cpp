@@ -16,6 +16,13 @@ void record(const CallRecord& call) noexcept {
   operation.overlap = call.overlap;
   operation.bytes = call.bytes;
   operation.partner = call.partner;
+  if (call.communicator >= 0) {
+    operation.communicator = static_cast<std::uint32_t>(call.communicator) + 1;
+    operation.match = static_cast<std::int64_t>(next_collective_sequence(call.communicator));
+  } else if (call.message_communicator >= 0) {
+    operation.communicator = static_cast<std::uint32_t>(call.message_communicator) + 1;
+    operation.match = call.tag;
+  }
   parperf_position where{};
   if (!parperf_collector_record(&operation, &where) || call.communicator < 0) return;
   sample_collective(call.communicator, where, call.start, call.no_departure ? 0 : call.end);

@@ -19,7 +19,12 @@ struct CallRecord {
   std::uint64_t real_sync = 0;  // part of the call spent waiting for a partner (estimated)
   std::uint64_t overlap = 0;    // non-blocking communication that ran while the caller computed
   std::uint64_t bytes = 0;
-  std::int64_t partner = -1;  // MPI_COMM_WORLD rank of the partner, -1 if none
+  std::int64_t partner = -1;  // MPI_COMM_WORLD rank of the partner (a rooted collective's root), -1 if none
+  // For the event trace, which pairs messages across processes: the slot of a message's
+  // communicator (-1 when unknown or no message) and its tag. A collective's pairing is its
+  // communicator's sequence number, taken when it is recorded.
+  std::int32_t message_communicator = -1;
+  std::int64_t tag = 0;
   bool no_departure = false;  // a non-blocking collective: the call starts it, a Wait ends it
 };
 

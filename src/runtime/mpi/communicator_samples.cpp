@@ -84,6 +84,11 @@ void sample_collective(std::int32_t slot, const parperf_position& where, std::ui
   comm.sampled.store(sampled + 1, std::memory_order_release);
 }
 
+std::uint64_t next_collective_sequence(std::int32_t slot) noexcept {
+  if (slot < 0 || slot >= g_communicator_count.load(std::memory_order_acquire)) return 0;
+  return g_communicators[slot].collectives.get();
+}
+
 std::uint32_t communicator_count() noexcept {
   return static_cast<std::uint32_t>(g_communicator_count.load(std::memory_order_acquire));
 }

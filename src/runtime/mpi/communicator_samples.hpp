@@ -26,6 +26,11 @@ std::int32_t add_communicator(std::uint64_t members_hash, std::uint32_t ordinal,
 void sample_collective(std::int32_t slot, const parperf_position& where, std::uint64_t arrive,
                        std::uint64_t leave) noexcept;
 
+// The sequence number the next collective sampled on `slot` gets: what the event trace records as
+// that collective's `match`. Every member counts the same collectives, so equal numbers on equal
+// communicators are one instance. Read by the thread that calls the communicator's collectives.
+std::uint64_t next_collective_sequence(std::int32_t slot) noexcept;
+
 // The communicators registered so far, and the records of the first `count` of them with their
 // samples (the section writer's).
 std::uint32_t communicator_count() noexcept;

@@ -92,7 +92,7 @@ def fortran_type(param):
 
 # Literals a finish specification may use, and the type each stands for.
 LITERALS = {
-    "0": "int", "1": "int", "-1": "int", "MPI_ANY_SOURCE": "int",
+    "0": "int", "1": "int", "-1": "int", "MPI_ANY_SOURCE": "int", "MPI_ANY_TAG": "int",
     "true": "bool", "false": "bool",
     "MPI_COMM_NULL": "MPI_Comm", "MPI_DATATYPE_NULL": "MPI_Datatype",
     "nullptr": "MPI_Request*",
@@ -293,7 +293,7 @@ def completion(shape, has_flag):
 
 
 def render_collective(side, spec, plan):
-    comm, request = side.values(spec.args, ("MPI_Comm", "MPI_Request*"), plan)
+    comm, root, request = side.values(spec.args, ("MPI_Comm", "int", "MPI_Request*"), plan)
     if not spec.bytes:
         bytes_value = "0"
     else:
@@ -303,7 +303,7 @@ def render_collective(side, spec, plan):
         args = side.values(tokens, COLLECTIVE_BYTES[helper], plan)
         plan.prologue.append(f"const std::uint64_t bytes = collective_bytes::{helper}({', '.join(args)});")
         bytes_value = "bytes"
-    plan.finish.append(f"finish_collective(call, {comm}, {bytes_value}, {request});")
+    plan.finish.append(f"finish_collective(call, {comm}, {root}, {bytes_value}, {request});")
 
 
 # MPI_Init and MPI_Finalize are start-up and shut-down, which the analysis keeps out of every
@@ -363,14 +363,14 @@ def render_comm_free(side, spec, plan):
 
 FINISHES = {
     "plain": (render_plain, 0),
-    "send": simple("send", "int", "MPI_Datatype", "int", "MPI_Comm"),
-    "recv": simple("recv", "int", "MPI_Datatype", "int", "MPI_Comm", "MPI_Status*"),
-    "sendrecv": simple("sendrecv", "int", "MPI_Datatype", "int", "int", "MPI_Datatype", "int", "MPI_Comm",
-                       "MPI_Status*"),
+    "send": simple("send", "int", "MPI_Datatype", "int", "int", "MPI_Comm"),
+    "recv": simple("recv", "int", "MPI_Datatype", "int", "int", "MPI_Comm", "MPI_Status*"),
+    "sendrecv": simple("sendrecv", "int", "MPI_Datatype", "int", "int", "int", "MPI_Datatype", "int", "int",
+                       "MPI_Comm", "MPI_Status*"),
     "probe": simple("probe", "int", "MPI_Comm", "MPI_Status*"),
     "probe_test": (render_probe_test, 4),
-    "request_start": simple("request_start", "MPI_Request*", "int", "MPI_Datatype", "int", "MPI_Comm", "bool",
-                            "bool"),
+    "request_start": simple("request_start", "MPI_Request*", "int", "MPI_Datatype", "int", "int", "MPI_Comm",
+                            "bool", "bool"),
     "start": (render_start, 2),
     "request_free": (render_request_free, 1),
     "wait": completion("one", False),
@@ -381,7 +381,7 @@ FINISHES = {
     "test_any": completion("any", True),
     "wait_some": completion("some", False),
     "test_some": completion("some", False),  # Testsome: outcount says what completed, no flag
-    "collective": (render_collective, 2),
+    "collective": (render_collective, 3),
     "one_sided": simple("one_sided", "int", "MPI_Datatype", "int", "MPI_Win"),
     "io": simple("io", "int", "MPI_Datatype"),
     "init": (render_init, 0),

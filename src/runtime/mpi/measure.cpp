@@ -61,6 +61,19 @@ CallRecord end_call(const Call& call) {
   return record_of(call, end);
 }
 
+// The slot of a message's communicator, -1 when the collector does not know it.
+std::int32_t slot_of(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return -1;
+  const CommunicatorInfo* info = find_communicator(comm);
+  return info ? info->slot : -1;
+}
+
+// The message `r` is a part of, for the event trace.
+void set_message(CallRecord& r, MPI_Comm comm, std::int64_t tag) {
+  r.message_communicator = slot_of(comm);
+  r.tag = tag;
+}
+
 std::uint64_t received_bytes(const MPI_Status* status, MPI_Datatype type, std::uint64_t posted) {
   if (!status || type == MPI_DATATYPE_NULL || type == MPI_Datatype{}) return posted;
   int count = 0;
@@ -107,31 +120,37 @@ void finish_plain(Call& call) noexcept {
   record(r);
 }
 
-void finish_send(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm) noexcept {
+void finish_send(Call& call, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
   r.partner = world_rank_of(comm, peer);
+  if (r.partner >= 0) set_message(r, comm, tag);
   r.real_sync = waiting_part(r.end - r.start, r.bytes);
   record(r);
 }
 
-void finish_recv(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm,
+void finish_recv(Call& call, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                  const MPI_Status* status) noexcept {
   CallRecord r = end_call(call);
   r.bytes = received_bytes(status, type, bytes_of(count, type));
   r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : peer);
+  if (r.partner >= 0) set_message(r, comm, status ? status->MPI_TAG : tag);
   r.real_sync = waiting_part(r.end - r.start, r.bytes);
   record(r);
 }
 
-void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int recv_count,
-                     MPI_Datatype recv_type, int source, MPI_Comm comm, const MPI_Status* status) noexcept {
+void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int send_tag,
+                     int recv_count, MPI_Datatype recv_type, int source, int recv_tag, MPI_Comm comm,
+                     const MPI_Status* status) noexcept {
   CallRecord r = end_call(call);
   const std::uint64_t sent = bytes_of(send_count, send_type);
   const std::uint64_t received = received_bytes(status, recv_type, bytes_of(recv_count, recv_type));
   r.bytes = sent + received;
   r.partner = world_rank_of(comm, status ? status->MPI_SOURCE : source);
   if (r.partner < 0) r.partner = world_rank_of(comm, dest);
+  const int received_tag = status ? status->MPI_TAG : recv_tag;
+  if (r.partner >= 0 && r.partner == world_rank_of(comm, dest) && received_tag == send_tag)
+    set_message(r, comm, send_tag);
   r.real_sync = waiting_part(r.end - r.start, sent > received ? sent : received);
   record(r);
 }
@@ -144,10 +163,15 @@ void finish_probe(Call& call, int source, MPI_Comm comm, const MPI_Status* statu
 }
 
 void finish_request_start(Call& call, const MPI_Request* request, int count, MPI_Datatype type, int peer,
-                          MPI_Comm comm, bool receive, bool persistent) noexcept {
+                          int tag, MPI_Comm comm, bool receive, bool persistent) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
   r.partner = world_rank_of(comm, peer);
+  // An Isend is its message's send in the trace; an Irecv is not its receive (the completion is)
+  // but says what it waits for.
+  // Persistent requests are not traced as messages: their Start does not say which it started.
+  if (!persistent) set_message(r, comm, tag);
+  if (r.partner < 0 && !receive) r.message_communicator = -1;
   if (request) {
     RequestInfo info;
     info.kind = receive ? RequestKind::receive : RequestKind::send;
@@ -158,6 +182,9 @@ void finish_request_start(Call& call, const MPI_Request* request, int count, MPI
     if (receive) info.type = type;
     info.active = !persistent;  // a persistent request is inactive until started
     info.started = persistent ? 0 : r.end;
+    info.communicator = r.message_communicator;
+    info.tag = tag;
+    if (receive) info.comm = comm;
     track_request(*request, info);
   }
   record(r);
@@ -220,6 +247,17 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
                                     : info.bytes;
     r.bytes += bytes;
     if (bytes > largest) largest = bytes;
+    if (info.kind == RequestKind::receive && r.message_communicator < 0 && info.communicator >= 0) {
+      // The first receive completed: the message that arrived, by its status when there is one.
+      const MPI_Status* status = statuses ? &statuses[j] : nullptr;
+      const std::int64_t sender =
+          info.partner >= 0 ? info.partner : (status ? world_rank_of(info.comm, status->MPI_SOURCE) : -1);
+      if (sender >= 0) {
+        r.partner = sender;
+        r.message_communicator = info.communicator;
+        r.tag = status ? status->MPI_TAG : info.tag;
+      }
+    }
     if (r.partner < 0) r.partner = info.partner;
     if (info.kind == RequestKind::collective) continue;
     waited_on_transfer = true;
@@ -238,9 +276,11 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
 
 void forget_request(MPI_Request request) noexcept { forget_tracked_request(request); }
 
-void finish_collective(Call& call, MPI_Comm comm, std::uint64_t bytes, const MPI_Request* request) noexcept {
+void finish_collective(Call& call, MPI_Comm comm, int root, std::uint64_t bytes,
+                       const MPI_Request* request) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes;
+  r.partner = world_rank_of(comm, root);
   if (const CommunicatorInfo* info = find_communicator(comm)) r.communicator = info->slot;
   if (request) {
     r.no_departure = true;

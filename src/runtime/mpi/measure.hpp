@@ -41,36 +41,45 @@ bool begin(Call& call, const char* name, format::SiteKind kind, const void* call
 // A call with nothing to add: management, Init-time queries, Win_create, File_open, ...
 void finish_plain(Call& call) noexcept;
 
-// Blocking point-to-point. `peer` is the rank in `comm` (MPI_PROC_NULL / MPI_ANY_SOURCE allowed).
-void finish_send(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm) noexcept;
+// Blocking point-to-point. `peer` is the rank in `comm` (MPI_PROC_NULL / MPI_ANY_SOURCE allowed),
+// `tag` the message's (the event trace pairs sends and receives by it).
+void finish_send(Call& call, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm) noexcept;
 // `status` as MPI filled it (never MPI_STATUS_IGNORE: the wrapper passes its own then), or null
-// when not known (Fortran): bytes are then count x type size and the partner is `peer`.
-void finish_recv(Call& call, int count, MPI_Datatype type, int peer, MPI_Comm comm,
+// when not known (Fortran): bytes are then count x type size, the partner is `peer` and the tag `tag`.
+void finish_recv(Call& call, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                  const MPI_Status* status) noexcept;
-void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int recv_count,
-                     MPI_Datatype recv_type, int source, MPI_Comm comm, const MPI_Status* status) noexcept;
+// The trace pairs a Sendrecv with its partner's only when it exchanges with one partner under one
+// tag (the usual pairwise exchange): one event cannot name two partners.
+void finish_sendrecv(Call& call, int send_count, MPI_Datatype send_type, int dest, int send_tag,
+                     int recv_count, MPI_Datatype recv_type, int source, int recv_tag, MPI_Comm comm,
+                     const MPI_Status* status) noexcept;
 // Probe / Iprobe / Mprobe / Improbe (status may be null).
 void finish_probe(Call& call, int source, MPI_Comm comm, const MPI_Status* status) noexcept;
 
 // A non-blocking or persistent request was created (Isend, Irecv, Send_init, Recv_init, Imrecv, ...).
 // `persistent`: created inactive, started by Start/Startall.
 void finish_request_start(Call& call, const MPI_Request* request, int count, MPI_Datatype type, int peer,
-                          MPI_Comm comm, bool receive, bool persistent) noexcept;
+                          int tag, MPI_Comm comm, bool receive, bool persistent) noexcept;
 // Start / Startall: the persistent requests become active now.
 void finish_start(Call& call, int count, const MPI_Request* requests) noexcept;
 
 // Wait*/Test*: `before` holds the request handles as they were before the call (MPI overwrites
 // completed ones with MPI_REQUEST_NULL); `completed` the indices into `before` that completed and
 // `statuses[j]` the status of completed[j] (statuses may be null). `count` is the size of `before`.
+// In the event trace the call carries the first completed receive's communicator and tag (and its
+// sender as partner): that is where the message arrived. A completion of sends only carries none,
+// the send being traced at its Isend.
 void finish_completion(Call& call, int count, const MPI_Request* before, int completed_count,
                        const int* completed, const MPI_Status* statuses) noexcept;
 // MPI_Request_free: the request is forgotten (a persistent one for good).
 void forget_request(MPI_Request request) noexcept;
 
-// A collective on `comm`; `bytes` is what this rank sends and receives in it (an estimate for the
-// v-variants: their counts summed). A non-blocking collective passes its request (it completes in
-// a Wait/Test) and has no departure time in the instance sample.
-void finish_collective(Call& call, MPI_Comm comm, std::uint64_t bytes, const MPI_Request* request) noexcept;
+// A collective on `comm`; `root` its root's rank in `comm` (-1 for a collective without one: the
+// operation's partner is the root's world rank); `bytes` is what this rank sends and receives in it
+// (an estimate for the v-variants: their counts summed). A non-blocking collective passes its
+// request (it completes in a Wait/Test) and has no departure time in the instance sample.
+void finish_collective(Call& call, MPI_Comm comm, int root, std::uint64_t bytes,
+                       const MPI_Request* request) noexcept;
 
 // One-sided communication and its synchronization; `target` is the rank in the window's group (or
 // -1 for a synchronization of the whole window).

@@ -52,11 +52,13 @@ REQUEST = ", MPI_Request* request"
 
 
 def add_collective(name, params, kind, bytes):
-    """A collective and its non-blocking variant (MPI_Ixxx: the same parameters and a request)."""
-    add(name, params, kind, finish("collective", "comm", "nullptr", bytes=bytes))
+    """A collective and its non-blocking variant (MPI_Ixxx: the same parameters and a request).
+    A rooted one names its root (the wait-state analysis needs to know who the others waited for)."""
+    root = "root" if "int root" in params else "-1"
+    add(name, params, kind, finish("collective", "comm", root, "nullptr", bytes=bytes))
     rest = name[len("MPI_"):]
     add("MPI_I" + rest[0].lower() + rest[1:], params + REQUEST, kind,
-        finish("collective", "comm", "request", bytes=bytes))
+        finish("collective", "comm", root, "request", bytes=bytes))
 
 
 # --- Process lifecycle ---------------------------------------------------------------------------
@@ -74,35 +76,38 @@ add("MPI_Pcontrol", "int level, ...", "mpi_management", finish("control", "level
 SEND = "const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm"
 RECV = "void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm"
 add("MPI_Send MPI_Bsend MPI_Ssend MPI_Rsend", SEND, "mpi_send",
-    finish("send", "count", "datatype", "dest", "comm"))
+    finish("send", "count", "datatype", "dest", "tag", "comm"))
 add("MPI_Recv", RECV + ", MPI_Status* status", "mpi_recv",
-    finish("recv", "count", "datatype", "source", "comm", "status"))
+    finish("recv", "count", "datatype", "source", "tag", "comm", "status"))
 add("MPI_Sendrecv",
     "const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,"
     " int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status",
     "mpi_sendrecv",
-    finish("sendrecv", "sendcount", "sendtype", "dest", "recvcount", "recvtype", "source", "comm", "status"))
+    finish("sendrecv", "sendcount", "sendtype", "dest", "sendtag", "recvcount", "recvtype", "source", "recvtag", "comm",
+           "status"))
 add("MPI_Sendrecv_replace",
     "void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,"
     " MPI_Comm comm, MPI_Status* status",
     "mpi_sendrecv",
-    finish("sendrecv", "count", "datatype", "dest", "count", "datatype", "source", "comm", "status"))
+    finish("sendrecv", "count", "datatype", "dest", "sendtag", "count", "datatype", "source", "recvtag", "comm",
+           "status"))
 # A matched message has no communicator argument; measure.hpp's finish_recv and finish_request_start
 # then get MPI_COMM_NULL and the partner is unknown (the status names a rank of the probe's
 # communicator, which the wrapper cannot see).
 add("MPI_Mrecv", "void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status",
-    "mpi_recv", finish("recv", "count", "type", "MPI_ANY_SOURCE", "MPI_COMM_NULL", "status"))
+    "mpi_recv", finish("recv", "count", "type", "MPI_ANY_SOURCE", "MPI_ANY_TAG", "MPI_COMM_NULL", "status"))
 
 add("MPI_Isend MPI_Ibsend MPI_Issend MPI_Irsend", SEND + REQUEST, "mpi_isend",
-    finish("request_start", "request", "count", "datatype", "dest", "comm", "false", "false"))
+    finish("request_start", "request", "count", "datatype", "dest", "tag", "comm", "false", "false"))
 add("MPI_Irecv", RECV + REQUEST, "mpi_irecv",
-    finish("request_start", "request", "count", "datatype", "source", "comm", "true", "false"))
+    finish("request_start", "request", "count", "datatype", "source", "tag", "comm", "true", "false"))
 add("MPI_Imrecv", "void* buf, int count, MPI_Datatype type, MPI_Message* message" + REQUEST, "mpi_irecv",
-    finish("request_start", "request", "count", "type", "MPI_ANY_SOURCE", "MPI_COMM_NULL", "true", "false"))
+    finish("request_start", "request", "count", "type", "MPI_ANY_SOURCE", "MPI_ANY_TAG", "MPI_COMM_NULL", "true",
+           "false"))
 add("MPI_Send_init MPI_Bsend_init MPI_Ssend_init MPI_Rsend_init", SEND + REQUEST, "mpi_isend",
-    finish("request_start", "request", "count", "datatype", "dest", "comm", "false", "true"))
+    finish("request_start", "request", "count", "datatype", "dest", "tag", "comm", "false", "true"))
 add("MPI_Recv_init", RECV + REQUEST, "mpi_irecv",
-    finish("request_start", "request", "count", "datatype", "source", "comm", "true", "true"))
+    finish("request_start", "request", "count", "datatype", "source", "tag", "comm", "true", "true"))
 add("MPI_Start", "MPI_Request* request", "mpi_start", finish("start", "1", "request"))
 add("MPI_Startall", "int count, MPI_Request array_of_requests[]", "mpi_start",
     finish("start", "count", "array_of_requests"))

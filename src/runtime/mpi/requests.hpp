@@ -27,6 +27,11 @@ struct RequestInfo {
   MPI_Datatype type{};
   bool active = true;         // a persistent request between its Start and its completion
   std::uint64_t started = 0;  // ticks when the operation was started (returned from Isend / Start)
+  // The message's communicator slot (-1 unknown) and tag as posted (a receive's may be
+  // MPI_ANY_TAG: its status says which arrived), for the event trace.
+  std::int32_t communicator = -1;
+  std::int64_t tag = 0;
+  MPI_Comm comm{};  // a receive's: its status names the sender by its rank in it
 };
 
 void track_request(MPI_Request request, const RequestInfo& info) noexcept;

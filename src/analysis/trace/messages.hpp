@@ -1,0 +1,71 @@
+// The communication of a traced run, matched across ranks: each point-to-point message's send with
+// its receive, and each collective call with the same call on the communicator's other members.
+// What the clock check, the wait-state analysis and the timeline exports' flow arrows read.
+//
+// Messages. A send is an MPI_Send/Bsend/Ssend/Rsend, an MPI_Isend (its start: the message leaves
+// then) or an MPI_Sendrecv; a receive is an MPI_Recv, an MPI_Sendrecv, or the Wait/Test that
+// completed an MPI_Irecv. Both name their partner (a world rank), their communicator and their tag
+// (trace_events.hpp: `partner`, `communicator`, `match`). A send from s to r on communicator c with
+// tag t matches the first unmatched receive by r from s on c with tag t: MPI's non-overtaking rule
+// makes the n-th such send the n-th such receive. Communicators are compared across ranks by their
+// identity (members_hash, ordinal), never by the rank-local ids the events carry.
+//
+// Collectives. A collective operation event names its communicator and its sequence number on it;
+// the calls of every member with the same (communicator, sequence) are one instance.
+//
+// What the trace cannot pair is counted, not guessed: sends and receives left over (a trace cut
+// short, a rank without a trace), and instances some members of which are missing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/trace/trace_run.hpp"
+
+namespace parperf::analysis {
+
+// One side of a message or one rank's part in a collective. Times are corrected: ns since rank 0's
+// start on rank 0's clock.
+struct CallSide {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+  std::uint32_t site = 0;  // the rank's profile site id (site_name, site_location)
+  std::uint32_t kind = 0;  // format::SiteKind of the site
+  double start_ns = 0;
+  double end_ns = 0;
+};
+
+struct Message {
+  CallSide send;
+  CallSide receive;  // for a Wait/Test: that call, which is where the message arrived
+  std::int64_t tag = 0;
+  std::uint64_t bytes = 0;  // as the send recorded them
+};
+
+struct CollectiveInstance {
+  std::uint64_t members_hash = 0;
+  std::uint32_t ordinal = 0;
+  std::uint64_t sequence = 0;
+  std::uint32_t kind = 0;         // format::SiteKind (mpi_barrier, mpi_broadcast, ...)
+  std::string name;               // the MPI function, as the first member called it ("MPI_Bcast")
+  std::int64_t root = -1;         // world rank of a rooted collective's root, -1 for none
+  bool blocking = true;           // false for MPI_Ibarrier, MPI_Ibcast, ...: no departure to compare
+  std::vector<CallSide> members;  // by rank: arrival is start_ns, departure end_ns
+};
+
+struct Communication {
+  std::vector<Message> messages;                // in the order their receives were seen
+  std::uint64_t unmatched_sends = 0;            // sends no traced receive took
+  std::uint64_t unmatched_receives = 0;         // receives of messages no traced send sent
+  std::vector<CollectiveInstance> collectives;  // complete instances, by communicator then sequence
+  std::uint64_t incomplete_collectives = 0;     // instances some members of which were not traced
+};
+
+// Matches the communication of every rank of the run. Pure; reads the whole trace once.
+Communication match_communication(const TraceRun& traces);
+
+// "file.c:42" of a rank's site, or its name when the profile has no source position for it.
+std::string site_location(const RankTrace& rank, std::uint32_t site);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,85 @@
+// Wait states found in the event trace, in the manner of Scalasca: time a rank or thread spent
+// blocked because another one was late, with who waited, where, and who made it wait. The profile
+// knows how long each call took; only the trace knows when the partner arrived.
+//
+// Patterns (all times corrected to rank 0's clock; a wait never exceeds the waiting call):
+//   late_sender      a blocking receive (Recv, Sendrecv, the Wait of an Irecv) began before the
+//                    matching send: waiting = send start − receive start. Caused by the sender.
+//   late_receiver    a blocking send (Send, Ssend, Sendrecv) that ended only after the matching
+//                    receive was posted waited for it: send start to receive start. Caused by the
+//                    receiver. A send that returned before the receive was posted (an eager send)
+//                    waited for nothing.
+//   wait_at_barrier  MPI_Barrier: each rank waits from its arrival to the last arrival; caused by
+//                    the last one.
+//   wait_at_nxn      the same for the all-to-all collectives (Allreduce, Allgather, Alltoall, ...).
+//   late_broadcast   the non-root ranks of a Bcast/Scatter that arrived before the root wait for it.
+//   early_reduce     the root of a Reduce/Gather that arrived before the last other rank waits for it.
+//   omp_barrier      OpenMP barriers (explicit, implicit, join): the waiting part the OpenMP
+//                    collector recorded for each thread; the trace does not say which thread was last.
+//   omp_lock         OpenMP locks and critical sections: the time a thread waited to acquire them.
+// Non-blocking collectives have no wait state here: the call that starts them does not wait.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/trace/messages.hpp"
+#include "analysis/trace/trace_run.hpp"
+
+namespace parperf::analysis {
+
+enum class WaitPattern {
+  late_sender,
+  late_receiver,
+  wait_at_barrier,
+  wait_at_nxn,
+  late_broadcast,
+  early_reduce,
+  omp_barrier,
+  omp_lock,
+};
+inline constexpr int kWaitPatternCount = 8;
+
+// "late_sender" (JSON) and "Late Sender" (text).
+std::string_view pattern_key(WaitPattern pattern);
+std::string_view pattern_title(WaitPattern pattern);
+
+// Time lost at one call site, by one waiting rank/thread, or caused by one rank.
+struct WaitShare {
+  double lost_ns = 0;
+  std::uint64_t instances = 0;  // waits with a positive waiting time
+};
+
+struct WaitSite : WaitShare {
+  std::string name;      // "MPI_Recv"
+  std::string location;  // "solver.c:42", or the name when there is no source position
+};
+
+struct WaitingLocation : WaitShare {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+};
+
+struct WaitCause : WaitShare {
+  std::int64_t rank = 0;
+};
+
+struct PatternWaits {
+  WaitPattern pattern = WaitPattern::late_sender;
+  double lost_ns = 0;
+  std::uint64_t instances = 0;
+  std::vector<WaitSite> sites;           // most time lost first
+  std::vector<WaitingLocation> waiting;  // most time lost first
+  std::vector<WaitCause> causes;         // most time caused first; empty for OpenMP waits
+};
+
+struct WaitStates {
+  std::vector<PatternWaits> patterns;  // those with time lost, in the order of WaitPattern
+};
+
+// Every pattern's wait states. Pure: a function of the traces and their matched communication.
+WaitStates find_wait_states(const TraceRun& traces, const Communication& communication);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,42 @@
+// Adds up wait states as the patterns find them (wait_states.hpp): per pattern, per call site,
+// per waiting rank/thread and per causing rank. Internal to the wait-state analysis.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "analysis/trace/wait_states.hpp"
+
+namespace parperf::analysis {
+
+class WaitTally {
+ public:
+  // `waiter` (a call of `rank`) lost `lost_ns` in `pattern`, because of `cause` when known.
+  // Waits of no time are not counted.
+  void add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
+           double lost_ns, std::optional<std::int64_t> cause);
+  WaitStates result() const;
+
+ private:
+  struct Pattern {
+    WaitShare total;
+    std::map<std::pair<std::string, std::string>, WaitShare> sites;  // by (location, name)
+    std::map<std::pair<std::int64_t, std::uint32_t>, WaitShare> waiting;
+    std::map<std::int64_t, WaitShare> causes;
+  };
+  std::array<Pattern, kWaitPatternCount> patterns_{};
+};
+
+// The patterns, by what they read.
+void tally_message_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
+void tally_collective_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
+void tally_openmp_waits(const TraceRun& traces, WaitTally& tally);
+
+// The rank's trace in `traces`, or null.
+const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,112 @@
+// Wait states from the event trace (`parperf run --np N --trace`, then `parperf report --json`'s
+// `wait_states`) on the MPI programs whose waits are known by construction (their headers): how much
+// time each pattern lost, at which call site, which ranks waited and which rank made them wait, and
+// that the clock check finds no message received before it was sent.
+//
+// Bounds as in mpi_efficiency_test.cpp: the programs sleep or spin for their work; a rank that wakes
+// up late on the 2 cores arrives late, so a wait gets 35 % or at least 15 ms a repetition.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "support/mpi_run.hpp"
+#include "support/parperf_json.hpp"
+#include "support/source_markers.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+using nlohmann::json;
+
+// `parperf run --np ranks --trace` of `program`, then its report's `wait_states`.
+json traced_wait_states(const TempDir& tmp, int ranks, const std::vector<std::string>& program) {
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const ProcessResult run = parperf_run_np_with(ranks, tmp / "run", {"--trace"}, program, options);
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  for (int rank = 0; rank < ranks; ++rank)
+    EXPECT_TRUE(std::filesystem::exists(tmp / "run" / ("trace." + std::to_string(rank) + ".ppt")))
+        << "rank " << rank << " wrote no event trace\n"
+        << describe(run);
+  const json report = report_json(tmp / "run");
+  if (!report.contains("wait_states")) {
+    ADD_FAILURE() << "a traced run's report has no wait_states";
+    return json::object();
+  }
+  return report["wait_states"];
+}
+
+const json& pattern(const json& wait_states, const std::string& name) {
+  for (const json& p : wait_states.value("patterns", json::array()))
+    if (p.value("pattern", "") == name) return p;
+  ADD_FAILURE() << "no wait-state pattern " << name << " in " << wait_states.dump().substr(0, 800);
+  return null_json();
+}
+
+// The lost time of `pattern`'s row whose `key` is `value` (a site's location, a rank); 0 when none.
+double lost_where(const json& p, const std::string& rows, const std::string& key, const json& value) {
+  for (const json& row : p.value(rows, json::array()))
+    if (row.value(key, json()) == value) return number(row, "lost");
+  return 0;
+}
+
+std::string location_of(const std::string& source, const std::string& marker) {
+  return source + ":" +
+         std::to_string(marker_line(std::filesystem::path(MPI_PROGRAMS_SOURCE_DIR) / source, marker));
+}
+
+void expect_constructed(double measured, double expected, double floor, const std::string& what) {
+  EXPECT_NEAR(measured, expected, std::max(0.35 * expected, floor)) << what;
+}
+
+void expect_clocks_agree(const json& wait_states) {
+  const json& check = field(wait_states, "clock_check");
+  EXPECT_GT(integer(check, "messages") + integer(wait_states, "collectives"), 0) << "nothing was paired";
+  EXPECT_EQ(integer(check, "violations"), 0) << "after clock correction a message was received before it "
+                                                "was sent: "
+                                             << check.dump();
+}
+
+// Rank 0 computes 200 ms before each of 3 sends; rank 1 waits for each in MPI_Recv at late_recv.
+TEST(MpiWaitStates, LateSenderIsTheReceiversWaitAtItsRecvCausedByRank0) {
+  TempDir tmp;
+  const json w = traced_wait_states(tmp, 2, {PARPERF_PROGRAM_MPI_LATE_SENDER, "3", "200"});
+  EXPECT_EQ(integer(w, "messages"), 3) << "three messages, each sent once and received once";
+  EXPECT_EQ(integer(w, "unmatched_sends"), 0);
+  EXPECT_EQ(integer(w, "unmatched_receives"), 0);
+  expect_clocks_agree(w);
+  const json& late = pattern(w, "late_sender");
+  const std::string recv_site = location_of("late_sender.c", "late_recv");
+  expect_constructed(lost_where(late, "sites", "location", recv_site), 0.600, 0.045,
+                     "rank 1 waits 3 x 200 ms at " + recv_site);
+  expect_constructed(lost_where(late, "waiting", "rank", 1), 0.600, 0.045, "rank 1 is the one that waits");
+  expect_constructed(lost_where(late, "causes", "rank", 0), 0.600, 0.045, "rank 0 sends late");
+  EXPECT_LT(lost_where(late, "waiting", "rank", 0), 0.015) << "rank 0 never waits for a message";
+}
+
+// Rank k works (k+1) x 50 ms before each of 3 barriers: it waits (N-1-k) x 50 ms there, for rank N-1.
+TEST(MpiWaitStates, ImbalancedBarrierIsWaitAtBarrierCausedByTheLastRank) {
+  constexpr int kRanks = 3;
+  constexpr double kUnit = 0.050;
+  TempDir tmp;
+  const json w = traced_wait_states(tmp, kRanks, {PARPERF_PROGRAM_MPI_IMBALANCED_BARRIER, "3", "50"});
+  EXPECT_EQ(integer(w, "collectives"), 4) << "the start barrier and 3 more";
+  EXPECT_EQ(integer(w, "incomplete_collectives"), 0);
+  const json& barrier = pattern(w, "wait_at_barrier");
+  const std::string site = location_of("imbalanced_barrier.c", "barrier");
+  expect_constructed(lost_where(barrier, "sites", "location", site), 3 * kUnit * kRanks * (kRanks - 1) / 2,
+                     0.045, "3 x (100 + 50) ms at " + site);
+  for (int k = 0; k < kRanks - 1; ++k)
+    expect_constructed(
+        lost_where(barrier, "waiting", "rank", k), 3 * kUnit * (kRanks - 1 - k), 0.045,
+        "rank " + std::to_string(k) + " arrives " + std::to_string(kRanks - 1 - k) + " units early");
+  EXPECT_LT(lost_where(barrier, "waiting", "rank", kRanks - 1), 0.030) << "the last rank waits for nobody";
+  const double caused_by_last = lost_where(barrier, "causes", "rank", kRanks - 1);
+  EXPECT_GE(caused_by_last, 0.65 * 3 * kUnit * kRanks * (kRanks - 1) / 2)
+      << "rank 2 arrives last at every barrier";
+}
+
+}  // namespace
+}  // namespace parperf::test
