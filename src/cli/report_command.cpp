@@ -1,10 +1,15 @@
 // `parperf report DIR`: the efficiency report of a run directory, as a text protocol or JSON.
 // Loads the run, analyses it (analysis/analysis.hpp), builds the report and prints it; every problem ends the
 // command with one line "parperf: <problem>" on stderr and exit status 1.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -19,6 +24,8 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "cli/commands.hpp"
+#include "cli/mpi_launch.hpp"
+#include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
 #include "report/json_report.hpp"
@@ -45,6 +52,7 @@ struct ReportCommandOptions {
   std::optional<std::int64_t> rank;
   bool json = false;
   bool partial = false;
+  int processes = 0;  // --np: analyse the traces as an MPI job of that many processes
 };
 
 report::ReportOptions report_options(const ReportCommandOptions& o) {
@@ -83,7 +91,49 @@ std::string stored_locality_text(const format::StoredLocality& stored, const std
   return text;
 }
 
+// The options again, for the processes of a parallel analysis.
+std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
+  std::vector<std::string> arguments = {"report"};
+  if (o.level) arguments.insert(arguments.end(), {"--level", std::to_string(*o.level)});
+  if (!o.intervals.empty()) arguments.insert(arguments.end(), {"--intervals", o.intervals});
+  if (!o.exclude.empty()) arguments.insert(arguments.end(), {"--exclude", o.exclude});
+  if (!o.procs.empty()) arguments.insert(arguments.end(), {"--procs", o.procs});
+  if (o.per_proc) arguments.push_back("--per-proc");
+  if (!o.unit.empty()) arguments.insert(arguments.end(), {"--unit", o.unit});
+  if (o.rank) arguments.insert(arguments.end(), {"--rank", std::to_string(*o.rank)});
+  if (o.json) arguments.push_back("--json");
+  if (o.partial) arguments.push_back("--partial");
+  arguments.push_back(o.directory);
+  return arguments;
+}
+
+// `parperf report --np K`, or a `parperf report` that is one process of an MPI job: the analysis
+// continues as parperf-report-mpi (report_mpi_main.cpp). Returns only when it could not start it.
+void hand_over_to_mpi_job(const ReportCommandOptions& o) {
+  const auto analyser = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "parperf-report-mpi";
+  std::vector<std::string> command;
+  if (o.processes > 0) {
+    const char* configured = std::getenv("PARPERF_MPIRUN");
+    const std::string mpirun = configured && *configured ? configured : "mpirun";
+    command = {mpirun, "-np", std::to_string(o.processes)};
+    if (is_open_mpi_launcher(mpirun)) command.insert(command.begin() + 1, "--oversubscribe");
+  }
+  command.push_back(analyser.string());
+  for (std::string& argument : report_arguments(o)) command.push_back(std::move(argument));
+  std::vector<char*> argv;
+  for (std::string& word : command) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  if (o.processes > 0)
+    execvp(argv[0], argv.data());
+  else
+    execv(argv[0], argv.data());
+  throw std::runtime_error(fmt::format("cannot start {}: {}", command.front(), std::strerror(errno)));
+}
+
 void run_report(const ReportCommandOptions& o) {
+  if (!trace_source().shared && (o.processes > 0 || mpi_job_of_this_process().size > 1))
+    hand_over_to_mpi_job(o);
   const report::ReportOptions options = report_options(o);  // option errors before the (slower) load
   const format::StoredLocality locality = format::read_stored_locality(o.directory);
   if (!locality.empty() &&
@@ -96,11 +146,21 @@ void run_report(const ReportCommandOptions& o) {
     return;
   }
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
-  const report::Report built =
-      report::build_report(run, analysis::analyze(run, analysis_options(o)), options);
+  const analysis::Analysis analyzed = analysis::analyze(run, analysis_options(o));
+  const report::Report built = report::build_report(run, analyzed, options);
   // A run recorded with --trace: the wait states only its event trace can show.
+  const TraceSource& source = trace_source();
+  std::optional<analysis::TraceRun> traces;
+  if (source.load)
+    traces = source.load(run);
+  else if (analysis::has_traces(run.directory))
+    traces = analysis::load_traces(run);
+  if (!source.prints) return;  // one process of a parallel analysis, not the first
   std::optional<analysis::TraceAnalysis> traced;
-  if (analysis::has_traces(run.directory)) traced = analysis::analyse_traces(analysis::load_traces(run));
+  if (traces) {
+    analysis::attach_sites(*traces, analyzed.sites);
+    traced = analysis::analyse_traces(*traces);
+  }
   if (o.json) {
     if (!locality.empty() || traced) {
       auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
@@ -146,6 +206,13 @@ void add_report_command(CLI::App& app) {
   rank->check(CLI::NonNegativeNumber);
   rank->excludes(report->get_option("--unit"));
   report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
+  report
+      ->add_option(
+          "--np", o->processes,
+          "Analyse the event traces as an MPI job of N processes (mpirun -np N, or $PARPERF_MPIRUN), "
+          "each reading a share of the trace files; the same report as without")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
   report->add_flag("--partial", o->partial,
                    "Report what can be read when profile files are missing or damaged (with warnings)");
 

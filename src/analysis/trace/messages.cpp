@@ -154,8 +154,13 @@ Communication match_communication(const TraceRun& traces) {
 
 std::string site_location(const RankTrace& rank, std::uint32_t site) {
   if (rank.profile)
-    for (const format::Site& s : rank.profile->sites)
-      if (s.id == site && !s.file.empty()) return s.line > 0 ? fmt::format("{}:{}", s.file, s.line) : s.file;
+    for (const format::Site& s : rank.profile->sites) {
+      if (s.id != site) continue;
+      const SiteLocation where =
+          rank.sites ? rank.sites->location(rank.rank, s) : SiteLocation{s.file, s.line, 0, {}};
+      if (!where.file.empty())
+        return where.line > 0 ? fmt::format("{}:{}", where.file, where.line) : where.file;
+    }
   return site_name(rank, site);
 }
 

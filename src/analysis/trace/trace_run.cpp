@@ -68,6 +68,10 @@ TraceRun load_traces(const RunData& run) {
   return assemble_traces(run, std::move(ranks), std::move(warnings));
 }
 
+void attach_sites(TraceRun& traces, const SiteTable& sites) {
+  for (RankTrace& rank : traces.ranks) rank.sites = &sites;
+}
+
 std::vector<std::unique_ptr<ThreadEvents>> all_thread_streams(const TraceRun& traces) {
   std::vector<std::unique_ptr<ThreadEvents>> streams;
   for (const RankTrace& rank : traces.ranks)

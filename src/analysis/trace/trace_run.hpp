@@ -11,6 +11,7 @@
 
 #include "analysis/clock_correction.hpp"
 #include "analysis/run_data.hpp"
+#include "analysis/site_table.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 #include "format/trace_file.hpp"
 
@@ -21,6 +22,7 @@ struct RankTrace {
   std::string file;                                // "trace.0.ppt"
   std::shared_ptr<const format::TraceFile> trace;  // an index: events_of decodes a block's events
   const format::Profile* profile = nullptr;        // the same rank's, in the RunData; null if none
+  const SiteTable* sites = nullptr;  // where symbolization put its code sites, when the caller has it
 };
 
 struct TraceRun {
@@ -45,6 +47,10 @@ TraceRun load_traces(const RunData& run);
 // with the ranks that left a profile and no trace named and the clocks corrected.
 RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vector<std::string>& warnings);
 TraceRun assemble_traces(const RunData& run, std::vector<RankTrace> ranks, std::vector<std::string> warnings);
+
+// Lets the sites of every rank be named by their symbolized file:line (Analysis::sites): the
+// operations of the collectors are code addresses until symbolized.
+void attach_sites(TraceRun& traces, const SiteTable& sites);
 
 // The events of every thread of every rank, as streams for merge_timeline.
 std::vector<std::unique_ptr<ThreadEvents>> all_thread_streams(const TraceRun& traces);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "support/artifacts.hpp"
 #include "support/mpi_run.hpp"
 #include "support/parperf_json.hpp"
 #include "support/source_markers.hpp"
@@ -39,16 +40,26 @@ json traced_wait_states(const TempDir& tmp, int ranks, const std::vector<std::st
 }
 
 const json& pattern(const json& wait_states, const std::string& name) {
-  for (const json& p : wait_states.value("patterns", json::array()))
-    if (p.value("pattern", "") == name) return p;
+  if (wait_states.contains("patterns"))
+    for (const json& p : wait_states["patterns"])  // by reference into the report, not into a copy
+      if (p.value("pattern", "") == name) return p;
   ADD_FAILURE() << "no wait-state pattern " << name << " in " << wait_states.dump().substr(0, 800);
   return null_json();
 }
 
 // The lost time of `pattern`'s row whose `key` is `value` (a site's location, a rank); 0 when none.
+// A location matches by its file's name and line: the report names the file by its path.
 double lost_where(const json& p, const std::string& rows, const std::string& key, const json& value) {
-  for (const json& row : p.value(rows, json::array()))
-    if (row.value(key, json()) == value) return number(row, "lost");
+  if (!p.contains(rows)) return 0;
+  const std::string file_and_line = value.is_string() ? value.get<std::string>() : std::string();
+  for (const json& row : p[rows]) {
+    const json& here = row.contains(key) ? row[key] : null_json();
+    const std::string text = here.is_string() ? here.get<std::string>() : std::string();
+    const bool same = here == value ||
+                      (!file_and_line.empty() && text.size() > file_and_line.size() &&
+                       text.ends_with(file_and_line) && text[text.size() - file_and_line.size() - 1] == '/');
+    if (same) return number(row, "lost");
+  }
   return 0;
 }
 
@@ -106,6 +117,41 @@ TEST(MpiWaitStates, ImbalancedBarrierIsWaitAtBarrierCausedByTheLastRank) {
   const double caused_by_last = lost_where(barrier, "causes", "rank", kRanks - 1);
   EXPECT_GE(caused_by_last, 0.65 * 3 * kUnit * kRanks * (kRanks - 1) / 2)
       << "rank 2 arrives last at every barrier";
+}
+
+// Parallel trace analysis: `parperf report --np 2` and `mpirun -np 2 parperf report` share the trace
+// files out among two analysis processes and must print exactly what the serial report prints.
+TEST(MpiWaitStates, ParallelAnalysisPrintsTheSerialReport) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  options.kill_descendants = true;
+  ASSERT_EQ(parperf_run_np_with(3, tmp / "run", {"--trace"},
+                                {PARPERF_PROGRAM_MPI_IMBALANCED_BARRIER, "2", "20"}, options)
+                .exit_code,
+            0);
+  const std::string dir = (tmp / "run").string();
+  for (const bool as_json : {false, true}) {
+    SCOPED_TRACE(as_json ? "JSON" : "text");
+    std::vector<std::string> report = {parperf_command().string(), "report"};
+    if (as_json) report.push_back("--json");
+    std::vector<std::string> serial_command = report, np_command = report;
+    serial_command.push_back(dir);
+    np_command.insert(np_command.end(), {"--np", "2", dir});
+    const ProcessResult serial = run_process(serial_command, options);
+    ASSERT_EQ(serial.exit_code, 0) << describe(serial);
+    ASSERT_NE(serial.out.find(as_json ? "\"wait_states\"" : "Wait states (from the event trace)"),
+              std::string::npos);
+    ProcessOptions launcher = options;
+    launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+    const ProcessResult np = run_process(np_command, launcher);
+    EXPECT_EQ(np.exit_code, 0) << describe(np);
+    EXPECT_EQ(np.out, serial.out) << "parperf report --np 2";
+    report.push_back(dir);
+    const ProcessResult under_mpirun = mpi_run(2, report, options);
+    EXPECT_EQ(under_mpirun.exit_code, 0) << describe(under_mpirun);
+    EXPECT_EQ(under_mpirun.out, serial.out) << "mpirun -np 2 parperf report";
+  }
 }
 
 }  // namespace

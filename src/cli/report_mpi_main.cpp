@@ -1,0 +1,46 @@
+// parperf-report-mpi: `parperf report` as an MPI job, for traced runs too large to analyse in one
+// process. `parperf report --np K DIR` starts it under mpirun, and `mpirun -np K parperf report DIR`
+// hands over to it; it takes the same options. Every process loads the run's profiles and reads its
+// share of the trace files (shared_trace_loading.hpp); process 0 analyses and prints the report, the
+// same as a serial `parperf report` would.
+#include <mpi.h>
+
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <exception>
+
+#include "cli/commands.hpp"
+#include "cli/shared_trace_loading.hpp"
+#include "cli/trace_source.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  parperf::cli::TraceSource& source = parperf::cli::trace_source();
+  source.load = parperf::cli::load_traces_shared;
+  source.prints = me == 0;
+  source.shared = true;
+
+  CLI::App app{"parperf-report-mpi: parperf report as an MPI job", "parperf-report-mpi"};
+  app.require_subcommand(1);
+  parperf::cli::add_report_command(app);
+  int status = 0;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // the report printed its own message
+    status = e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    if (me == 0)
+      fmt::print(stderr, "parperf: {}\nRun 'parperf report --help' for more information.\n", e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "parperf: {}\n", e.what());
+    status = 1;
+  }
+  // A process that failed alone (its share of the files) must not leave the others waiting.
+  if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);
+  MPI_Finalize();
+  return status;
+}

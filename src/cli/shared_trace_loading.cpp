@@ -1,0 +1,170 @@
+#include "cli/shared_trace_loading.hpp"
+
+#include <mpi.h>
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis/run_loader.hpp"
+#include "analysis/trace/operations_trace.hpp"
+#include "format/profile_files.hpp"
+
+namespace parperf::cli {
+namespace {
+
+// What a process sends for each trace file of its share: the file's index among the run's traces,
+// then either its warnings and operations, or the error that stopped its reading.
+class Packet {
+ public:
+  void u64(std::uint64_t v) {
+    bytes_.insert(bytes_.end(), reinterpret_cast<std::uint8_t*>(&v), reinterpret_cast<std::uint8_t*>(&v) + 8);
+  }
+  void text(const std::string& s) {
+    u64(s.size());
+    bytes_.insert(bytes_.end(), s.begin(), s.end());
+  }
+  void blob(const std::vector<std::uint8_t>& b) {
+    u64(b.size());
+    bytes_.insert(bytes_.end(), b.begin(), b.end());
+  }
+  std::vector<std::uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
+};
+
+class Unpacker {
+ public:
+  Unpacker(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  bool done() const { return at_ == size_; }
+  std::uint64_t u64() {
+    need(8);
+    std::uint64_t v;
+    std::memcpy(&v, data_ + at_, 8);
+    at_ += 8;
+    return v;
+  }
+  std::string text() {
+    const std::uint64_t n = u64();
+    need(n);
+    std::string s(reinterpret_cast<const char*>(data_ + at_), n);
+    at_ += n;
+    return s;
+  }
+  std::vector<std::uint8_t> blob() {
+    const std::uint64_t n = u64();
+    need(n);
+    std::vector<std::uint8_t> b(data_ + at_, data_ + at_ + n);
+    at_ += n;
+    return b;
+  }
+
+ private:
+  void need(std::uint64_t n) const {
+    if (n > size_ - at_) throw std::runtime_error("parallel trace analysis: a process sent a damaged packet");
+  }
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+};
+
+constexpr std::uint64_t kRead = 0;
+constexpr std::uint64_t kFailed = 1;
+
+// This process's share, packed.
+std::vector<std::uint8_t> read_share(const analysis::RunData& run, const std::vector<std::string>& names,
+                                     int me, int processes) {
+  Packet packet;
+  for (std::size_t i = static_cast<std::size_t>(me); i < names.size();
+       i += static_cast<std::size_t>(processes)) {
+    packet.u64(i);
+    try {
+      std::vector<std::string> warnings;
+      const analysis::RankTrace rank = analysis::read_rank_trace(run, names[i], warnings);
+      std::vector<std::uint8_t> operations = analysis::operations_trace(*rank.trace);
+      packet.u64(kRead);
+      packet.u64(warnings.size());
+      for (const std::string& w : warnings) packet.text(w);
+      packet.blob(operations);
+    } catch (const std::exception& e) {  // LoadError, a block that does not decode
+      packet.u64(kFailed);
+      packet.text(e.what());
+    }
+  }
+  return std::move(packet.bytes());
+}
+
+// Every process's packet, on process 0.
+std::vector<std::uint8_t> gather(std::vector<std::uint8_t> mine, int me, int processes,
+                                 std::vector<int>& sizes) {
+  if (mine.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error(
+        "parallel trace analysis: a process's share of the operations exceeds 2 GB; use more processes");
+  int size = static_cast<int>(mine.size());
+  sizes.assign(static_cast<std::size_t>(processes), 0);
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(static_cast<std::size_t>(processes), 0);
+  std::size_t total = 0;
+  if (me == 0)
+    for (int p = 0; p < processes; ++p) {
+      offsets[static_cast<std::size_t>(p)] = static_cast<int>(total);
+      total += static_cast<std::size_t>(sizes[static_cast<std::size_t>(p)]);
+    }
+  if (total > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error("parallel trace analysis: the operations of all traces exceed 2 GB");
+  std::vector<std::uint8_t> all(total);
+  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0,
+              MPI_COMM_WORLD);
+  return all;
+}
+
+}  // namespace
+
+std::optional<analysis::TraceRun> load_traces_shared(const analysis::RunData& run) {
+  int me = 0, processes = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &processes);
+  const std::vector<std::string> names = format::find_traces(run.directory);  // the same list everywhere
+  if (names.empty()) return std::nullopt;
+  std::vector<int> sizes;
+  const std::vector<std::uint8_t> all = gather(read_share(run, names, me, processes), me, processes, sizes);
+  if (me != 0) return std::nullopt;
+
+  // By file, in the order load_traces reads them, so that warnings and errors come alike.
+  std::map<std::uint64_t, std::pair<std::vector<std::string>, std::vector<std::uint8_t>>> read;
+  std::map<std::uint64_t, std::string> failed;
+  Unpacker in(all.data(), all.size());
+  while (!in.done()) {
+    const std::uint64_t index = in.u64();
+    if (in.u64() == kFailed) {
+      failed[index] = in.text();
+      continue;
+    }
+    std::vector<std::string> warnings(in.u64());
+    for (std::string& w : warnings) w = in.text();
+    read[index] = {std::move(warnings), in.blob()};
+  }
+  if (!failed.empty()) throw analysis::LoadError(failed.begin()->second);
+  std::vector<analysis::RankTrace> ranks;
+  std::vector<std::string> warnings;
+  for (auto& [index, contents] : read) {
+    analysis::RankTrace rank;
+    rank.file = names[index];
+    rank.trace = std::make_shared<const format::TraceFile>(format::decode_trace(contents.second));
+    rank.rank = rank.trace->process.rank;
+    for (std::string& w : contents.first) warnings.push_back(std::move(w));
+    ranks.push_back(std::move(rank));
+  }
+  if (ranks.size() != names.size())
+    throw std::runtime_error(
+        fmt::format("parallel trace analysis: {} of {} traces arrived", ranks.size(), names.size()));
+  return analysis::assemble_traces(run, std::move(ranks), std::move(warnings));
+}
+
+}  // namespace parperf::cli
