@@ -232,12 +232,6 @@ std::uint64_t render_event_listing(const analysis::TraceRun& traces, const Event
 std::string describe_trace_limits(const analysis::TraceRun& traces, const analysis::RunData& run) {
   std::string out;
   for (const std::string& warning : traces.warnings) out += fmt::format("note: {}\n", printable(warning));
-  for (const analysis::RankTrace& rank : traces.ranks) {
-    if (rank.trace->clock && rank.trace->clock->writer_wait_ns > 0)
-      out +=
-          fmt::format("note: rank {} waited {} for the trace writer (its disk was slower than the events)\n",
-                      rank.rank, duration(static_cast<double>(rank.trace->clock->writer_wait_ns)));
-  }
   if (run.run_info) {
     const auto& environment = run.run_info->environment;
     auto setting = [&](const char* name) -> std::string {

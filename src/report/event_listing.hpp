@@ -37,8 +37,8 @@ std::uint64_t render_event_listing(const analysis::TraceRun& traces, const Event
                                    const DescriberFor& describer_for,
                                    const std::function<void(std::string_view)>& emit);
 
-// What a reader of the listing must know about the trace: per rank, where a trace ends early,
-// events lost, the time the program waited for the trace writer, and the trace filter the run
+// What a reader of the listing must know about the trace: the traces' warnings (where a trace ends
+// early, events lost, time the program waited for the trace writer) and the trace filter the run
 // used (from run.json). One line each, "" when there is nothing to say.
 std::string describe_trace_limits(const analysis::TraceRun& traces, const analysis::RunData& run);
 

@@ -26,6 +26,11 @@ RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vect
     warnings.push_back(fmt::format("{}: the trace ends early ({})", name, rank.trace->cut_short));
   if (rank.trace->clock && rank.trace->clock->lost_events)
     warnings.push_back(fmt::format("{}: {} events were not recorded", name, rank.trace->clock->lost_events));
+  if (rank.trace->clock && rank.trace->clock->writer_wait_ns)
+    warnings.push_back(fmt::format(
+        "{}: the program's threads waited {:.3g} ms in all for the trace writer (events came faster than it "
+        "could write them): that time is in the measured intervals",
+        name, static_cast<double>(rank.trace->clock->writer_wait_ns) * 1e-6));
   return rank;
 }
 

@@ -266,7 +266,11 @@ TEST_F(EventTrace, AWriterThatFallsBehindMakesTheThreadsWaitAndTheTraceSaysHowLo
   EXPECT_NEAR(waited_ns, static_cast<double>(trace.clock->writer_wait_ns), 1e-3 * waited_ns + 1000)
       << "the clock record sums the threads' waits";
   const auto listing = run_process({parperf_command().string(), "trace", (*tmp_ / "slow").string()});
-  EXPECT_NE(listing.err.find("rank 0 waited"), std::string::npos) << listing.err;
+  EXPECT_NE(listing.err.find("trace.0.ppt: the program's threads waited"), std::string::npos) << listing.err;
+  const auto report = run_process({parperf_command().string(), "report", (*tmp_ / "slow").string()});
+  EXPECT_NE(report.out.find("trace.0.ppt: the program's threads waited"), std::string::npos)
+      << "the report says so too:\n"
+      << report.out;
   EXPECT_NE(listing.out.find("for the trace writer to free a buffer"), std::string::npos);
 }
 
