@@ -28,7 +28,9 @@ enum class TraceBufferState : std::uint32_t {
 struct TraceBuffer {
   std::uint8_t* bytes = nullptr;
   std::atomic<TraceBufferState> state{TraceBufferState::free};
-  std::uint64_t sequence = 0;    // the block's number among the thread's blocks
+  // The block's number among the thread's blocks: set by the thread while the buffer is free, read
+  // by the writer (which orders the two buffers by it) at any time.
+  Relaxed<std::uint64_t> sequence;
   std::uint64_t base_ticks = 0;  // the block's first delta counts from here
   // The complete events so far: their size in the low 32 bits, their count in the high ones.
   std::atomic<std::uint64_t> published{0};

@@ -118,7 +118,7 @@ void write_block(const ThreadTrace& trace, const TraceBuffer& b, std::uint64_t p
   header.thread = trace.thread;
   header.compression = static_cast<std::uint32_t>(compressed ? format::TraceCompression::zstd
                                                              : format::TraceCompression::none);
-  header.sequence = b.sequence;
+  header.sequence = b.sequence.get();
   header.base_ticks = b.base_ticks;
   header.event_count = count;
   header.raw_bytes = size;
@@ -135,7 +135,7 @@ void write_block(const ThreadTrace& trace, const TraceBuffer& b, std::uint64_t p
 std::array<TraceBuffer*, 2> in_sequence(ThreadTrace& trace) {
   TraceBuffer* a = &trace.buffers[0];
   TraceBuffer* b = &trace.buffers[1];
-  return b->sequence < a->sequence ? std::array{b, a} : std::array{a, b};
+  return b->sequence.get() < a->sequence.get() ? std::array{b, a} : std::array{a, b};
 }
 
 // Writes every buffer the threads have handed over, each thread's in sequence order. True when
@@ -320,8 +320,8 @@ ThreadTrace* attach_thread_trace(std::uint32_t thread_index) noexcept {
   const std::uint64_t now = now_ticks();
   trace->buffers[0].state.store(TraceBufferState::filling, std::memory_order_relaxed);
   trace->buffers[0].base_ticks = now;
-  trace->buffers[0].sequence = 0;
-  trace->buffers[1].sequence = ~std::uint64_t{0};  // never filled yet: after every real block
+  trace->buffers[0].sequence.set(0);
+  trace->buffers[1].sequence.set(~std::uint64_t{0});  // never filled yet: after every real block
   trace->next_sequence = 1;
   trace->encoder = format::TraceBlockEncoder(trace->buffers[0].bytes, capacity, now);
   return trace;
@@ -356,7 +356,7 @@ void trace_block_full(ThreadTrace& trace, std::uint64_t now) noexcept {
       return;
     }
   }
-  next.sequence = trace.next_sequence++;
+  next.sequence.set(trace.next_sequence++);
   next.base_ticks = now;
   next.published.store(0, std::memory_order_relaxed);
   next.state.store(TraceBufferState::filling, std::memory_order_release);
