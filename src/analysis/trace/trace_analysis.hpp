@@ -25,6 +25,7 @@ struct TraceAnalysis {
   std::vector<std::string> warnings;  // the traces' (cut short, events lost) and the clocks'
 };
 
-TraceAnalysis analyse_traces(const TraceRun& traces);
+// `sites`: the run's symbolized code addresses (Analysis::sites), which put the call sites in the source.
+TraceAnalysis analyse_traces(const TraceRun& traces, const SiteTable& sites);
 
 }  // namespace parperf::analysis
