@@ -2,7 +2,8 @@
 // construction: how much time each pattern lost, where, who waited and who was late.
 #include <gtest/gtest.h>
 
-#include "analysis/trace/trace_analysis.hpp"
+#include "analysis/trace/messages.hpp"
+#include "analysis/trace/wait_states.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
 namespace parperf::analysis {
@@ -16,7 +17,7 @@ constexpr double kNs = 1.0;  // tolerance: the times are exact to the nanosecond
 
 WaitStates wait_states_of(const TraceRunBuilder& b) {
   const TraceRun run = b.build();
-  return analyse_traces(run, SiteTable{}).waits;
+  return find_wait_states(run, match_communication(run), SiteTable{});
 }
 
 const PatternWaits* find(const WaitStates& states, WaitPattern pattern) {

@@ -23,46 +23,48 @@ double lost_until(const CallSide& member, double arrival) {
   return std::min(arrival, member.end_ns) - member.start_ns;
 }
 
-void tally_member(WaitTally& tally, WaitPattern pattern, const CallSide& member, double arrival,
-                  std::int64_t cause) {
-  tally.add(pattern, member.rank, member.thread, member.site, lost_until(member, arrival), cause);
+void tally_member(const TraceRun& traces, WaitTally& tally, WaitPattern pattern, const CallSide& member,
+                  double arrival, std::int64_t cause) {
+  if (const RankTrace* rank = rank_trace(traces, member.rank))
+    tally.add(pattern, *rank, member.thread, member.site, lost_until(member, arrival), cause);
 }
 
 // Every member waits for the last to arrive (barrier, N x N).
-void tally_all_wait_for_last(WaitTally& tally, WaitPattern pattern, const CollectiveInstance& c) {
+void tally_all_wait_for_last(const TraceRun& traces, WaitTally& tally, WaitPattern pattern,
+                             const CollectiveInstance& c) {
   const auto last =
       std::max_element(c.members.begin(), c.members.end(),
                        [](const CallSide& a, const CallSide& b) { return a.start_ns < b.start_ns; });
   for (const CallSide& member : c.members)
-    if (&member != &*last) tally_member(tally, pattern, member, last->start_ns, last->rank);
+    if (&member != &*last) tally_member(traces, tally, pattern, member, last->start_ns, last->rank);
 }
 
-void tally_rooted(WaitTally& tally, const CollectiveInstance& c) {
+void tally_rooted(const TraceRun& traces, WaitTally& tally, const CollectiveInstance& c) {
   const auto root =
       std::find_if(c.members.begin(), c.members.end(), [&](const CallSide& m) { return m.rank == c.root; });
   if (root == c.members.end()) return;
   if (from_root(c)) {
     for (const CallSide& member : c.members)
       if (&member != &*root)
-        tally_member(tally, WaitPattern::late_broadcast, member, root->start_ns, root->rank);
+        tally_member(traces, tally, WaitPattern::late_broadcast, member, root->start_ns, root->rank);
     return;
   }
   const CallSide* last = nullptr;
   for (const CallSide& member : c.members)
     if (&member != &*root && (!last || member.start_ns > last->start_ns)) last = &member;
-  if (last) tally_member(tally, WaitPattern::early_reduce, *root, last->start_ns, last->rank);
+  if (last) tally_member(traces, tally, WaitPattern::early_reduce, *root, last->start_ns, last->rank);
 }
 
 }  // namespace
 
-void tally_collective_waits(const Communication& communication, WaitTally& tally) {
+void tally_collective_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally) {
   for (const CollectiveInstance& c : communication.collectives) {
     if (!c.blocking || c.members.size() < 2) continue;
     if (c.root >= 0)
-      tally_rooted(tally, c);
+      tally_rooted(traces, tally, c);
     else
       tally_all_wait_for_last(
-          tally,
+          traces, tally,
           is_kind(c.kind, SiteKind::mpi_barrier) ? WaitPattern::wait_at_barrier : WaitPattern::wait_at_nxn,
           c);
   }

@@ -1,15 +1,51 @@
 #include "analysis/trace/messages.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <map>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis/trace/mpi_call_kinds.hpp"
-#include "format/site_kinds.hpp"
+#include "analysis/trace/trace_ticks.hpp"
 
 namespace parperf::analysis {
 namespace {
+
+// A communicator as every member knows it.
+struct CommunicatorIdentity {
+  std::uint64_t members_hash = 0;
+  std::uint32_t ordinal = 0;
+  std::uint32_t size = 0;
+};
+
+// What one rank's events refer to, looked up once.
+struct RankContext {
+  const RankTrace* trace = nullptr;
+  double ns_per_tick = 1;
+  std::unordered_map<std::uint32_t, const format::Site*> sites;
+  std::unordered_map<std::uint32_t, CommunicatorIdentity> communicators;  // by the events' id (+1)
+
+  explicit RankContext(const RankTrace& rank)
+      : trace(&rank), ns_per_tick(analysis::ns_per_tick(*rank.trace)) {
+    if (!rank.profile) return;
+    for (const format::Site& s : rank.profile->sites) sites[s.id] = &s;
+    for (const format::Communicator& c : rank.profile->mpi.communicators)
+      communicators[c.id + 1] = {c.members_hash, c.ordinal, c.size};
+  }
+  std::uint32_t kind_of(std::uint32_t site) const {
+    const auto it = sites.find(site);
+    return it == sites.end() ? 0 : it->second->kind;
+  }
+  std::string_view name_of(std::uint32_t site) const {
+    const auto it = sites.find(site);
+    return it == sites.end() ? std::string_view{} : std::string_view(it->second->name);
+  }
+};
 
 using MessageKey = std::tuple<std::int64_t, std::int64_t, std::uint64_t, std::uint32_t, std::int64_t>;
 using InstanceKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
@@ -44,43 +80,32 @@ struct Matcher {
     }
     receives[key].push_back(side);
   }
-  void collective(const TracedCall& call) {
-    const InstanceKey key{call.members_hash, call.ordinal, static_cast<std::uint64_t>(call.match)};
+  void collective(const InstanceKey& key, std::uint32_t size, const CallSide& side, std::string_view name,
+                  std::int64_t root) {
     auto [it, created] = open_instances.try_emplace(key);
     CollectiveInstance& instance = it->second.first;
     if (created) {
-      instance.members_hash = call.members_hash;
-      instance.ordinal = call.ordinal;
-      instance.sequence = static_cast<std::uint64_t>(call.match);
-      instance.kind = call.side.kind;
-      instance.root = call.partner;
-      instance.blocking = !call.nonblocking_collective;
-      it->second.second = call.communicator_size;
+      instance.members_hash = std::get<0>(key);
+      instance.ordinal = std::get<1>(key);
+      instance.sequence = std::get<2>(key);
+      instance.kind = side.kind;
+      instance.name = std::string(name);
+      instance.root = root;
+      // MPI_Ibarrier, MPI_Ibcast, ...: the call only starts the collective.
+      instance.blocking = !(name.size() > 5 && name.substr(0, 5) == "MPI_I");
+      it->second.second = size;
     }
-    instance.members.push_back(call.side);
+    instance.members.push_back(side);
     if (instance.members.size() < it->second.second) return;
+    std::sort(instance.members.begin(), instance.members.end(),
+              [](const CallSide& a, const CallSide& b) { return a.rank < b.rank; });
     result.collectives.push_back(std::move(instance));
     open_instances.erase(it);
   }
-  void call(const TracedCall& c) {
-    if (format::is_mpi_collective_kind(c.side.kind)) return collective(c);
-    if (c.partner < 0) return;
-    // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
-    // tag: it sends to its partner and receives from it.
-    if (sends_message(c.side.kind))
-      send({c.side.rank, c.partner, c.members_hash, c.ordinal, c.match}, c.side, c.bytes);
-    if (receives_message(c.side.kind))
-      receive({c.partner, c.side.rank, c.members_hash, c.ordinal, c.match}, c.side);
-  }
-  Communication finish(const ProfileIndex& profiles) {
+  Communication finish() {
     for (const auto& [key, queue] : sends) result.unmatched_sends += queue.size();
     for (const auto& [key, queue] : receives) result.unmatched_receives += queue.size();
     result.incomplete_collectives = open_instances.size();
-    for (CollectiveInstance& c : result.collectives) {
-      std::sort(c.members.begin(), c.members.end(),
-                [](const CallSide& a, const CallSide& b) { return a.rank < b.rank; });
-      c.name = profiles.site_name(c.members.front().rank, c.members.front().site);
-    }
     std::sort(result.collectives.begin(), result.collectives.end(),
               [](const CollectiveInstance& a, const CollectiveInstance& b) {
                 return std::tie(a.members_hash, a.ordinal, a.sequence) <
@@ -92,17 +117,52 @@ struct Matcher {
 
 }  // namespace
 
-Communication match_calls(const std::vector<RankCalls>& ranks, const ProfileIndex& profiles) {
+Communication match_communication(const TraceRun& traces) {
+  std::unordered_map<std::int64_t, RankContext> ranks;
+  for (const RankTrace& rank : traces.ranks) ranks.try_emplace(rank.rank, rank);
   Matcher matcher;
-  for (const RankCalls& rank : ranks)
-    for (const TracedCall& call : rank.calls) matcher.call(call);
-  return matcher.finish(profiles);
+  auto streams = all_thread_streams(traces);
+  merge_timeline(streams, traces.clocks, [&](const TimelineEvent& e) {
+    if (e.event.kind != format::TraceEventKind::operation || e.event.communicator == 0) return;
+    const RankContext& rank = ranks.at(e.rank);
+    const auto communicator = rank.communicators.find(e.event.communicator);
+    if (communicator == rank.communicators.end()) return;  // not in the profile: no identity to match on
+    const CommunicatorIdentity& id = communicator->second;
+    CallSide side;
+    side.rank = e.rank;
+    side.thread = e.thread;
+    side.site = e.event.site;
+    side.kind = rank.kind_of(e.event.site);
+    side.start_ns = e.time_ns;
+    side.end_ns =
+        traces.clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
+    if (format::is_mpi_collective_kind(side.kind)) {
+      matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
+                         side, rank.name_of(e.event.site), e.event.partner);
+      return;
+    }
+    if (e.event.partner < 0) return;
+    // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
+    // tag: it sends to its partner and receives from it.
+    if (sends_message(side.kind))
+      matcher.send({e.rank, e.event.partner, id.members_hash, id.ordinal, e.event.match}, side,
+                   e.event.bytes);
+    if (receives_message(side.kind))
+      matcher.receive({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, side);
+  });
+  return matcher.finish();
 }
 
-Communication match_communication(const TraceRun& traces) {
-  std::vector<RankCalls> ranks;
-  for (const RankTrace& rank : traces.ranks) ranks.push_back(extract_calls(rank, traces.clocks));
-  return match_calls(ranks, ProfileIndex(traces));
+std::string site_location(const RankTrace& rank, std::uint32_t site, const SiteTable& sites) {
+  if (rank.profile)
+    for (const format::Site& s : rank.profile->sites) {
+      if (s.id != site) continue;
+      const SiteLocation at = sites.location(rank.rank, s);
+      if (at.file.empty()) break;
+      const std::string file = std::filesystem::path(at.file).filename().string();
+      return at.line > 0 ? fmt::format("{}:{}", file, at.line) : file;
+    }
+  return site_name(rank, site);
 }
 
 }  // namespace parperf::analysis

@@ -21,11 +21,21 @@
 #include <string>
 #include <vector>
 
-#include "analysis/trace/profile_index.hpp"
+#include "analysis/site_table.hpp"
 #include "analysis/trace/trace_run.hpp"
-#include "analysis/trace/traced_calls.hpp"
 
 namespace parperf::analysis {
+
+// One side of a message or one rank's part in a collective. Times are corrected: ns since rank 0's
+// start on rank 0's clock.
+struct CallSide {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+  std::uint32_t site = 0;  // the rank's profile site id (site_name, site_location)
+  std::uint32_t kind = 0;  // format::SiteKind of the site
+  double start_ns = 0;
+  double end_ns = 0;
+};
 
 struct Message {
   CallSide send;
@@ -39,26 +49,25 @@ struct CollectiveInstance {
   std::uint32_t ordinal = 0;
   std::uint64_t sequence = 0;
   std::uint32_t kind = 0;         // format::SiteKind (mpi_barrier, mpi_broadcast, ...)
-  std::string name;               // the MPI function, as the lowest member called it ("MPI_Bcast")
+  std::string name;               // the MPI function, as the first member called it ("MPI_Bcast")
   std::int64_t root = -1;         // world rank of a rooted collective's root, -1 for none
   bool blocking = true;           // false for MPI_Ibarrier, MPI_Ibcast, ...: no departure to compare
   std::vector<CallSide> members;  // by rank: arrival is start_ns, departure end_ns
 };
 
 struct Communication {
-  std::vector<Message> messages;                // in the order they were matched
+  std::vector<Message> messages;                // in the order their receives were seen
   std::uint64_t unmatched_sends = 0;            // sends no traced receive took
   std::uint64_t unmatched_receives = 0;         // receives of messages no traced send sent
   std::vector<CollectiveInstance> collectives;  // complete instances, by communicator then sequence
   std::uint64_t incomplete_collectives = 0;     // instances some members of which were not traced
 };
 
-// Matches the calls of every rank (extract_calls), given in the order of their ranks; `profiles`
-// names the collectives. The n-th send of a key meets the n-th receive whatever order the ranks
-// were extracted in, so ranks extracted apart give the result of the serial analysis.
-Communication match_calls(const std::vector<RankCalls>& ranks, const ProfileIndex& profiles);
-
-// The same for a whole traced run, read here rank by rank.
+// Matches the communication of every rank of the run. Pure; reads the whole trace once.
 Communication match_communication(const TraceRun& traces);
+
+// "file.c:42" of a rank's site (`sites`: the run's symbolized code addresses, site_resolution.hpp),
+// or its name when neither they nor the profile have a source position for it.
+std::string site_location(const RankTrace& rank, std::uint32_t site, const SiteTable& sites);
 
 }  // namespace parperf::analysis

@@ -25,14 +25,7 @@ struct TraceAnalysis {
   std::vector<std::string> warnings;  // the traces' (cut short, events lost) and the clocks'
 };
 
-// The analysis of the calls of every traced rank (extract_calls, in the order of their ranks):
-// `profiles` and `sites` (the run's symbolized code addresses, Analysis::sites) name and place the
-// call sites; `warnings` are the traces'. What a parallel analysis computes once it gathered the
-// ranks' calls, and the serial one below.
-TraceAnalysis analyse_calls(const std::vector<RankCalls>& ranks, const ProfileIndex& profiles,
-                            const SiteTable& sites, std::vector<std::string> warnings);
-
-// The whole analysis of a traced run in this process.
+// `sites`: the run's symbolized code addresses (Analysis::sites), which put the call sites in the source.
 TraceAnalysis analyse_traces(const TraceRun& traces, const SiteTable& sites);
 
 }  // namespace parperf::analysis

@@ -48,12 +48,18 @@ std::string_view pattern_title(WaitPattern pattern) {
   return "unknown";
 }
 
-WaitStates find_wait_states(const Communication& communication, const std::vector<RankCalls>& ranks,
-                            const ProfileIndex& profiles, const SiteTable& sites) {
-  WaitTally tally(profiles, sites);
-  tally_message_waits(communication, tally);
-  tally_collective_waits(communication, tally);
-  tally_openmp_waits(ranks, tally);
+const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank) {
+  for (const RankTrace& r : traces.ranks)
+    if (r.rank == rank) return &r;
+  return nullptr;
+}
+
+WaitStates find_wait_states(const TraceRun& traces, const Communication& communication,
+                            const SiteTable& sites) {
+  WaitTally tally(sites);
+  tally_message_waits(traces, communication, tally);
+  tally_collective_waits(traces, communication, tally);
+  tally_openmp_waits(traces, tally);
   return tally.result();
 }
 

@@ -27,8 +27,7 @@
 
 #include "analysis/site_table.hpp"
 #include "analysis/trace/messages.hpp"
-#include "analysis/trace/profile_index.hpp"
-#include "analysis/trace/traced_calls.hpp"
+#include "analysis/trace/trace_run.hpp"
 
 namespace parperf::analysis {
 
@@ -81,9 +80,9 @@ struct WaitStates {
   std::vector<PatternWaits> patterns;  // those with time lost, in the order of WaitPattern
 };
 
-// Every pattern's wait states: from the matched communication and the ranks' OpenMP waits
-// (extract_calls); `profiles` and `sites` name and place the call sites. Pure.
-WaitStates find_wait_states(const Communication& communication, const std::vector<RankCalls>& ranks,
-                            const ProfileIndex& profiles, const SiteTable& sites);
+// Every pattern's wait states. Pure: a function of the traces and their matched communication;
+// `sites` puts the call sites in the source (site_location).
+WaitStates find_wait_states(const TraceRun& traces, const Communication& communication,
+                            const SiteTable& sites);
 
 }  // namespace parperf::analysis

@@ -19,13 +19,13 @@ void by_time_lost(std::vector<T>& rows) {
 
 }  // namespace
 
-void WaitTally::add(WaitPattern pattern, std::int64_t rank, std::uint32_t thread, std::uint32_t site,
+void WaitTally::add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
                     double lost_ns, std::optional<std::int64_t> cause) {
   if (!(lost_ns > 0)) return;
   Pattern& p = patterns_[static_cast<std::size_t>(pattern)];
   add_to(p.total, lost_ns);
-  add_to(p.sites[{profiles_.site_location(rank, site, sites_), profiles_.site_name(rank, site)}], lost_ns);
-  add_to(p.waiting[{rank, thread}], lost_ns);
+  add_to(p.sites[{site_location(rank, site, sites_), site_name(rank, site)}], lost_ns);
+  add_to(p.waiting[{rank.rank, thread}], lost_ns);
   if (cause) add_to(p.causes[*cause], lost_ns);
 }
 

@@ -8,7 +8,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "analysis/trace/wait_states.hpp"
 
@@ -16,12 +15,11 @@ namespace parperf::analysis {
 
 class WaitTally {
  public:
-  WaitTally(const ProfileIndex& profiles, const SiteTable& sites) : profiles_(profiles), sites_(sites) {}
-
-  // A call of `rank` at `site` lost `lost_ns` in `pattern`, because of `cause` when known. Waits
-  // of no time are not counted.
-  void add(WaitPattern pattern, std::int64_t rank, std::uint32_t thread, std::uint32_t site, double lost_ns,
-           std::optional<std::int64_t> cause);
+  explicit WaitTally(const SiteTable& sites) : sites_(sites) {}
+  // `waiter` (a call of `rank`) lost `lost_ns` in `pattern`, because of `cause` when known.
+  // Waits of no time are not counted.
+  void add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
+           double lost_ns, std::optional<std::int64_t> cause);
   WaitStates result() const;
 
  private:
@@ -31,14 +29,16 @@ class WaitTally {
     std::map<std::pair<std::int64_t, std::uint32_t>, WaitShare> waiting;
     std::map<std::int64_t, WaitShare> causes;
   };
-  const ProfileIndex& profiles_;
   const SiteTable& sites_;
   std::array<Pattern, kWaitPatternCount> patterns_{};
 };
 
 // The patterns, by what they read.
-void tally_message_waits(const Communication& communication, WaitTally& tally);
-void tally_collective_waits(const Communication& communication, WaitTally& tally);
-void tally_openmp_waits(const std::vector<RankCalls>& ranks, WaitTally& tally);
+void tally_message_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
+void tally_collective_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
+void tally_openmp_waits(const TraceRun& traces, WaitTally& tally);
+
+// The rank's trace in `traces`, or null.
+const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank);
 
 }  // namespace parperf::analysis
