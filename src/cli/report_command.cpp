@@ -96,12 +96,11 @@ void run_report(const ReportCommandOptions& o) {
     return;
   }
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
-  const analysis::Analysis analysed = analysis::analyze(run, analysis_options(o));
-  const report::Report built = report::build_report(run, analysed, options);
+  const report::Report built =
+      report::build_report(run, analysis::analyze(run, analysis_options(o)), options);
   // A run recorded with --trace: the wait states only its event trace can show.
   std::optional<analysis::TraceAnalysis> traced;
-  if (analysis::has_traces(run.directory))
-    traced = analysis::analyse_traces(analysis::load_traces(run), analysed.sites);
+  if (analysis::has_traces(run.directory)) traced = analysis::analyse_traces(analysis::load_traces(run));
   if (o.json) {
     if (!locality.empty() || traced) {
       auto json = nlohmann::ordered_json::parse(report::render_json_text(built));

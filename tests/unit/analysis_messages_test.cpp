@@ -42,7 +42,7 @@ TEST(TraceMessages, SendsMatchReceivesInOrderByPartnerCommunicatorAndTag) {
   EXPECT_EQ(by_bytes[100]->send.rank, 0);
   EXPECT_EQ(by_bytes[100]->receive.rank, 1);
   EXPECT_DOUBLE_EQ(by_bytes[100]->send.end_ns, 11 * kMs);
-  EXPECT_EQ(site_location(run.ranks[1], by_bytes[100]->receive.site, SiteTable{}), "pair.c:20");
+  EXPECT_EQ(site_location(run.ranks[1], by_bytes[100]->receive.site), "pair.c:20");
 }
 
 TEST(TraceMessages, AnIrecvArrivesAtTheWaitThatCompletedIt) {

@@ -17,7 +17,7 @@ constexpr double kNs = 1.0;  // tolerance: the times are exact to the nanosecond
 
 WaitStates wait_states_of(const TraceRunBuilder& b) {
   const TraceRun run = b.build();
-  return find_wait_states(run, match_communication(run), SiteTable{});
+  return find_wait_states(run, match_communication(run));
 }
 
 const PatternWaits* find(const WaitStates& states, WaitPattern pattern) {

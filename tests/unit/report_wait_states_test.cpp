@@ -23,7 +23,7 @@ analysis::TraceAnalysis late_sender_run() {
   const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "late.c", 20);
   const auto test = b.site(SiteKind::mpi_test, "MPI_Test", "late.c", 30);  // no wait state: it does not block
   b.op(recv, 100, 150.6, 0, 4).op(test, 297, 298, 0, 5);
-  return analysis::analyse_traces(b.build(), analysis::SiteTable{});
+  return analysis::analyse_traces(b.build());
 }
 
 TEST(WaitStatesReport, TextNamesThePatternItsSiteTheWaitingAndTheLateRankAndTheClockCheck) {

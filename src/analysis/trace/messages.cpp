@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <filesystem>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -153,15 +152,10 @@ Communication match_communication(const TraceRun& traces) {
   return matcher.finish();
 }
 
-std::string site_location(const RankTrace& rank, std::uint32_t site, const SiteTable& sites) {
+std::string site_location(const RankTrace& rank, std::uint32_t site) {
   if (rank.profile)
-    for (const format::Site& s : rank.profile->sites) {
-      if (s.id != site) continue;
-      const SiteLocation at = sites.location(rank.rank, s);
-      if (at.file.empty()) break;
-      const std::string file = std::filesystem::path(at.file).filename().string();
-      return at.line > 0 ? fmt::format("{}:{}", file, at.line) : file;
-    }
+    for (const format::Site& s : rank.profile->sites)
+      if (s.id == site && !s.file.empty()) return s.line > 0 ? fmt::format("{}:{}", s.file, s.line) : s.file;
   return site_name(rank, site);
 }
 

@@ -21,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/site_table.hpp"
 #include "analysis/trace/trace_run.hpp"
 
 namespace parperf::analysis {
@@ -66,8 +65,7 @@ struct Communication {
 // Matches the communication of every rank of the run. Pure; reads the whole trace once.
 Communication match_communication(const TraceRun& traces);
 
-// "file.c:42" of a rank's site (`sites`: the run's symbolized code addresses, site_resolution.hpp),
-// or its name when neither they nor the profile have a source position for it.
-std::string site_location(const RankTrace& rank, std::uint32_t site, const SiteTable& sites);
+// "file.c:42" of a rank's site, or its name when the profile has no source position for it.
+std::string site_location(const RankTrace& rank, std::uint32_t site);
 
 }  // namespace parperf::analysis

@@ -2,7 +2,7 @@
 
 namespace parperf::analysis {
 
-TraceAnalysis analyse_traces(const TraceRun& traces, const SiteTable& sites) {
+TraceAnalysis analyse_traces(const TraceRun& traces) {
   const Communication communication = match_communication(traces);
   TraceAnalysis a;
   a.ranks = traces.ranks.size();
@@ -12,7 +12,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, const SiteTable& sites) {
   a.collectives = communication.collectives.size();
   a.incomplete_collectives = communication.incomplete_collectives;
   a.clock = check_clocks(communication);
-  a.waits = find_wait_states(traces, communication, sites);
+  a.waits = find_wait_states(traces, communication);
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());
   return a;

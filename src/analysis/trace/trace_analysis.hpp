@@ -25,7 +25,6 @@ struct TraceAnalysis {
   std::vector<std::string> warnings;  // the traces' (cut short, events lost) and the clocks'
 };
 
-// `sites`: the run's symbolized code addresses (Analysis::sites), which put the call sites in the source.
-TraceAnalysis analyse_traces(const TraceRun& traces, const SiteTable& sites);
+TraceAnalysis analyse_traces(const TraceRun& traces);
 
 }  // namespace parperf::analysis

@@ -54,9 +54,8 @@ const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank) {
   return nullptr;
 }
 
-WaitStates find_wait_states(const TraceRun& traces, const Communication& communication,
-                            const SiteTable& sites) {
-  WaitTally tally(sites);
+WaitStates find_wait_states(const TraceRun& traces, const Communication& communication) {
+  WaitTally tally;
   tally_message_waits(traces, communication, tally);
   tally_collective_waits(traces, communication, tally);
   tally_openmp_waits(traces, tally);

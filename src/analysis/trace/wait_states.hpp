@@ -25,7 +25,6 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/site_table.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/trace_run.hpp"
 
@@ -55,7 +54,7 @@ struct WaitShare {
 
 struct WaitSite : WaitShare {
   std::string name;      // "MPI_Recv"
-  std::string location;  // "solver.c:42" (the file's name), or the name when there is no source position
+  std::string location;  // "solver.c:42", or the name when there is no source position
 };
 
 struct WaitingLocation : WaitShare {
@@ -80,9 +79,7 @@ struct WaitStates {
   std::vector<PatternWaits> patterns;  // those with time lost, in the order of WaitPattern
 };
 
-// Every pattern's wait states. Pure: a function of the traces and their matched communication;
-// `sites` puts the call sites in the source (site_location).
-WaitStates find_wait_states(const TraceRun& traces, const Communication& communication,
-                            const SiteTable& sites);
+// Every pattern's wait states. Pure: a function of the traces and their matched communication.
+WaitStates find_wait_states(const TraceRun& traces, const Communication& communication);
 
 }  // namespace parperf::analysis

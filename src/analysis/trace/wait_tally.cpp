@@ -24,7 +24,7 @@ void WaitTally::add(WaitPattern pattern, const RankTrace& rank, std::uint32_t th
   if (!(lost_ns > 0)) return;
   Pattern& p = patterns_[static_cast<std::size_t>(pattern)];
   add_to(p.total, lost_ns);
-  add_to(p.sites[{site_location(rank, site, sites_), site_name(rank, site)}], lost_ns);
+  add_to(p.sites[{site_location(rank, site), site_name(rank, site)}], lost_ns);
   add_to(p.waiting[{rank.rank, thread}], lost_ns);
   if (cause) add_to(p.causes[*cause], lost_ns);
 }

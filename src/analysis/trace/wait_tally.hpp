@@ -15,7 +15,6 @@ namespace parperf::analysis {
 
 class WaitTally {
  public:
-  explicit WaitTally(const SiteTable& sites) : sites_(sites) {}
   // `waiter` (a call of `rank`) lost `lost_ns` in `pattern`, because of `cause` when known.
   // Waits of no time are not counted.
   void add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
@@ -29,7 +28,6 @@ class WaitTally {
     std::map<std::pair<std::int64_t, std::uint32_t>, WaitShare> waiting;
     std::map<std::int64_t, WaitShare> causes;
   };
-  const SiteTable& sites_;
   std::array<Pattern, kWaitPatternCount> patterns_{};
 };
 
