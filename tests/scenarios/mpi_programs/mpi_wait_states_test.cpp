@@ -41,8 +41,9 @@ json traced_wait_states(const TempDir& tmp, int ranks, const std::vector<std::st
 }
 
 const json& pattern(const json& wait_states, const std::string& name) {
-  for (const json& p : wait_states.value("patterns", json::array()))
-    if (p.value("pattern", "") == name) return p;
+  if (wait_states.contains("patterns"))
+    for (const json& p : wait_states["patterns"])  // by reference into the report, not into a copy
+      if (p.value("pattern", "") == name) return p;
   ADD_FAILURE() << "no wait-state pattern " << name << " in " << wait_states.dump().substr(0, 800);
   return null_json();
 }
