@@ -103,6 +103,29 @@ TEST(MpiWaitStates, TheClockCheckPassesAndTheWaitsAreFoundUnderAnInjectedOffset)
                      "rank 1 waits 3 x 200 ms whatever its clock says");
 }
 
+// Rank 0 (the root) works 100 ms before each of 2 broadcasts, rank 2 100 ms before each of 2
+// reductions to rank 0 (rooted_collectives.c): ranks 1 and 2 wait for the root in MPI_Bcast, the root
+// waits for rank 2 in MPI_Reduce. The roots come from the MPI collector (an operation's partner).
+TEST(MpiWaitStates, LateBroadcastAndEarlyReduceAreCausedByTheLateRank) {
+  TempDir tmp;
+  const json w = traced_wait_states(tmp, 3, {PARPERF_PROGRAM_MPI_ROOTED_COLLECTIVES, "2", "100"});
+  expect_clocks_agree(w);
+  EXPECT_EQ(integer(w, "incomplete_collectives"), 0);
+  const json& bcast = pattern(w, "late_broadcast");
+  expect_constructed(
+      lost_where(bcast, "sites", "location", location_of("rooted_collectives.c", "late_bcast")), 0.400, 0.030,
+      "ranks 1 and 2 wait 2 x 100 ms each for the root");
+  expect_constructed(lost_where(bcast, "causes", "rank", 0), 0.400, 0.030, "the root is late");
+  EXPECT_LT(lost_where(bcast, "waiting", "rank", 0), 0.015) << "the root waits for nobody in a broadcast";
+  const json& reduce = pattern(w, "early_reduce");
+  expect_constructed(
+      lost_where(reduce, "sites", "location", location_of("rooted_collectives.c", "early_reduce")), 0.200,
+      0.030, "the root waits 2 x 100 ms for rank 2");
+  expect_constructed(lost_where(reduce, "waiting", "rank", 0), 0.200, 0.030,
+                     "only the root waits in a reduce");
+  expect_constructed(lost_where(reduce, "causes", "rank", 2), 0.200, 0.030, "rank 2 contributes last");
+}
+
 // Rank k works (k+1) x 50 ms before each of 3 barriers: it waits (N-1-k) x 50 ms there, for rank N-1.
 TEST(MpiWaitStates, ImbalancedBarrierIsWaitAtBarrierCausedByTheLastRank) {
   constexpr int kRanks = 3;
