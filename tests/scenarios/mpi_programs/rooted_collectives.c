@@ -2,11 +2,12 @@
  *
  * Usage: rooted_collectives [R=2] [ms=100]   on N >= 2 ranks (the tests run 3)
  *
- * All ranks meet in MPI_Barrier (site start_barrier). Then R times:
+ * R times, all ranks starting together from an MPI_Barrier (site step_barrier):
  *   - rank 0, the root, works `ms` ms (sleeping, mpi_work.h), then broadcasts 16 ints (site
  *     late_bcast); the other ranks enter the broadcast at once and wait there for the root.
  *   - rank N-1 works `ms` ms, then every rank enters MPI_Reduce (sum of 16 ints to root 0, site
- *     early_reduce); the root enters at once and waits there for rank N-1.
+ *     early_reduce); the root enters at once and waits there for rank N-1. (The others leave the
+ *     reduce at once and wait for rank N-1 at the next step's barrier: Wait at Barrier.)
  *
  * Expected wait states (the event trace): Late Broadcast at late_bcast of about `ms` per other rank
  * and repetition, (N-1) x R x ms in all (400 ms with N = 3 and the defaults), caused by rank 0;
@@ -37,8 +38,8 @@ int main(int argc, char** argv) {
 
   int values[kCount], sums[kCount];
   long total = 0;
-  MPI_Barrier(MPI_COMM_WORLD); /* SITE:start_barrier */
   for (int r = 0; r < repetitions; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD); /* SITE:step_barrier */
     if (rank == 0) {
       work_ms(ms);
       for (int i = 0; i < kCount; ++i) values[i] = r + 1;
