@@ -178,15 +178,19 @@ TEST(WaitStates, OpenMPBarrierAndLockWaitsComeFromTheWaitingThreads) {
   b.event(e, 1);
   e.wait = 0;  // the last thread to arrive does not wait
   b.event(e, 0);
+  e.sync = test::ms(1);  // an implicit barrier's waiting is its sync
+  b.event(e, 3);
+  e.sync = 0;
   e.site = lock;
   e.wait = test::ms(0.5);
   b.event(e, 2);
   const WaitStates states = wait_states_of(b);
   const PatternWaits* w = find(states, WaitPattern::omp_barrier);
   ASSERT_NE(w, nullptr);
-  EXPECT_NEAR(w->lost_ns, 2 * kMs, kNs);
-  ASSERT_EQ(w->waiting.size(), 1u);
+  EXPECT_NEAR(w->lost_ns, 3 * kMs, kNs);
+  ASSERT_EQ(w->waiting.size(), 2u);
   EXPECT_EQ(w->waiting[0].thread, 1u);
+  EXPECT_EQ(w->waiting[1].thread, 3u);
   EXPECT_EQ(w->sites[0].location, "loop.c:12");
   const PatternWaits* l = find(states, WaitPattern::omp_lock);
   ASSERT_NE(l, nullptr);

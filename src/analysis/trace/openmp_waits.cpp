@@ -1,5 +1,7 @@
-// OpenMP barrier and lock waits (wait_states.hpp): the waiting part the OpenMP collector recorded
-// with each barrier, lock and critical-section operation, on the thread that waited.
+// OpenMP barrier and lock waits (wait_states.hpp): the waiting the OpenMP collector recorded with
+// each barrier, lock and critical-section operation, on the thread that waited. A barrier's waiting
+// is its `wait` (an explicit barrier) or its `sync` (an implicit one: the end of a work-sharing
+// construct or region, docs/openmp.md); a lock's is its `wait` to acquire it.
 #include <unordered_map>
 
 #include "analysis/trace/timeline_merge.hpp"
@@ -40,11 +42,12 @@ void tally_openmp_waits(const TraceRun& traces, WaitTally& tally) {
     const double ticks_ns = ns_per_tick(t);
     for (const format::TraceBlock& block : t.blocks)
       for (const format::TraceEvent& e : format::events_of(t, block)) {
-        if (e.kind != format::TraceEventKind::operation || e.wait == 0) continue;
+        if (e.kind != format::TraceEventKind::operation) continue;
         const auto p = patterns.find(e.site);
-        if (p != patterns.end())
-          tally.add(p->second, rank, block.header.thread, e.site, static_cast<double>(e.wait) * ticks_ns,
-                    std::nullopt);
+        if (p == patterns.end()) continue;
+        const std::uint64_t waited = p->second == WaitPattern::omp_barrier ? e.wait + e.sync : e.wait;
+        tally.add(p->second, rank, block.header.thread, e.site, static_cast<double>(waited) * ticks_ns,
+                  std::nullopt);
       }
   }
 }

@@ -22,8 +22,10 @@ namespace {
 using nlohmann::json;
 
 // `parperf run --np ranks --trace` of `program`, then its report's `wait_states`.
-json traced_wait_states(const TempDir& tmp, int ranks, const std::vector<std::string>& program) {
+json traced_wait_states(const TempDir& tmp, int ranks, const std::vector<std::string>& program,
+                        const std::vector<std::pair<std::string, std::string>>& env = {}) {
   ProcessOptions options;
+  options.env = env;
   options.timeout_seconds = kMpiTimeoutSeconds;
   const ProcessResult run = parperf_run_np_with(ranks, tmp / "run", {"--trace"}, program, options);
   EXPECT_EQ(run.exit_code, 0) << describe(run);
@@ -95,6 +97,43 @@ TEST(MpiWaitStates, LateSenderIsTheReceiversWaitAtItsRecvCausedByRank0) {
   expect_constructed(lost_where(late, "waiting", "rank", 1), 0.600, 0.045, "rank 1 is the one that waits");
   expect_constructed(lost_where(late, "causes", "rank", 0), 0.600, 0.045, "rank 0 sends late");
   EXPECT_LT(lost_where(late, "waiting", "rank", 0), 0.015) << "rank 0 never waits for a message";
+}
+
+// Rank 1's clock reads 300 ms late (PARPERF_TEST_CLOCK_SKEW, docs/mpi.md): uncorrected, every
+// message would arrive 300 ms before it was sent and rank 1 would never seem to wait. Corrected,
+// the clock check passes and the late sender is found as on a healthy run. (No drift is injected:
+// the injection skews time stamps, not durations, so a drifting clock would make a receive's end
+// off by drift x its duration, which no real clock does.)
+TEST(MpiWaitStates, TheClockCheckPassesAndTheWaitsAreFoundUnderAnInjectedOffset) {
+  TempDir tmp;
+  const json w = traced_wait_states(tmp, 2, {PARPERF_PROGRAM_MPI_LATE_SENDER, "3", "200"},
+                                    {{"PARPERF_TEST_CLOCK_SKEW", "1:300000000:0"}});
+  expect_clocks_agree(w);
+  expect_constructed(lost_where(pattern(w, "late_sender"), "waiting", "rank", 1), 0.600, 0.045,
+                     "rank 1 waits 3 x 200 ms whatever its clock says");
+}
+
+// Rank 0 (the root) works 100 ms before each of 2 broadcasts, rank 2 100 ms before each of 2
+// reductions to rank 0 (rooted_collectives.c): ranks 1 and 2 wait for the root in MPI_Bcast, the root
+// waits for rank 2 in MPI_Reduce. The roots come from the MPI collector (an operation's partner).
+TEST(MpiWaitStates, LateBroadcastAndEarlyReduceAreCausedByTheLateRank) {
+  TempDir tmp;
+  const json w = traced_wait_states(tmp, 3, {PARPERF_PROGRAM_MPI_ROOTED_COLLECTIVES, "2", "100"});
+  expect_clocks_agree(w);
+  EXPECT_EQ(integer(w, "incomplete_collectives"), 0);
+  const json& bcast = pattern(w, "late_broadcast");
+  expect_constructed(
+      lost_where(bcast, "sites", "location", location_of("rooted_collectives.c", "late_bcast")), 0.400, 0.030,
+      "ranks 1 and 2 wait 2 x 100 ms each for the root");
+  expect_constructed(lost_where(bcast, "causes", "rank", 0), 0.400, 0.030, "the root is late");
+  EXPECT_LT(lost_where(bcast, "waiting", "rank", 0), 0.015) << "the root waits for nobody in a broadcast";
+  const json& reduce = pattern(w, "early_reduce");
+  expect_constructed(
+      lost_where(reduce, "sites", "location", location_of("rooted_collectives.c", "early_reduce")), 0.200,
+      0.030, "the root waits 2 x 100 ms for rank 2");
+  expect_constructed(lost_where(reduce, "waiting", "rank", 0), 0.200, 0.030,
+                     "only the root waits in a reduce");
+  expect_constructed(lost_where(reduce, "causes", "rank", 2), 0.200, 0.030, "rank 2 contributes last");
 }
 
 // Rank k works (k+1) x 50 ms before each of 3 barriers: it waits (N-1-k) x 50 ms there, for rank N-1.
