@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -158,8 +159,9 @@ std::string site_location(const RankTrace& rank, std::uint32_t site) {
       if (s.id != site) continue;
       const SiteLocation where =
           rank.sites ? rank.sites->location(rank.rank, s) : SiteLocation{s.file, s.line, 0, {}};
-      if (!where.file.empty())
-        return where.line > 0 ? fmt::format("{}:{}", where.file, where.line) : where.file;
+      // The file's name, as the rest of the report names source files (the path is in the sites).
+      const std::string file = std::filesystem::path(where.file).filename().string();
+      if (!file.empty()) return where.line > 0 ? fmt::format("{}:{}", file, where.line) : file;
     }
   return site_name(rank, site);
 }

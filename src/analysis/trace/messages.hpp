@@ -65,7 +65,8 @@ struct Communication {
 // Matches the communication of every rank of the run. Pure; reads the whole trace once.
 Communication match_communication(const TraceRun& traces);
 
-// "file.c:42" of a rank's site, or its name when the profile has no source position for it.
+// "file.c:42" (the file's name, without its directory) of a rank's site, or its name when the profile has no
+// source position for it.
 std::string site_location(const RankTrace& rank, std::uint32_t site);
 
 }  // namespace parperf::analysis
