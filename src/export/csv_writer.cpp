@@ -1,0 +1,101 @@
+#include "export/csv_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iterator>
+
+#include "format/site_kinds.hpp"
+
+namespace parperf::exports {
+
+namespace {
+
+std::string_view kind_word(format::TraceEventKind kind) {
+  using format::TraceEventKind;
+  switch (kind) {
+    case TraceEventKind::enter:
+      return "enter";
+    case TraceEventKind::leave:
+      return "leave";
+    case TraceEventKind::operation:
+      return "operation";
+    case TraceEventKind::event_start:
+      return "event start";
+    case TraceEventKind::event_end:
+      return "event end";
+    case TraceEventKind::event_atomic:
+      return "event";
+    case TraceEventKind::iteration:
+      return "iteration";
+    case TraceEventKind::recording_off:
+      return "recording off";
+    case TraceEventKind::recording_on:
+      return "recording on";
+    case TraceEventKind::writer_wait:
+      return "writer wait";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+void append_csv_field(std::string& row, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    row.append(field);
+    return;
+  }
+  row += '"';
+  for (char c : field) {
+    if (c == '"') row += '"';
+    row += c;
+  }
+  row += '"';
+}
+
+CsvWriter::CsvWriter(const std::filesystem::path& path, const TimelineNames& names)
+    : names_(names), file_(path) {
+  file_.write("rank,thread,time_ns,local_ns,kind,name,file,line,duration_ns,bytes,partner,tag,text\r\n");
+}
+
+void CsvWriter::event(const analysis::TimelineEvent& e) {
+  using format::TraceEventKind;
+  const format::TraceEvent& ev = e.event;
+  row_.clear();
+  auto out = std::back_inserter(row_);
+  fmt::format_to(out, "{},{},{},{},{},", e.rank, e.thread, std::llround(e.time_ns), std::llround(e.local_ns),
+                 kind_word(ev.kind));
+  const bool has_site = ev.kind == TraceEventKind::enter || ev.kind == TraceEventKind::leave ||
+                        ev.kind == TraceEventKind::operation || ev.kind == TraceEventKind::iteration;
+  const bool has_event = ev.kind == TraceEventKind::event_start || ev.kind == TraceEventKind::event_end ||
+                         ev.kind == TraceEventKind::event_atomic;
+  const SiteInfo* site = has_site ? &names_.site(e.rank, ev.site) : nullptr;
+  if (site) append_csv_field(row_, site->name);
+  if (has_event) append_csv_field(row_, names_.event(e.rank, ev.event));
+  row_ += ',';
+  if (site) append_csv_field(row_, site->file);
+  row_ += ',';
+  if (site && site->line > 0) fmt::format_to(out, "{}", site->line);
+  row_ += ',';
+  if (ev.kind == TraceEventKind::operation || ev.kind == TraceEventKind::writer_wait)
+    fmt::format_to(out, "{}", ev.duration);
+  row_ += ',';
+  if (ev.kind == TraceEventKind::operation) {
+    fmt::format_to(out, "{},", ev.bytes);
+    if (ev.partner >= 0) fmt::format_to(out, "{}", ev.partner);
+    row_ += ',';
+    const format::SiteKindInfo* info = format::site_kind_info(site->kind);
+    if (info && info->site_class == format::SiteClass::point_to_point) fmt::format_to(out, "{}", ev.match);
+  } else {
+    row_ += ',';
+    row_ += ',';
+  }
+  row_ += ',';
+  append_csv_field(row_, ev.text);
+  row_ += "\r\n";
+  file_.write(row_);
+}
+
+void CsvWriter::finish() { file_.close(); }
+
+}  // namespace parperf::exports

@@ -1,0 +1,51 @@
+// Perfetto's native trace (protos/perfetto/trace/trace.proto), hand-encoded: a Trace is a sequence
+// of TracePackets on one packet sequence. Each rank is a process track and each thread a thread
+// track (TrackDescriptor with ProcessDescriptor / ThreadDescriptor), described before any event;
+// a user event's lane is a child track of its thread's, and each rank's lost time a counter track,
+// described when first used. Slices are TYPE_SLICE_BEGIN / TYPE_SLICE_END TrackEvents, instants
+// TYPE_INSTANT, counters TYPE_COUNTER; names, categories and argument names are interned
+// (InternedData, name_iid), so that each is written once. Flow arrows are instants carrying
+// flow_ids at the send and terminating_flow_ids at the receive.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+
+#include "export/output_file.hpp"
+#include "export/protobuf_wire.hpp"
+#include "export/timeline_slices.hpp"
+
+namespace parperf::exports {
+
+class PerfettoWriter final : public TimelineWriter {
+ public:
+  PerfettoWriter(const std::filesystem::path& path, const TimelineNames& names);
+  void item(const TimelineItem& item) override;
+  void finish() override;
+
+ private:
+  std::uint64_t thread_track(std::int64_t rank, std::uint32_t thread);
+  std::uint64_t lane_track(const TimelineItem& item);
+  std::uint64_t counter_track(std::int64_t rank);
+  std::uint64_t process_track(std::int64_t rank);
+  // The interning id of `text` in `index`; a new one is added to the packet's InternedData.
+  std::uint64_t intern(std::unordered_map<std::string, std::uint64_t>& index, std::uint32_t field,
+                       std::string_view text);
+  void describe(const ProtoMessage& descriptor);
+  void write_packet(ProtoMessage& packet, bool uses_interned_data);
+
+  const TimelineNames& names_;
+  OutputFile file_;
+  bool first_packet_ = true;
+  std::uint64_t next_uuid_ = 1;
+  std::unordered_map<std::int64_t, std::uint64_t> processes_, counters_;
+  std::unordered_map<std::uint64_t, std::uint64_t> threads_;  // (rank << 32 | thread) -> uuid
+  std::unordered_map<std::string, std::uint64_t> lanes_;      // "rank/thread/lane" -> uuid
+  std::unordered_map<std::string, std::uint64_t> event_names_, categories_, annotation_names_;
+  // Scratch messages, reused so that writing an event does not allocate.
+  ProtoMessage packet_, event_, interned_, entry_, annotation_, framed_, descriptor_, inner_;
+};
+
+}  // namespace parperf::exports
