@@ -82,7 +82,7 @@ void ChromeJsonWriter::name_thread(std::int64_t rank, std::uint64_t tid, std::st
 
 void ChromeJsonWriter::item(const TimelineItem& item) {
   const std::uint64_t tid = tid_of(item);
-  if (item.kind != ItemKind::counter)
+  if (item.kind != ItemKind::counter && !named_.count({item.rank, tid}))
     name_thread(item.rank, tid,
                 item.lane ? fmt::format("thread {}: {}", item.thread, item.name)
                           : fmt::format("thread {}", item.thread));

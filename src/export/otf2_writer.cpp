@@ -319,7 +319,7 @@ void Otf2Writer::item(const TimelineItem& item) {
   const bool slice = item.kind == ItemKind::slice_begin || item.kind == ItemKind::slice_end;
   if (!slice || item.category == ItemCategory::user_event) return;
   Archive& a = *archive_;
-  static const SiteInfo kWriterWait{"trace writer wait", 0, "", 0};
+  static const SiteInfo kWriterWait{"trace writer wait", 0, "", 0, ""};
   const SiteInfo& site = item.site ? *item.site : kWriterWait;
   Archive::Location& at = a.location(item.rank, item.thread);
   const OTF2_TimeStamp time = item.timestamp;

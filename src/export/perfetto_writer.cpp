@@ -143,16 +143,15 @@ std::uint64_t PerfettoWriter::counter_track(std::int64_t rank) {
   return uuid;
 }
 
-std::uint64_t PerfettoWriter::intern(std::unordered_map<std::string, std::uint64_t>& index,
-                                     std::uint32_t field, std::string_view text) {
-  const auto [it, added] = index.try_emplace(std::string(text), index.size() + 1);  // iid 0 is "not set"
-  if (added) {
-    entry_.clear();
-    entry_.uint(interned::kIid, it->second);
-    entry_.text(interned::kName, text);
-    interned_.message(field, entry_);
-  }
-  return it->second;
+std::uint64_t PerfettoWriter::intern(InternIndex& index, std::uint32_t field, std::string_view text) {
+  if (const auto it = index.find(text); it != index.end()) return it->second;
+  const std::uint64_t iid = index.size() + 1;  // iid 0 is "not set"
+  index.emplace(std::string(text), iid);
+  entry_.clear();
+  entry_.uint(interned::kIid, iid);
+  entry_.text(interned::kName, text);
+  interned_.message(field, entry_);
+  return iid;
 }
 
 void PerfettoWriter::item(const TimelineItem& item) {

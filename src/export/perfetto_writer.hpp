@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -31,8 +32,13 @@ class PerfettoWriter final : public TimelineWriter {
   std::uint64_t counter_track(std::int64_t rank);
   std::uint64_t process_track(std::int64_t rank);
   // The interning id of `text` in `index`; a new one is added to the packet's InternedData.
-  std::uint64_t intern(std::unordered_map<std::string, std::uint64_t>& index, std::uint32_t field,
-                       std::string_view text);
+  // Looked up by string_view: interning an event's name allocates only the first time.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  using InternIndex = std::unordered_map<std::string, std::uint64_t, TextHash, std::equal_to<>>;
+  std::uint64_t intern(InternIndex& index, std::uint32_t field, std::string_view text);
   void describe(const ProtoMessage& descriptor);
   void write_packet(ProtoMessage& packet, bool uses_interned_data);
 
@@ -43,7 +49,7 @@ class PerfettoWriter final : public TimelineWriter {
   std::unordered_map<std::int64_t, std::uint64_t> processes_, counters_;
   std::unordered_map<std::uint64_t, std::uint64_t> threads_;  // (rank << 32 | thread) -> uuid
   std::unordered_map<std::string, std::uint64_t> lanes_;      // "rank/thread/lane" -> uuid
-  std::unordered_map<std::string, std::uint64_t> event_names_, categories_, annotation_names_;
+  InternIndex event_names_, categories_, annotation_names_;
   // Scratch messages, reused so that writing an event does not allocate.
   ProtoMessage packet_, event_, interned_, entry_, annotation_, framed_, descriptor_, inner_;
 };

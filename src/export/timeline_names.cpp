@@ -19,7 +19,9 @@ TimelineNames::TimelineNames(const analysis::TraceRun& traces, const analysis::S
       info.hostname = trace.profile->process.hostname;
       for (const format::Site& s : trace.profile->sites) {
         const analysis::SiteLocation where = sites.location(trace.rank, s);
-        names.sites[s.id] = SiteInfo{s.name, s.kind, where.file, where.line};
+        const std::string source =
+            where.file.empty() || where.line <= 0 ? where.file : fmt::format("{}:{}", where.file, where.line);
+        names.sites[s.id] = SiteInfo{s.name, s.kind, where.file, where.line, source};
       }
       for (const format::Event& e : trace.profile->events) names.events[e.id] = e.name;
     }

@@ -18,6 +18,7 @@ struct SiteInfo {
   std::uint32_t kind = 0;  // format::SiteKind
   std::string file;        // empty when unknown
   std::int64_t line = 0;
+  std::string source;  // "file:line", "file", or empty: what the exports show
 };
 
 struct ThreadInfo {

@@ -76,11 +76,7 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
       default:
         break;
     }
-  if (item.site && !item.site->file.empty()) {
-    const std::string source =
-        item.site->line > 0 ? fmt::format("{}:{}", item.site->file, item.site->line) : item.site->file;
-    text("source", source);
-  }
+  if (item.site && !item.site->source.empty()) text("source", item.site->source);
 }
 
 SliceBuilder::SliceBuilder(const TimelineNames& names, const analysis::ClockCorrection& clocks,
