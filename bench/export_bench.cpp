@@ -103,9 +103,19 @@ std::filesystem::path scratch() {
   return dir;
 }
 
-// Exports the synthetic run through the writer `make` builds, once per iteration.
+// The bytes under `path` (a file, or an OTF2 archive's directory).
+std::uintmax_t size_of(const std::filesystem::path& path) {
+  if (!std::filesystem::is_directory(path)) return std::filesystem::file_size(path);
+  std::uintmax_t bytes = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(path))
+    if (entry.is_regular_file()) bytes += entry.file_size();
+  return bytes;
+}
+
+// Exports the synthetic run through the writer `make` builds, once per iteration; reports the
+// size of what was written at `output` per event.
 template <class Make>
-void export_through(benchmark::State& state, Make make) {
+void export_through(benchmark::State& state, Make make, const std::filesystem::path& output = {}) {
   const SyntheticRun& r = run();
   const analysis::SiteTable sites;
   const exports::TimelineNames names(r.traces, sites);
@@ -117,6 +127,8 @@ void export_through(benchmark::State& state, Make make) {
     exported += exports::export_timeline(r.traces, names, {}, writers);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(exported));
+  if (!output.empty())
+    state.counters["bytes_per_event"] = static_cast<double>(size_of(output)) / static_cast<double>(r.events);
 }
 
 void BM_ExportMergeAndSlicesOnly(benchmark::State& state) {
@@ -124,25 +136,37 @@ void BM_ExportMergeAndSlicesOnly(benchmark::State& state) {
                  [](const exports::TimelineNames&) { return std::unique_ptr<exports::TimelineWriter>(); });
 }
 void BM_ExportPerfetto(benchmark::State& state) {
-  export_through(state, [](const exports::TimelineNames& names) {
-    return std::make_unique<exports::PerfettoWriter>(scratch() / "trace.pftrace", names);
-  });
+  export_through(
+      state,
+      [](const exports::TimelineNames& names) {
+        return std::make_unique<exports::PerfettoWriter>(scratch() / "trace.pftrace", names);
+      },
+      scratch() / "trace.pftrace");
 }
 void BM_ExportChromeJson(benchmark::State& state) {
-  export_through(state, [](const exports::TimelineNames& names) {
-    return std::make_unique<exports::ChromeJsonWriter>(scratch() / "trace.json", names);
-  });
+  export_through(
+      state,
+      [](const exports::TimelineNames& names) {
+        return std::make_unique<exports::ChromeJsonWriter>(scratch() / "trace.json", names);
+      },
+      scratch() / "trace.json");
 }
 void BM_ExportCsv(benchmark::State& state) {
-  export_through(state, [](const exports::TimelineNames& names) {
-    return std::make_unique<exports::CsvWriter>(scratch() / "trace.csv", names);
-  });
+  export_through(
+      state,
+      [](const exports::TimelineNames& names) {
+        return std::make_unique<exports::CsvWriter>(scratch() / "trace.csv", names);
+      },
+      scratch() / "trace.csv");
 }
 void BM_ExportOtf2(benchmark::State& state) {
-  export_through(state, [](const exports::TimelineNames& names) {
-    std::filesystem::remove_all(scratch() / "otf2");
-    return std::make_unique<exports::Otf2Writer>(scratch() / "otf2", names);
-  });
+  export_through(
+      state,
+      [](const exports::TimelineNames& names) {
+        std::filesystem::remove_all(scratch() / "otf2");
+        return std::make_unique<exports::Otf2Writer>(scratch() / "otf2", names);
+      },
+      scratch() / "otf2");
 }
 BENCHMARK(BM_ExportMergeAndSlicesOnly)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExportPerfetto)->Unit(benchmark::kMillisecond);
