@@ -17,11 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-class export_chrome_json : public testing::Test {
+class export_chrome_json : public ExportRunTest {
  protected:
   void SetUp() override {
-    dir_ = test_directory(testing::UnitTest::GetInstance()->current_test_info()->name());
-    write_export_test_run(dir_ / "run");
+    ExportRunTest::SetUp();
     const auto file = dir_ / "trace.json";
     export_with(dir_ / "run", message_flows(), [&](const exports::TimelineNames& names) {
       return std::make_unique<exports::ChromeJsonWriter>(file, names);
@@ -29,9 +28,6 @@ class export_chrome_json : public testing::Test {
     std::ifstream in(file);
     trace_ = json::parse(in);  // throws, failing the test, on anything but JSON
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::filesystem::path dir_;
   json trace_;
 };
 

@@ -12,31 +12,17 @@
 namespace parperf::test {
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class export_command : public testing::Test {
+class export_command : public ExportRunTest {
  protected:
-  void SetUp() override {
-    dir_ = test_directory(testing::UnitTest::GetInstance()->current_test_info()->name());
-    write_export_test_run(dir_ / "run");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   // Runs `parperf export <arguments>`; returns its exit status, its stderr in `err_`.
   int parperf_export(const std::string& arguments) {
     const std::string command = std::string(PARPERF_COMMAND) + " export " + arguments + " 2> " +
                                 (dir_ / "stderr.txt").string() + " > /dev/null";
     const int status = std::system(command.c_str());
-    err_ = read_text(dir_ / "stderr.txt");
+    err_ = read_file_bytes(dir_ / "stderr.txt");
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
-  std::filesystem::path dir_;
   std::string err_;
 };
 
@@ -50,7 +36,7 @@ TEST_F(export_command, WritesEveryOutputAskedForAndNothingOnStderrWhenItIsNotATe
   EXPECT_EQ(err_, "") << "no progress line when stderr is a file";
   for (const char* output : {"e.csv", "e.pftrace", "e.json", "otf2/traces.otf2"})
     EXPECT_GT(std::filesystem::file_size(dir_ / output), 0u) << output;
-  std::istringstream csv(read_text(dir_ / "e.csv"));
+  std::istringstream csv(read_file_bytes(dir_ / "e.csv"));
   int rows = 0;
   for (std::string line; std::getline(csv, line);) ++rows;
   EXPECT_EQ(rows, 1 + 2 * kEventsPerRank) << "the CSV of the same call has every event";
@@ -62,8 +48,9 @@ TEST_F(export_command, ShowsItsProgressOnATerminal) {
                               (dir_ / "run").string() + " --csv " + (dir_ / "e.csv").string() +
                               "' /dev/null > " + (dir_ / "tty.txt").string();
   ASSERT_EQ(std::system(command.c_str()), 0);
-  EXPECT_NE(read_text(dir_ / "tty.txt").find("parperf export: 100% (24 of 24 events)"), std::string::npos)
-      << read_text(dir_ / "tty.txt");
+  EXPECT_NE(read_file_bytes(dir_ / "tty.txt").find("parperf export: 100% (24 of 24 events)"),
+            std::string::npos)
+      << read_file_bytes(dir_ / "tty.txt");
 }
 
 TEST_F(export_command, ARunWithoutTracesEndsWithOneLineSayingHowToRecordOne) {

@@ -47,21 +47,13 @@ std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& path
   return rows;
 }
 
-class export_csv : public testing::Test {
+class export_csv : public ExportRunTest {
  protected:
-  void SetUp() override {
-    dir_ = test_directory(testing::UnitTest::GetInstance()->current_test_info()->name());
-    rank1_before_last_block_ = write_export_test_run(dir_ / "run");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::uint64_t export_csv_file() {
     return export_with(dir_ / "run", {}, [&](const exports::TimelineNames& names) {
       return std::make_unique<exports::CsvWriter>(dir_ / "events.csv", names);
     });
   }
-
-  std::filesystem::path dir_;
-  std::uint64_t rank1_before_last_block_ = 0;
 };
 
 TEST_F(export_csv, OneRowPerEventInCorrectedTimeWithItsFields) {

@@ -14,21 +14,8 @@
 namespace parperf::test {
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class export_otf2 : public testing::Test {
+class export_otf2 : public ExportRunTest {
  protected:
-  void SetUp() override {
-    dir_ = test_directory(testing::UnitTest::GetInstance()->current_test_info()->name());
-    write_export_test_run(dir_ / "run");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   void export_archive() {
     export_with(dir_ / "run", message_flows(), [&](const exports::TimelineNames& names) {
       return std::make_unique<exports::Otf2Writer>(dir_ / "otf2", names);
@@ -40,12 +27,10 @@ class export_otf2 : public testing::Test {
     const std::string command = std::string(PARPERF_OTF2_PRINT) + " " + options + " " +
                                 (dir_ / "otf2" / "traces.otf2").string() + " > " + out.string() + " 2>&1";
     const int status = std::system(command.c_str());
-    const std::string text = read_text(out);
+    const std::string text = read_file_bytes(out);
     EXPECT_EQ(status, 0) << "otf2-print refused the archive:\n" << text;
     return text;
   }
-
-  std::filesystem::path dir_;
 };
 
 // Lines of otf2-print's listing that begin with `record` (its records' names in capitals).

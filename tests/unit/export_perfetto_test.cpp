@@ -19,13 +19,6 @@
 namespace parperf::test {
 namespace {
 
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 struct Track {
   std::uint64_t parent = 0;
   std::string kind;  // process, thread, counter, lane
@@ -161,20 +154,14 @@ DecodedTrace decode(const std::string& file) {
   return t;
 }
 
-class export_perfetto : public testing::Test {
+class export_perfetto : public ExportRunTest {
  protected:
-  void SetUp() override {
-    dir_ = test_directory(testing::UnitTest::GetInstance()->current_test_info()->name());
-    write_export_test_run(dir_ / "run");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   DecodedTrace exported() {
     const auto file = dir_ / "trace.perfetto";
     export_with(dir_ / "run", message_flows(), [&](const exports::TimelineNames& names) {
       return std::make_unique<exports::PerfettoWriter>(file, names);
     });
-    return decode(read_bytes(file));
+    return decode(read_file_bytes(file));
   }
   // The thread track of (rank, thread).
   std::uint64_t thread_track(const DecodedTrace& t, std::int64_t rank, std::uint32_t thread) {
@@ -190,8 +177,6 @@ class export_perfetto : public testing::Test {
       if (s.track == track) on.push_back(&s);
     return on;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(export_perfetto, EveryTrackIsDescribedAndSlicesNestInTimeOrder) {
@@ -294,8 +279,8 @@ TEST_F(export_perfetto, ProtocDecodesTheFile) {
   const std::string command = std::string(PARPERF_PROTOC) + " --decode_raw < " + file.string() + " > " +
                               (dir_ / "decoded.txt").string() + " 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0)
-      << "protoc --decode_raw refused the file: " << read_bytes(dir_ / "decoded.txt");
-  EXPECT_NE(read_bytes(dir_ / "decoded.txt").find("rank 1 (node, pid 1001)"), std::string::npos);
+      << "protoc --decode_raw refused the file: " << read_file_bytes(dir_ / "decoded.txt");
+  EXPECT_NE(read_file_bytes(dir_ / "decoded.txt").find("rank 1 (node, pid 1001)"), std::string::npos);
 }
 
 }  // namespace

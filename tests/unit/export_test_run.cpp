@@ -27,7 +27,8 @@ format::Profile profile_of(std::int64_t rank) {
   MpiProfile p(rank, 2);
   p.thread(20 * kMs);
   p.thread(5 * kMs, format::ThreadKind::openmp_worker);
-  for (format::Thread& t : p.profile().threads) t.end_ns = 25 * kMs;  // the threads' lifetimes hold their nodes
+  for (format::Thread& t : p.profile().threads)
+    t.end_ns = 25 * kMs;  // the threads' lifetimes hold their nodes
   p.site(kind(format::SiteKind::user), "solve", "solver.c", 42);
   p.site(kind(format::SiteKind::user), "step", "solver.c", 50);
   p.site(kind(format::SiteKind::user), "worker", "worker.c", 7);

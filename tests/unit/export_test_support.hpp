@@ -54,4 +54,25 @@ inline std::filesystem::path test_directory(const std::string& what) {
   return dir;
 }
 
+// The whole content of a file, as bytes.
+inline std::string read_file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A test of the hand-built run, written in dir_ / "run"; dir_ goes when the test ends.
+class ExportRunTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test_directory(testing::UnitTest::GetInstance()->current_test_info()->name());
+    rank1_before_last_block_ = write_export_test_run(dir_ / "run");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::filesystem::path dir_;
+  std::uint64_t rank1_before_last_block_ = 0;  // the size of trace.1.ppt before its last block
+};
+
 }  // namespace parperf::test
