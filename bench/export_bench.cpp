@@ -77,6 +77,7 @@ struct SyntheticRun {
         format::TraceBlock block;
         block.header.thread = t;
         block.events = thread_events(r);
+        block.header.event_count = static_cast<std::uint32_t>(block.events.size());
         events += block.events.size();
         trace->blocks.push_back(std::move(block));
       }

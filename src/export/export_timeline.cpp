@@ -19,7 +19,8 @@ std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNa
                               std::uint64_t progress_every) {
   ExportProgress done;
   for (const analysis::RankTrace& rank : traces.ranks)
-    for (const format::TraceBlock& block : rank.trace->blocks) done.events_total += block.events.size();
+    // From the block records: a trace read as an index has not decoded its events yet.
+    for (const format::TraceBlock& block : rank.trace->blocks) done.events_total += block.header.event_count;
   SliceBuilder slices(names, traces.clocks, flows, [&](const TimelineItem& item) {
     for (TimelineWriter* w : writers) w->item(item);
   });
