@@ -31,12 +31,14 @@ constexpr std::uint64_t kUnitTimeNs = 1;
 }  // namespace counter_descriptor
 namespace track_event {
 constexpr std::uint32_t kCategoryIids = 3, kDebugAnnotations = 4, kType = 9, kNameIid = 10, kTrackUuid = 11,
-                        kCounterValue = 30, kFlowIds = 47, kTerminatingFlowIds = 48;
+                        kCounterValue = 30, kSourceLocationIid = 34, kFlowIds = 47, kTerminatingFlowIds = 48;
 constexpr std::uint64_t kSliceBegin = 1, kSliceEnd = 2, kInstant = 3, kCounter = 4;
 }  // namespace track_event
 namespace interned {
-constexpr std::uint32_t kEventCategories = 1, kEventNames = 2, kDebugAnnotationNames = 3;
+constexpr std::uint32_t kEventCategories = 1, kEventNames = 2, kDebugAnnotationNames = 3,
+                        kSourceLocations = 4;
 constexpr std::uint32_t kIid = 1, kName = 2;  // EventCategory, EventName, DebugAnnotationName
+constexpr std::uint32_t kFileName = 2, kFunctionName = 3, kLineNumber = 4;  // SourceLocation
 }  // namespace interned
 namespace annotation {
 constexpr std::uint32_t kNameIid = 1, kIntValue = 4, kStringValue = 6;
@@ -154,6 +156,19 @@ std::uint64_t PerfettoWriter::intern(InternIndex& index, std::uint32_t field, st
   return iid;
 }
 
+std::uint64_t PerfettoWriter::source_location(const SiteInfo& site) {
+  if (const auto it = source_locations_.find(&site); it != source_locations_.end()) return it->second;
+  const std::uint64_t iid = source_locations_.size() + 1;
+  source_locations_.emplace(&site, iid);
+  entry_.clear();
+  entry_.uint(interned::kIid, iid);
+  entry_.text(interned::kFileName, site.file);
+  entry_.text(interned::kFunctionName, site.name);
+  if (site.line > 0) entry_.uint(interned::kLineNumber, static_cast<std::uint64_t>(site.line));
+  interned_.message(interned::kSourceLocations, entry_);
+  return iid;
+}
+
 void PerfettoWriter::item(const TimelineItem& item) {
   using namespace track_event;
   // Tracks first: describing one writes a packet of its own.
@@ -183,7 +198,11 @@ void PerfettoWriter::item(const TimelineItem& item) {
   if (item.kind == ItemKind::counter) event_.sint(kCounterValue, static_cast<std::int64_t>(item.value));
   if (item.kind == ItemKind::flow_start) event_.fixed64(kFlowIds, item.flow);
   if (item.kind == ItemKind::flow_end) event_.fixed64(kTerminatingFlowIds, item.flow);
+  const bool located = item.site && !item.site->file.empty() &&
+                       (item.kind == ItemKind::slice_begin || item.kind == ItemKind::instant);
+  if (located) event_.uint(kSourceLocationIid, source_location(*item.site));
   for_each_argument(item, [&](const Argument& a) {
+    if (located && a.name == "source") return;  // said by the interned source location
     annotation_.clear();
     annotation_.uint(annotation::kNameIid,
                      intern(annotation_names_, interned::kDebugAnnotationNames, a.name));

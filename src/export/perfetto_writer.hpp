@@ -4,7 +4,8 @@
 // a user event's lane is a child track of its thread's, and each rank's lost time a counter track,
 // described when first used. Slices are TYPE_SLICE_BEGIN / TYPE_SLICE_END TrackEvents, instants
 // TYPE_INSTANT, counters TYPE_COUNTER; names, categories and argument names are interned
-// (InternedData, name_iid), so that each is written once. Flow arrows are instants carrying
+// (InternedData, name_iid), so that each is written once, and so are the sites' source locations
+// (source_location_iid: the UI shows file and line with the slice). Flow arrows are instants carrying
 // flow_ids at the send and terminating_flow_ids at the receive.
 #pragma once
 
@@ -39,6 +40,8 @@ class PerfettoWriter final : public TimelineWriter {
   };
   using InternIndex = std::unordered_map<std::string, std::uint64_t, TextHash, std::equal_to<>>;
   std::uint64_t intern(InternIndex& index, std::uint32_t field, std::string_view text);
+  // A site's file and line as an interned SourceLocation (its function name: the site's name).
+  std::uint64_t source_location(const SiteInfo& site);
   void describe(const ProtoMessage& descriptor);
   void write_packet(ProtoMessage& packet, bool uses_interned_data);
 
@@ -50,6 +53,7 @@ class PerfettoWriter final : public TimelineWriter {
   std::unordered_map<std::uint64_t, std::uint64_t> threads_;  // (rank << 32 | thread) -> uuid
   std::unordered_map<std::string, std::uint64_t> lanes_;      // "rank/thread/lane" -> uuid
   InternIndex event_names_, categories_, annotation_names_;
+  std::unordered_map<const SiteInfo*, std::uint64_t> source_locations_;  // TimelineNames keeps sites in place
   // Scratch messages, reused so that writing an event does not allocate.
   ProtoMessage packet_, event_, interned_, entry_, annotation_, framed_, descriptor_, inner_;
 };

@@ -32,6 +32,7 @@ struct Slice {
   std::uint64_t begin = 0, end = 0;
   bool ended = false;
   std::map<std::string, std::string> args;  // every value as text
+  std::string source;                       // "file:line" of its interned source location
 };
 
 // The decoded trace, and every problem a viewer would have with it.
@@ -50,7 +51,7 @@ std::string text_of(std::string_view bytes) { return std::string(bytes); }
 
 DecodedTrace decode(const std::string& file) {
   DecodedTrace t;
-  std::map<std::uint64_t, std::string> names, categories, annotation_names;
+  std::map<std::uint64_t, std::string> names, categories, annotation_names, sources;
   std::map<std::uint64_t, std::vector<std::size_t>> open;  // track -> open slices
   std::uint64_t last_ts = 0;
   auto problem = [&](const std::string& p) { t.problems.push_back(p); };
@@ -68,6 +69,11 @@ DecodedTrace decode(const std::string& file) {
       for (const ProtoField& entry : read_proto(interned->bytes)) {
         const auto fields = read_proto(entry.bytes);
         const std::uint64_t iid = find_field(fields, 1)->value;
+        if (entry.number == 4) {  // SourceLocation: file_name 2, line_number 4
+          sources[iid] =
+              text_of(find_field(fields, 2)->bytes) + ":" + std::to_string(find_field(fields, 4)->value);
+          continue;
+        }
         const std::string name = text_of(find_field(fields, 2)->bytes);
         auto& index = entry.number == 1 ? categories : entry.number == 2 ? names : annotation_names;
         if (index.count(iid) && index[iid] != name) problem("iid " + std::to_string(iid) + " interned twice");
@@ -119,6 +125,11 @@ DecodedTrace decode(const std::string& file) {
         s.name = names[name->value];
       }
       if (const ProtoField* category = find_field(fields, 3)) s.category = categories[category->value];
+      if (const ProtoField* source = find_field(fields, 34)) {
+        if (!sources.count(source->value))
+          problem("source location iid " + std::to_string(source->value) + " not interned");
+        s.source = sources[source->value];
+      }
       for (const ProtoField& f : fields) {
         if (f.number == 4) {
           const auto a = read_proto(f.bytes);
@@ -214,13 +225,12 @@ TEST_F(export_perfetto, SlicesHaveTheSitesNamesArgumentsAndCorrectedTimes) {
   EXPECT_EQ(send.name, "MPI_Send");
   EXPECT_EQ(send.begin, 13'000'000u);
   EXPECT_EQ(send.end, 14'000'000u);
-  EXPECT_EQ(send.args, (std::map<std::string, std::string>{{"bytes", "800"},
-                                                           {"partner", "1"},
-                                                           {"tag", "7"},
-                                                           {"duration_ns", "1000000"},
-                                                           {"source", "app.c:10"}}));
+  EXPECT_EQ(send.args, (std::map<std::string, std::string>{
+                           {"bytes", "800"}, {"partner", "1"}, {"tag", "7"}, {"duration_ns", "1000000"}}));
+  EXPECT_EQ(send.source, "app.c:10") << "the site's file and line, an interned source location";
   EXPECT_EQ(rank0[1]->args.at("value"), "1") << "the step interval's value";
-  EXPECT_EQ(rank0[0]->args.at("source"), "solver.c:42");
+  EXPECT_EQ(rank0[0]->source, "solver.c:42");
+  EXPECT_EQ(rank1[2]->source, "app.c:20");
   EXPECT_EQ(rank0[0]->begin, 10'000'000u);
   EXPECT_EQ(rank0[0]->end, 20'000'000u);
 }
