@@ -7,6 +7,7 @@ find_program(PARPERF_SCRIPT script REQUIRED)  # util-linux: runs a command on a 
 parperf_add_unit_test(export_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/export_test_run.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/export_slices_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_perfetto_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_chrome_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_otf2_test.cpp
