@@ -148,13 +148,21 @@ OTF2_CollectiveOp collective_of(std::string_view name, std::uint32_t kind) {
   }
 }
 
+// The calls that carry a message (docs/format.md, the event trace's operations): a send leaves at
+// the call's start (MPI_Isend too), a receive arrives at the end of the call that completed it (the
+// MPI_Recv, or the Wait/Test that completed an MPI_Irecv, which names the sender).
 bool sends(std::uint32_t kind) {
-  return kind == static_cast<std::uint32_t>(format::SiteKind::mpi_send) ||
-         kind == static_cast<std::uint32_t>(format::SiteKind::mpi_sendrecv);
+  using format::SiteKind;
+  return kind == static_cast<std::uint32_t>(SiteKind::mpi_send) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_sendrecv) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_isend);
 }
 bool receives(std::uint32_t kind) {
-  return kind == static_cast<std::uint32_t>(format::SiteKind::mpi_recv) ||
-         kind == static_cast<std::uint32_t>(format::SiteKind::mpi_sendrecv);
+  using format::SiteKind;
+  return kind == static_cast<std::uint32_t>(SiteKind::mpi_recv) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_sendrecv) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_wait) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_test);
 }
 
 }  // namespace
@@ -352,10 +360,12 @@ void Otf2Writer::item(const TimelineItem& item) {
     ++at.events;
   }
   if (collective) {
-    const auto [comm, partner] = a.where(item.rank, *item.event);
+    // A collective's partner is its root (-1 for a collective without one).
+    const auto [comm, root] = a.where(item.rank, *item.event);
     a.check(OTF2_EvtWriter_MpiCollectiveEnd(at.writer, nullptr, time, collective_of(site.name, site.kind),
-                                            static_cast<OTF2_CommRef>(comm), OTF2_UNDEFINED_UINT32,
-                                            item.event ? item.event->bytes : 0, 0),
+                                            static_cast<OTF2_CommRef>(comm),
+                                            item.event->partner >= 0 ? root : OTF2_UNDEFINED_UINT32,
+                                            item.event->bytes, 0),
             "write");
     ++at.events;
   }

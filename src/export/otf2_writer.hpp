@@ -7,12 +7,14 @@
 // (MPI_COMM_WORLD for operations that name none, and each communicator the profiles list,
 // identified across ranks by its members' hash and ordinal, its members in the order of their ranks
 // in it). Events, at clock-corrected times: Enter/Leave for intervals and operations; inside an
-// operation's Enter/Leave, MpiSend at the start of a send, MpiRecv at the end of a receive (partner
-// as a rank of the communicator, tag, bytes) and MpiCollectiveBegin/End around a collective.
+// operation's Enter/Leave, MpiSend at the start of a send (MPI_Send, MPI_Sendrecv, MPI_Isend),
+// MpiRecv at the end of the call a message arrived in (MPI_Recv, MPI_Sendrecv, the Wait/Test that
+// completed an MPI_Irecv), with the partner as a rank of the communicator, tag and bytes, and
+// MpiCollectiveBegin/End around a collective (its root, when it has one).
 //
-// Limits, for what the trace cannot say in OTF2's terms: non-blocking point-to-point calls are
-// regions with no message record (OTF2 ties MpiIsend/MpiIrecv to a request id that the trace does
-// not keep), a collective's root is undefined, and user events, iteration marks and the lost-time
+// Limits, for what the trace cannot say in OTF2's terms: a non-blocking send or receive is written
+// as a blocking one where its message leaves or arrives (OTF2's MpiIsend/MpiIrecv pair their records
+// by request ids, which the trace does not keep); user events, iteration marks and the lost-time
 // counter are not written.
 #pragma once
 

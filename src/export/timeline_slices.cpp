@@ -55,7 +55,7 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
       case ItemCategory::operation: {
         const std::uint32_t kind = item.site ? item.site->kind : 0;
         if (e->bytes || format::is_mpi_kind(kind)) number("bytes", as_signed(e->bytes));
-        if (e->partner >= 0) number("partner", e->partner);
+        if (e->partner >= 0) number(format::is_mpi_collective_kind(kind) ? "root" : "partner", e->partner);
         if (e->communicator) number("communicator", e->communicator - 1);
         if (is_point_to_point(kind)) number("tag", e->match);
         if (format::is_mpi_collective_kind(kind)) number("sequence", e->match);
