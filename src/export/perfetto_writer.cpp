@@ -82,9 +82,8 @@ std::uint64_t PerfettoWriter::process_track(std::int64_t rank) {
   if (const auto it = processes_.find(rank); it != processes_.end()) return it->second;
   const std::uint64_t uuid = next_uuid_++;
   processes_[rank] = uuid;
-  std::string label = fmt::format("rank {}", rank);
-  for (const RankInfo& r : names_.ranks())
-    if (r.rank == rank) label = r.label;
+  const RankInfo* traced = names_.find_rank(rank);
+  const std::string label = traced ? traced->label : fmt::format("rank {}", rank);
   inner_.clear();
   inner_.sint(process_descriptor::kPid, pid_of(rank));
   inner_.text(process_descriptor::kProcessName, label);

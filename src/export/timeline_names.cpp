@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
 
 namespace parperf::exports {
 
@@ -63,12 +62,10 @@ const std::string& TimelineNames::event(std::int64_t rank, std::uint32_t id) con
   return made;
 }
 
-const RankInfo& TimelineNames::rank(std::int64_t rank) const {
+const RankInfo* TimelineNames::find_rank(std::int64_t rank) const {
   const auto it = std::lower_bound(ranks_.begin(), ranks_.end(), rank,
                                    [](const RankInfo& r, std::int64_t v) { return r.rank < v; });
-  if (it == ranks_.end() || it->rank != rank)
-    throw std::logic_error(fmt::format("rank {} has no trace", rank));
-  return *it;
+  return it == ranks_.end() || it->rank != rank ? nullptr : &*it;
 }
 
 }  // namespace parperf::exports

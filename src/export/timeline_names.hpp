@@ -44,7 +44,8 @@ class TimelineNames {
   const std::string& event(std::int64_t rank, std::uint32_t id) const;
   // Every traced rank, by rank.
   const std::vector<RankInfo>& ranks() const { return ranks_; }
-  const RankInfo& rank(std::int64_t rank) const;
+  // The traced rank `rank`, null when it has no trace.
+  const RankInfo* find_rank(std::int64_t rank) const;
 
  private:
   struct RankNames {
