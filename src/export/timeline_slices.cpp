@@ -146,8 +146,8 @@ void SliceBuilder::release_until(double time, bool inclusive) {
     const double operation = operation_ends_.empty() ? kNever : operation_ends_.top().time;
     const double flow = std::min(start, end);
     const bool flows_left = next_start_ < flows_.size() || next_end_ < flows_.size();
-    if (flows_left && due(flow) &&
-        flow <= operation) {  // at equal times a flow first: it belongs inside the slice
+    // At equal times a flow's end comes before an operation's end: it belongs inside the slice.
+    if (flows_left && due(flow) && flow <= operation) {
       const bool is_start = start <= end;
       const std::size_t index = is_start ? flow_starts_[next_start_++] : flow_ends_[next_end_++];
       const Flow& f = flows_[index];
@@ -158,8 +158,7 @@ void SliceBuilder::release_until(double time, bool inclusive) {
                         .thread = at.thread,
                         .time_ns = at.time_ns,
                         .name = f.name,
-                        .flow = index + 1,
-                        .flow_info = &f});
+                        .flow = index + 1});
       continue;
     }
     if (operation_ends_.empty() || !due(operation)) return;

@@ -66,7 +66,6 @@ struct TimelineItem {
   const format::TraceEvent* event = nullptr;  // the recorded event of a slice (begin and end) or instant
   double value = 0;                           // counter: lost time so far, ns
   std::uint64_t flow = 0;                     // flows: the flow's id (its index in the list + 1)
-  const Flow* flow_info = nullptr;
 };
 
 // One argument of a slice or instant, for the writers that show them.
