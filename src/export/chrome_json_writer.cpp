@@ -1,5 +1,7 @@
 #include "export/chrome_json_writer.hpp"
 
+#include "export/append_number.hpp"
+
 #include <fmt/format.h>
 
 #include <iterator>
@@ -23,8 +25,14 @@ std::size_t utf8_length(std::string_view s) {
   return length;
 }
 
+// ns as µs with three decimals.
 void append_timestamp(std::string& out, std::uint64_t ns) {
-  fmt::format_to(std::back_inserter(out), "{}.{:03}", ns / 1000, ns % 1000);
+  append_number(out, ns / 1000);
+  const auto fraction = static_cast<unsigned>(ns % 1000);
+  const char decimals[4] = {'.', static_cast<char>('0' + fraction / 100),
+                            static_cast<char>('0' + fraction / 10 % 10),
+                            static_cast<char>('0' + fraction % 10)};
+  out.append(decimals, 4);
 }
 
 std::uint64_t tid_of(const TimelineItem& item) { return std::uint64_t{item.lane} * 1'000'000 + item.thread; }
@@ -87,14 +95,14 @@ void ChromeJsonWriter::item(const TimelineItem& item) {
                 item.lane ? fmt::format("thread {}: {}", item.thread, item.name)
                           : fmt::format("thread {}", item.thread));
   begin_record();
-  auto out = std::back_inserter(line_);
   switch (item.kind) {
     case ItemKind::slice_begin:
     case ItemKind::instant:
       line_ += "{\"name\":";
       append_json_string(line_, item.name);
-      fmt::format_to(out, ",\"cat\":\"{}\",\"ph\":\"{}\"", category_name(item.category),
-                     item.kind == ItemKind::instant ? "i\",\"s\":\"t" : "B");
+      line_ += ",\"cat\":\"";
+      line_ += category_name(item.category);
+      line_ += item.kind == ItemKind::instant ? "\",\"ph\":\"i\",\"s\":\"t\"" : "\",\"ph\":\"B\"";
       break;
     case ItemKind::slice_end:
       line_ += "{\"ph\":\"E\"";
@@ -102,20 +110,31 @@ void ChromeJsonWriter::item(const TimelineItem& item) {
     case ItemKind::counter:
       line_ += "{\"name\":";
       append_json_string(line_, item.name);
-      fmt::format_to(out, ",\"ph\":\"C\",\"pid\":{},\"ts\":", item.rank);
+      line_ += ",\"ph\":\"C\",\"pid\":";
+      append_number(line_, item.rank);
+      line_ += ",\"ts\":";
       append_timestamp(line_, item.timestamp);
-      fmt::format_to(out, ",\"args\":{{\"ns\":{}}}}}", static_cast<std::int64_t>(item.value));
+      line_ += ",\"args\":{\"ns\":";
+      append_number(line_, static_cast<std::int64_t>(item.value));
+      line_ += "}}";
       file_.write(line_);
       return;
     case ItemKind::flow_start:
     case ItemKind::flow_end:
       line_ += "{\"name\":";
       append_json_string(line_, item.name);
-      fmt::format_to(out, ",\"cat\":\"{}\",\"ph\":\"{}\",\"id\":{}", category_name(item.category),
-                     item.kind == ItemKind::flow_start ? "s" : "f\",\"bp\":\"e", item.flow);
+      line_ += ",\"cat\":\"";
+      line_ += category_name(item.category);
+      line_ += item.kind == ItemKind::flow_start ? "\",\"ph\":\"s\",\"id\":"
+                                                 : "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":";
+      append_number(line_, item.flow);
       break;
   }
-  fmt::format_to(out, ",\"pid\":{},\"tid\":{},\"ts\":", item.rank, tid);
+  line_ += ",\"pid\":";
+  append_number(line_, item.rank);
+  line_ += ",\"tid\":";
+  append_number(line_, tid);
+  line_ += ",\"ts\":";
   append_timestamp(line_, item.timestamp);
   bool first_argument = true;
   for_each_argument(item, [&](const Argument& a) {
@@ -126,7 +145,7 @@ void ChromeJsonWriter::item(const TimelineItem& item) {
     if (a.is_text)
       append_json_string(line_, a.text);
     else
-      fmt::format_to(out, "{}", a.number);
+      append_number(line_, a.number);
   });
   if (!first_argument) line_ += '}';
   line_ += '}';

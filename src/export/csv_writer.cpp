@@ -1,5 +1,7 @@
 #include "export/csv_writer.hpp"
 
+#include "export/append_number.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -62,9 +64,14 @@ void CsvWriter::event(const analysis::TimelineEvent& e) {
   using format::TraceEventKind;
   const format::TraceEvent& ev = e.event;
   row_.clear();
-  auto out = std::back_inserter(row_);
-  fmt::format_to(out, "{},{},{},{},{},", e.rank, e.thread, std::llround(e.time_ns), std::llround(e.local_ns),
-                 kind_word(ev.kind));
+  for (const std::int64_t n :
+       {e.rank, std::int64_t{e.thread}, static_cast<std::int64_t>(std::llround(e.time_ns)),
+        static_cast<std::int64_t>(std::llround(e.local_ns))}) {
+    append_number(row_, n);
+    row_ += ',';
+  }
+  row_ += kind_word(ev.kind);
+  row_ += ',';
   const bool has_site = ev.kind == TraceEventKind::enter || ev.kind == TraceEventKind::leave ||
                         ev.kind == TraceEventKind::operation || ev.kind == TraceEventKind::iteration;
   const bool has_event = ev.kind == TraceEventKind::event_start || ev.kind == TraceEventKind::event_end ||
@@ -75,17 +82,18 @@ void CsvWriter::event(const analysis::TimelineEvent& e) {
   row_ += ',';
   if (site) append_csv_field(row_, site->file);
   row_ += ',';
-  if (site && site->line > 0) fmt::format_to(out, "{}", site->line);
+  if (site && site->line > 0) append_number(row_, site->line);
   row_ += ',';
   if (ev.kind == TraceEventKind::operation || ev.kind == TraceEventKind::writer_wait)
-    fmt::format_to(out, "{}", ev.duration);
+    append_number(row_, ev.duration);
   row_ += ',';
   if (ev.kind == TraceEventKind::operation) {
-    fmt::format_to(out, "{},", ev.bytes);
-    if (ev.partner >= 0) fmt::format_to(out, "{}", ev.partner);
+    append_number(row_, ev.bytes);
+    row_ += ',';
+    if (ev.partner >= 0) append_number(row_, ev.partner);
     row_ += ',';
     const format::SiteKindInfo* info = format::site_kind_info(site->kind);
-    if (info && info->site_class == format::SiteClass::point_to_point) fmt::format_to(out, "{}", ev.match);
+    if (info && info->site_class == format::SiteClass::point_to_point) append_number(row_, ev.match);
   } else {
     row_ += ',';
     row_ += ',';
