@@ -85,7 +85,7 @@ void CsvWriter::event(const analysis::TimelineEvent& e) {
   if (site && site->line > 0) append_number(row_, site->line);
   row_ += ',';
   if (ev.kind == TraceEventKind::operation || ev.kind == TraceEventKind::writer_wait)
-    append_number(row_, ev.duration);
+    append_number(row_, std::llround(static_cast<double>(ev.duration) * ns_per_tick(e.rank)));
   row_ += ',';
   if (ev.kind == TraceEventKind::operation) {
     append_number(row_, ev.bytes);
@@ -102,6 +102,11 @@ void CsvWriter::event(const analysis::TimelineEvent& e) {
   append_csv_field(row_, ev.text);
   row_ += "\r\n";
   file_.write(row_);
+}
+
+double CsvWriter::ns_per_tick(std::int64_t rank) {
+  if (!last_rank_ || last_rank_->rank != rank) last_rank_ = names_.find_rank(rank);
+  return last_rank_ ? last_rank_->ns_per_tick : 1.0;
 }
 
 void CsvWriter::finish() { file_.close(); }

@@ -20,7 +20,11 @@ class CsvWriter final : public TimelineWriter {
   void finish() override;
 
  private:
+  // The rank's tick length (durations are in ticks), looked up once per run of its events.
+  double ns_per_tick(std::int64_t rank);
+
   const TimelineNames& names_;
+  const RankInfo* last_rank_ = nullptr;
   OutputFile file_;
   std::string row_;
 };

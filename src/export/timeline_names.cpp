@@ -13,6 +13,11 @@ TimelineNames::TimelineNames(const analysis::TraceRun& traces, const analysis::S
     info.rank = trace.rank;
     info.pid = trace.trace->process.pid;
     info.profile = trace.profile;
+    const format::TraceFile& file = *trace.trace;
+    const std::uint64_t ticks_per_second = file.clock && file.clock->ticks_per_second
+                                               ? file.clock->ticks_per_second
+                                               : file.process.ticks_per_second;
+    info.ns_per_tick = ticks_per_second ? 1e9 / static_cast<double>(ticks_per_second) : 1.0;
     RankNames& names = names_[trace.rank];
     if (trace.profile) {
       info.hostname = trace.profile->process.hostname;

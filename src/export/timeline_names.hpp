@@ -30,8 +30,11 @@ struct RankInfo {
   std::int64_t rank = 0;
   std::int64_t pid = 0;
   std::string hostname;
-  std::string label;                         // "rank 0 (node1, pid 4242)"
-  std::vector<ThreadInfo> threads;           // every thread with events in the trace, by index
+  std::string label;                // "rank 0 (node1, pid 4242)"
+  std::vector<ThreadInfo> threads;  // every thread with events in the trace, by index
+  // An operation's duration, wait and sync are in ticks of the rank's clock: this many ns each, as
+  // the merge converts time stamps (the trace's calibration, else its estimate at start).
+  double ns_per_tick = 1;
   const format::Profile* profile = nullptr;  // null when the rank left no profile
 };
 

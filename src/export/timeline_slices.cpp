@@ -39,6 +39,11 @@ std::int64_t as_signed(std::uint64_t v) {
   return static_cast<std::int64_t>(std::min<std::uint64_t>(v, std::numeric_limits<std::int64_t>::max()));
 }
 
+// Ticks of a rank's clock as whole ns.
+std::int64_t ns_of(std::uint64_t ticks, double ns_per_tick) {
+  return std::llround(std::min(static_cast<double>(ticks) * ns_per_tick, 9e18));
+}
+
 bool is_point_to_point(std::uint32_t kind) {
   const format::SiteKindInfo* info = format::site_kind_info(kind);
   return info && info->site_class == format::SiteClass::point_to_point;
@@ -51,6 +56,7 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
   auto number = [&](std::string_view name, std::int64_t v) { f(Argument{name, false, v, {}}); };
   auto text = [&](std::string_view name, std::string_view v) { f(Argument{name, true, 0, v}); };
   const format::TraceEvent* e = item.event;
+  const auto ns = [&](std::uint64_t ticks) { return ns_of(ticks, item.ns_per_tick); };
   if (e) switch (item.category) {
       case ItemCategory::operation: {
         const std::uint32_t kind = item.site ? item.site->kind : 0;
@@ -59,9 +65,9 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
         if (e->communicator) number("communicator", e->communicator - 1);
         if (is_point_to_point(kind)) number("tag", e->match);
         if (format::is_mpi_collective_kind(kind)) number("sequence", e->match);
-        number("duration_ns", as_signed(e->duration));
-        if (e->wait) number("wait_ns", as_signed(e->wait));
-        if (e->sync) number("sync_ns", as_signed(e->sync));
+        number("duration_ns", ns(e->duration));
+        if (e->wait) number("wait_ns", ns(e->wait));
+        if (e->sync) number("sync_ns", ns(e->sync));
         break;
       }
       case ItemCategory::interval:
@@ -71,7 +77,7 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
         if (!e->text.empty()) text("text", e->text);
         break;
       case ItemCategory::tracer:
-        number("duration_ns", as_signed(e->duration));
+        number("duration_ns", ns(e->duration));
         break;
       default:
         break;
@@ -91,10 +97,14 @@ SliceBuilder::SliceBuilder(const TimelineNames& names, const analysis::ClockCorr
 }
 
 SliceBuilder::ThreadState& SliceBuilder::state(std::int64_t rank, std::uint32_t thread) {
-  return threads_[(static_cast<std::uint64_t>(rank) << 32) | thread];
+  const auto [it, added] = threads_.try_emplace((static_cast<std::uint64_t>(rank) << 32) | thread);
+  if (added)
+    if (const RankInfo* traced = names_.find_rank(rank)) it->second.ns_per_tick = traced->ns_per_tick;
+  return it->second;
 }
 
 void SliceBuilder::emit(TimelineItem item) {
+  item.ns_per_tick = state(item.rank, item.thread).ns_per_tick;
   item.timestamp = static_cast<std::uint64_t>(std::llround(std::max(0.0, item.time_ns - origin_ns_)));
   out_(item);
 }
@@ -126,7 +136,7 @@ void SliceBuilder::end_operation(ThreadState& s, std::int64_t rank, std::uint32_
   const std::uint64_t lost = is_operation ? s.operation.wait + s.operation.sync : 0;
   if (lost == 0) return;
   double& total = lost_ns_[rank];
-  total += static_cast<double>(lost);
+  total += static_cast<double>(lost) * s.ns_per_tick;
   emit(TimelineItem{.kind = ItemKind::counter,
                     .category = ItemCategory::operation,
                     .rank = rank,
@@ -222,7 +232,8 @@ void SliceBuilder::add(const analysis::TimelineEvent& e) {
       s.operation_running = true;
       ++s.operation_generation;
       s.operation_end =
-          std::max(e.time_ns, clocks_.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration)));
+          std::max(e.time_ns,
+                   clocks_.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * s.ns_per_tick));
       begin_slice(e, is_operation ? ItemCategory::operation : ItemCategory::tracer, s.operation_site, 0,
                   is_operation ? std::string_view(s.operation_site->name) : kWriterWait, &s.operation);
       operation_ends_.push(Pending{s.operation_end, order_++, e.rank, e.thread, s.operation_generation});

@@ -65,7 +65,8 @@ struct TimelineItem {
   const SiteInfo* site = nullptr;             // interval and operation slices (begin and end)
   const format::TraceEvent* event = nullptr;  // the recorded event of a slice (begin and end) or instant
   double value = 0;                           // counter: lost time so far, ns
-  std::uint64_t flow = 0;                     // flows: the flow's id (its index in the list + 1)
+  double ns_per_tick = 1;  // of the rank's clock: the event's duration, wait and sync are in ticks
+  std::uint64_t flow = 0;  // flows: the flow's id (its index in the list + 1)
 };
 
 // One argument of a slice or instant, for the writers that show them.
@@ -109,6 +110,7 @@ class SliceBuilder {
     format::TraceEvent event;
   };
   struct ThreadState {
+    double ns_per_tick = 1;  // its rank's
     std::vector<OpenInterval> intervals;
     bool operation_running = false;
     std::uint64_t operation_generation = 0;

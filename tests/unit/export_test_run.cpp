@@ -48,8 +48,15 @@ format::Profile profile_of(std::int64_t rank) {
 }
 
 // Ticks are ns on the rank's own clock since its start: true time, less 5 ms on rank 1.
+// Rank 1's clock ticks twice a ns: time stamps, durations and waits are all in ticks.
+std::uint64_t ticks_per_second(std::int64_t rank) { return rank == 1 ? 2'000'000'000 : 1'000'000'000; }
+std::uint64_t ticks(std::int64_t rank, std::uint64_t ns) {
+  return ns * ticks_per_second(rank) / 1'000'000'000;
+}
+
+// A true time on the rank's clock.
 std::uint64_t local(std::int64_t rank, double true_ms) {
-  return static_cast<std::uint64_t>(true_ms * kMsNs - (rank == 1 ? kRank1BehindNs : 0));
+  return ticks(rank, static_cast<std::uint64_t>(true_ms * kMsNs - (rank == 1 ? kRank1BehindNs : 0)));
 }
 
 std::vector<TraceEvent> thread0(std::int64_t rank) {
@@ -61,7 +68,7 @@ std::vector<TraceEvent> thread0(std::int64_t rank) {
     e.push_back({.kind = TraceEventKind::operation,
                  .ticks = at(13),
                  .site = kSend,
-                 .duration = 1 * kMs,
+                 .duration = ticks(rank, 1 * kMs),
                  .bytes = 800,
                  .partner = 1,
                  .match = 7});
@@ -69,8 +76,8 @@ std::vector<TraceEvent> thread0(std::int64_t rank) {
     e.push_back({.kind = TraceEventKind::operation,
                  .ticks = at(13),
                  .site = kRecv,
-                 .duration = 2 * kMs,
-                 .wait = 1 * kMs,
+                 .duration = ticks(rank, 2 * kMs),
+                 .wait = ticks(rank, 1 * kMs),
                  .bytes = 800,
                  .partner = 0,
                  .match = 7});
@@ -82,8 +89,8 @@ std::vector<TraceEvent> thread0(std::int64_t rank) {
   e.push_back({.kind = TraceEventKind::operation,
                .ticks = at(18),
                .site = kAllreduce,
-               .duration = 1 * kMs,
-               .wait = rank == 0 ? kMs / 2 : 0,
+               .duration = ticks(rank, 1 * kMs),
+               .wait = rank == 0 ? ticks(rank, kMs / 2) : 0,
                .bytes = 8,
                .communicator = kCommunicatorId + 1,
                .match = 0});
@@ -134,7 +141,7 @@ std::uint64_t write_export_test_run(const std::filesystem::path& directory) {
     format::TraceProcessRecord process;
     process.rank = rank;
     process.pid = 1000 + rank;
-    process.ticks_per_second = 1'000'000'000;
+    process.ticks_per_second = ticks_per_second(rank);
     writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::process));
     writer.record(process);
     writer.end_section();
@@ -149,7 +156,7 @@ std::uint64_t write_export_test_run(const std::filesystem::path& directory) {
       write_block(writer, 1, 0, thread1(rank));
     }
     format::TraceClockRecord clock;
-    clock.ticks_per_second = 1'000'000'000;
+    clock.ticks_per_second = ticks_per_second(rank);
     clock.end_ticks = local(rank, 21);
     writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::clock));
     writer.record(clock);

@@ -1,7 +1,8 @@
 // A run directory built by hand for the timeline exports' tests: two MPI ranks of two threads
 // each, with profiles and event traces whose every value the tests know. Rank 1's clock is 5 ms
 // behind rank 0's (its profile's clock exchange says so), so its events' corrected times are its
-// local times plus 5 ms.
+// local times plus 5 ms; and it ticks twice a ns (rank 0's once), so that its durations and waits,
+// in ticks as the trace stores them, are only right in ns when converted.
 //
 // In true (rank 0) time, ms from the start of rank 0; each rank's thread 0:
 //   10 enter solve (solver.c:42)          thread 1: 11 enter worker (worker.c:7)
