@@ -292,11 +292,14 @@ Otf2Writer::Otf2Writer(const std::filesystem::path& directory, const TimelineNam
     : archive_(std::make_unique<Archive>(names, directory)) {
   Archive& a = *archive_;
   OTF2_Error_RegisterCallback(keep_message, nullptr);
-  if (std::filesystem::exists(directory / (std::string(kArchiveName) + ".otf2")))
-    throw std::runtime_error(
-        fmt::format("{}: already holds an OTF2 archive ({}.otf2): remove it or choose another "
-                    "directory",
-                    directory.string(), kArchiveName));
+  // OTF2 refuses to write over any file of an archive, in words that do not say which: name it.
+  for (const std::string& file :
+       {std::string(kArchiveName) + ".otf2", std::string(kArchiveName) + ".def", std::string(kArchiveName)})
+    if (std::filesystem::exists(directory / file))
+      throw std::runtime_error(
+          fmt::format("{}: already holds an OTF2 archive ({}): remove it or choose another "
+                      "directory",
+                      directory.string(), file));
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error)

@@ -78,6 +78,18 @@ TEST_F(export_otf2, DefinitionsNameTheRegionsRanksAndThreads) {
     EXPECT_NE(defs.find(name), std::string::npos) << name << " is not defined:\n" << defs;
 }
 
+TEST_F(export_otf2, WhatRemainsOfAnArchiveIsNotOverwritten) {
+  std::filesystem::create_directories(dir_ / "otf2" / "traces");  // an archive whose anchor file was removed
+  try {
+    export_archive();
+    FAIL() << "an export over part of an archive succeeded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (dir_ / "otf2").string() +
+                  ": already holds an OTF2 archive (traces): remove it or choose another directory");
+  }
+}
+
 TEST_F(export_otf2, AnExistingArchiveIsNotOverwritten) {
   export_archive();
   try {
