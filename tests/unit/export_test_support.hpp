@@ -2,10 +2,13 @@
 // does, with the one message of the run as a flow arrow, and write it with the given writers.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
