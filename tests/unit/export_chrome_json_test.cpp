@@ -78,6 +78,7 @@ TEST_F(export_chrome_json, SlicesCarryTheirArgumentsAtCorrectedMicroseconds) {
   EXPECT_EQ(receive->at("cat"), "operation");
   EXPECT_EQ(receive->at("args"), json({{"bytes", 800},
                                        {"partner", 0},
+                                       {"communicator", 100},
                                        {"tag", 7},
                                        {"duration_ns", 2000000},
                                        {"wait_ns", 1000000},

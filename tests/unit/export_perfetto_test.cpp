@@ -225,8 +225,11 @@ TEST_F(export_perfetto, SlicesHaveTheSitesNamesArgumentsAndCorrectedTimes) {
   EXPECT_EQ(send.name, "MPI_Send");
   EXPECT_EQ(send.begin, 13'000'000u);
   EXPECT_EQ(send.end, 14'000'000u);
-  EXPECT_EQ(send.args, (std::map<std::string, std::string>{
-                           {"bytes", "800"}, {"partner", "1"}, {"tag", "7"}, {"duration_ns", "1000000"}}));
+  EXPECT_EQ(send.args, (std::map<std::string, std::string>{{"bytes", "800"},
+                                                           {"partner", "1"},
+                                                           {"communicator", "100"},
+                                                           {"tag", "7"},
+                                                           {"duration_ns", "1000000"}}));
   EXPECT_EQ(send.source, "app.c:10") << "the site's file and line, an interned source location";
   EXPECT_EQ(rank0[1]->args.at("value"), "1") << "the step interval's value";
   EXPECT_EQ(rank0[0]->source, "solver.c:42");

@@ -71,6 +71,7 @@ std::vector<TraceEvent> thread0(std::int64_t rank) {
                  .duration = ticks(rank, 1 * kMs),
                  .bytes = 800,
                  .partner = 1,
+                 .communicator = kCommunicatorId + 1,
                  .match = 7});
   else
     e.push_back({.kind = TraceEventKind::operation,
@@ -80,6 +81,7 @@ std::vector<TraceEvent> thread0(std::int64_t rank) {
                  .wait = ticks(rank, 1 * kMs),
                  .bytes = 800,
                  .partner = 0,
+                 .communicator = kCommunicatorId + 1,
                  .match = 7});
   e.push_back({.kind = TraceEventKind::leave, .ticks = at(16), .site = kStep});
   e.push_back({.kind = TraceEventKind::event_atomic,

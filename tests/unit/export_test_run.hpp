@@ -16,6 +16,7 @@
 //   18 MPI_Allreduce 1 ms, 8 bytes, on the communicator (0x5eed, 0), sequence 0, rank 0 waiting
 //      0.5 ms (app.c:30)
 //   20 leave solve
+// The messages and the allreduce are on communicator (0x5eed, 0), the profiles' communicator 100.
 // Rank 1's thread 0 events come in two blocks: the enters up to MPI_Recv, then the rest.
 #pragma once
 
