@@ -105,7 +105,11 @@ SliceBuilder::ThreadState& SliceBuilder::state(std::int64_t rank, std::uint32_t 
 
 void SliceBuilder::emit(TimelineItem item) {
   item.ns_per_tick = state(item.rank, item.thread).ns_per_tick;
-  item.timestamp = static_cast<std::uint64_t>(std::llround(std::max(0.0, item.time_ns - origin_ns_)));
+  // Never back: a stream whose corrected times go back is merged as it comes (timeline_merge.hpp),
+  // and the writers' formats want times in order.
+  item.timestamp = std::max(
+      last_timestamp_, static_cast<std::uint64_t>(std::llround(std::max(0.0, item.time_ns - origin_ns_))));
+  last_timestamp_ = item.timestamp;
   out_(item);
 }
 

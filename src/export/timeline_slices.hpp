@@ -59,9 +59,9 @@ struct TimelineItem {
   std::uint32_t thread = 0;
   // 0: the thread's own track; e + 1: the lane of the thread's user event e.
   std::uint32_t lane = 0;
-  double time_ns = 0;                         // corrected, ns since rank 0's start; may be negative
-  std::uint64_t timestamp = 0;                // the same, shifted so that the timeline starts at 0 or later
-  std::string_view name;                      // slice_begin (and its slice_end), instant, counter, flows
+  double time_ns = 0;           // corrected, ns since rank 0's start; may be negative
+  std::uint64_t timestamp = 0;  // the same, shifted so that the timeline starts at 0 or later, and never back
+  std::string_view name;        // slice_begin (and its slice_end), instant, counter, flows
   const SiteInfo* site = nullptr;             // interval and operation slices (begin and end)
   const format::TraceEvent* event = nullptr;  // the recorded event of a slice (begin and end) or instant
   double value = 0;                           // counter: lost time so far, ns
@@ -148,6 +148,7 @@ class SliceBuilder {
   std::uint64_t order_ = 0;
   bool started_ = false;
   double origin_ns_ = 0;  // subtracted from corrected times: min(0, the first event's)
+  std::uint64_t last_timestamp_ = 0;
   double last_ns_ = 0;
 };
 

@@ -97,6 +97,15 @@ TEST_F(export_slices, NegativeCorrectedTimesAreShiftedToStartAtZero) {
   EXPECT_EQ(items, (std::vector<std::string>{"begin site 1 @0 t0", "end site 1 @10 t0"}));
 }
 
+TEST_F(export_slices, TimesThatGoBackAreHeldAtTheLastOne) {
+  // A drift faster than time itself, which no real clock has, would make a stream go back.
+  const auto items = slices_of({
+      at(10, {.kind = TraceEventKind::enter, .site = 1}),
+      at(8, {.kind = TraceEventKind::leave, .site = 1}),
+  });
+  EXPECT_EQ(items, (std::vector<std::string>{"begin site 1 @10 t0", "end site 1 @10 t0"}));
+}
+
 TEST_F(export_slices, WaitingOperationsAddUpToTheRanksLostTime) {
   std::vector<double> lost;
   const std::vector<Flow> no_flows;
