@@ -92,9 +92,10 @@ struct Otf2Writer::Archive {
 
   void check(OTF2_ErrorCode code, std::string_view what) {
     if (code == OTF2_SUCCESS) return;
+    const std::string detail = last_otf2_message.empty() ? "" : " (" + last_otf2_message + ")";
+    last_otf2_message.clear();
     throw std::runtime_error(fmt::format("{}: cannot {} the OTF2 archive: {}{}", directory.string(), what,
-                                         OTF2_Error_GetDescription(code),
-                                         last_otf2_message.empty() ? "" : " (" + last_otf2_message + ")"));
+                                         OTF2_Error_GetDescription(code), detail));
   }
 
   OTF2_StringRef string(std::string_view text) {
