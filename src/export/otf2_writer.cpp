@@ -129,7 +129,7 @@ struct Otf2Writer::Archive {
   }
 
   // The communicators of every traced rank's profile, identified across ranks by (members' hash,
-  // ordinal); MPI_COMM_WORLD first, for operations that name none.
+  // ordinal); MPI_COMM_WORLD first, also for operations that name none.
   void gather_communicators() {
     Comm world{"MPI_COMM_WORLD", {}, {}};
     for (std::size_t i = 0; i < names.ranks().size(); ++i) {
@@ -152,8 +152,10 @@ struct Otf2Writer::Archive {
         comm.members.push_back(rank_index.at(world_rank));
         comm.rank_in[world_rank] = static_cast<std::uint32_t>(comm_rank);
       }
-      index[key] = comms.size();
-      comms.push_back(std::move(comm));
+      // The first communicator of every traced rank, each at its own rank, is MPI_COMM_WORLD itself.
+      const bool is_world = key.second == 0 && comm.rank_in == comms[0].rank_in;
+      index[key] = is_world ? 0 : comms.size();
+      if (!is_world) comms.push_back(std::move(comm));
     }
     for (const RankInfo& r : names.ranks()) {
       if (!r.profile || !r.profile->has_mpi) continue;

@@ -4,9 +4,9 @@
 //
 // Definitions: a system tree (machine, then one node per host), one location group (process) per
 // rank, one location (CPU thread) per thread, a region per distinct site, the MPI communicators
-// (MPI_COMM_WORLD for operations that name none, and each communicator the profiles list,
-// identified across ranks by its members' hash and ordinal, its members in the order of their ranks
-// in it). Events, at clock-corrected times: Enter/Leave for intervals and operations; inside an
+// (MPI_COMM_WORLD, also for operations that name none, and each other communicator the profiles
+// list, identified across ranks by its members' hash and ordinal, its members in the order of their
+// ranks in it). Events, at clock-corrected times: Enter/Leave for intervals and operations; inside an
 // operation's Enter/Leave, MpiSend at the start of a send (MPI_Send, MPI_Sendrecv, MPI_Isend),
 // MpiRecv at the end of the call a message arrived in (MPI_Recv, MPI_Sendrecv, the Wait/Test that
 // completed an MPI_Irecv), with the partner as a rank of the communicator, tag and bytes, and

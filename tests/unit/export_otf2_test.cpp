@@ -63,6 +63,9 @@ TEST_F(export_otf2, OtfPrintReadsTheEnterLeaveAndMpiRecords) {
   EXPECT_EQ(count_records(events, "MPI_SEND"), 1);
   EXPECT_EQ(count_records(events, "MPI_RECV"), 1);
   EXPECT_EQ(first_record(events, "MPI_SEND"), "MPI_SEND 0 13000000") << "rank 0's send, at its start";
+  EXPECT_NE(events.find("Communicator: \"MPI_COMM_WORLD\" <0>, Tag: 7, Length: 800"), std::string::npos)
+      << "the profiles' communicator of both ranks, each at its world rank, is MPI_COMM_WORLD:\n"
+      << events;
   EXPECT_EQ(first_record(events, "MPI_RECV"), "MPI_RECV 2 15000000")
       << "rank 1's receive, at its corrected end";
   EXPECT_EQ(count_records(events, "MPI_COLLECTIVE_BEGIN"), 2);
