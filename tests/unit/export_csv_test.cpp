@@ -115,6 +115,18 @@ TEST_F(export_csv, AForeignTraceFileIsNamed) {
   }
 }
 
+TEST_F(export_csv, ProgressIsToldEveryNEventsAndAtTheEndWithTheTotalFromTheBlockRecords) {
+  LoadedRun loaded(dir_ / "run");
+  exports::CsvWriter writer(dir_ / "events.csv", loaded.names);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> told;  // (done, total)
+  exports::export_timeline(
+      loaded.traces, loaded.names, {}, {&writer},
+      [&](const exports::ExportProgress& p) { told.emplace_back(p.events_done, p.events_total); }, 10);
+  const std::uint64_t total = 2 * kEventsPerRank;
+  EXPECT_EQ(told,
+            (std::vector<std::pair<std::uint64_t, std::uint64_t>>{{10, total}, {20, total}, {total, total}}));
+}
+
 TEST(export_csv_field, QuotedOnlyWhenItMustBe) {
   std::string row;
   exports::append_csv_field(row, "plain");
