@@ -12,5 +12,6 @@ void add_run_command(CLI::App& app);        // run_command.cpp: run a program un
 void add_report_command(CLI::App& app);     // report_command.cpp: the efficiency report
 void add_locality_command(CLI::App& app);   // locality_command.cpp: memory locality scores
 void add_compiler_commands(CLI::App& app);  // compiler_command.cpp: parperf cc / parperf c++
+void add_export_command(CLI::App& app);     // export_command.cpp: timelines for Perfetto, OTF2...
 
 }  // namespace parperf::cli

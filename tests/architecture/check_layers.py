@@ -22,7 +22,8 @@ ALLOWED = {
     "import": {"format"},  # importers of other tools' traces: producers, like the collectors
     "analysis": {"format"},  # pure functions of the loaded run: never the runtime, never a report
     "report": {"analysis", "format"},  # renders analysis results: never the runtime
-    "cli": {"report", "analysis", "format", "import", "api"},  # the `parperf` command
+    "export": {"analysis", "format"},  # timeline exports (Perfetto, Chrome JSON, OTF2, CSV) of merged traces
+    "cli": {"report", "analysis", "format", "import", "api", "export"},  # the `parperf` command
 }
 WHY = {
     "analysis": "the analysis depends only on src/format (it reads files; it never links the runtime)",
@@ -31,6 +32,8 @@ WHY = {
     "collector": "a collector depends on the core's API and the format only, never on another collector",
     "report": "reports render analysis results; they never reach into the runtime",
     "import": "importers produce traces in the format; they know no analysis",
+    "export": "exports write the merged timeline for other tools: they read analysis results, never a report "
+              "or the runtime",
     "cli": "the command runs programs and reads files; it never links the in-process runtime",
     "api": "the public headers stand alone",
 }

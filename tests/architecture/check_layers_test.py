@@ -18,6 +18,9 @@ CLEAN = {
     "src/analysis/tree.hpp": "#pragma once\n",
     "src/cli/main.cpp": '#include "report/text.hpp"\n',
     "src/report/text.hpp": "#pragma once\n",
+    "src/export/csv.cpp": '#include "analysis/tree.hpp"\n',
+    "src/export/csv.hpp": "#pragma once\n",
+    "src/cli/export.cpp": '#include "export/csv.hpp"\n',
 }
 
 # Each violation: the file added to the clean tree, and the words the checker must print.
@@ -28,6 +31,8 @@ VIOLATIONS = [
     ("src/runtime/bad.cpp", '#include "runtime/openmp/tool.hpp"\n', "src/runtime/bad.cpp:1: includes runtime/openmp/tool.hpp"),
     ("src/runtime/mpi/bad.cpp", '#include "runtime/openmp/tool.hpp"\n', "src/runtime/mpi/bad.cpp:1: includes"),
     ("src/runtime/named.cpp", "// waits in MPI_Barrier\n", "src/runtime/named.cpp:1: the core names 'MPI'"),
+    ("src/export/bad.cpp", '#include "report/text.hpp"\n', "src/export/bad.cpp:1: includes report/text.hpp"),
+    ("src/analysis/exports.cpp", '#include "export/csv.hpp"\n', "src/analysis/exports.cpp:1: includes export/csv.hpp"),
     ("src/cli/bad.cpp", '#include "runtime/clock.hpp"\n', "src/cli/bad.cpp:1: includes runtime/clock.hpp"),
     ("src/runtime/CMakeLists.txt", "add_library(core OBJECT clock.cpp openmp/tool.cpp)\n",
      "target core compiles src/runtime/openmp/tool.cpp"),

@@ -1,0 +1,105 @@
+// `parperf export DIR --perfetto FILE --chrome-json FILE --otf2 DIR --csv FILE`: the run's event
+// traces, merged in corrected time, written in one pass for other tools (src/export). Every problem
+// ends the command with one line "parperf: <problem>" on stderr and exit status 1.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "analysis/run_loader.hpp"
+#include "analysis/site_resolution.hpp"
+#include "analysis/trace/trace_run.hpp"
+#include "cli/commands.hpp"
+#include "export/chrome_json_writer.hpp"
+#include "export/csv_writer.hpp"
+#include "export/export_timeline.hpp"
+#include "export/otf2_writer.hpp"
+#include "export/perfetto_writer.hpp"
+#include "report/printable_text.hpp"
+
+namespace parperf::cli {
+namespace {
+
+struct ExportCommandOptions {
+  std::string directory;
+  std::string perfetto, chrome_json, otf2, csv;
+  bool partial = false;
+};
+
+// "parperf export: 45% (1200000 of 2700000 events)", rewritten in place; only on a terminal.
+std::function<void(const exports::ExportProgress&)> progress_on_terminal() {
+  if (!::isatty(STDERR_FILENO)) return {};
+  return [](const exports::ExportProgress& p) {
+    const std::uint64_t total = std::max<std::uint64_t>(p.events_total, 1);
+    fmt::print(stderr, "\rparperf export: {:3}% ({} of {} events)", p.events_done * 100 / total,
+               p.events_done, p.events_total);
+    if (p.events_done >= p.events_total) fmt::print(stderr, "\n");
+    std::fflush(stderr);
+  };
+}
+
+void run_export(const ExportCommandOptions& o) {
+  if (o.perfetto.empty() && o.chrome_json.empty() && o.otf2.empty() && o.csv.empty())
+    throw std::runtime_error(
+        "nothing to write: give at least one of --perfetto, --chrome-json, --otf2, --csv");
+  const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
+  const analysis::TraceRun traces = exports::load_exported_traces(run);
+  const analysis::SiteTable sites = analysis::resolve_code_sites(run);
+  for (const auto* warnings : {&run.warnings, &sites.warnings, &traces.warnings, &traces.clocks.warnings})
+    for (const std::string& warning : *warnings)
+      fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
+  const exports::TimelineNames names(traces, sites);
+
+  std::vector<std::unique_ptr<exports::TimelineWriter>> writers;
+  if (!o.perfetto.empty()) writers.push_back(std::make_unique<exports::PerfettoWriter>(o.perfetto, names));
+  if (!o.chrome_json.empty())
+    writers.push_back(std::make_unique<exports::ChromeJsonWriter>(o.chrome_json, names));
+  if (!o.otf2.empty()) writers.push_back(std::make_unique<exports::Otf2Writer>(o.otf2, names));
+  if (!o.csv.empty()) writers.push_back(std::make_unique<exports::CsvWriter>(o.csv, names));
+  std::vector<exports::TimelineWriter*> outputs;
+  for (const auto& w : writers) outputs.push_back(w.get());
+  // Message flows come from the message matcher once it exists; until then, none.
+  const std::vector<exports::Flow> flows;
+  exports::export_timeline(traces, names, flows, outputs, progress_on_terminal());
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app) {
+  auto o = std::make_shared<ExportCommandOptions>();
+  auto* command = app.add_subcommand(
+      "export",
+      "Write the run's event trace, merged in corrected time, for Perfetto, Chrome, OTF2 tools or scripts");
+  command->add_option("DIR", o->directory, "Run directory written by `parperf run --trace`")->required();
+  command->add_option("--perfetto", o->perfetto, "Perfetto trace (protobuf) for ui.perfetto.dev")
+      ->type_name("FILE");
+  command
+      ->add_option("--chrome-json", o->chrome_json,
+                   "Chrome trace-event JSON for chrome://tracing (small traces)")
+      ->type_name("FILE");
+  command->add_option("--otf2", o->otf2, "OTF2 archive for Vampir, Scalasca, otf2-print (DIR/traces.otf2)")
+      ->type_name("DIR");
+  command->add_option("--csv", o->csv, "One CSV row per event, for scripts")->type_name("FILE");
+  command->add_flag("--partial", o->partial,
+                    "Export what can be read when profile files are missing or damaged (with warnings)");
+  command->footer("Several outputs may be written by one call. docs/trace.md says how to open each.");
+  command->callback([o] {
+    try {
+      run_export(*o);
+    } catch (const CLI::Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));
+      throw CLI::RuntimeError(1);
+    }
+  });
+}
+
+}  // namespace parperf::cli

@@ -1,0 +1,124 @@
+#include "export/otf2_vocabulary.hpp"
+
+#include <cctype>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "format/site_kinds.hpp"
+
+namespace parperf::exports {
+
+OTF2_Paradigm paradigm_of(std::uint32_t kind) {
+  if (format::is_mpi_kind(kind)) return OTF2_PARADIGM_MPI;
+  if (kind >= 16 && kind < 64) return OTF2_PARADIGM_OPENMP;
+  return OTF2_PARADIGM_USER;
+}
+
+OTF2_RegionRole role_of(std::uint32_t kind) {
+  using format::SiteKind;
+  switch (static_cast<SiteKind>(kind)) {
+    case SiteKind::program:
+    case SiteKind::user:
+      return OTF2_REGION_ROLE_FUNCTION;
+    case SiteKind::parallel_loop:
+    case SiteKind::sequential_loop:
+    case SiteKind::omp_loop:
+    case SiteKind::omp_taskloop:
+    case SiteKind::omp_distribute:
+      return OTF2_REGION_ROLE_LOOP;
+    case SiteKind::omp_parallel:
+      return OTF2_REGION_ROLE_PARALLEL;
+    case SiteKind::omp_sections:
+      return OTF2_REGION_ROLE_SECTIONS;
+    case SiteKind::omp_single:
+      return OTF2_REGION_ROLE_SINGLE;
+    case SiteKind::omp_workshare:
+      return OTF2_REGION_ROLE_WORKSHARE;
+    case SiteKind::omp_masked:
+      return OTF2_REGION_ROLE_MASTER;
+    case SiteKind::omp_task:
+      return OTF2_REGION_ROLE_TASK;
+    case SiteKind::omp_barrier:
+    case SiteKind::omp_implementation_barrier:
+    case SiteKind::mpi_barrier:
+      return OTF2_REGION_ROLE_BARRIER;
+    case SiteKind::omp_implicit_barrier:
+    case SiteKind::omp_join_barrier:
+      return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
+    case SiteKind::omp_taskwait:
+    case SiteKind::omp_taskgroup:
+      return OTF2_REGION_ROLE_TASK_WAIT;
+    case SiteKind::omp_critical:
+    case SiteKind::omp_lock:
+    case SiteKind::omp_nest_lock:
+      return OTF2_REGION_ROLE_CRITICAL;
+    case SiteKind::omp_ordered:
+      return OTF2_REGION_ROLE_ORDERED;
+    case SiteKind::omp_atomic:
+      return OTF2_REGION_ROLE_ATOMIC;
+    case SiteKind::omp_flush:
+      return OTF2_REGION_ROLE_FLUSH;
+    case SiteKind::omp_task_create:
+      return OTF2_REGION_ROLE_TASK_CREATE;
+    case SiteKind::mpi_broadcast:
+      return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case SiteKind::mpi_reduction:
+    case SiteKind::mpi_all_to_all:
+      return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case SiteKind::mpi_gather_scatter:
+      return OTF2_REGION_ROLE_COLL_OTHER;
+    case SiteKind::mpi_one_sided:
+    case SiteKind::mpi_one_sided_sync:
+      return OTF2_REGION_ROLE_RMA;
+    case SiteKind::mpi_io:
+      return OTF2_REGION_ROLE_FILE_IO;
+    default:
+      return format::is_mpi_kind(kind) && kind < 80 ? OTF2_REGION_ROLE_POINT2POINT : OTF2_REGION_ROLE_CODE;
+  }
+}
+
+OTF2_CollectiveOp collective_of(std::string_view name, std::uint32_t kind) {
+  static const std::map<std::string_view, OTF2_CollectiveOp, std::less<>> kOps = {
+      {"Barrier", OTF2_COLLECTIVE_OP_BARRIER},
+      {"Bcast", OTF2_COLLECTIVE_OP_BCAST},
+      {"Gather", OTF2_COLLECTIVE_OP_GATHER},
+      {"Gatherv", OTF2_COLLECTIVE_OP_GATHERV},
+      {"Scatter", OTF2_COLLECTIVE_OP_SCATTER},
+      {"Scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
+      {"Allgather", OTF2_COLLECTIVE_OP_ALLGATHER},
+      {"Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+      {"Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL},
+      {"Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
+      {"Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW},
+      {"Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
+      {"Reduce", OTF2_COLLECTIVE_OP_REDUCE},
+      {"Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
+      {"Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK},
+      {"Scan", OTF2_COLLECTIVE_OP_SCAN},
+      {"Exscan", OTF2_COLLECTIVE_OP_EXSCAN},
+  };
+  std::string_view op = name;
+  if (op.starts_with("MPI_")) op.remove_prefix(4);
+  if (auto it = kOps.find(op); it != kOps.end()) return it->second;
+  if (op.starts_with("I")) {
+    std::string blocking(op.substr(1));
+    if (!blocking.empty())
+      blocking[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(blocking[0])));
+    if (auto it = kOps.find(blocking); it != kOps.end()) return it->second;
+  }
+  switch (static_cast<format::SiteKind>(kind)) {
+    case format::SiteKind::mpi_broadcast:
+      return OTF2_COLLECTIVE_OP_BCAST;
+    case format::SiteKind::mpi_reduction:
+      return OTF2_COLLECTIVE_OP_ALLREDUCE;
+    case format::SiteKind::mpi_all_to_all:
+      return OTF2_COLLECTIVE_OP_ALLTOALL;
+    case format::SiteKind::mpi_gather_scatter:
+      return OTF2_COLLECTIVE_OP_ALLGATHER;
+    default:
+      return OTF2_COLLECTIVE_OP_BARRIER;
+  }
+}
+
+}  // namespace parperf::exports

@@ -1,0 +1,356 @@
+#include "export/otf2_writer.hpp"
+
+#include <fmt/format.h>
+#include <otf2/otf2.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "export/otf2_vocabulary.hpp"
+#include "format/site_kinds.hpp"
+
+namespace parperf::exports {
+
+namespace {
+
+constexpr const char* kArchiveName = "traces";
+
+// OTF2 reports errors through a process-wide callback that prints them; ours keeps the last
+// message instead, for the exception that names the archive.
+thread_local std::string last_otf2_message;
+
+OTF2_ErrorCode keep_message(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                            const char* format, va_list arguments) {
+  char text[512] = "";
+  if (format) std::vsnprintf(text, sizeof text, format, arguments);
+  last_otf2_message = text;
+  return code;
+}
+
+OTF2_FlushType flush_always(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+
+// The calls that carry a message (docs/format.md, the event trace's operations): a send leaves at
+// the call's start (MPI_Isend too), a receive arrives at the end of the call that completed it (the
+// MPI_Recv, or the Wait/Test that completed an MPI_Irecv, which names the sender).
+bool sends(std::uint32_t kind) {
+  using format::SiteKind;
+  return kind == static_cast<std::uint32_t>(SiteKind::mpi_send) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_sendrecv) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_isend);
+}
+bool receives(std::uint32_t kind) {
+  using format::SiteKind;
+  return kind == static_cast<std::uint32_t>(SiteKind::mpi_recv) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_sendrecv) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_wait) ||
+         kind == static_cast<std::uint32_t>(SiteKind::mpi_test);
+}
+
+}  // namespace
+
+struct Otf2Writer::Archive {
+  struct Location {
+    OTF2_LocationRef ref = 0;
+    OTF2_EvtWriter* writer = nullptr;
+    std::uint64_t events = 0;
+    std::uint32_t thread = 0;
+    std::size_t group = 0;  // the rank's index
+  };
+  struct Comm {
+    std::string name;
+    std::vector<std::uint64_t> members;  // indices of ranks (in ranks_ order), by comm rank
+    std::unordered_map<std::int64_t, std::uint32_t> rank_in;  // world rank -> comm rank
+  };
+  struct Region {
+    OTF2_StringRef name, file;
+    OTF2_RegionRole role;
+    OTF2_Paradigm paradigm;
+    std::uint32_t line;
+  };
+
+  const TimelineNames& names;
+  std::filesystem::path directory;
+  OTF2_Archive* archive = nullptr;
+  std::uint64_t last_timestamp = 0;
+  std::map<std::pair<std::int64_t, std::uint32_t>, Location> locations;
+  std::unordered_map<std::string, OTF2_StringRef> strings;
+  std::vector<const std::string*> string_order;
+  std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, OTF2_RegionRef> region_ids;
+  std::vector<Region> regions;
+  std::vector<Comm> comms;  // [0]: MPI_COMM_WORLD
+  // (rank, CommunicatorRecord::id) -> index in comms
+  std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> comm_of;
+  std::unordered_map<std::int64_t, std::size_t> rank_index;
+
+  Archive(const TimelineNames& n, std::filesystem::path dir) : names(n), directory(std::move(dir)) {}
+
+  void check(OTF2_ErrorCode code, std::string_view what) {
+    if (code == OTF2_SUCCESS) return;
+    const std::string detail = last_otf2_message.empty() ? "" : " (" + last_otf2_message + ")";
+    last_otf2_message.clear();
+    throw std::runtime_error(fmt::format("{}: cannot {} the OTF2 archive: {}{}", directory.string(), what,
+                                         OTF2_Error_GetDescription(code), detail));
+  }
+
+  OTF2_StringRef string(std::string_view text) {
+    const auto [it, added] =
+        strings.try_emplace(std::string(text), static_cast<OTF2_StringRef>(strings.size()));
+    if (added) string_order.push_back(&it->first);
+    return it->second;
+  }
+
+  OTF2_RegionRef region(const SiteInfo& site) {
+    auto key = std::make_tuple(site.name, site.kind, site.file, site.line);
+    const auto [it, added] =
+        region_ids.try_emplace(std::move(key), static_cast<OTF2_RegionRef>(regions.size()));
+    if (added)
+      regions.push_back(Region{string(site.name), string(site.file), role_of(site.kind),
+                               paradigm_of(site.kind),
+                               static_cast<std::uint32_t>(std::max<std::int64_t>(0, site.line))});
+    return it->second;
+  }
+
+  Location& location(std::int64_t rank, std::uint32_t thread) {
+    auto [it, added] = locations.try_emplace({rank, thread});
+    if (added) {
+      it->second.ref = locations.size() - 1;
+      it->second.thread = thread;
+      it->second.group = rank_index.at(rank);
+      it->second.writer = OTF2_Archive_GetEvtWriter(archive, it->second.ref);
+      if (!it->second.writer) check(OTF2_ERROR_MEM_ALLOC_FAILED, "write");
+    }
+    return it->second;
+  }
+
+  // The communicators of every traced rank's profile, identified across ranks by (members' hash,
+  // ordinal); MPI_COMM_WORLD first, also for operations that name none.
+  void gather_communicators() {
+    Comm world{"MPI_COMM_WORLD", {}, {}};
+    for (std::size_t i = 0; i < names.ranks().size(); ++i) {
+      world.members.push_back(i);
+      world.rank_in[names.ranks()[i].rank] = static_cast<std::uint32_t>(i);
+    }
+    comms.push_back(std::move(world));
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::map<std::int64_t, std::int64_t>>
+        members;  // by comm rank
+    for (const RankInfo& r : names.ranks()) {
+      if (!r.profile || !r.profile->has_mpi) continue;
+      for (const format::Communicator& c : r.profile->mpi.communicators)
+        members[{c.members_hash, c.ordinal}][c.rank] = r.rank;
+    }
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::size_t> index;
+    for (const auto& [key, by_rank] : members) {
+      Comm comm{fmt::format("communicator {} of {} ranks", key.second, by_rank.size()), {}, {}};
+      for (const auto& [comm_rank, world_rank] : by_rank) {
+        // Only traced ranks have profiles here, so every member has a location group.
+        comm.members.push_back(rank_index.at(world_rank));
+        comm.rank_in[world_rank] = static_cast<std::uint32_t>(comm_rank);
+      }
+      // The first communicator of every traced rank, each at its own rank, is MPI_COMM_WORLD itself.
+      const bool is_world = key.second == 0 && comm.rank_in == comms[0].rank_in;
+      index[key] = is_world ? 0 : comms.size();
+      if (!is_world) comms.push_back(std::move(comm));
+    }
+    for (const RankInfo& r : names.ranks()) {
+      if (!r.profile || !r.profile->has_mpi) continue;
+      for (const format::Communicator& c : r.profile->mpi.communicators)
+        comm_of[{r.rank, c.id}] = index.at({c.members_hash, c.ordinal});
+    }
+  }
+
+  // The communicator of an operation, and its partner's rank in it.
+  std::pair<std::size_t, std::uint32_t> where(std::int64_t rank, const format::TraceEvent& e) {
+    std::size_t comm = 0;
+    if (e.communicator != 0)
+      if (auto it = comm_of.find({rank, e.communicator - 1}); it != comm_of.end()) comm = it->second;
+    const auto partner = comms[comm].rank_in.find(e.partner);
+    const std::uint32_t in_comm =
+        partner != comms[comm].rank_in.end() ? partner->second : static_cast<std::uint32_t>(e.partner);
+    return {comm, in_comm};
+  }
+
+  void write_definitions();
+};
+
+Otf2Writer::Otf2Writer(const std::filesystem::path& directory, const TimelineNames& names)
+    : archive_(std::make_unique<Archive>(names, directory)) {
+  Archive& a = *archive_;
+  OTF2_Error_RegisterCallback(keep_message, nullptr);
+  // OTF2 refuses to write over any file of an archive, in words that do not say which: name it.
+  for (const std::string& file :
+       {std::string(kArchiveName) + ".otf2", std::string(kArchiveName) + ".def", std::string(kArchiveName)})
+    if (std::filesystem::exists(directory / file))
+      throw std::runtime_error(
+          fmt::format("{}: already holds an OTF2 archive ({}): remove it or choose another "
+                      "directory",
+                      directory.string(), file));
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error)
+    throw std::runtime_error(fmt::format("{}: cannot create: {}", directory.string(), error.message()));
+  for (std::size_t i = 0; i < names.ranks().size(); ++i) a.rank_index[names.ranks()[i].rank] = i;
+  a.gather_communicators();
+
+  a.archive = OTF2_Archive_Open(directory.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!a.archive) a.check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "create");
+  static const OTF2_FlushCallbacks kFlush = {flush_always, nullptr};  // no BufferFlush records
+  a.check(OTF2_Archive_SetFlushCallbacks(a.archive, &kFlush, nullptr), "set up");
+  a.check(OTF2_Archive_SetSerialCollectiveCallbacks(a.archive), "set up");
+  a.check(OTF2_Archive_SetCreator(a.archive, "parperf export"), "set up");
+  a.check(OTF2_Archive_OpenEvtFiles(a.archive), "open the event files of");
+  // Every thread a location from the start: the MPI ranks' locations are defined even when a
+  // thread writes no event.
+  for (const RankInfo& rank : names.ranks())
+    for (const ThreadInfo& thread : rank.threads) a.location(rank.rank, thread.index);
+}
+
+Otf2Writer::~Otf2Writer() {
+  if (archive_ && archive_->archive) OTF2_Archive_Close(archive_->archive);
+}
+
+void Otf2Writer::item(const TimelineItem& item) {
+  if (item.lane != 0) return;  // user events' lanes: see the header's limits
+  const bool slice = item.kind == ItemKind::slice_begin || item.kind == ItemKind::slice_end;
+  if (!slice || item.category == ItemCategory::user_event) return;
+  Archive& a = *archive_;
+  static const SiteInfo kWriterWait{"trace writer wait", 0, "", 0, ""};
+  const SiteInfo& site = item.site ? *item.site : kWriterWait;
+  Archive::Location& at = a.location(item.rank, item.thread);
+  const OTF2_TimeStamp time = item.timestamp;
+  a.last_timestamp = std::max(a.last_timestamp, time);
+  const OTF2_RegionRef region = a.region(site);
+  const bool message = item.category == ItemCategory::operation && item.event && item.event->partner >= 0;
+  const bool collective =
+      item.category == ItemCategory::operation && format::is_mpi_collective_kind(site.kind);
+  if (item.kind == ItemKind::slice_begin) {
+    a.check(OTF2_EvtWriter_Enter(at.writer, nullptr, time, region), "write");
+    ++at.events;
+    if (message && sends(site.kind)) {
+      const auto [comm, partner] = a.where(item.rank, *item.event);
+      a.check(OTF2_EvtWriter_MpiSend(at.writer, nullptr, time, partner, static_cast<OTF2_CommRef>(comm),
+                                     static_cast<std::uint32_t>(item.event->match), item.event->bytes),
+              "write");
+      ++at.events;
+    }
+    if (collective) {
+      a.check(OTF2_EvtWriter_MpiCollectiveBegin(at.writer, nullptr, time), "write");
+      ++at.events;
+    }
+    return;
+  }
+  if (message && receives(site.kind)) {
+    const auto [comm, partner] = a.where(item.rank, *item.event);
+    a.check(OTF2_EvtWriter_MpiRecv(at.writer, nullptr, time, partner, static_cast<OTF2_CommRef>(comm),
+                                   static_cast<std::uint32_t>(item.event->match), item.event->bytes),
+            "write");
+    ++at.events;
+  }
+  if (collective) {
+    // A collective's partner is its root (-1 for a collective without one).
+    const auto [comm, root] = a.where(item.rank, *item.event);
+    a.check(OTF2_EvtWriter_MpiCollectiveEnd(at.writer, nullptr, time, collective_of(site.name, site.kind),
+                                            static_cast<OTF2_CommRef>(comm),
+                                            item.event->partner >= 0 ? root : OTF2_UNDEFINED_UINT32,
+                                            item.event->bytes, 0),
+            "write");
+    ++at.events;
+  }
+  a.check(OTF2_EvtWriter_Leave(at.writer, nullptr, time, region), "write");
+  ++at.events;
+}
+
+void Otf2Writer::Archive::write_definitions() {
+  OTF2_GlobalDefWriter* defs = OTF2_Archive_GetGlobalDefWriter(archive);
+  if (!defs) check(OTF2_ERROR_MEM_ALLOC_FAILED, "write the definitions of");
+  // Strings the other definitions name, registered before the strings are written.
+  const OTF2_StringRef machine = string("machine"), node_class = string("node"), empty = string("");
+  std::map<std::string, OTF2_StringRef> hosts;
+  for (const RankInfo& r : names.ranks()) hosts.emplace(r.hostname.empty() ? "localhost" : r.hostname, 0);
+  for (auto& [host, ref] : hosts) ref = string(host);
+  std::vector<OTF2_StringRef> rank_names, comm_names;
+  for (const RankInfo& r : names.ranks()) rank_names.push_back(string(fmt::format("rank {}", r.rank)));
+  std::map<std::uint32_t, OTF2_StringRef> thread_names;
+  for (const auto& [key, l] : locations)
+    thread_names.emplace(l.thread, string(fmt::format("thread {}", l.thread)));
+  for (const Comm& c : comms) comm_names.push_back(string(c.name));
+  const OTF2_StringRef locations_name = string("MPI ranks");
+
+  check(OTF2_GlobalDefWriter_WriteClockProperties(defs, 1'000'000'000, 0, last_timestamp + 1,
+                                                  OTF2_UNDEFINED_TIMESTAMP),
+        "write the definitions of");
+  for (std::size_t i = 0; i < string_order.size(); ++i)
+    check(OTF2_GlobalDefWriter_WriteString(defs, static_cast<OTF2_StringRef>(i), string_order[i]->c_str()),
+          "write the definitions of");
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    const Region& r = regions[i];
+    check(OTF2_GlobalDefWriter_WriteRegion(defs, static_cast<OTF2_RegionRef>(i), r.name, r.name, empty,
+                                           r.role, r.paradigm, OTF2_REGION_FLAG_NONE, r.file, r.line, r.line),
+          "write the definitions of");
+  }
+  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+        "write the definitions of");
+  std::map<std::string, OTF2_SystemTreeNodeRef> nodes;
+  for (const auto& [host, ref] : hosts) {
+    const auto node = static_cast<OTF2_SystemTreeNodeRef>(nodes.size() + 1);
+    nodes[host] = node;
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, node, ref, node_class, 0),
+          "write the definitions of");
+  }
+  for (std::size_t i = 0; i < names.ranks().size(); ++i) {
+    const RankInfo& r = names.ranks()[i];
+    check(OTF2_GlobalDefWriter_WriteLocationGroup(
+              defs, static_cast<OTF2_LocationGroupRef>(i), rank_names[i], OTF2_LOCATION_GROUP_TYPE_PROCESS,
+              nodes.at(r.hostname.empty() ? "localhost" : r.hostname), OTF2_UNDEFINED_LOCATION_GROUP),
+          "write the definitions of");
+  }
+  // Each rank's first thread stands for the rank in MPI's groups: their order is the ranks'.
+  std::vector<std::uint64_t> rank_locations(names.ranks().size(), OTF2_UNDEFINED_LOCATION);
+  for (const auto& [key, l] : locations) {
+    check(OTF2_GlobalDefWriter_WriteLocation(defs, l.ref, thread_names.at(l.thread),
+                                             OTF2_LOCATION_TYPE_CPU_THREAD, l.events,
+                                             static_cast<OTF2_LocationGroupRef>(l.group)),
+          "write the definitions of");
+    if (rank_locations[l.group] == OTF2_UNDEFINED_LOCATION) rank_locations[l.group] = l.ref;
+  }
+  check(OTF2_GlobalDefWriter_WriteGroup(
+            defs, 0, locations_name, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+            static_cast<std::uint32_t>(rank_locations.size()), rank_locations.data()),
+        "write the definitions of");
+  for (std::size_t i = 0; i < comms.size(); ++i) {
+    const auto group = static_cast<OTF2_GroupRef>(i + 1);
+    check(OTF2_GlobalDefWriter_WriteGroup(
+              defs, group, comm_names[i], OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+              static_cast<std::uint32_t>(comms[i].members.size()), comms[i].members.data()),
+          "write the definitions of");
+    check(OTF2_GlobalDefWriter_WriteComm(defs, static_cast<OTF2_CommRef>(i), comm_names[i], group,
+                                         OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+          "write the definitions of");
+  }
+}
+
+void Otf2Writer::finish() {
+  Archive& a = *archive_;
+  for (auto& [key, l] : a.locations) a.check(OTF2_Archive_CloseEvtWriter(a.archive, l.writer), "close");
+  a.check(OTF2_Archive_CloseEvtFiles(a.archive), "close");
+  // Local definitions: none (every reference is global), but a reader expects a file per location.
+  a.check(OTF2_Archive_OpenDefFiles(a.archive), "write the definitions of");
+  for (auto& [key, l] : a.locations) {
+    OTF2_DefWriter* local = OTF2_Archive_GetDefWriter(a.archive, l.ref);
+    if (!local) a.check(OTF2_ERROR_MEM_ALLOC_FAILED, "write the definitions of");
+    a.check(OTF2_Archive_CloseDefWriter(a.archive, local), "write the definitions of");
+  }
+  a.check(OTF2_Archive_CloseDefFiles(a.archive), "write the definitions of");
+  a.write_definitions();
+  OTF2_Archive* archive = a.archive;
+  a.archive = nullptr;
+  a.check(OTF2_Archive_Close(archive), "close");
+}
+
+}  // namespace parperf::exports
