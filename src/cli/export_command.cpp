@@ -18,6 +18,7 @@
 #include "analysis/trace/trace_run.hpp"
 #include "cli/commands.hpp"
 #include "export/chrome_json_writer.hpp"
+#include "export/communication_flows.hpp"
 #include "export/csv_writer.hpp"
 #include "export/export_timeline.hpp"
 #include "export/otf2_writer.hpp"
@@ -65,8 +66,8 @@ void run_export(const ExportCommandOptions& o) {
   if (!o.csv.empty()) writers.push_back(std::make_unique<exports::CsvWriter>(o.csv, names));
   std::vector<exports::TimelineWriter*> outputs;
   for (const auto& w : writers) outputs.push_back(w.get());
-  // Message flows come from the message matcher once it exists; until then, none.
-  const std::vector<exports::Flow> flows;
+  const std::vector<exports::Flow> flows =
+      exports::communication_flows(analysis::match_communication(traces), names);
   exports::export_timeline(traces, names, flows, outputs, progress_on_terminal());
 }
 

@@ -8,6 +8,7 @@ parperf_add_unit_test(export_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/export_test_run.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_slices_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/export_flows_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_perfetto_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_chrome_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_otf2_test.cpp

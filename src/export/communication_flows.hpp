@@ -1,0 +1,18 @@
+// The flow arrows of a run's matched communication (analysis/trace/messages.hpp): each message
+// from the start of its send to the end of the call it arrived in, and each blocking collective
+// instance from the member that arrived last, the one the others waited for, to every other
+// member's departure.
+#pragma once
+
+#include <vector>
+
+#include "analysis/trace/messages.hpp"
+#include "export/timeline_names.hpp"
+#include "export/timeline_slices.hpp"
+
+namespace parperf::exports {
+
+std::vector<Flow> communication_flows(const analysis::Communication& communication,
+                                      const TimelineNames& names);
+
+}  // namespace parperf::exports
