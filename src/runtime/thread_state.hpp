@@ -61,6 +61,9 @@ struct ThreadState {
   // Entries that push no frame: begun while recording was off, past the depth limit, or inside
   // such an entry. They are always the innermost ones, so their ends come first and only count down.
   std::uint32_t unrecorded = 0;
+  // The thread's event trace buffers (thread_trace.hpp); null when not tracing. Beside the stack's
+  // depth: every interval boundary reads both.
+  ThreadTrace* trace = nullptr;
   Frame frames[kMaxFrames];
 
   // OS CPU time attribution (see os_cpu_time.hpp).
@@ -86,8 +89,6 @@ struct ThreadState {
   static constexpr int kOperationChunk = 32;
   OperationStats* operation_chunk = nullptr;
   int operation_chunk_used = 0;
-
-  ThreadTrace* trace = nullptr;  // the thread's event trace buffers (thread_trace.hpp); null when not tracing
 
   static constexpr int kMaxOpenEvents = 64;
   OpenEvent open_events[kMaxOpenEvents];

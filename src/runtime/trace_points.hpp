@@ -14,20 +14,31 @@
 
 namespace parperf::runtime {
 
+// The appends themselves are out of line: a run without a trace pays a load and a branch at each
+// interval boundary, not the larger code of the append inside the hot path.
+__attribute__((noinline)) inline void trace_enter_on(ThreadTrace& trace, std::uint32_t depth,
+                                                     const parperf_site* site, std::int64_t value,
+                                                     std::uint64_t now) noexcept {
+  if (!site_traced(site, depth, config().trace_max_depth)) return;
+  const std::uint32_t id = site->id_;
+  trace_event(trace, now, [&](format::TraceBlockEncoder& e) { return e.enter(now, id, value); });
+}
+
+__attribute__((noinline)) inline void trace_leave_on(ThreadTrace& trace, std::uint32_t depth,
+                                                     const parperf_site* site, std::uint64_t now) noexcept {
+  if (!site_traced(site, depth, config().trace_max_depth)) return;
+  const std::uint32_t id = site->id_;
+  trace_event(trace, now, [&](format::TraceBlockEncoder& e) { return e.leave(now, id); });
+}
+
 inline void trace_enter(ThreadState& t, std::uint32_t depth, const parperf_site* site, std::int64_t value,
                         std::uint64_t now) noexcept {
-  ThreadTrace* trace = t.trace;
-  if (!trace || !site_traced(site, depth, config().trace_max_depth)) return;
-  const std::uint32_t id = site->id_;
-  trace_event(*trace, now, [&](format::TraceBlockEncoder& e) { return e.enter(now, id, value); });
+  if (ThreadTrace* trace = t.trace) trace_enter_on(*trace, depth, site, value, now);
 }
 
 inline void trace_leave(ThreadState& t, std::uint32_t depth, const parperf_site* site,
                         std::uint64_t now) noexcept {
-  ThreadTrace* trace = t.trace;
-  if (!trace || !site_traced(site, depth, config().trace_max_depth)) return;
-  const std::uint32_t id = site->id_;
-  trace_event(*trace, now, [&](format::TraceBlockEncoder& e) { return e.leave(now, id); });
+  if (ThreadTrace* trace = t.trace) trace_leave_on(*trace, depth, site, now);
 }
 
 inline void trace_iteration(ThreadState& t, std::uint32_t depth, const parperf_site* site,
