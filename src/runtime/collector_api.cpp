@@ -14,6 +14,44 @@
 
 using namespace parperf::runtime;
 
+namespace {
+
+// The operation's site (a code site: its address and kind), registered.
+parperf_site* site_of(const parperf_operation& operation) noexcept {
+  CodeSite* code =
+      code_site(operation.address, static_cast<parperf::format::SiteKind>(operation.kind), operation.name);
+  if (!code) return nullptr;
+  parperf_site* site = &code->site;
+  if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
+    register_site(site);
+  return site;
+}
+
+// Its duration, and its waits clamped to it.
+struct Measured {
+  std::uint64_t duration, wait, sync;
+};
+Measured measured(const parperf_operation& operation) noexcept {
+  const std::uint64_t duration = ticks_between(operation.start, operation.end);
+  return {duration, operation.wait < duration ? operation.wait : duration,
+          operation.sync < duration ? operation.sync : duration};
+}
+
+void trace(ThreadState& t, const parperf_site* site, const parperf_operation& operation,
+           const Measured& m) noexcept {
+  trace_operation(t, site,
+                  {.start = operation.start,
+                   .duration = m.duration,
+                   .wait = m.wait,
+                   .sync = m.sync,
+                   .bytes = operation.bytes,
+                   .partner = operation.partner,
+                   .communicator = operation.communicator,
+                   .match = operation.match});
+}
+
+}  // namespace
+
 extern "C" {
 
 int parperf_collector_active(void) {
@@ -27,33 +65,28 @@ double parperf_collector_ticks_per_ns(void) { return estimated_ticks_per_ns(); }
 int parperf_collector_record(const parperf_operation* operation, parperf_position* position) {
   ThreadState* t = current_thread();
   if (!operation || !t || !recording() || t->unrecorded) return 0;
-  CodeSite* code =
-      code_site(operation->address, static_cast<parperf::format::SiteKind>(operation->kind), operation->name);
-  if (!code) return 0;
-  parperf_site* site = &code->site;
-  if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
-    register_site(site);
+  parperf_site* site = site_of(*operation);
+  if (!site) return 0;
   Node* node = innermost_node(*t);
   OperationStats* stats = operation_stats_for(*t, *node, site);
   if (!stats) return 0;
-  const std::uint64_t duration = ticks_between(operation->start, operation->end);
-  stats->record(duration, operation->wait < duration ? operation->wait : duration,
-                operation->sync < duration ? operation->sync : duration, operation->bytes);
+  const Measured m = measured(*operation);
+  stats->record(m.duration, m.wait, m.sync, operation->bytes);
   stats->record_partner(operation->partner);
   if (operation->overlap) stats->overlap_ticks.add(operation->overlap);
   stats->last_begin_ticks.set(operation->start);
   stats->last_end_ticks.set(operation->end);
-  if (t->trace)
-    trace_operation(*t, site,
-                    {.start = operation->start,
-                     .duration = duration,
-                     .wait = operation->wait < duration ? operation->wait : duration,
-                     .sync = operation->sync < duration ? operation->sync : duration,
-                     .bytes = operation->bytes,
-                     .partner = operation->partner,
-                     .communicator = operation->communicator,
-                     .match = operation->match});
+  if (t->trace) trace(*t, site, *operation, m);
   if (position) *position = parperf_position{t, node, site};
+  return 1;
+}
+
+int parperf_collector_trace(const parperf_operation* operation) {
+  ThreadState* t = current_thread();
+  if (!operation || !t || !t->trace || !recording() || t->unrecorded) return 0;
+  parperf_site* site = site_of(*operation);
+  if (!site) return 0;
+  trace(*t, site, *operation, measured(*operation));
   return 1;
 }
 

@@ -72,6 +72,12 @@ typedef struct parperf_position {
  * an unmeasured thread, out of memory). */
 PARPERF_API int parperf_collector_record(const parperf_operation* operation, parperf_position* position);
 
+/* Adds `operation` to the event trace only, when one is recorded: a call whose statistics went into
+ * another operation already, but which carried several messages (an MPI_Waitall that completed
+ * several receives traces one operation per message after the first, each at the call's end with
+ * no duration). Returns 1 when it was traced. */
+PARPERF_API int parperf_collector_trace(const parperf_operation* operation);
+
 /* ---- The process ---------------------------------------------------------------------------- */
 
 /* The process's rank and the number of processes of the job, once the collector knows them (they

@@ -28,4 +28,18 @@ void record(const CallRecord& call) noexcept {
   sample_collective(call.communicator, where, call.start, call.no_departure ? 0 : call.end);
 }
 
+void trace_message(const CallRecord& call, const ArrivedMessage& message) noexcept {
+  parperf_operation operation{};
+  operation.name = call.name;
+  operation.address = call.caller;
+  operation.kind = static_cast<std::uint32_t>(call.kind);
+  operation.start = call.end;
+  operation.end = call.end;
+  operation.bytes = message.bytes;
+  operation.partner = message.sender;
+  operation.communicator = static_cast<std::uint32_t>(message.communicator) + 1;
+  operation.match = message.tag;
+  parperf_collector_trace(&operation);
+}
+
 }  // namespace parperf::mpi

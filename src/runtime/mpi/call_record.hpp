@@ -31,4 +31,14 @@ struct CallRecord {
 // Records the call in the calling thread's innermost interval.
 void record(const CallRecord& call) noexcept;
 
+// One more message that `call` received (a Waitall completing several receives): traced only, at
+// the call's end with no duration (its statistics and its waiting are the call's).
+struct ArrivedMessage {
+  std::int64_t sender = -1;        // MPI_COMM_WORLD rank
+  std::int32_t communicator = -1;  // slot
+  std::int64_t tag = 0;
+  std::uint64_t bytes = 0;
+};
+void trace_message(const CallRecord& call, const ArrivedMessage& message) noexcept;
+
 }  // namespace parperf::mpi

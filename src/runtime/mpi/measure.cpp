@@ -237,6 +237,11 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
   constexpr int kMaxStretches = 64;
   Stretch stretches[kMaxStretches];
   int stretch_count = 0;
+  // The messages of the receives completed after the first (a Waitall of several receives): each is
+  // traced on its own, so that the trace pairs every message with its send.
+  constexpr int kMaxMessages = 64;
+  ArrivedMessage more[kMaxMessages];
+  int more_count = 0;
   for (int j = 0; before && completed && j < completed_count; ++j) {
     const int index = completed[j];
     if (index < 0 || index >= count) continue;
@@ -247,15 +252,18 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
                                     : info.bytes;
     r.bytes += bytes;
     if (bytes > largest) largest = bytes;
-    if (info.kind == RequestKind::receive && r.message_communicator < 0 && info.communicator >= 0) {
-      // The first receive completed: the message that arrived, by its status when there is one.
+    if (info.kind == RequestKind::receive && info.communicator >= 0) {
+      // A receive completed: the message that arrived, by its status when there is one.
       const MPI_Status* status = statuses ? &statuses[j] : nullptr;
       const std::int64_t sender =
           info.partner >= 0 ? info.partner : (status ? world_rank_of(info.comm, status->MPI_SOURCE) : -1);
-      if (sender >= 0) {
+      const std::int64_t tag = status ? status->MPI_TAG : info.tag;
+      if (sender >= 0 && r.message_communicator < 0) {
         r.partner = sender;
         r.message_communicator = info.communicator;
-        r.tag = status ? status->MPI_TAG : info.tag;
+        r.tag = tag;
+      } else if (sender >= 0 && more_count < kMaxMessages) {
+        more[more_count++] = ArrivedMessage{sender, info.communicator, tag, bytes};
       }
     }
     if (r.partner < 0) r.partner = info.partner;
@@ -272,6 +280,7 @@ void finish_completion(Call& call, int count, const MPI_Request* before, int com
   r.overlap = overlap_of(stretches, stretch_count);
   if (waited_on_transfer) r.real_sync = waiting_part(duration, largest);
   record(r);
+  for (int m = 0; m < more_count; ++m) trace_message(r, more[m]);
 }
 
 void forget_request(MPI_Request request) noexcept { forget_tracked_request(request); }

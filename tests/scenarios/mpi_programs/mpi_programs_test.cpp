@@ -75,6 +75,13 @@ const std::vector<Program>& programs() {
        {},
        false,
        "rooted_collectives: 3 ranks, 2 repetitions, sum 144\n"},
+      {"waitall_exchange",
+       PARPERF_PROGRAM_MPI_WAITALL_EXCHANGE,
+       3,
+       {},
+       {},
+       false,
+       "waitall_exchange: 3 ranks, 5 rounds, checked\n"},
       {"nonblocking_overlap",
        PARPERF_PROGRAM_MPI_NONBLOCKING_OVERLAP,
        2,
@@ -203,7 +210,8 @@ TEST(MpiHarness, TimeoutEndsEveryRankOfAHungJob) {
 TEST(MpiProgramSources, SiteMarkersNameOneLineEach) {
   for (const char* source :
        {"late_sender.c", "imbalanced_barrier.c", "nonblocking_overlap.c", "two_communicators.c", "hybrid.c",
-        "abort_rank.c", "crash_rank.c", "fortran_use_mpi.f90", "fortran_mpi_f08.f90", "relay_chain.c"}) {
+        "abort_rank.c", "crash_rank.c", "fortran_use_mpi.f90", "fortran_mpi_f08.f90", "relay_chain.c",
+        "waitall_exchange.c"}) {
     const auto lines = source_markers(std::filesystem::path(MPI_PROGRAMS_SOURCE_DIR) / source);
     EXPECT_FALSE(lines.empty()) << source << " marks no call";
   }

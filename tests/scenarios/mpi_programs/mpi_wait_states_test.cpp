@@ -158,6 +158,19 @@ TEST(MpiWaitStates, ImbalancedBarrierIsWaitAtBarrierCausedByTheLastRank) {
       << "rank 2 arrives last at every barrier";
 }
 
+// A Waitall that completes two receives: both messages are traced, each paired with its send. On 2
+// ranks, one a core: a ring exchange's messages arrive microseconds after they leave, closer than
+// the clock offsets of ranks that share a core can be measured, so only then must the clock check
+// find nothing.
+TEST(MpiWaitStates, EveryMessageAWaitallCompletedIsPairedWithItsSend) {
+  TempDir tmp;
+  const json w = traced_wait_states(tmp, 2, {PARPERF_PROGRAM_MPI_WAITALL_EXCHANGE, "5"});
+  EXPECT_EQ(integer(w, "messages"), 2 * 2 * 5) << "two messages per rank and round";
+  EXPECT_EQ(integer(w, "unmatched_sends"), 0) << "no message is lost in a Waitall of several receives";
+  EXPECT_EQ(integer(w, "unmatched_receives"), 0);
+  expect_clocks_agree(w);
+}
+
 // Parallel trace analysis: `parperf report --np 2` and `mpirun -np 2 parperf report` share the trace
 // files out among two analysis processes and must print exactly what the serial report prints.
 TEST(MpiWaitStates, ParallelAnalysisPrintsTheSerialReport) {
