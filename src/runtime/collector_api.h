@@ -73,9 +73,9 @@ typedef struct parperf_position {
 PARPERF_API int parperf_collector_record(const parperf_operation* operation, parperf_position* position);
 
 /* Adds `operation` to the event trace only, when one is recorded: a call whose statistics went into
- * another operation already, but which carried several messages (an MPI_Waitall that completed
- * several receives traces one operation per message after the first, each at the call's end with
- * no duration). Returns 1 when it was traced. */
+ * another operation already, but which carried several messages (a wait for several requests that
+ * completed several receives traces one operation per message after the first, each at the call's
+ * end with no duration). Returns 1 when it was traced. */
 PARPERF_API int parperf_collector_trace(const parperf_operation* operation);
 
 /* ---- The process ---------------------------------------------------------------------------- */

@@ -5,11 +5,21 @@
 
 namespace parperf::mpi {
 
-void record(const CallRecord& call) noexcept {
+namespace {
+
+// The call's site: the MPI function, where the program called it, and its kind.
+parperf_operation operation_at(const CallRecord& call) noexcept {
   parperf_operation operation{};
   operation.name = call.name;
   operation.address = call.caller;
   operation.kind = static_cast<std::uint32_t>(call.kind);
+  return operation;
+}
+
+}  // namespace
+
+void record(const CallRecord& call) noexcept {
+  parperf_operation operation = operation_at(call);
   operation.start = call.start;
   operation.end = call.end;
   operation.wait = call.real_sync;  // waiting for the partner: before the transfer proper
@@ -29,10 +39,7 @@ void record(const CallRecord& call) noexcept {
 }
 
 void trace_message(const CallRecord& call, const ArrivedMessage& message) noexcept {
-  parperf_operation operation{};
-  operation.name = call.name;
-  operation.address = call.caller;
-  operation.kind = static_cast<std::uint32_t>(call.kind);
+  parperf_operation operation = operation_at(call);
   operation.start = call.end;
   operation.end = call.end;
   operation.bytes = message.bytes;
