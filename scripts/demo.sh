@@ -17,6 +17,7 @@ rm -rf "$build/demo-run"
 "$build/bin/parperf" run -o "$build/demo-run" -- "$build/bin/parperf-example"
 "$build/bin/parperf" report "$build/demo-run"
 echo
-echo "Built in $build: bin/parperf (run, report, trace, locality, cc, c++), bin/parperf-example,"
+echo "Built in $build: bin/parperf (run, report, trace, export, locality, cc, c++), bin/parperf-report-mpi"
+echo "(parallel trace analysis: parperf report --np K), bin/parperf-example,"
 echo "lib/libparperf.so (runtime), lib/libparperf-mpi.so (MPI), lib/libparperf-mem.so (memory accesses),"
 echo "lib/libparperf-png.so (the PNG pictures of parperf locality)."
