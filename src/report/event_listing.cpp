@@ -12,6 +12,7 @@
 #include "format/site_kinds.hpp"
 #include "report/printable_text.hpp"
 #include "report/process_sites.hpp"
+#include "report/time_format.hpp"
 
 namespace parperf::report {
 namespace {
@@ -22,23 +23,8 @@ using format::TraceEventKind;
 constexpr std::array<std::string_view, 1> kIterationWords = {"iteration"};
 constexpr std::array<std::string_view, 2> kUserEvent = {kUserEventWords, kUserEventKey};
 
-// Three significant digits: 0.555 ms, 1.20 µs, 12.3 s.
-std::string duration(double ns) {
-  if (ns <= 0) return "0 s";
-  struct Unit {
-    double scale;
-    const char* name;
-  };
-  constexpr Unit units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
-  for (const Unit& unit : units) {
-    if (ns >= unit.scale || unit.scale == 1) {
-      const double v = ns / unit.scale;
-      const int digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
-      return fmt::format("{:.{}f} {}", v, unit.scale == 1 ? 0 : digits, unit.name);
-    }
-  }
-  return "0 s";
-}
+// A duration given in ns, as reports write durations in sentences (time_format.hpp).
+std::string duration(double ns) { return format_duration(ns * 1e-9); }
 
 // " src=heat.c(52)", or nothing.
 std::string source(const SiteText& text) {

@@ -3,7 +3,7 @@
 // indentation per thread:
 //
 //    0.012345  0:0  solve  value 3  src=heat.c(40)
-//    0.012350  0:0    MPI send 'MPI_Send' 1.20 µs  to rank 1  64 B  tag 5  src=heat.c(52)
+//    0.012350  0:0    MPI send 'MPI_Send' 1.2 µs  to rank 1  64 B  tag 5  src=heat.c(52)
 //    0.012900  0:0  end solve after 0.555 ms
 //
 // Streaming: lines go to `emit` as the merge produces them, so a long trace needs no memory for its
