@@ -50,18 +50,10 @@ const json& pattern(const json& wait_states, const std::string& name) {
 }
 
 // The lost time of `pattern`'s row whose `key` is `value` (a site's location, a rank); 0 when none.
-// A location matches by its file's name and line: the report names the file by its path.
 double lost_where(const json& p, const std::string& rows, const std::string& key, const json& value) {
   if (!p.contains(rows)) return 0;
-  const std::string file_and_line = value.is_string() ? value.get<std::string>() : std::string();
-  for (const json& row : p[rows]) {
-    const json& here = row.contains(key) ? row[key] : null_json();
-    const std::string text = here.is_string() ? here.get<std::string>() : std::string();
-    const bool same = here == value ||
-                      (!file_and_line.empty() && text.size() > file_and_line.size() &&
-                       text.ends_with(file_and_line) && text[text.size() - file_and_line.size() - 1] == '/');
-    if (same) return number(row, "lost");
-  }
+  for (const json& row : p[rows])
+    if (row.contains(key) && row[key] == value) return number(row, "lost");
   return 0;
 }
 
