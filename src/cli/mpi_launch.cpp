@@ -87,12 +87,22 @@ std::string job_directory_name(const std::string& program, const std::string& jo
   return "parperf-" + program + "-job" + file_name_safe(job_id);
 }
 
+std::string configured_mpirun() {
+  const char* configured = std::getenv("PARPERF_MPIRUN");
+  return configured && *configured ? configured : "mpirun";
+}
+
+std::vector<std::string> launcher_prefix(const std::string& mpirun, bool open_mpi, int processes) {
+  std::vector<std::string> command = {mpirun, "-np", std::to_string(processes)};
+  if (open_mpi) command.emplace_back("--oversubscribe");
+  return command;
+}
+
 std::vector<std::string> launcher_command(const std::string& mpirun, bool open_mpi, int processes,
                                           const std::filesystem::path& parperf,
                                           const std::vector<std::string>& inner_arguments,
                                           const std::vector<std::string>& program) {
-  std::vector<std::string> command = {mpirun, "-np", std::to_string(processes)};
-  if (open_mpi) command.emplace_back("--oversubscribe");
+  std::vector<std::string> command = launcher_prefix(mpirun, open_mpi, processes);
   command.push_back(parperf.string());
   command.emplace_back("run");
   command.insert(command.end(), inner_arguments.begin(), inner_arguments.end());

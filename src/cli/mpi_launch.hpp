@@ -36,6 +36,13 @@ std::filesystem::path find_mpi_collector_library(const std::filesystem::path& ru
 // replaces the time (ranks start in different seconds).
 std::string job_directory_name(const std::string& program, const std::string& job_id);
 
+// The launcher `--np` starts: $PARPERF_MPIRUN, else mpirun (in PATH).
+std::string configured_mpirun();
+
+// `mpirun -np N [--oversubscribe]`: the start of a command that runs N processes. Open MPI's mpirun
+// gets --oversubscribe: more ranks than cores is what a laptop or a test asks for.
+std::vector<std::string> launcher_prefix(const std::string& mpirun, bool open_mpi, int processes);
+
 // `mpirun -np N [--oversubscribe] <parperf> run <inner arguments> -- program args`: the command
 // `parperf run --np N` executes. $PARPERF_MPIRUN names the launcher (default: mpirun in PATH).
 // Open MPI's mpirun gets --oversubscribe: more ranks than cores is what a laptop or a test asks for.

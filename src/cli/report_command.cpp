@@ -113,10 +113,8 @@ void hand_over_to_mpi_job(const ReportCommandOptions& o) {
   const auto analyser = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "parperf-report-mpi";
   std::vector<std::string> command;
   if (o.processes > 0) {
-    const char* configured = std::getenv("PARPERF_MPIRUN");
-    const std::string mpirun = configured && *configured ? configured : "mpirun";
-    command = {mpirun, "-np", std::to_string(o.processes)};
-    if (is_open_mpi_launcher(mpirun)) command.insert(command.begin() + 1, "--oversubscribe");
+    const std::string mpirun = configured_mpirun();
+    command = launcher_prefix(mpirun, is_open_mpi_launcher(mpirun), o.processes);
   }
   command.push_back(analyser.string());
   for (std::string& argument : report_arguments(o)) command.push_back(std::move(argument));

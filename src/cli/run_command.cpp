@@ -223,8 +223,7 @@ int run_job(const RunOptions& options) {
   const auto prepared = prepare_run_directory(options, MpiJob{});
   const auto& shown = prepared.shown;
   const auto directory = absolute_directory(shown);
-  const char* configured = std::getenv("PARPERF_MPIRUN");
-  const std::string mpirun = configured && *configured ? configured : "mpirun";
+  const std::string mpirun = configured_mpirun();
   std::vector<std::string> inner = {"-o", directory.string(), "--openmp-runtime", options.openmp_runtime,
                                     "--job-member"};
   if (options.quiet) inner.emplace_back("-q");
