@@ -13,25 +13,51 @@ std::string where(const Section& s) {
   return "section " + std::to_string(s.number) + " (offset " + std::to_string(s.offset) + ")";
 }
 
-// The events of a block from its stored bytes (compressed or not), checked against its record.
+// A block's event bytes from its stored bytes (decompressed when stored compressed), checked
+// against its record.
+std::vector<std::uint8_t> raw_events(const TraceBlockRecord& h, std::span<const std::uint8_t> encoded,
+                                     const std::string& context) {
+  if (h.compression != static_cast<std::uint32_t>(TraceCompression::zstd))
+    return std::vector<std::uint8_t>(encoded.begin(), encoded.end());
+  // One context per reading thread, kept: creating one for each block costs more than small blocks'
+  // decompression.
+  struct Context {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    ~Context() { ZSTD_freeDCtx(dctx); }
+  };
+  thread_local Context decompressor;
+  std::vector<std::uint8_t> raw(h.raw_bytes);
+  const std::size_t got =
+      ZSTD_decompressDCtx(decompressor.dctx, raw.data(), raw.size(), encoded.data(), encoded.size());
+  if (ZSTD_isError(got) || got != h.raw_bytes)
+    throw FormatError("corrupt: " + context + ": the events do not decompress to " +
+                      std::to_string(h.raw_bytes) + " bytes" +
+                      (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()));
+  return raw;
+}
+
+// The events of a block from its stored bytes.
 std::vector<TraceEvent> decode_events(const TraceBlockRecord& h, std::span<const std::uint8_t> encoded,
                                       const std::string& context) {
-  std::vector<std::uint8_t> raw;
-  std::span<const std::uint8_t> events = encoded;
-  if (h.compression == static_cast<std::uint32_t>(TraceCompression::zstd)) {
-    raw.resize(h.raw_bytes);
-    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), encoded.data(), encoded.size());
-    if (ZSTD_isError(got) || got != h.raw_bytes)
-      throw FormatError(
-          "corrupt: " + context + ": the events do not decompress to " + std::to_string(h.raw_bytes) +
-          " bytes" + (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()));
-    events = raw;
-  }
+  const std::vector<std::uint8_t> raw = raw_events(h, encoded, context);
   try {
-    return decode_trace_events(events, h.base_ticks, h.event_count);
+    return decode_trace_events(raw, h.base_ticks, h.event_count);
   } catch (const FormatError& e) {
     throw FormatError("corrupt: " + context + ": " + e.what());
   }
+}
+
+// Where a block of an index lies in its file, checked against the file's size.
+std::span<const std::uint8_t> stored_events(const TraceFile& trace, const TraceBlock& block,
+                                            const std::string& context) {
+  const std::span<const std::uint8_t> file = trace.source->bytes();
+  if (block.events_offset + block.header.encoded_bytes > file.size())
+    throw FormatError("corrupt: " + context + ": its events lie past the end of the file");
+  return file.subspan(block.events_offset, block.header.encoded_bytes);
+}
+
+std::string block_context(const TraceFile& trace, const TraceBlock& block) {
+  return trace.source->path().string() + ": the block at offset " + std::to_string(block.offset);
 }
 
 TraceBlock decode_block(const Section& s, bool swap, std::span<const std::uint8_t> file, bool with_events) {
@@ -120,12 +146,32 @@ TraceFile open_trace_index(const std::filesystem::path& path) {
 
 std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block) {
   if (!block.events.empty() || block.header.event_count == 0 || !trace.source) return block.events;
-  const std::span<const std::uint8_t> file = trace.source->bytes();
-  const std::string context =
-      trace.source->path().string() + ": the block at offset " + std::to_string(block.offset);
-  if (block.events_offset + block.header.encoded_bytes > file.size())
-    throw FormatError("corrupt: " + context + ": its events lie past the end of the file");
-  return decode_events(block.header, file.subspan(block.events_offset, block.header.encoded_bytes), context);
+  const std::string context = block_context(trace, block);
+  return decode_events(block.header, stored_events(trace, block, context), context);
+}
+
+BlockEvents::BlockEvents(const TraceFile& trace, const TraceBlock& block) : block_(&block) {
+  if (!block.events.empty() || block.header.event_count == 0 || !trace.source) return;
+  context_ = block_context(trace, block);
+  bytes_ = raw_events(block.header, stored_events(trace, block, context_), context_);
+  try {
+    reader_.emplace(bytes_, block.header.base_ticks, block.header.event_count);
+  } catch (const FormatError& e) {
+    throw FormatError("corrupt: " + context_ + ": " + e.what());
+  }
+}
+
+bool BlockEvents::next(TraceEvent& event) {
+  if (!reader_) {
+    if (decoded_ == block_->events.size()) return false;
+    event = block_->events[decoded_++];
+    return true;
+  }
+  try {
+    return reader_->next(event);
+  } catch (const FormatError& e) {
+    throw FormatError("corrupt: " + context_ + ": " + e.what());
+  }
 }
 
 std::vector<std::uint8_t> compress_trace_events(std::span<const std::uint8_t> raw) {

@@ -52,6 +52,25 @@ TraceFile open_trace_index(const std::filesystem::path& path);
 // naming the file, the block's offset and what is wrong.
 std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block);
 
+// A block's events one at a time: those decoded already, or decoded from the index's file as they
+// are read, holding the block's bytes (a few an event) rather than its decoded events. Errors throw
+// FormatError as events_of's. The trace must outlive the stream.
+class BlockEvents {
+ public:
+  BlockEvents(const TraceFile& trace, const TraceBlock& block);
+  BlockEvents(const BlockEvents&) = delete;  // its reader points into its bytes
+  BlockEvents& operator=(const BlockEvents&) = delete;
+  // The next event into `event`; false after the last.
+  bool next(TraceEvent& event);
+
+ private:
+  const TraceBlock* block_;
+  std::size_t decoded_ = 0;  // the next of the block's decoded events, when it has them
+  std::vector<std::uint8_t> bytes_;
+  std::optional<TraceEventReader> reader_;
+  std::string context_;
+};
+
 // The block's encoded events compressed with zstd; empty when compression does not make them
 // smaller (the block is then written as it is).
 std::vector<std::uint8_t> compress_trace_events(std::span<const std::uint8_t> raw);

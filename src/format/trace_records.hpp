@@ -1,4 +1,4 @@
-// The event trace file (`trace.<rank>.ppt`), version 1.0: every interval entry and exit, operation
+// The event trace file (`trace.<rank>.ppt`), version 2.0: every interval entry and exit, operation
 // and user event of one process with its time stamp, beside the profile of the same run
 // (docs/format.md, "The event trace file"). The container is the profile's (file header, sections
 // with a CRC-32C, end marker and section count) with its own magic; sites and user events are those
@@ -21,7 +21,7 @@
 namespace parperf::format {
 
 inline constexpr std::array<std::uint8_t, 8> kTraceMagic = {0x89, 'P', 'P', 'T', '\r', '\n', 0x1a, '\n'};
-inline constexpr std::uint16_t kTraceVersionMajor = 1;
+inline constexpr std::uint16_t kTraceVersionMajor = 2;
 inline constexpr std::uint16_t kTraceVersionMinor = 0;
 inline constexpr const char* kTracePrefix = "trace.";  // trace.<rank>.ppt
 inline constexpr const char* kTraceSuffix = ".ppt";

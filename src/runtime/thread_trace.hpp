@@ -32,7 +32,8 @@ struct TraceBuffer {
   // by the writer (which orders the two buffers by it) at any time.
   Relaxed<std::uint64_t> sequence;
   std::uint64_t base_ticks = 0;  // the block's first delta counts from here
-  // The complete events so far: their size in the low 32 bits, their count in the high ones.
+  // The complete events so far: the size of their fields column in the low 32 bits, their count in
+  // the high ones (format::gather_trace_block finds the rest from these).
   std::atomic<std::uint64_t> published{0};
 };
 
@@ -62,7 +63,7 @@ inline void trace_event(ThreadTrace& trace, std::uint64_t now, Append append) no
     }
   }
   trace.buffers[trace.active].published.store(
-      trace.encoder.size() | static_cast<std::uint64_t>(trace.encoder.event_count()) << 32,
+      trace.encoder.fields_size() | static_cast<std::uint64_t>(trace.encoder.event_count()) << 32,
       std::memory_order_release);
 }
 

@@ -42,6 +42,7 @@ struct TraceFileState {
   alignas(64) std::uint8_t sink_buffer[64 * 1024];
   FileSink* sink = nullptr;
   Writer* writer = nullptr;
+  std::uint8_t* block = nullptr;  // a buffer's columns end to end, as stored (trace_events.hpp)
   ZSTD_CCtx* compressor = nullptr;
   std::uint8_t* compressed = nullptr;
   std::size_t compressed_capacity = 0;
@@ -105,15 +106,21 @@ std::span<const std::uint8_t> compress(const std::uint8_t* raw, std::size_t size
 
 // Appends the first `published` events of buffer `b` of `trace` as one block.
 void write_block(const ThreadTrace& trace, const TraceBuffer& b, std::uint64_t published) {
-  const auto size = static_cast<std::uint32_t>(published & 0xffffffffu);
+  const auto fields_size = static_cast<std::uint32_t>(published & 0xffffffffu);
   const auto count = static_cast<std::uint32_t>(published >> 32);
   if (count == 0) return;
   if (g_failed.load(std::memory_order_relaxed)) {
     g_dropped_events.fetch_add(count, std::memory_order_relaxed);
     return;
   }
+  const std::size_t size =
+      format::gather_trace_block(b.bytes, trace.capacity, count, fields_size, g_file->block);
+  if (size == 0) {  // cannot happen for what an encoder published; never write what would not decode
+    g_dropped_events.fetch_add(count, std::memory_order_relaxed);
+    return;
+  }
   bool compressed = false;
-  const std::span<const std::uint8_t> encoded = compress(b.bytes, size, compressed);
+  const std::span<const std::uint8_t> encoded = compress(g_file->block, size, compressed);
   format::TraceBlockRecord header;
   header.thread = trace.thread;
   header.compression = static_cast<std::uint32_t>(compressed ? format::TraceCompression::zstd
@@ -121,7 +128,7 @@ void write_block(const ThreadTrace& trace, const TraceBuffer& b, std::uint64_t p
   header.sequence = b.sequence.get();
   header.base_ticks = b.base_ticks;
   header.event_count = count;
-  header.raw_bytes = size;
+  header.raw_bytes = static_cast<std::uint32_t>(size);
   header.encoded_bytes = static_cast<std::uint32_t>(encoded.size());
   format::write_trace_block(*g_file->writer, header, encoded);
   g_file->sink->flush();  // a block is on disk as a whole before the next one is taken
@@ -240,14 +247,17 @@ void warn_not_traced(const char* directory, int error) {
       directory, strerrordesc_np(error));
 }
 
-// Sets up the compression context in a workspace of its own (never fatal: blocks are then written
-// uncompressed).
-void prepare_compression(std::uint32_t buffer_bytes) {
+// The buffer blocks are gathered in, and the compression context in a workspace of its own. False
+// without the first; without the second, blocks are written uncompressed.
+bool prepare_block_buffers(std::uint32_t buffer_bytes) {
+  g_file->block = static_cast<std::uint8_t*>(allocate_private(buffer_bytes, 64));
+  if (!g_file->block) return false;
   const std::size_t workspace_bytes = ZSTD_estimateCCtxSize(1);
   void* workspace = allocate_private(workspace_bytes, 64);
   g_file->compressed_capacity = ZSTD_compressBound(buffer_bytes);
   g_file->compressed = static_cast<std::uint8_t*>(allocate_private(g_file->compressed_capacity, 64));
   if (workspace && g_file->compressed) g_file->compressor = ZSTD_initStaticCCtx(workspace, workspace_bytes);
+  return true;
 }
 
 // A child forked without exec has no writer thread: it records nothing more.
@@ -290,8 +300,13 @@ bool start_trace() noexcept {
     unlink(g_file->path);
     return false;
   }
-  prepare_compression(config().trace_buffer_bytes);
   pthread_t thread;
+  if (!prepare_block_buffers(config().trace_buffer_bytes)) {
+    warn_not_traced(directory, ENOMEM);
+    close(g_file->fd);
+    unlink(g_file->path);
+    return false;
+  }
   if (create_runtime_thread(&thread, writer_main, nullptr) != 0) {
     warn_not_traced(directory, EAGAIN);
     close(g_file->fd);
@@ -363,7 +378,7 @@ void trace_block_full(ThreadTrace& trace, std::uint64_t now) noexcept {
   trace.active = 1 - trace.active;
   trace.encoder = format::TraceBlockEncoder(next.bytes, trace.capacity, now);
   if (waited && trace.encoder.mark(format::TraceEventKind::writer_wait, now, waited))
-    next.published.store(trace.encoder.size() | std::uint64_t{1} << 32, std::memory_order_release);
+    next.published.store(trace.encoder.fields_size() | std::uint64_t{1} << 32, std::memory_order_release);
 }
 
 void close_trace() noexcept {

@@ -67,8 +67,9 @@ format::TraceFile sample(bool closed) {
       header.sequence = start / 1000;
       header.base_ticks = all[thread][start].ticks;
       header.event_count = encoder.event_count();
-      header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(encoder.size());
-      format::write_trace_block(writer, header, std::span(buffer.data(), encoder.size()));
+      const std::vector<std::uint8_t> block = format::encoded_block(buffer.data(), buffer.size(), encoder);
+      header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(block.size());
+      format::write_trace_block(writer, header, block);
     }
   if (closed) {
     writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::clock));

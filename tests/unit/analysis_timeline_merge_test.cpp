@@ -17,12 +17,13 @@ class ListedEvents final : public ThreadEvents {
  public:
   ListedEvents(std::int64_t rank, std::uint32_t thread, std::vector<double> local_ns)
       : ThreadEvents(rank, thread), times_(std::move(local_ns)) {}
-  std::optional<std::pair<double, format::TraceEvent>> next() override {
-    if (i_ == times_.size()) return std::nullopt;
-    format::TraceEvent e;
-    e.kind = format::TraceEventKind::iteration;
-    e.site = static_cast<std::uint32_t>(i_);
-    return std::pair(times_[i_++], e);
+  bool next(double& local_ns, format::TraceEvent& event) override {
+    if (i_ == times_.size()) return false;
+    event = {};
+    event.kind = format::TraceEventKind::iteration;
+    event.site = static_cast<std::uint32_t>(i_);
+    local_ns = times_[i_++];
+    return true;
   }
 
  private:

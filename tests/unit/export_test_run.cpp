@@ -115,7 +115,7 @@ void write_block(format::RecordWriter<format::MemorySink>& writer, std::uint32_t
   format::TraceBlockEncoder encoder(raw.data(), raw.size(), 0);
   for (const TraceEvent& e : events)
     if (!encoder.append(e)) throw std::logic_error("a test block overflowed");
-  raw.resize(encoder.size());
+  raw = format::encoded_block(raw.data(), raw.size(), encoder);
   format::TraceBlockRecord block;
   block.thread = thread;
   block.sequence = sequence;

@@ -28,7 +28,7 @@ class ThreadBlocks {
 
   void flush() {
     if (!open_ || encoder_.event_count() == 0) return;
-    const std::span<const std::uint8_t> raw(buffer_.data(), encoder_.size());
+    const std::vector<std::uint8_t> raw = format::encoded_block(buffer_.data(), buffer_.size(), encoder_);
     const std::vector<std::uint8_t> compressed = format::compress_trace_events(raw);
     format::TraceBlockRecord header;
     header.thread = thread_;
@@ -38,7 +38,7 @@ class ThreadBlocks {
     header.base_ticks = base_;
     header.event_count = encoder_.event_count();
     header.raw_bytes = static_cast<std::uint32_t>(raw.size());
-    const std::span<const std::uint8_t> stored = compressed.empty() ? raw : std::span(compressed);
+    const std::span<const std::uint8_t> stored = compressed.empty() ? std::span(raw) : std::span(compressed);
     header.encoded_bytes = static_cast<std::uint32_t>(stored.size());
     format::write_trace_block(writer_, header, stored);
     open_ = false;

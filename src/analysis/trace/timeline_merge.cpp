@@ -1,34 +1,16 @@
 #include "analysis/trace/timeline_merge.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
-#include <queue>
+#include <optional>
+#include <utility>
 
 namespace parperf::analysis {
 namespace {
 
-// The heap holds small keys; each stream's next event waits in its own slot, so the events (with
-// their texts) are never moved around the heap.
-struct Key {
-  double time_ns;
-  std::int64_t rank;
-  std::uint32_t thread;
-  std::uint64_t order;  // the event's position in its stream
-  std::size_t stream;
-};
-
-// The heap's order: the earliest on top.
-struct Later {
-  bool operator()(const Key& a, const Key& b) const {
-    if (a.time_ns != b.time_ns) return a.time_ns > b.time_ns;
-    if (a.rank != b.rank) return a.rank > b.rank;
-    if (a.thread != b.thread) return a.thread > b.thread;
-    return a.order > b.order;
-  }
-};
-
-// A thread of a trace: its blocks in sequence order, each decoded when the stream reaches it (an
-// index's blocks stay in the file until then).
+// A thread of a trace: its blocks in sequence order, each read event by event when the stream
+// reaches it (an index's blocks stay in the file until then; the current one is held as bytes).
 class DecodedThread final : public ThreadEvents {
  public:
   DecodedThread(std::shared_ptr<const format::TraceFile> trace, std::uint32_t thread,
@@ -37,16 +19,15 @@ class DecodedThread final : public ThreadEvents {
     ns_per_tick_ = ns_per_tick(*trace_);
   }
 
-  std::optional<std::pair<double, format::TraceEvent>> next() override {
-    while (event_ == events_.size()) {
-      if (block_ == blocks_.size()) return std::nullopt;
-      events_ = format::events_of(*trace_, *blocks_[block_++]);
-      event_ = 0;
+  bool next(double& local_ns, format::TraceEvent& event) override {
+    while (!block_events_ || !block_events_->next(event)) {
+      if (block_ == blocks_.size()) return false;
+      block_events_.emplace(*trace_, *blocks_[block_++]);
     }
-    format::TraceEvent& e = events_[event_++];
     const double local =
-        (static_cast<double>(e.ticks) - static_cast<double>(trace_->process.origin_ticks)) * ns_per_tick_;
-    return std::pair(local * skew_rate_ + static_cast<double>(trace_->process.skew_offset_ns), std::move(e));
+        (static_cast<double>(event.ticks) - static_cast<double>(trace_->process.origin_ticks)) * ns_per_tick_;
+    local_ns = local * skew_rate_ + static_cast<double>(trace_->process.skew_offset_ns);
+    return true;
   }
 
  private:
@@ -55,40 +36,109 @@ class DecodedThread final : public ThreadEvents {
   double skew_rate_ = 1.0 + static_cast<double>(trace_->process.skew_drift_ppb) * 1e-9;
   std::vector<const format::TraceBlock*> blocks_;
   double ns_per_tick_ = 1.0;
-  std::size_t block_ = 0;                   // the next block to decode
-  std::vector<format::TraceEvent> events_;  // the current block's
-  std::size_t event_ = 0;
+  std::size_t block_ = 0;                            // the next block to read
+  std::optional<format::BlockEvents> block_events_;  // the current block's
+};
+
+// A tournament ("loser") tree over the streams' current events: each inner node keeps the entry
+// that lost the match played there, and node 0 the overall winner. When the winner's stream moves
+// to its next event, only the matches on its path to the root are replayed: log2(k) comparisons an
+// event, where a binary heap's pop and push take about twice that. A node holds the loser's time
+// and its stream's rank by (rank, thread) itself, not an index to look them up by, and a match
+// selects without branching: which side wins is as unpredictable as the program's events.
+class LoserTree {
+ public:
+  explicit LoserTree(std::size_t streams) : leaves_(streams), node_(std::max<std::size_t>(streams, 1)) {}
+
+  // A stream's entry: its current event's time and its place among equal times.
+  struct Entry {
+    double time_ns = kNever;  // a stream at its end is infinitely late
+    std::uint64_t tag = 0;    // the place in its high 32 bits, the stream in its low ones
+    std::size_t stream() const { return static_cast<std::size_t>(tag & 0xffffffffu); }
+  };
+  static Entry entry(double time_ns, std::uint32_t place, std::size_t stream) {
+    return {time_ns, static_cast<std::uint64_t>(place) << 32 | stream};
+  }
+  static Entry finished(const Entry& last) { return {kNever, last.tag}; }
+
+  // Plays every match, once, from every stream's first entry (`first[i]` is stream i's).
+  void build(const std::vector<Entry>& first) {
+    const std::size_t k = leaves_;
+    if (k == 0) return;
+    std::vector<Entry> winner(2 * k);
+    for (std::size_t i = 0; i < k; ++i) winner[k + i] = first[i];
+    for (std::size_t p = k - 1; p >= 1; --p) {
+      const Entry& a = winner[2 * p];
+      const Entry& b = winner[2 * p + 1];
+      const bool a_wins = earlier(a, b);
+      node_[p] = a_wins ? b : a;
+      winner[p] = a_wins ? a : b;
+    }
+    node_[0] = k == 1 ? first[0] : winner[1];
+  }
+  // Replays the matches on the path of the winner's stream, whose entry is now `next`.
+  void replay(Entry next) {
+    for (std::size_t p = (next.stream() + leaves_) / 2; p >= 1; p /= 2) {
+      const Entry held = node_[p];
+      const bool held_wins = earlier(held, next);
+      node_[p].time_ns = held_wins ? next.time_ns : held.time_ns;
+      node_[p].tag = held_wins ? next.tag : held.tag;
+      next.time_ns = held_wins ? held.time_ns : next.time_ns;
+      next.tag = held_wins ? held.tag : next.tag;
+    }
+    node_[0] = next;
+  }
+  // The earliest entry; its time is infinite when every stream is at its end.
+  const Entry& winner() const { return node_[0]; }
+
+ private:
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+  static bool earlier(const Entry& x, const Entry& y) {
+    return (x.time_ns < y.time_ns) | ((x.time_ns == y.time_ns) & (x.tag < y.tag));
+  }
+
+  std::size_t leaves_;
+  std::vector<Entry> node_;
 };
 
 }  // namespace
 
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
                     const std::function<void(const TimelineEvent&)>& emit) {
-  std::vector<Key> keys;
-  keys.reserve(streams.size());
-  std::priority_queue<Key, std::vector<Key>, Later> heap(Later{}, std::move(keys));
-  std::vector<TimelineEvent> slots(streams.size());
-  std::vector<std::uint64_t> taken(streams.size(), 0);
-  std::vector<const RankClock*> clock_of(streams.size());  // looked up once, not per event
-  for (std::size_t i = 0; i < streams.size(); ++i) clock_of[i] = &clocks.of(streams[i]->rank());
-  const auto refill = [&](std::size_t i) {
-    ThreadEvents& s = *streams[i];
-    auto next = s.next();
-    if (!next) return;
+  const std::size_t k = streams.size();
+  if (k == 0) return;
+  std::vector<std::uint32_t> place(k);  // each stream's place among equal times: by rank, then thread
+  {
+    std::vector<std::size_t> by_rank(k);
+    for (std::size_t i = 0; i < k; ++i) by_rank[i] = i;
+    std::stable_sort(by_rank.begin(), by_rank.end(), [&](std::size_t a, std::size_t b) {
+      return std::pair(streams[a]->rank(), streams[a]->thread()) <
+             std::pair(streams[b]->rank(), streams[b]->thread());
+    });
+    for (std::size_t i = 0; i < k; ++i) place[by_rank[i]] = static_cast<std::uint32_t>(i);
+  }
+  std::vector<TimelineEvent> slots(k);        // each stream's current event
+  std::vector<const RankClock*> clock_of(k);  // looked up once, not per event
+  const auto advance = [&](std::size_t i) {
     TimelineEvent& slot = slots[i];
-    slot.rank = s.rank();
-    slot.thread = s.thread();
-    slot.local_ns = next->first;
-    slot.time_ns = clock_of[i]->apply(next->first);
-    slot.event = std::move(next->second);
-    heap.push(Key{slot.time_ns, slot.rank, slot.thread, taken[i]++, i});
+    if (!streams[i]->next(slot.local_ns, slot.event))
+      return LoserTree::finished(LoserTree::entry(0, place[i], i));
+    slot.time_ns = clock_of[i]->apply(slot.local_ns);
+    return LoserTree::entry(slot.time_ns, place[i], i);
   };
-  for (std::size_t i = 0; i < streams.size(); ++i) refill(i);
-  while (!heap.empty()) {
-    const std::size_t stream = heap.top().stream;
-    heap.pop();
+  std::vector<LoserTree::Entry> first(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    clock_of[i] = &clocks.of(streams[i]->rank());
+    slots[i].rank = streams[i]->rank();
+    slots[i].thread = streams[i]->thread();
+    first[i] = advance(i);
+  }
+  LoserTree tree(k);
+  tree.build(first);
+  while (tree.winner().time_ns != std::numeric_limits<double>::infinity()) {
+    const std::size_t stream = tree.winner().stream();
     emit(slots[stream]);
-    refill(stream);
+    tree.replay(advance(stream));
   }
 }
 

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "analysis/clock_correction.hpp"
@@ -23,8 +22,9 @@ class ThreadEvents {
  public:
   ThreadEvents(std::int64_t rank, std::uint32_t thread) : rank_(rank), thread_(thread) {}
   virtual ~ThreadEvents() = default;
-  // The next event and its local time; nothing at the end.
-  virtual std::optional<std::pair<double, format::TraceEvent>> next() = 0;
+  // Puts the next event and its local time into `event` and `local_ns`; false at the end. (Filled
+  // in place: the merge keeps one event per stream and never moves it.)
+  virtual bool next(double& local_ns, format::TraceEvent& event) = 0;
   std::int64_t rank() const { return rank_; }
   std::uint32_t thread() const { return thread_; }
 

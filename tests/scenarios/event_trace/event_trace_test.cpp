@@ -298,7 +298,7 @@ TEST_F(EventTrace, AnUnwritableTraceDirectorySaysSoAndTheProgramAndItsProfileCar
 TEST_F(EventTrace, AFullDiskStopsTheTraceWithOneMessageAndLeavesTheProfileIntact) {
   // A file size limit makes the trace's writes fail as a full disk would (EFBIG; SIGXFSZ ignored).
   const fs::path dir = *tmp_ / "full";
-  const std::string command = "trap '' XFSZ; ulimit -f 48; exec '" + parperf_command().string() +
+  const std::string command = "trap '' XFSZ; ulimit -f 16; exec '" + parperf_command().string() +
                               "' run -q -o '" + dir.string() +
                               "' --trace --trace-buffer 8K -- '" PARPERF_PROGRAM_EVENT_TRACE_PROGRAM "'";
   const auto result = run_process({"/bin/sh", "-c", command});
