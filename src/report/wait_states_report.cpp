@@ -49,8 +49,9 @@ std::string pattern_text(const analysis::PatternWaits& p) {
   rows_text(out, "waiting", p.waiting, [](const analysis::WaitingLocation& w) {
     return fmt::format("rank {} thread {}", w.rank, w.thread);
   });
-  rows_text(out, "caused by", p.causes,
-            [](const analysis::WaitCause& c) { return fmt::format("rank {}", c.rank); });
+  rows_text(out, "caused by", p.causes, [](const analysis::WaitCause& c) {
+    return c.thread ? fmt::format("rank {} thread {}", c.rank, *c.thread) : fmt::format("rank {}", c.rank);
+  });
   return out;
 }
 
@@ -81,6 +82,7 @@ json pattern_json(const analysis::PatternWaits& p) {
   j["causes"] = json::array();
   for (const analysis::WaitCause& c : p.causes) {
     json row{{"rank", c.rank}};
+    if (c.thread) row["thread"] = *c.thread;
     row.update(share_json(c));
     j["causes"].push_back(row);
   }

@@ -294,7 +294,7 @@ Node* innermost_node(ThreadState& t) noexcept {
 }
 
 void record_operation(ThreadState& t, parperf_site* site, std::uint64_t start, std::uint64_t duration,
-                      std::uint64_t wait, std::uint64_t sync) noexcept {
+                      std::uint64_t wait, std::uint64_t sync, std::int64_t match) noexcept {
   if (!recording() || t.unrecorded) return;
   if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
     register_site(site);
@@ -302,7 +302,11 @@ void record_operation(ThreadState& t, parperf_site* site, std::uint64_t start, s
   if (OperationStats* stats = operation_stats_for(t, *node, site)) stats->record(duration, wait, sync, 0);
   if (t.trace)
     trace_operation(t, site,
-                    {.start = start ? start : now_ticks(), .duration = duration, .wait = wait, .sync = sync});
+                    {.start = start ? start : now_ticks(),
+                     .duration = duration,
+                     .wait = wait,
+                     .sync = sync,
+                     .match = match});
 }
 
 namespace {

@@ -37,9 +37,10 @@ void end_iteration(ThreadState& t, std::uint64_t now) noexcept;
 
 // One operation at `site` within the innermost interval, begun at `start` (0: an instant, now):
 // its duration and the parts of it spent waiting (wait: before the operation proper; sync: at the
-// end of a work-sharing construct).
+// end of a work-sharing construct). `match` goes to the trace only: what pairs the operation with
+// those of other threads (docs/format.md, "Events").
 void record_operation(ThreadState& t, parperf_site* site, std::uint64_t start, std::uint64_t duration,
-                      std::uint64_t wait, std::uint64_t sync) noexcept;
+                      std::uint64_t wait, std::uint64_t sync, std::int64_t match = 0) noexcept;
 
 // The node that operations and children attach to now.
 Node* innermost_node(ThreadState& t) noexcept;

@@ -198,6 +198,60 @@ TEST(WaitStates, OpenMPBarrierAndLockWaitsComeFromTheWaitingThreads) {
   EXPECT_EQ(l->waiting[0].thread, 2u);
 }
 
+// Two barriers of one team instance (match 7) on threads 0 and 1, and a barrier of another
+// instance (match 8) on thread 1 alone in between: each thread's n-th barrier of an instance is
+// the other's n-th. Thread 0 is late at the first (thread 1 waits 2 ms), thread 1 at the second
+// (thread 0 waits 5 ms). Then a lock (wait id 99): thread 0 holds it from 20 ms, thread 1 asks at
+// 21 ms and gets it at 23 ms, so thread 0 caused those 2 ms.
+TEST(WaitStates, TheLastThreadToReachABarrierAndTheLockHolderBeforeAreTheCulprits) {
+  TraceRunBuilder b;
+  b.rank(0, 1);
+  const auto barrier = b.site(SiteKind::omp_implicit_barrier, "implicit barrier", "loop.c", 12);
+  const auto lock = b.site(SiteKind::omp_lock, "lock", "loop.c", 20);
+  const auto arrive = [&](std::uint32_t thread, double at_ms, double waited_ms, std::int64_t instance) {
+    format::TraceEvent e;
+    e.kind = format::TraceEventKind::operation;
+    e.site = barrier;
+    e.ticks = test::ms(at_ms);
+    e.sync = test::ms(waited_ms);
+    e.duration = e.sync;
+    e.match = instance;
+    b.event(e, thread);
+  };
+  arrive(1, 0, 2, 7);
+  arrive(1, 3, 0, 8);  // an inner team's barrier: not the next of instance 7
+  arrive(1, 10, 0, 7);
+  arrive(0, 2, 0, 7);
+  arrive(0, 5, 5, 7);
+  const auto acquire = [&](std::uint32_t thread, double at_ms, double waited_ms) {
+    format::TraceEvent e;
+    e.kind = format::TraceEventKind::operation;
+    e.site = lock;
+    e.ticks = test::ms(at_ms);
+    e.wait = test::ms(waited_ms);
+    e.duration = e.wait + test::ms(3);
+    e.match = 99;
+    b.event(e, thread);
+  };
+  acquire(0, 20, 0);
+  acquire(1, 21, 2);
+  const WaitStates states = wait_states_of(b);
+  const PatternWaits* w = find(states, WaitPattern::omp_barrier);
+  ASSERT_NE(w, nullptr);
+  EXPECT_NEAR(w->lost_ns, 7 * kMs, kNs);
+  ASSERT_EQ(w->causes.size(), 2u);
+  EXPECT_EQ(w->causes[0].thread, std::optional<std::uint32_t>(1u)) << "thread 1 came 5 ms late";
+  EXPECT_NEAR(w->causes[0].lost_ns, 5 * kMs, kNs);
+  EXPECT_EQ(w->causes[1].thread, std::optional<std::uint32_t>(0u)) << "thread 0 came 2 ms late";
+  EXPECT_NEAR(w->causes[1].lost_ns, 2 * kMs, kNs);
+  const PatternWaits* l = find(states, WaitPattern::omp_lock);
+  ASSERT_NE(l, nullptr);
+  ASSERT_EQ(l->causes.size(), 1u);
+  EXPECT_EQ(l->causes[0].rank, 0);
+  EXPECT_EQ(l->causes[0].thread, std::optional<std::uint32_t>(0u)) << "thread 0 held the lock";
+  EXPECT_NEAR(l->causes[0].lost_ns, 2 * kMs, kNs);
+}
+
 TEST(WaitStates, ABalancedRunHasNone) {
   TraceRunBuilder b;
   for (int r = 0; r < 2; ++r) {

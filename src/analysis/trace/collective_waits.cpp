@@ -26,7 +26,7 @@ double lost_until(const CallSide& member, double arrival) {
 void tally_member(const TraceRun& traces, WaitTally& tally, WaitPattern pattern, const CallSide& member,
                   double arrival, std::int64_t cause) {
   if (const RankTrace* rank = rank_trace(traces, member.rank))
-    tally.add(pattern, *rank, member.thread, member.site, lost_until(member, arrival), cause);
+    tally.add(pattern, *rank, member.thread, member.site, lost_until(member, arrival), Culprit{cause});
 }
 
 // Every member waits for the last to arrive (barrier, N x N).

@@ -15,12 +15,15 @@
 //   late_broadcast   the non-root ranks of a Bcast/Scatter that arrived before the root wait for it.
 //   early_reduce     the root of a Reduce/Gather that arrived before the last other rank waits for it.
 //   omp_barrier      OpenMP barriers (explicit, implicit, join): the waiting part the OpenMP
-//                    collector recorded for each thread; the trace does not say which thread was last.
-//   omp_lock         OpenMP locks and critical sections: the time a thread waited to acquire them.
+//                    collector recorded for each thread; caused by the member of the team that
+//                    arrived last at that barrier instance.
+//   omp_lock         OpenMP locks and critical sections: the time a thread waited to acquire them;
+//                    caused by the thread that acquired the same lock before it (and held it then).
 // Non-blocking collectives have no wait state here: the call that starts them does not wait.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +67,7 @@ struct WaitingLocation : WaitShare {
 
 struct WaitCause : WaitShare {
   std::int64_t rank = 0;
+  std::optional<std::uint32_t> thread{};  // OpenMP waits: the thread of `rank` that made others wait
 };
 
 struct PatternWaits {
@@ -72,7 +76,7 @@ struct PatternWaits {
   std::uint64_t instances = 0;
   std::vector<WaitSite> sites;           // most time lost first
   std::vector<WaitingLocation> waiting;  // most time lost first
-  std::vector<WaitCause> causes;         // most time caused first; empty for OpenMP waits
+  std::vector<WaitCause> causes;         // most time caused first
 };
 
 struct WaitStates {

@@ -20,13 +20,13 @@ void by_time_lost(std::vector<T>& rows) {
 }  // namespace
 
 void WaitTally::add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
-                    double lost_ns, std::optional<std::int64_t> cause) {
+                    double lost_ns, std::optional<Culprit> cause) {
   if (!(lost_ns > 0)) return;
   Pattern& p = patterns_[static_cast<std::size_t>(pattern)];
   add_to(p.total, lost_ns);
   add_to(p.sites[{site_location(rank, site), site_name(rank, site)}], lost_ns);
   add_to(p.waiting[{rank.rank, thread}], lost_ns);
-  if (cause) add_to(p.causes[*cause], lost_ns);
+  if (cause) add_to(p.causes[{cause->rank, cause->thread ? std::int64_t{*cause->thread} : -1}], lost_ns);
 }
 
 WaitStates WaitTally::result() const {
@@ -52,10 +52,11 @@ WaitStates WaitTally::result() const {
       w.thread = key.second;
       out.waiting.push_back(w);
     }
-    for (const auto& [rank, share] : p.causes) {
+    for (const auto& [key, share] : p.causes) {
       WaitCause c;
       static_cast<WaitShare&>(c) = share;
-      c.rank = rank;
+      c.rank = key.first;
+      if (key.second >= 0) c.thread = static_cast<std::uint32_t>(key.second);
       out.causes.push_back(c);
     }
     by_time_lost(out.sites);

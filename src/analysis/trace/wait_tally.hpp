@@ -13,12 +13,18 @@
 
 namespace parperf::analysis {
 
+// Who made a waiter wait: a rank (MPI), or one thread of the waiter's rank (OpenMP).
+struct Culprit {
+  std::int64_t rank = 0;
+  std::optional<std::uint32_t> thread{};
+};
+
 class WaitTally {
  public:
   // `waiter` (a call of `rank`) lost `lost_ns` in `pattern`, because of `cause` when known.
   // Waits of no time are not counted.
   void add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
-           double lost_ns, std::optional<std::int64_t> cause);
+           double lost_ns, std::optional<Culprit> cause);
   WaitStates result() const;
 
  private:
@@ -26,7 +32,7 @@ class WaitTally {
     WaitShare total;
     std::map<std::pair<std::string, std::string>, WaitShare> sites;  // by (location, name)
     std::map<std::pair<std::int64_t, std::uint32_t>, WaitShare> waiting;
-    std::map<std::int64_t, WaitShare> causes;
+    std::map<std::pair<std::int64_t, std::int64_t>, WaitShare> causes;  // by (rank, thread or -1)
   };
   std::array<Pattern, kWaitPatternCount> patterns_{};
 };

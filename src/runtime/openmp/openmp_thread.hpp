@@ -16,6 +16,9 @@ struct TeamContext {
   CodeSite* site = nullptr;
   const Node* encountering_node = nullptr;  // the forking thread's innermost node before the region
   const ThreadState* encountering_thread = nullptr;
+  // This instance of the region among all the process's, for the trace: what pairs the barriers of
+  // its members (OpenSync::match).
+  std::int64_t instance = 0;
 };
 
 // A parallel region this thread runs as a team member (including the forking thread itself).
@@ -24,6 +27,7 @@ struct JoinedRegion {
   bool forked_here = false;                 // this thread forked the region (it leaves at parallel-end)
   bool left = false;                        // a member that reached the join barrier has left the region
   const Node* encountering_node = nullptr;  // to re-enter the region for tasks run in its join barrier
+  std::int64_t team_instance = 0;           // TeamContext::instance; 0 when the region is not measured
 };
 
 // How the waiting inside a synchronization is classified (OperationStats wait or sync).
@@ -38,6 +42,9 @@ struct OpenSync {
   std::uint64_t nested_work = 0;  // tasks executed while waiting: not waiting
   bool wait_seen = false;
   WaitClass wait_class = WaitClass::wait;
+  // A barrier's team instance, traced as the operation's match: the members of a team meet at its
+  // barriers in the same order, so a thread's n-th barrier of an instance is every member's n-th.
+  std::int64_t match = 0;
 };
 
 struct OpenMutex {

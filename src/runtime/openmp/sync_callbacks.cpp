@@ -48,7 +48,7 @@ OpenSync* push_sync(OpenMPThread& omp) {
 // A member of the team reached the region's join barrier: count it there and leave the region.
 void member_reaches_join(Measured m, JoinedRegion& region, std::uint64_t now) {
   if (CodeSite* join = operation_site_of(region.site, SiteKind::omp_join_barrier))
-    record_operation(*m.thread, &join->site, now, 0, 0, 0);
+    record_operation(*m.thread, &join->site, now, 0, 0, 0, region.team_instance);
   leave_interval(*m.thread, &region.site->site, now);
   region.left = true;
   thread_parked(*m.thread, now);
@@ -108,6 +108,7 @@ void begin_sync(Measured m, ompt_sync_region_t kind, const void* codeptr_ra, std
   s->closes_construct = closes;
   s->begin = now;
   s->wait_class = wait_class;
+  if (is_barrier(kind) && region) s->match = region->team_instance;
 }
 
 void end_sync(Measured m, std::uint64_t now) {
@@ -119,7 +120,7 @@ void end_sync(Measured m, std::uint64_t now) {
   std::uint64_t waited = s.wait_seen ? s.waited : duration;
   waited = waited > s.nested_work ? waited - s.nested_work : 0;
   record_operation(*m.thread, &s.site->site, s.begin, duration, s.wait_class == WaitClass::wait ? waited : 0,
-                   s.wait_class == WaitClass::sync ? waited : 0);
+                   s.wait_class == WaitClass::sync ? waited : 0, s.match);
   if (s.closes_construct) leave_interval(*m.thread, &s.closes_construct->site, now);
 }
 
@@ -216,8 +217,9 @@ void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
   OpenMutex* mutex = find_mutex(omp, wait_id);
   if (!mutex) return;
   const std::uint64_t acquired = mutex->acquired ? mutex->acquired : mutex->begin;
+  // The lock's wait id pairs the acquisitions of one lock across threads in the trace.
   record_operation(*m.thread, &mutex->site->site, mutex->begin, ticks_between(mutex->begin, now),
-                   ticks_between(mutex->begin, acquired), 0);
+                   ticks_between(mutex->begin, acquired), 0, static_cast<std::int64_t>(mutex->wait_id));
   for (OpenMutex* next = mutex + 1; next < omp.mutexes + omp.mutex_count; ++next) next[-1] = *next;
   --omp.mutex_count;
 }

@@ -10,6 +10,8 @@
 //
 // A work-sharing construct is an interval too; its implicit barrier, if it has one, is inside it
 // (see settle_construct), so the construct's time includes the waiting its imbalance causes.
+#include <atomic>
+
 #include "runtime/openmp/callbacks.hpp"
 
 namespace parperf::runtime::openmp {
@@ -48,6 +50,10 @@ CodeSite* pop_construct(OpenMPThread& omp) {
   return omp.construct_count < OpenMPThread::kMaxConstructs ? omp.constructs[omp.construct_count].site
                                                             : nullptr;
 }
+
+// Numbers the process's region instances for the trace (TeamContext::instance): one relaxed
+// increment per region forked, beside the microseconds a fork and join take.
+constinit std::atomic<std::int64_t> g_region_instances{0};
 
 }  // namespace
 
@@ -97,6 +103,7 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_
   team.site = site;
   team.encountering_thread = m.thread;
   team.encountering_node = innermost_node(*m.thread);
+  team.instance = g_region_instances.fetch_add(1, std::memory_order_relaxed) + 1;
   enter_interval(*m.thread, &site->site, 0, now);
   parallel_data->ptr = &team;
 }
@@ -127,6 +134,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       region.site = team->site;
       region.encountering_node = team->encountering_node;
       region.forked_here = team->encountering_thread == m.thread;
+      region.team_instance = team->instance;
       if (!region.forked_here) {
         thread_unparked(*m.thread, now);
         enter_team_region(*m.thread, team->encountering_node, &team->site->site, now);

@@ -7,7 +7,14 @@
 // operations too, each at least the 2 ms it held; and the trace agrees with the profile of the same
 // run: per site, as many operations and the same total time (the two are recorded from the same
 // measurement, so they differ only by the tick-to-ns rounding of each operation).
+//
+// The wait states name who made a thread wait. In the part `sections` the thread of the 20 ms
+// section waits 40 ms at the construct's implicit barrier for the thread of the 60 ms one: that
+// thread is the culprit of at least 36 ms (sleeps only overrun). In the part `lock` each thread
+// waits to acquire the lock while the other holds it: what each thread caused is what the other
+// waited, and every wait but a thread's first has a culprit.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <map>
@@ -94,6 +101,62 @@ TEST(OpenmpTrace, CriticalAndLockOperationsOfBothThreadsAreTracedAsTheProfileCou
     EXPECT_NEAR(totals.sum_ns, profile_sum, 1e-4 * profile_sum + 100) << "and the same time in them";
   }
   EXPECT_EQ(checked, 2) << "the profile has a critical and a lock site";
+}
+
+// The wait-state pattern `key` of `parperf report --json` on a traced run of sync_constructs `part`.
+nlohmann::json wait_pattern(const TempDir& tmp, const std::string& part, const std::string& key) {
+  const std::string dir = (tmp / part).string();
+  const auto run = run_process({parperf_command().string(), "run", "-q", "-o", dir, "--trace", "--",
+                                PARPERF_PROGRAM_SYNC_CONSTRUCTS_CLANG, part});
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  const auto report = run_process({parperf_command().string(), "report", "--json", dir});
+  EXPECT_EQ(report.exit_code, 0) << describe(report);
+  const nlohmann::json parsed = nlohmann::json::parse(report.out);
+  for (const nlohmann::json& p : parsed["wait_states"]["patterns"])
+    if (p["pattern"] == key) return p;
+  ADD_FAILURE() << "no " << key << " wait states in the report of part " << part << ":\n" << report.out;
+  return nlohmann::json::object();
+}
+
+TEST(OpenmpTrace, TheThreadOfTheLongSectionIsNamedAsTheCauseOfTheWaitAtTheBarrier) {
+  TempDir tmp;
+  const nlohmann::json barrier = wait_pattern(tmp, "sections", "omp_barrier");
+  ASSERT_FALSE(barrier.empty());
+  const nlohmann::json& waiter = barrier["waiting"].at(0);  // most time lost first
+  EXPECT_GE(waiter["lost"].get<double>(), 0.036) << "the thread of the short section waits 40 ms";
+  ASSERT_FALSE(barrier["causes"].empty()) << "the barrier's wait has a culprit:\n" << barrier.dump(2);
+  const nlohmann::json& culprit = barrier["causes"].at(0);
+  EXPECT_EQ(culprit["rank"], 0);
+  ASSERT_TRUE(culprit.contains("thread")) << "an OpenMP culprit is a thread: " << culprit.dump();
+  EXPECT_NE(culprit["thread"], waiter["thread"]) << "the thread that waited did not make itself wait";
+  EXPECT_GE(culprit["lost"].get<double>(), 0.036)
+      << "the other thread, still in its 60 ms section, caused it";
+}
+
+TEST(OpenmpTrace, EachThreadCausesTheLockWaitsOfTheOther) {
+  TempDir tmp;
+  const nlohmann::json lock = wait_pattern(tmp, "lock", "omp_lock");
+  ASSERT_FALSE(lock.empty());
+  std::map<std::uint32_t, double> waited, caused;
+  std::map<std::uint32_t, std::uint64_t> waits, culprit_of;
+  for (const nlohmann::json& w : lock["waiting"]) {
+    waited[w["thread"].get<std::uint32_t>()] = w["lost"].get<double>();
+    waits[w["thread"].get<std::uint32_t>()] = w["instances"].get<std::uint64_t>();
+  }
+  for (const nlohmann::json& c : lock["causes"]) {
+    ASSERT_TRUE(c.contains("thread")) << c.dump();
+    caused[c["thread"].get<std::uint32_t>()] = c["lost"].get<double>();
+    culprit_of[c["thread"].get<std::uint32_t>()] = c["instances"].get<std::uint64_t>();
+  }
+  ASSERT_EQ(waited.size(), 2u) << lock.dump(2);
+  ASSERT_EQ(caused.size(), 2u) << "each thread made the other wait:\n" << lock.dump(2);
+  const std::uint32_t a = waited.begin()->first, b = std::next(waited.begin())->first;
+  // A wait right after the same thread's own release has no other culprit: at most a few per thread.
+  EXPECT_NEAR(caused[a], waited[b], 0.1 * waited[b])
+      << "thread " << a << " caused what thread " << b << " waited";
+  EXPECT_NEAR(caused[b], waited[a], 0.1 * waited[a])
+      << "thread " << b << " caused what thread " << a << " waited";
+  EXPECT_GE(culprit_of[a] + culprit_of[b] + 4, waits[a] + waits[b]) << "nearly every wait has its culprit";
 }
 
 }  // namespace
