@@ -50,6 +50,18 @@ inline std::string_view mpi_class_key(MpiClass c) {
       return "io";
     case MpiClass::management:
       return "management";
+    case MpiClass::put:
+      return "put";
+    case MpiClass::get:
+      return "get";
+    case MpiClass::atomic:
+      return "atomic";
+    case MpiClass::memory_sync:
+      return "memory_sync";
+    case MpiClass::lock:
+      return "lock";
+    case MpiClass::point_sync:
+      return "point_sync";
     case MpiClass::interval:
     case MpiClass::openmp_operation:
       break;  // not MPI classes

@@ -13,7 +13,8 @@
 namespace parperf::format {
 
 // Kinds of sites (SiteRecord::kind). 0-15 are the annotation API's parperf_kind values; the
-// collectors' kinds follow, one range per collector. Interval kinds head a tree node; operation
+// collectors' kinds follow, one range per collector: OpenMP 16-63, MPI 64-127, OpenSHMEM 128-159,
+// UPC through GASP 160-191. Interval kinds head a tree node; operation
 // kinds name an OperationStatsRecord (an event at a source site: DESIGN.md section 2).
 enum class SiteKind : std::uint32_t {
   program = 0,
@@ -90,6 +91,14 @@ enum class SiteClass : std::uint8_t {
   one_sided,   // RMA calls and their synchronization
   io,          // MPI-IO
   management,  // Init, Finalize, communicators, windows, files: productive Sys, not communication
+  // The one-sided models' (PGAS: OpenSHMEM, UPC) own classes; their collectives use the classes
+  // above.
+  put,          // a write into another process's memory (put, p, iput, non-blocking puts, memput)
+  get,          // a read of another process's memory
+  atomic,       // a remote atomic memory operation (fetch-add, swap, compare-swap, ...)
+  memory_sync,  // ordering and completion of one-sided operations (fence, quiet, a non-blocking sync)
+  lock,         // a global lock's acquisition and release
+  point_sync,   // waiting on a memory location another process writes (wait_until, test)
 };
 
 struct SiteKindInfo {
