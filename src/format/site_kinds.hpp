@@ -68,6 +68,24 @@ enum class SiteKind : std::uint32_t {
   mpi_one_sided_sync = 91,  // Win_fence, Win_lock/unlock(_all), Win_start/complete/post/wait, Win_flush*
   mpi_io = 96,              // File_read*, File_write*, File_sync
   mpi_management = 100,     // communicators, groups, windows, files opened and closed, Init, Finalize
+  // UPC operations reported through the GASP tool interface (src/runtime/gasp/), sites at the file
+  // and line the compiler passes; the site's name is the UPC operation's ("upc_memput"). A
+  // upc_forall is an interval of kind parallel_loop.
+  upc_put = 160,      // a shared write: assignment to shared data, upc_memput, upc_memset, non-blocking puts
+  upc_get = 161,      // a shared read: read of shared data, upc_memget, non-blocking gets
+  upc_memcpy = 162,   // upc_memcpy, shared to shared
+  upc_nb_sync = 163,  // completion of a non-blocking get or put
+  upc_fence = 164,    // upc_fence, and the fence of a strict access
+  upc_notify = 165,   // upc_notify: the first half of a split-phase barrier
+  upc_wait = 166,     // upc_wait: the second half, where a thread waits for the others
+  upc_barrier = 167,  // upc_barrier
+  upc_lock = 168,     // upc_lock, upc_lock_attempt: acquisition of a global lock
+  upc_unlock = 169,   // upc_unlock
+  upc_broadcast = 170,       // upc_all_broadcast
+  upc_reduction = 171,       // upc_all_reduce*, upc_all_prefix_reduce*
+  upc_all_to_all = 172,      // upc_all_exchange, upc_all_permute
+  upc_gather_scatter = 173,  // upc_all_gather, upc_all_gather_all, upc_all_scatter
+  upc_management = 174,  // shared heap and lock allocation and release, upc_global_exit, the collective exit
 };
 inline constexpr std::uint32_t kFirstOperationKind = 32;
 inline constexpr bool is_operation_kind(std::uint32_t kind) { return kind >= kFirstOperationKind; }
@@ -75,6 +93,8 @@ inline constexpr std::uint32_t kFirstMpiKind = 64;
 inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpiKind && kind < 128; }
 // Collective operations: their instances are matched across ranks (CollectiveInstanceRecord).
 inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
+inline constexpr std::uint32_t kFirstUpcKind = 160;
+inline constexpr bool is_upc_kind(std::uint32_t kind) { return kind >= kFirstUpcKind && kind < 192; }
 
 // What a site kind is, as the analysis groups it. Interval kinds head a tree node; the rest name
 // operations. The communication classes are those the report gives MPI's figures by (DESIGN.md
@@ -189,6 +209,27 @@ inline constexpr SiteKindInfo kSiteKinds[] = {
      "MPI one-sided sync", "", "", SiteClass::one_sided},
     {SiteKind::mpi_io, "mpi_io", "MPI I/O", "MPI I/O", "", "", SiteClass::io},
     {SiteKind::mpi_management, "mpi_management", "MPI management", "MPI management", "", "",
+     SiteClass::management},
+    {SiteKind::upc_put, "upc_put", "UPC put", "UPC put", "", "", SiteClass::put},
+    {SiteKind::upc_get, "upc_get", "UPC get", "UPC get", "", "", SiteClass::get},
+    {SiteKind::upc_memcpy, "upc_memcpy", "UPC shared copy", "UPC memcpy", "", "", SiteClass::put},
+    {SiteKind::upc_nb_sync, "upc_nb_sync", "UPC non-blocking sync", "UPC non-blocking sync", "", "",
+     SiteClass::memory_sync},
+    {SiteKind::upc_fence, "upc_fence", "UPC fence", "UPC fence", "", "", SiteClass::memory_sync},
+    {SiteKind::upc_notify, "upc_notify", "UPC barrier notify", "UPC notify", "", "", SiteClass::barrier},
+    {SiteKind::upc_wait, "upc_wait", "UPC barrier wait", "UPC wait", "", "", SiteClass::barrier},
+    {SiteKind::upc_barrier, "upc_barrier", "UPC barrier", "UPC barrier", "", "", SiteClass::barrier},
+    {SiteKind::upc_lock, "upc_lock", "UPC lock", "UPC lock", "", "", SiteClass::lock},
+    {SiteKind::upc_unlock, "upc_unlock", "UPC unlock", "UPC unlock", "", "", SiteClass::lock},
+    {SiteKind::upc_broadcast, "upc_broadcast", "UPC broadcast", "UPC broadcast", "", "",
+     SiteClass::broadcast},
+    {SiteKind::upc_reduction, "upc_reduction", "UPC reduction", "UPC reduction", "", "",
+     SiteClass::reduction},
+    {SiteKind::upc_all_to_all, "upc_all_to_all", "UPC all-to-all", "UPC all-to-all", "", "",
+     SiteClass::all_to_all},
+    {SiteKind::upc_gather_scatter, "upc_gather_scatter", "UPC gather/scatter", "UPC gather-scatter", "", "",
+     SiteClass::gather_scatter},
+    {SiteKind::upc_management, "upc_management", "UPC management", "UPC management", "", "",
      SiteClass::management},
 };
 

@@ -2,6 +2,8 @@
 // their own hand their measurements to the core.
 #include "runtime/collector_api.h"
 
+#include <cstring>
+
 #include "runtime/clock.hpp"
 #include "runtime/code_sites.hpp"
 #include "runtime/collector_registry.hpp"
@@ -50,6 +52,23 @@ void trace(ThreadState& t, const parperf_site* site, const parperf_operation& op
                    .match = operation.match});
 }
 
+// Records a measured operation at `site` in the thread's innermost interval.
+int record(ThreadState& t, parperf_site* site, const parperf_operation& operation,
+           parperf_position* position) noexcept {
+  Node* node = innermost_node(t);
+  OperationStats* stats = operation_stats_for(t, *node, site);
+  if (!stats) return 0;
+  const Measured m = measured(operation);
+  stats->record(m.duration, m.wait, m.sync, operation.bytes);
+  stats->record_partner(operation.partner);
+  if (operation.overlap) stats->overlap_ticks.add(operation.overlap);
+  stats->last_begin_ticks.set(operation.start);
+  stats->last_end_ticks.set(operation.end);
+  if (t.trace) trace(t, site, operation, m);
+  if (position) *position = parperf_position{&t, node, site};
+  return 1;
+}
+
 }  // namespace
 
 extern "C" {
@@ -67,18 +86,23 @@ int parperf_collector_record(const parperf_operation* operation, parperf_positio
   if (!operation || !t || !recording() || t->unrecorded) return 0;
   parperf_site* site = site_of(*operation);
   if (!site) return 0;
-  Node* node = innermost_node(*t);
-  OperationStats* stats = operation_stats_for(*t, *node, site);
-  if (!stats) return 0;
-  const Measured m = measured(*operation);
-  stats->record(m.duration, m.wait, m.sync, operation->bytes);
-  stats->record_partner(operation->partner);
-  if (operation->overlap) stats->overlap_ticks.add(operation->overlap);
-  stats->last_begin_ticks.set(operation->start);
-  stats->last_end_ticks.set(operation->end);
-  if (t->trace) trace(*t, site, *operation, m);
-  if (position) *position = parperf_position{t, node, site};
-  return 1;
+  return record(*t, site, *operation, position);
+}
+
+parperf_site* parperf_collector_source_site(const char* name, uint32_t kind, const char* file, int line) {
+  if (!name || !ensure_initialised()) return nullptr;
+  parperf_site* site =
+      intern_site(name, std::strlen(name), static_cast<int>(kind), file, file ? std::strlen(file) : 0, line);
+  if (site && (__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
+    register_site(site);
+  return site;
+}
+
+int parperf_collector_record_at(parperf_site* site, const parperf_operation* operation,
+                                parperf_position* position) {
+  ThreadState* t = current_thread();
+  if (!site || !operation || !t || !recording() || t->unrecorded) return 0;
+  return record(*t, site, *operation, position);
 }
 
 int parperf_collector_trace(const parperf_operation* operation) {

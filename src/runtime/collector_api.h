@@ -15,6 +15,7 @@
 #ifndef PARPERF_COLLECTOR_API_H
 #define PARPERF_COLLECTOR_API_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,6 +78,29 @@ PARPERF_API int parperf_collector_record(const parperf_operation* operation, par
  * completed several receives traces one operation per message after the first, each at the call's
  * end with no duration). Returns 1 when it was traced. */
 PARPERF_API int parperf_collector_trace(const parperf_operation* operation);
+
+/* ---- Operations at source positions ------------------------------------------------------- */
+
+/* The site of `kind` named `name` at `file`:`line`, for a collector that is told where an operation
+ * is in the source rather than given a code address (a compiler's tool interface, which passes the
+ * file name and line of each event). Interned on first use by (name, kind, file, line): a hash
+ * lookup under a lock and, the first time, a copy of the strings; keep the handle and reuse it. The
+ * handle is an ordinary annotation site: with an interval kind, parperf_interval_begin/end enter
+ * and leave it. `file` may be null. Null when the runtime is not measuring or memory is exhausted. */
+PARPERF_API parperf_site* parperf_collector_source_site(const char* name, uint32_t kind, const char* file,
+                                                        int line);
+
+/* parperf_collector_record for an operation at a source site: `operation`'s name, address and kind
+ * are not read (the site has them). */
+PARPERF_API int parperf_collector_record_at(parperf_site* site, const parperf_operation* operation,
+                                            parperf_position* position);
+
+/* ---- User events ---------------------------------------------------------------------------- */
+
+/* A user event (an id from parperf_event_create) whose description's arguments the collector holds
+ * in a va_list (a tool interface that hands them on so): phase 0 = start, 1 = end, 2 = atomic, as
+ * parperf_event_record. `args` is consumed for a start or an atomic event. */
+PARPERF_API void parperf_collector_user_event(unsigned event, int phase, va_list* args);
 
 /* ---- The process ---------------------------------------------------------------------------- */
 

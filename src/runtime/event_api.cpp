@@ -4,6 +4,7 @@
 
 #include "parperf/parperf.h"
 #include "runtime/clock.hpp"
+#include "runtime/collector_api.h"
 #include "runtime/diagnostics.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
@@ -63,6 +64,19 @@ void warn_unknown_event(unsigned event) {
     warn("user event %u was never created with parperf_event_create; ignored", event);
 }
 
+// Events nest like intervals: an end that closes an event while one started after it is still open
+// is a mistake in the program (or two events that overlap on purpose). Both keep being measured,
+// each from its start to its end.
+void warn_out_of_order(const EventKind& ended, unsigned still_open) {
+  static std::atomic<int> reported{0};
+  if (reported.fetch_add(1, std::memory_order_relaxed) >= 8) return;
+  const EventKind* inner = event_kind(still_open);
+  warn(
+      "user event '%s' ended while '%s', started after it on this thread, is still open: events end in the "
+      "reverse order of their starts (each is still timed from its own start to its own end)",
+      ended.name, inner ? inner->name : "?");
+}
+
 void record(unsigned event, Phase phase, va_list* args) {
   ThreadState* t = current_thread();
   if (!t || !recording()) return;
@@ -80,6 +94,8 @@ void record(unsigned event, Phase phase, va_list* args) {
     for (int i = t->open_event_count - 1; i >= 0; --i) {
       OpenEvent& open = t->open_events[i];
       if (open.event != event) continue;
+      if (i + 1 < t->open_event_count)
+        warn_out_of_order(*kind, t->open_events[t->open_event_count - 1].event);
       const std::uint64_t duration = ticks_between(open.begin_ticks, now);
       open.stats->durations.record(duration);
       trace_user_event(*t, format::TraceEventKind::event_end, event, {}, now);
@@ -89,7 +105,10 @@ void record(unsigned event, Phase phase, va_list* args) {
     }
     static std::atomic<int> reported{0};
     if (reported.fetch_add(1, std::memory_order_relaxed) < 8)
-      warn("user event '%s' ended without a start on this thread; ignored", kind->name);
+      warn(
+          "user event '%s' ended without a start on this thread (or ended more often than it started); this "
+          "end is ignored",
+          kind->name);
     return;
   }
 
@@ -146,6 +165,11 @@ void parperf_event_atomic(unsigned event, ...) {
   va_start(args, event);
   record(event, Phase::atomic, &args);
   va_end(args);
+}
+
+void parperf_collector_user_event(unsigned event, int phase, va_list* args) {
+  if (phase < 0 || phase > 2) return;
+  record(event, static_cast<Phase>(phase), args);
 }
 
 void parperf_event_record(unsigned event, int phase) {
