@@ -12,18 +12,8 @@
 #include <cstddef>
 #include <cstdlib>
 
+#include "malloc_counter.hpp"
 #include "parperf/parperf.h"
-
-// Interposes malloc for the whole process (libparperf.so included) to count allocations, per
-// thread so that each benchmark thread counts only what its own timed loop allocates.
-extern "C" void* __libc_malloc(std::size_t);
-namespace {
-thread_local long t_mallocs = 0;
-}
-extern "C" void* malloc(std::size_t size) {
-  ++t_mallocs;
-  return __libc_malloc(size);
-}
 
 namespace {
 

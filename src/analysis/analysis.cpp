@@ -9,6 +9,7 @@
 #include "analysis/rank_list.hpp"
 #include "analysis/rank_view.hpp"
 #include "analysis/site_resolution.hpp"
+#include "analysis/upc_attribution.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -43,6 +44,7 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
   analysis.whole_run = build_interval_tree(run.profiles, analysis.sites);
   // MPI first: it puts each interval's own figures in place, which the OpenMP pass then sums up.
   analysis.mpi = analyze_mpi(analysis.whole_run, run.profiles, analysis.sites);
+  attribute_upc(analysis.whole_run);
   attribute_openmp(analysis.whole_run);
   if (analysis.whole_run.threads_per_rank.size() > 1)
     analysis.slowest_rank = slowest_rank(analysis.whole_run);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -91,9 +92,11 @@ TEST_F(GaspDriver, TheBarrierWaitIsWhereTheEarlyThreadsWaitedForTheLastOne) {
   EXPECT_EQ(integer(wait, "count"), kThreads);
   // Thread t works (t + 1) * 20 ms before it: the others wait 40 and 20 ms for the last.
   const double constructed = (2 + 1) * kWork;
-  EXPECT_GE(number(wait, "wait"), 0.75 * constructed) << "the threads' waits at upc_wait";
+  // A late wake-up of an early thread (the sleeps' overshoot) shortens its wait by as much.
+  EXPECT_GE(number(wait, "wait"), constructed - overshoot - kThreads * kMargin)
+      << "the threads' waits at upc_wait";
   EXPECT_LE(number(wait, "wait"), constructed + 2 * overshoot + kThreads * kMargin);
-  EXPECT_GE(number(wait, "wait_max"), 0.75 * 2 * kWork) << "thread 0 waits longest";
+  EXPECT_GE(number(wait, "wait_max"), 2 * kWork - overshoot - kMargin) << "thread 0 waits longest";
   const nlohmann::json& notify = src_point(*report_, "upc_notify", 30);
   EXPECT_EQ(integer(notify, "count"), kThreads);
   EXPECT_EQ(number(notify, "wait"), 0.0) << "upc_notify does not wait";
@@ -104,9 +107,11 @@ TEST_F(GaspDriver, LockWaitsAreAtTheLockAndTheUnlockWaitsForNothing) {
   const nlohmann::json& lock = src_point(*report_, "upc_lock", 40);
   EXPECT_EQ(integer(lock, "count"), kThreads);
   // Thread 0 holds the lock while the others try; each holder keeps it 10 ms: they wait 10 and 20 ms.
-  EXPECT_GE(number(lock, "wait"), 1.5 * kHold) << "the lock waits";
+  // The last to take it waits for two holds from about when thread 0's began: at least one hold even
+  // if the scheduler woke it late.
+  EXPECT_GE(number(lock, "wait"), kHold) << "the lock waits";
   EXPECT_LE(number(lock, "wait"), 3 * kHold + 2 * overshoot + kThreads * kMargin);
-  EXPECT_GE(number(lock, "wait_max"), 0.5 * 2 * kHold);
+  EXPECT_GE(number(lock, "wait_max"), kHold);
   const nlohmann::json& unlock = src_point(*report_, "upc_unlock", 41);
   EXPECT_EQ(integer(unlock, "count"), kThreads);
   EXPECT_EQ(number(unlock, "wait"), 0.0);
@@ -152,6 +157,28 @@ TEST_F(GaspDriver, ForallAndFunctionAreIntervalsAndTheUserEventKeepsItsArguments
   EXPECT_TRUE(found) << "the user event \"phase\" of gasp_create_event is not in the report";
 }
 
+TEST_F(GaspDriver, UpcOperationsAreCommunicationAndTheirWaitsItsRealSync) {
+  // Everything but the allocation (line 5) and the exit (line 60) happens inside the function.
+  double waits = 0, starts = 0;
+  for (const nlohmann::json& p : field(*report_, "src_points")) {
+    if (text_of(p, "kind") == "upc_management") continue;
+    waits += number(p, "wait");
+    starts += number(p, "total") - number(p, "wait");
+  }
+  const nlohmann::json* function = find_interval(*report_, "user", "void relax(int)");
+  ASSERT_NE(function, nullptr);
+  EXPECT_NEAR(number(*function, "communication_real_sync"), waits, 1e-6)
+      << "the barrier and lock waits are the communication's Real_sync";
+  EXPECT_NEAR(number(*function, "communication_starts"), starts, 1e-6)
+      << "the rest of the UPC operations' time is Starts";
+  EXPECT_GE(waits, number(src_point(*report_, "upc_wait", 31), "wait") + kHold);
+  EXPECT_GE(starts, kThreads * kSteps * (kPut + kMemget)) << "the puts' and gets' time";
+  const nlohmann::json* program = find_interval(*report_, "program");
+  ASSERT_NE(program, nullptr);
+  EXPECT_NEAR(number(*program, "communication"), waits + starts, 1e-6);
+  EXPECT_GT(number(*program, "productive_sys"), 0.0) << "the allocation and exit are management (Sys)";
+}
+
 TEST_F(GaspDriver, TheTextReportNamesTheSitesByFileAndLine) {
   const auto text = run_process({parperf_command().string(), "report", (*tmp_ / "run").string()});
   ASSERT_EQ(text.exit_code, 0) << describe(text);
@@ -159,6 +186,32 @@ TEST_F(GaspDriver, TheTextReportNamesTheSitesByFileAndLine) {
     EXPECT_NE(text.out.find(place), std::string::npos) << "the report does not name " << place << ":\n"
                                                        << text.out;
   EXPECT_NE(text.out.find("upc_forall"), std::string::npos) << text.out;
+}
+
+TEST(GaspTrace, EveryPutAndGetIsInTheEventTraceWithItsBytesAndLine) {
+  TempDir tmp;
+  const ProcessResult run = run_process({parperf_command().string(), "run", "-q", "--trace", "-o",
+                                         (tmp / "run").string(), "--", PARPERF_PROGRAM_GASP_DRIVER});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  const ProcessResult listing = run_process({parperf_command().string(), "trace", (tmp / "run").string()});
+  ASSERT_EQ(listing.exit_code, 0) << describe(listing);
+  const std::regex put(R"(0:(\d)\s+UPC put 'shared write' .*  (\d+) B  src=stencil\.upc\(21\))");
+  const std::regex get(R"(UPC get 'upc_memget' .*  4096 B  src=stencil\.upc\(22\))");
+  int puts = 0, gets = 0, phases = 0;
+  std::istringstream lines(listing.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, put)) {
+      ++puts;
+      EXPECT_EQ(std::stoi(m[2]), kPutBytes * (std::stoi(m[1]) + 1))
+          << "thread t puts 64 * (t + 1) bytes: " << line;
+    }
+    if (std::regex_search(line, get)) ++gets;
+    if (std::regex_search(line, std::regex(R"(user event 'phase' begins: "phase [0-2] of relax")"))) ++phases;
+  }
+  EXPECT_EQ(puts, kThreads * kSteps) << listing.out;
+  EXPECT_EQ(gets, kThreads * kSteps);
+  EXPECT_EQ(phases, kThreads);
 }
 
 TEST(GaspBadInput, AnEndWithoutItsStartIsReportedAndTheRunGoesOn) {
