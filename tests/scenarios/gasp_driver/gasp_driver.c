@@ -19,10 +19,17 @@
  *            untraced barrier orders them), and each holder keeps it HOLD_MS ms; the threads wait
  *            0, HOLD_MS and 2 * HOLD_MS ms, in some order
  *   line 41  upc_unlock (GASP_UPC_UNLOCK)
+ *   line 45  upc_fence (GASP_UPC_FENCE)
+ *   line 46  a non-blocking put of NB_PUT_BYTES bytes (GASP_UPC_NB_PUT_INIT; its end gives a handle)
+ *   line 47  its completion (GASP_UPC_NB_SYNC)
+ *   line 48  upc_memcpy of MEMCPY_BYTES bytes, line 49 upc_memset of MEMSET_BYTES bytes
  *   line 50  upc_all_broadcast of BROADCAST_BYTES bytes
  *   line 51  upc_all_reduceD of REDUCE_ELEMENTS doubles
+ *   line 55  upc_barrier (GASP_UPC_BARRIER), a real barrier again
  *   line 60  the collective exit (GASP_UPC_COLLECTIVE_EXIT, status 0)
- * and, for the tests of bad input, an end event without its start when the program is given "stray". */
+ * and, for the tests of bad input when the program is given "stray": an end event without its start
+ * (line 77), a context for another model (OpenSHMEM), whose events are not measured, and a user
+ * event tag that gasp_create_event never gave. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +46,9 @@ enum {
   MEMGET_MS = 1,
   WORK_MS = 20,
   HOLD_MS = 10,
+  NB_PUT_BYTES = 256,
+  MEMCPY_BYTES = 512,
+  MEMSET_BYTES = 128,
   BROADCAST_BYTES = 8192,
   REDUCE_ELEMENTS = 100
 };
@@ -104,6 +114,22 @@ static void* upc_thread(void* argument) {
   sleep_for_ms(HOLD_MS);
   release_lock(c);
 
+  gasp_event_notify(c, GASP_UPC_FENCE, GASP_START, kFile, 45, 3);
+  gasp_event_notify(c, GASP_UPC_FENCE, GASP_END, kFile, 45, 3);
+  gasp_upc_nb_handle_t handle = (gasp_upc_nb_handle_t)next;
+  gasp_event_notify(c, GASP_UPC_NB_PUT_INIT, GASP_START, kFile, 46, 3, 1, (void*)next, (void*)mine,
+                    (size_t)NB_PUT_BYTES);
+  gasp_event_notify(c, GASP_UPC_NB_PUT_INIT, GASP_END, kFile, 46, 3, 1, (void*)next, (void*)mine,
+                    (size_t)NB_PUT_BYTES, handle);
+  gasp_event_notify(c, GASP_UPC_NB_SYNC, GASP_START, kFile, 47, 3, handle);
+  gasp_event_notify(c, GASP_UPC_NB_SYNC, GASP_END, kFile, 47, 3, handle);
+  gasp_event_notify(c, GASP_UPC_MEMCPY, GASP_START, kFile, 48, 3, (void*)next, (void*)mine,
+                    (size_t)MEMCPY_BYTES);
+  gasp_event_notify(c, GASP_UPC_MEMCPY, GASP_END, kFile, 48, 3, (void*)next, (void*)mine,
+                    (size_t)MEMCPY_BYTES);
+  gasp_event_notify(c, GASP_UPC_MEMSET, GASP_START, kFile, 49, 3, (void*)next, 0, (size_t)MEMSET_BYTES);
+  gasp_event_notify(c, GASP_UPC_MEMSET, GASP_END, kFile, 49, 3, (void*)next, 0, (size_t)MEMSET_BYTES);
+
   gasp_event_notify(c, GASP_UPC_ALL_BROADCAST, GASP_START, kFile, 50, 3, (void*)mine, (void*)next,
                     (size_t)BROADCAST_BYTES, 0);
   gasp_event_notify(c, GASP_UPC_ALL_BROADCAST, GASP_END, kFile, 50, 3, (void*)mine, (void*)next,
@@ -112,9 +138,18 @@ static void* upc_thread(void* argument) {
                     (size_t)REDUCE_ELEMENTS, (size_t)0, (void*)NULL, 0, GASP_UPC_REDUCTION_D);
   gasp_event_notify(c, GASP_UPC_ALL_REDUCE, GASP_END, kFile, 51, 3, (void*)mine, (void*)next, 0,
                     (size_t)REDUCE_ELEMENTS, (size_t)0, (void*)NULL, 0, GASP_UPC_REDUCTION_D);
+  gasp_event_notify(c, GASP_UPC_BARRIER, GASP_START, kFile, 55, 3, 0, 0);
+  pthread_barrier_wait(&upc_barrier_of_wait);
+  gasp_event_notify(c, GASP_UPC_BARRIER, GASP_END, kFile, 55, 3, 0, 0);
   gasp_event_notify(c, GASP_C_FUNC, GASP_END, kFile, 10, 1, "void relax(int)");
 
-  if (stray && t == 0) gasp_event_notify(c, GASP_UPC_UNLOCK, GASP_END, kFile, 77, 3, the_lock);
+  if (stray && t == 0) {
+    gasp_event_notify(c, GASP_UPC_UNLOCK, GASP_END, kFile, 77, 3, the_lock);
+    gasp_event_notify(c, GASP_UPC_USEREVT_START + 500, GASP_ATOMIC, kFile, 78, 3, 1);
+    gasp_context_t shmem = gasp_init(GASP_MODEL_SHMEM, &argc, &argv);
+    gasp_event_notify(shmem, GASP_UPC_PUT, GASP_START, kFile, 79, 3, 1, (void*)next, (void*)mine, (size_t)8);
+    gasp_event_notify(shmem, GASP_UPC_PUT, GASP_END, kFile, 79, 3, 1, (void*)next, (void*)mine, (size_t)8);
+  }
   gasp_event_notify(c, GASP_UPC_COLLECTIVE_EXIT, GASP_START, kFile, 60, 1, 0);
   gasp_event_notify(c, GASP_UPC_COLLECTIVE_EXIT, GASP_END, kFile, 60, 1, 0);
   return NULL;

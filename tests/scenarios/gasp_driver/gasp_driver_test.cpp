@@ -117,6 +117,24 @@ TEST_F(GaspDriver, LockWaitsAreAtTheLockAndTheUnlockWaitsForNothing) {
   EXPECT_EQ(number(unlock, "wait"), 0.0);
 }
 
+TEST_F(GaspDriver, FencesNonBlockingPutsAndBulkCopiesAreAtTheirLines) {
+  const nlohmann::json& fence = src_point(*report_, "upc_fence", 45);
+  EXPECT_EQ(integer(fence, "count"), kThreads);
+  const nlohmann::json& nb_put = src_point(*report_, "upc_put", 46);
+  EXPECT_EQ(text_of(nb_put, "name"), "non-blocking put");
+  EXPECT_EQ(integer(nb_put, "bytes"), kThreads * 256) << "the bytes come before the end event's handle";
+  const nlohmann::json& sync = src_point(*report_, "upc_nb_sync", 47);
+  EXPECT_EQ(integer(sync, "count"), kThreads);
+  EXPECT_EQ(integer(sync, "bytes"), 0);
+  EXPECT_EQ(integer(src_point(*report_, "upc_memcpy", 48), "bytes"), kThreads * 512);
+  const nlohmann::json& memset = src_point(*report_, "upc_put", 49);
+  EXPECT_EQ(text_of(memset, "name"), "upc_memset");
+  EXPECT_EQ(integer(memset, "bytes"), kThreads * 128);
+  const nlohmann::json& barrier = src_point(*report_, "upc_barrier", 55);
+  EXPECT_EQ(integer(barrier, "count"), kThreads);
+  EXPECT_NEAR(number(barrier, "wait"), number(barrier, "total"), 1e-9) << "a barrier's time is all waiting";
+}
+
 TEST_F(GaspDriver, CollectivesCarryTheirBytesAndAllocationIsManagement) {
   const nlohmann::json& broadcast = src_point(*report_, "upc_broadcast", 50);
   EXPECT_EQ(integer(broadcast, "count"), kThreads);
@@ -221,8 +239,16 @@ TEST(GaspBadInput, AnEndWithoutItsStartIsReportedAndTheRunGoesOn) {
   EXPECT_NE(result.err.find("GASP event upc_unlock (tag 21) ended at stencil.upc:77 without a start"),
             std::string::npos)
       << result.err;
+  EXPECT_NE(result.err.find("GASP user event 1500 (stencil.upc:78) was never created with gasp_create_event"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("the GASP tool knows the events of UPC only; model 4 is not measured"),
+            std::string::npos)
+      << result.err;
   const nlohmann::json report = report_json(tmp / "run");
   EXPECT_EQ(integer(src_point(report, "upc_unlock", 41), "count"), kThreads);
+  for (const nlohmann::json& p : field(report, "src_points"))
+    EXPECT_NE(integer(p, "line"), 79) << "an event of the OpenSHMEM context was measured as UPC's";
 }
 
 }  // namespace
