@@ -25,6 +25,8 @@
  *   line 48  upc_memcpy of MEMCPY_BYTES bytes, line 49 upc_memset of MEMSET_BYTES bytes
  *   line 50  upc_all_broadcast of BROADCAST_BYTES bytes
  *   line 51  upc_all_reduceD of REDUCE_ELEMENTS doubles
+ *   line 52  upc_all_permute of PERMUTE_BYTES bytes
+ *   line 53  upc_all_prefix_reduceI of REDUCE_ELEMENTS ints
  *   line 55  upc_barrier (GASP_UPC_BARRIER), a real barrier again
  *   line 60  the collective exit (GASP_UPC_COLLECTIVE_EXIT, status 0)
  * and, for the tests of bad input when the program is given "stray": an end event without its start
@@ -50,6 +52,7 @@ enum {
   MEMCPY_BYTES = 512,
   MEMSET_BYTES = 128,
   BROADCAST_BYTES = 8192,
+  PERMUTE_BYTES = 2048,
   REDUCE_ELEMENTS = 100
 };
 
@@ -138,6 +141,14 @@ static void* upc_thread(void* argument) {
                     (size_t)REDUCE_ELEMENTS, (size_t)0, (void*)NULL, 0, GASP_UPC_REDUCTION_D);
   gasp_event_notify(c, GASP_UPC_ALL_REDUCE, GASP_END, kFile, 51, 3, (void*)mine, (void*)next, 0,
                     (size_t)REDUCE_ELEMENTS, (size_t)0, (void*)NULL, 0, GASP_UPC_REDUCTION_D);
+  gasp_event_notify(c, GASP_UPC_ALL_PERMUTE, GASP_START, kFile, 52, 3, (void*)mine, (void*)next, (void*)mine,
+                    (size_t)PERMUTE_BYTES, 0);
+  gasp_event_notify(c, GASP_UPC_ALL_PERMUTE, GASP_END, kFile, 52, 3, (void*)mine, (void*)next, (void*)mine,
+                    (size_t)PERMUTE_BYTES, 0);
+  gasp_event_notify(c, GASP_UPC_ALL_PREFIX_REDUCE, GASP_START, kFile, 53, 3, (void*)mine, (void*)next, 0,
+                    (size_t)REDUCE_ELEMENTS, (size_t)0, (void*)NULL, 0, GASP_UPC_REDUCTION_I);
+  gasp_event_notify(c, GASP_UPC_ALL_PREFIX_REDUCE, GASP_END, kFile, 53, 3, (void*)mine, (void*)next, 0,
+                    (size_t)REDUCE_ELEMENTS, (size_t)0, (void*)NULL, 0, GASP_UPC_REDUCTION_I);
   gasp_event_notify(c, GASP_UPC_BARRIER, GASP_START, kFile, 55, 3, 0, 0);
   pthread_barrier_wait(&upc_barrier_of_wait);
   gasp_event_notify(c, GASP_UPC_BARRIER, GASP_END, kFile, 55, 3, 0, 0);

@@ -142,6 +142,13 @@ TEST_F(GaspDriver, CollectivesCarryTheirBytesAndAllocationIsManagement) {
   const nlohmann::json& reduce = src_point(*report_, "upc_reduction", 51);
   EXPECT_EQ(integer(reduce, "bytes"), kThreads * 100 * static_cast<int>(sizeof(double)))
       << "100 doubles per thread (GASP_UPC_REDUCTION_D)";
+  const nlohmann::json& permute = src_point(*report_, "upc_all_to_all", 52);
+  EXPECT_EQ(text_of(permute, "name"), "upc_all_permute");
+  EXPECT_EQ(integer(permute, "bytes"), kThreads * 2048) << "after the permutation's third pointer";
+  const nlohmann::json& prefix = src_point(*report_, "upc_reduction", 53);
+  EXPECT_EQ(text_of(prefix, "name"), "upc_all_prefix_reduce");
+  EXPECT_EQ(integer(prefix, "bytes"), kThreads * 100 * static_cast<int>(sizeof(int)))
+      << "100 ints per thread (GASP_UPC_REDUCTION_I)";
   const nlohmann::json& alloc = src_point(*report_, "upc_management", 5);
   EXPECT_EQ(text_of(alloc, "name"), "upc_all_alloc");
   EXPECT_EQ(integer(alloc, "count"), kThreads);
