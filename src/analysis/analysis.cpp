@@ -47,6 +47,7 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
   if (analysis.whole_run.threads_per_rank.size() > 1)
     analysis.slowest_rank = slowest_rank(analysis.whole_run);
 
+  analysis.traffic = one_sided_traffic(run.profiles);
   analysis.view_rank = options.rank;
   if (options.rank) {
     check_view_rank(analysis.whole_run, *options.rank);
