@@ -30,3 +30,11 @@ if(TARGET parperf_shmem_state)
   parperf_add_runtime_test(shmem_state_test SOURCES shmem_state_test.cpp)
   target_link_libraries(shmem_state_test PRIVATE parperf_shmem_state)
 endif()
+
+# The OpenSHMEM wrapper generator on headers of its own (no OpenSHMEM needed).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME shmem_generator_test
+           COMMAND Python3::Interpreter -B ${CMAKE_CURRENT_SOURCE_DIR}/shmem_generator_test.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(shmem_generator_test PROPERTIES LABELS "unit")
+endif()

@@ -234,8 +234,8 @@ using namespace parperf;
 """
 
 
-def generate(output_directory, headers, library):
-    exported = exported_symbols(library)
+def wrappers_text(headers, exported):
+    """The generated file's text: the wrappers of the functions of `headers` that `exported` holds."""
     wrappers = []
     skipped = []
     seen = set()
@@ -256,11 +256,14 @@ def generate(output_directory, headers, library):
     text = HEAD.format(headers=", ".join(Path(h).name for h in headers))
     if skipped:
         text += "// Declared but not exported by the library, so not wrapped: " + ", ".join(skipped) + "\n\n"
-    text += "\n\n".join(wrappers) + "\n"
+    return text + "\n\n".join(wrappers) + "\n"
+
+
+def generate(output_directory, headers, library):
+    text = wrappers_text(headers, exported_symbols(library))
     out = Path(output_directory) / OUTPUT
     if not out.exists() or out.read_text() != text:
         out.write_text(text)
-    return len(wrappers)
 
 
 def main():
