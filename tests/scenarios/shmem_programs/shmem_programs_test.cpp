@@ -59,6 +59,27 @@ const json* src_point(const json& report, const std::string& file, std::int64_t 
   return nullptr;
 }
 
+// A measured run of `program` on `pes` PEs, its report and its SRC point at `file`'s SITE:`site`
+// marker (null, after a failure naming the place, when the report has none).
+struct SiteRun {
+  ProcessResult result;
+  json report;
+  json point;
+};
+
+SiteRun measure_site(const TempDir& tmp, int pes, const std::string& program, const std::string& file,
+                     const std::string& site) {
+  SiteRun run;
+  run.result = measure_np(tmp, pes, program);
+  run.report = report_json(tmp / "run");
+  const std::int64_t line = site_line(file, site);
+  if (const json* p = src_point(run.report, file, line))
+    run.point = *p;
+  else
+    ADD_FAILURE() << "no SRC point at " << file << ":" << line;
+  return run;
+}
+
 // (origin, target, operation) -> (calls, bytes)
 using Matrix =
     std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::pair<std::uint64_t, std::uint64_t>>;
@@ -165,12 +186,9 @@ TEST(ShmemBarrier, ImbalanceShowsAsWaitingAtTheBarrier) {
   constexpr int n = 3, rounds = 3;
   constexpr double step = 0.100;
   TempDir tmp;
-  const auto result = measure_np(tmp, n, PARPERF_PROGRAM_SHMEM_IMBALANCED_BARRIER);
-  const json report = report_json(tmp / "run");
-  const json* p =
-      src_point(report, "imbalanced_barrier.c", site_line("imbalanced_barrier.c", "late_barrier"));
-  ASSERT_NE(p, nullptr) << "no SRC point at imbalanced_barrier.c:"
-                        << site_line("imbalanced_barrier.c", "late_barrier");
+  const SiteRun run =
+      measure_site(tmp, n, PARPERF_PROGRAM_SHMEM_IMBALANCED_BARRIER, "imbalanced_barrier.c", "late_barrier");
+  const json* p = &run.point;
   // PE p waits (n-1-p) steps a round: 3 steps a round over the PEs.
   const double constructed = rounds * step * n * (n - 1) / 2;
   EXPECT_NEAR(number(*p, "wait"), constructed, 0.06 * rounds * n)
@@ -184,12 +202,11 @@ TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
   constexpr int n = 3, rounds = 2;
   constexpr double hold = 0.100;
   TempDir tmp;
-  const auto result = measure_np(tmp, n, PARPERF_PROGRAM_SHMEM_LOCK_CONTENTION);
-  EXPECT_NE(result.out.find("lock ok"), std::string::npos) << describe(result);
-  const json report = report_json(tmp / "run");
-  const json* p = src_point(report, "lock_contention.c", site_line("lock_contention.c", "contended_lock"));
-  ASSERT_NE(p, nullptr) << "no SRC point at lock_contention.c:"
-                        << site_line("lock_contention.c", "contended_lock");
+  const SiteRun run =
+      measure_site(tmp, n, PARPERF_PROGRAM_SHMEM_LOCK_CONTENTION, "lock_contention.c", "contended_lock");
+  EXPECT_NE(run.result.out.find("lock ok"), std::string::npos) << describe(run.result);
+  const json& report = run.report;
+  const json* p = &run.point;
   EXPECT_EQ(integer(*p, "count"), n * rounds) << "shmem_set_lock calls";
   // The k-th PE to get the lock waited k holds: n(n-1)/2 holds a round over the PEs. A hold is the
   // sleep plus the calls inside the critical section (OSHMEM's g, p, quiet and clear_lock take tens
@@ -204,6 +221,21 @@ TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
   EXPECT_NEAR(number(*p, "wait"), constructed, 0.06 * rounds * n)
       << "the PEs waited " << number(*p, "wait") << " s for the lock in all; the program makes them wait "
       << constructed << " s (holds of " << hold << " s plus " << inside << " s of calls)";
+}
+
+TEST(ShmemWaitUntil, WaitingForAValueIsAnSrcPointWithItsWait) {
+  constexpr int n = 2, rounds = 2;
+  constexpr double late = 0.200;
+  TempDir tmp;
+  const SiteRun run = measure_site(tmp, n, PARPERF_PROGRAM_SHMEM_LATE_FLAG, "late_flag.c", "flag_wait");
+  EXPECT_NE(run.result.out.find("flag ok"), std::string::npos) << describe(run.result);
+  const json* p = &run.point;
+  EXPECT_EQ(text_of(*p, "name"), "shmem_int_wait_until");
+  EXPECT_EQ(integer(*p, "count"), rounds);
+  // PE 0 waits for PE 1's late put every round.
+  EXPECT_NEAR(number(*p, "wait"), rounds * late, 0.06 * rounds)
+      << "PE 0 waited " << number(*p, "wait") << " s for the flag; PE 1 sets it " << late << " s late, "
+      << rounds << " times";
 }
 
 TEST(ShmemGlobalExit, CallerAndOthersLeaveProfiles) {
