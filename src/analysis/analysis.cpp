@@ -9,7 +9,6 @@
 #include "analysis/rank_list.hpp"
 #include "analysis/rank_view.hpp"
 #include "analysis/site_resolution.hpp"
-#include "analysis/upc_attribution.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -44,11 +43,11 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
   analysis.whole_run = build_interval_tree(run.profiles, analysis.sites);
   // MPI first: it puts each interval's own figures in place, which the OpenMP pass then sums up.
   analysis.mpi = analyze_mpi(analysis.whole_run, run.profiles, analysis.sites);
-  attribute_upc(analysis.whole_run);
   attribute_openmp(analysis.whole_run);
   if (analysis.whole_run.threads_per_rank.size() > 1)
     analysis.slowest_rank = slowest_rank(analysis.whole_run);
 
+  analysis.traffic = one_sided_traffic(run.profiles);
   analysis.view_rank = options.rank;
   if (options.rank) {
     check_view_rank(analysis.whole_run, *options.rank);

@@ -16,6 +16,7 @@
 #include "analysis/interval_tree.hpp"
 #include "analysis/mpi_attribution.hpp"
 #include "analysis/mpi_calls.hpp"
+#include "analysis/one_sided_traffic.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/run_data.hpp"
 #include "analysis/site_table.hpp"
@@ -55,6 +56,7 @@ struct Analysis {
   std::vector<SrcPoint> src_points;         // of tree(), most lost time first
   std::vector<Finding> findings;            // the run's main findings, worst first
   std::optional<RankTime> slowest_rank;     // over the whole run, when it has several ranks
+  OneSidedTraffic traffic;                  // who wrote and read whose memory (one-sided models)
 
   // The tree the figures describe: the whole run, or one rank's view of it.
   const IntervalTree& tree() const { return rank_tree ? *rank_tree : whole_run; }

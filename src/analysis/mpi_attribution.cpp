@@ -19,8 +19,11 @@ std::uint64_t nanoseconds(double s) {
 enum class Lifecycle { none, startup, shutdown };
 
 Lifecycle lifecycle_of(const OperationIdentity& op) {
-  if (op.name == "MPI_Init" || op.name == "MPI_Init_thread") return Lifecycle::startup;
-  if (op.name == "MPI_Finalize") return Lifecycle::shutdown;
+  // The models' start-up and shut-down calls (docs/mpi.md, docs/shmem.md): never useful work.
+  if (op.name == "MPI_Init" || op.name == "MPI_Init_thread" || op.name == "shmem_init" ||
+      op.name == "shmem_init_thread" || op.name == "start_pes")
+    return Lifecycle::startup;
+  if (op.name == "MPI_Finalize" || op.name == "shmem_finalize") return Lifecycle::shutdown;
   return Lifecycle::none;
 }
 
@@ -124,6 +127,10 @@ class Attribution {
       b.communication_real_sync += seconds(real_sync);
       b.communication_starts += seconds(op.sum_ns - real_sync);
       b.overlap += seconds(op.overlap_ns);
+      // A barrier whose instances are not matched across processes (the one-sided models'): the
+      // time a process waited in it is its share of the arrival spread, max_q arrive_q - arrive_p.
+      if (*cls == MpiClass::barrier && !format::is_mpi_collective_kind(op.identity.kind))
+        op.synchronization = seconds(real_sync);
       b.synchronization += op.synchronization;
       b.time_variation += op.time_variation;
     }

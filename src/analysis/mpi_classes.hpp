@@ -1,6 +1,7 @@
-// The classes of MPI calls the report groups communication by (DESIGN.md section 4: "each
-// characteristic is also given per collective/communication class"). One class per range of the
-// format's MPI site kinds.
+// The classes of communication calls the report groups communication by (DESIGN.md section 4: "each
+// characteristic is also given per collective/communication class"), whichever model's calls they
+// are: message passing (MPI) and the one-sided models (OpenSHMEM's puts, gets, atomics, locks...).
+// The format's site-kind table says which kind is in which class.
 #pragma once
 
 #include <array>
@@ -16,16 +17,19 @@ namespace parperf::analysis {
 using MpiClass = format::SiteClass;
 
 // The communication classes in report order; `management` is not one of them.
-inline constexpr std::array<MpiClass, 8> kCommunicationClasses = {
-    MpiClass::point_to_point, MpiClass::barrier,        MpiClass::broadcast, MpiClass::reduction,
-    MpiClass::all_to_all,     MpiClass::gather_scatter, MpiClass::one_sided, MpiClass::io};
+inline constexpr std::array<MpiClass, 14> kCommunicationClasses = {
+    MpiClass::point_to_point, MpiClass::put,       MpiClass::get,         MpiClass::atomic,
+    MpiClass::barrier,        MpiClass::broadcast, MpiClass::reduction,   MpiClass::all_to_all,
+    MpiClass::gather_scatter, MpiClass::one_sided, MpiClass::memory_sync, MpiClass::lock,
+    MpiClass::point_sync,     MpiClass::io};
 
-// The class of an MPI site kind; none for a kind that is not MPI or that this version does not know
-// (a later runtime's kind stays out of every class rather than being guessed into one).
+// The communication class (or management) of a site kind; none for an interval, an OpenMP operation
+// or a kind this version does not know (a later runtime's kind stays out of every class rather than
+// being guessed into one).
 inline std::optional<MpiClass> mpi_class(std::uint32_t kind) {
-  if (!format::is_mpi_kind(kind)) return std::nullopt;
   const format::SiteKindInfo* info = format::site_kind_info(kind);
-  if (!info) return std::nullopt;
+  if (!info || info->site_class == MpiClass::interval || info->site_class == MpiClass::openmp_operation)
+    return std::nullopt;
   return info->site_class;
 }
 

@@ -96,7 +96,6 @@ std::vector<SrcPoint> src_points(const IntervalTree& tree) {
         if (const std::optional<MpiClass> cls = mpi_class(op.identity.kind)) {
           add_mpi(p, op, *cls, stats.location.rank);
         } else {
-          p.bytes += op.bytes;  // the one-sided models' puts, gets and collectives
           p.wait += seconds(op.wait_ns);
           p.wait_max = std::max(p.wait_max, seconds(op.wait_max_ns));
           p.sync += seconds(op.sync_ns);

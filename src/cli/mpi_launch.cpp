@@ -66,14 +66,16 @@ MpiJob mpi_job_of_this_process() {
   return mpi_job_from_environment([](const char* name) -> const char* { return std::getenv(name); });
 }
 
-bool links_mpi(const std::filesystem::path& program) {
+bool needs_library_named(const std::filesystem::path& program, std::string_view prefix) {
   const auto dynamic = read_dynamic_section(program);
   if (!dynamic) return false;
   for (const std::string& needed : dynamic->needed) {
-    if (needed.starts_with("libmpi")) return true;
+    if (needed.starts_with(prefix)) return true;
   }
   return false;
 }
+
+bool links_mpi(const std::filesystem::path& program) { return needs_library_named(program, "libmpi"); }
 
 std::filesystem::path find_mpi_collector_library(const std::filesystem::path& runtime_library) {
   auto library = runtime_library.parent_path() / "libparperf-mpi.so";
@@ -111,13 +113,16 @@ std::vector<std::string> launcher_command(const std::string& mpirun, bool open_m
   return command;
 }
 
-bool is_open_mpi_launcher(const std::string& mpirun) {
-  const std::string command = "'" + mpirun + "' --version 2>/dev/null";
+std::string version_line(const std::string& launcher) {
+  const std::string command = "'" + launcher + "' --version 2>/dev/null";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) return false;
+  if (!pipe) return "";
   char line[256] = "";
-  const bool read = std::fgets(line, sizeof line, pipe.get()) != nullptr;
-  return read && std::string(line).find("Open MPI") != std::string::npos;
+  return std::fgets(line, sizeof line, pipe.get()) != nullptr ? line : "";
+}
+
+bool is_open_mpi_launcher(const std::string& mpirun) {
+  return version_line(mpirun).find("Open MPI") != std::string::npos;
 }
 
 }  // namespace parperf::cli

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parperf::cli {
@@ -24,6 +25,10 @@ using Getenv = const char* (*)(const char* variable);
 MpiJob mpi_job_from_environment(Getenv getenv);
 // The same from this process's own environment.
 MpiJob mpi_job_of_this_process();
+
+// Whether `program` (a resolved path) names a library whose file name begins with `prefix` among its
+// DT_NEEDED entries.
+bool needs_library_named(const std::filesystem::path& program, std::string_view prefix);
 
 // Whether `program` (a resolved path) names an MPI library among its DT_NEEDED entries: libmpi*
 // (Open MPI, MPICH, Intel MPI; Open MPI's Fortran bindings libmpi_mpifh / libmpi_usempif08 too).
@@ -50,6 +55,9 @@ std::vector<std::string> launcher_command(const std::string& mpirun, bool open_m
                                           const std::filesystem::path& parperf,
                                           const std::vector<std::string>& inner_arguments,
                                           const std::vector<std::string>& program);
+
+// The first line `launcher --version` prints ("mpirun (Open MPI) 4.1.4"); "" when it prints none.
+std::string version_line(const std::string& launcher);
 
 // Whether `mpirun` (a name or path) is Open MPI's (its --version output says so).
 bool is_open_mpi_launcher(const std::string& mpirun);

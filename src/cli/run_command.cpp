@@ -1,12 +1,13 @@
 // `parperf run [-o DIR] [-q] [-v] [--openmp-runtime=MODE] [--np N] [--] prog args...`: runs a program
 // that need not be linked against parperf with the runtime preloaded (with the PMPI wrappers when it
-// uses MPI, and LLVM's libomp in place of GNU libgomp, see openmp_runtime.hpp), then writes run.json
-// beside the profiles the runtime wrote. The run directory is made (or, when it exists, checked to be
-// the user's) before the program starts; when it cannot be made the runtime, which also creates it
-// when it writes, warns once, and the program runs on unmeasured. Under `mpirun -np N parperf run ...`
-// every rank has its own parperf, which shares nothing with the others but the directory: the
-// directory's default name comes from the job id, and rank 0 alone writes run.json. `--np N` runs
-// `mpirun -np N parperf run ...` itself and writes run.json once the job has ended.
+// uses MPI, the PSHMEM wrappers when it uses OpenSHMEM, and LLVM's libomp in place of GNU libgomp, see
+// openmp_runtime.hpp), then writes run.json beside the profiles the runtime wrote. The run directory is made
+// (or, when it exists, checked to be the user's) before the program starts; when it cannot be made the
+// runtime, which also creates it when it writes, warns once, and the program runs on unmeasured. Under
+// `mpirun -np N parperf run ...` every rank has its own parperf, which shares nothing with the others but the
+// directory: the directory's default name comes from the job id, and rank 0 alone writes run.json. `--np N`
+// runs `mpirun -np N parperf run ...` (`oshrun ...` for an OpenSHMEM program) itself and writes run.json once
+// the job has ended.
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include "cli/openmp_runtime.hpp"
 #include "cli/output_directory.hpp"
 #include "cli/preload.hpp"
+#include "cli/shmem_launch.hpp"
 #include "cli/trace_recording.hpp"
 #include "format/profile_files.hpp"
 #include "format/run_directory.hpp"
@@ -208,14 +210,51 @@ OpenMpPlan choose_openmp_runtime(const RunOptions& options) {
   return plan;
 }
 
-// The PMPI wrappers when the program uses MPI (they would load MPI into a program that does not).
+// A model's collector library when the program links the model's library (`uses`), found beside
+// the runtime by `find` (a collector would load the model into a program that does not use it).
+std::optional<std::filesystem::path> choose_collector(
+    const RunOptions& options, const std::filesystem::path& runtime_library,
+    bool (*uses)(const std::filesystem::path&), std::filesystem::path (*find)(const std::filesystem::path&),
+    const char* model) {
+  const auto program = resolve_program(options.command.front(), std::getenv("PATH"));
+  if (!program || !uses(*program)) return std::nullopt;
+  auto library = find(runtime_library);
+  if (options.verbose) fmt::print(stderr, "parperf: {} program: preloading {}\n", model, library.string());
+  return library;
+}
+
+// The PMPI wrappers when the program uses MPI.
 std::optional<std::filesystem::path> choose_mpi_collector(const RunOptions& options,
                                                           const std::filesystem::path& runtime_library) {
+  return choose_collector(options, runtime_library, links_mpi, find_mpi_collector_library, "MPI");
+}
+
+// The PSHMEM wrappers when the program uses OpenSHMEM.
+std::optional<std::filesystem::path> choose_shmem_collector(const RunOptions& options,
+                                                            const std::filesystem::path& runtime_library) {
+  return choose_collector(options, runtime_library, links_shmem, find_shmem_collector_library, "OpenSHMEM");
+}
+
+// The command `--np` runs: `oshrun ... parperf run ...` for an OpenSHMEM program (with Open MPI's
+// fix for its exit), `mpirun ... parperf run ...` for any other; the launcher's name for messages.
+std::pair<std::vector<std::string>, std::string> job_command(const RunOptions& options,
+                                                             const std::vector<std::string>& inner,
+                                                             const std::filesystem::path& self) {
   const auto program = resolve_program(options.command.front(), std::getenv("PATH"));
-  if (!program || !links_mpi(*program)) return std::nullopt;
-  auto library = find_mpi_collector_library(runtime_library);
-  if (options.verbose) fmt::print(stderr, "parperf: MPI program: preloading {}\n", library.string());
-  return library;
+  if (program && links_shmem(*program)) {
+    const std::string oshrun = configured_oshrun();
+    auto command = oshrun_prefix(oshrun, is_open_mpi_oshrun(oshrun), options.processes);
+    command.push_back(self.string());
+    command.emplace_back("run");
+    command.insert(command.end(), inner.begin(), inner.end());
+    command.emplace_back("--");
+    command.insert(command.end(), options.command.begin(), options.command.end());
+    return {command, oshrun};
+  }
+  const std::string mpirun = configured_mpirun();
+  return {
+      launcher_command(mpirun, is_open_mpi_launcher(mpirun), options.processes, self, inner, options.command),
+      mpirun};
 }
 
 // `parperf run --np N`: the job's ranks are `parperf run` processes too; this one writes run.json.
@@ -223,15 +262,13 @@ int run_job(const RunOptions& options) {
   const auto prepared = prepare_run_directory(options, MpiJob{});
   const auto& shown = prepared.shown;
   const auto directory = absolute_directory(shown);
-  const std::string mpirun = configured_mpirun();
   std::vector<std::string> inner = {"-o", directory.string(), "--openmp-runtime", options.openmp_runtime,
                                     "--job-member"};
   if (options.quiet) inner.emplace_back("-q");
   if (options.verbose) inner.emplace_back("-v");
   for (const std::string& argument : trace_arguments(options.trace)) inner.push_back(argument);
   const auto self = std::filesystem::read_symlink("/proc/self/exe");
-  const auto command =
-      launcher_command(mpirun, is_open_mpi_launcher(mpirun), options.processes, self, inner, options.command);
+  const auto [command, mpirun] = job_command(options, inner, self);
   std::vector<std::string> environment;
   for (char** entry = environ; *entry; ++entry) environment.emplace_back(*entry);
 
@@ -253,7 +290,9 @@ int run_job(const RunOptions& options) {
   info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (launcher.exec_error != 0) {
     remove_if_unused(prepared, directory);
-    fmt::print(stderr, "parperf: cannot run the MPI launcher '{}': {} (set PARPERF_MPIRUN to name it)\n",
+    fmt::print(stderr,
+               "parperf: cannot run the launcher '{}': {} (set PARPERF_MPIRUN, or PARPERF_OSHRUN for an "
+               "OpenSHMEM program, to name it)\n",
                mpirun, std::strerror(launcher.exec_error));
     return kCannotRun;
   }
@@ -280,6 +319,8 @@ int run_program(const RunOptions& options) {
   std::vector<std::filesystem::path> preloads = {library};
   const auto mpi_collector = choose_mpi_collector(options, library);
   if (mpi_collector) preloads.push_back(*mpi_collector);
+  if (const auto shmem_collector = choose_shmem_collector(options, library))
+    preloads.push_back(*shmem_collector);
   if (openmp.preload) preloads.push_back(*openmp.preload);
   const auto environment = child_environment(environ, preloads, settings);
 
@@ -337,7 +378,8 @@ void add_run_command(CLI::App& app) {
       ->type_name("MODE");
   run->add_option(
          "--np", options->processes,
-         "Run the program as an MPI job of N ranks (mpirun -np N, or $PARPERF_MPIRUN), each measured")
+         "Run the program as an MPI job of N ranks (mpirun -np N, or $PARPERF_MPIRUN), each measured; "
+         "an OpenSHMEM program as N PEs (oshrun -np N, or $PARPERF_OSHRUN)")
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 20));
   add_trace_options(*run, options->trace);

@@ -47,6 +47,11 @@ struct MpiInfo : MpiFields<std::string> {
   std::vector<Communicator> communicators;
 };
 
+// The OpenSHMEM collector's section: the PE and its one-sided traffic, by target PE and operation.
+struct ShmemInfo : ShmemRecord {
+  std::vector<ShmemTrafficRecord> traffic;
+};
+
 struct Profile {
   ProcessInfo process;
   std::vector<Site> sites;  // any order; look up by id
@@ -54,6 +59,8 @@ struct Profile {
   std::vector<Thread> threads;
   bool has_mpi = false;  // the MPI collector ran: `mpi` holds its section
   MpiInfo mpi{};
+  bool has_shmem = false;  // the OpenSHMEM collector ran: `shmem` holds its section
+  ShmemInfo shmem{};
   std::uint64_t threads_not_measured = 0;  // from the limits section (3.1); 0 in a 3.0 file
 };
 

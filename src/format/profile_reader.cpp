@@ -32,13 +32,15 @@ std::string section_name(std::uint32_t type) {
       return "mpi";
     case SectionType::limits:
       return "limits";
+    case SectionType::shmem:
+      return "shmem";
   }
   return "unknown type " + std::to_string(type);
 }
 
 ProcessInfo decode_process(ByteReader& in) {
   auto p = in.record<ProcessInfo>("process record");
-  if (static_cast<std::uint32_t>(p.end_reason) > static_cast<std::uint32_t>(EndReason::mpi_abort))
+  if (static_cast<std::uint32_t>(p.end_reason) > static_cast<std::uint32_t>(EndReason::global_exit))
     throw FormatError("corrupt: " + in.context() + ": unknown end reason " +
                       std::to_string(static_cast<std::uint32_t>(p.end_reason)));
   if (static_cast<std::uint32_t>(p.clock_source) > static_cast<std::uint32_t>(ClockSource::monotonic))
@@ -124,6 +126,27 @@ void decode_mpi(ByteReader& in, Profile& profile) {
     for (std::uint32_t k = 0; k < comm.instance_count; ++k)
       comm.instances.push_back(in.record<CollectiveInstance>("collective instance"));
     mpi.communicators.push_back(std::move(comm));
+  }
+}
+
+void decode_shmem(ByteReader& in, Profile& profile) {
+  if (profile.has_shmem) throw FormatError("corrupt: " + in.context() + ": a second shmem section");
+  ShmemInfo& shmem = profile.shmem;
+  static_cast<ShmemRecord&>(shmem) = in.record<ShmemRecord>("shmem record");
+  profile.has_shmem = true;
+  if (shmem.pe_count < 1 || shmem.pe < 0 || shmem.pe >= shmem.pe_count)
+    throw FormatError("corrupt: " + in.context() + ": PE " + std::to_string(shmem.pe) + " of " +
+                      std::to_string(shmem.pe_count));
+  in.check_count(shmem.traffic_count, min_encoded_size<ShmemTrafficRecord>(), "traffic records");
+  for (std::uint32_t i = 0; i < shmem.traffic_count; ++i) {
+    const auto t = in.record<ShmemTrafficRecord>("traffic record");
+    if (static_cast<std::uint32_t>(t.operation) > static_cast<std::uint32_t>(OneSidedOperation::atomic))
+      throw FormatError("corrupt: " + in.context() + ": unknown one-sided operation " +
+                        std::to_string(static_cast<std::uint32_t>(t.operation)));
+    if (t.target < 0 || t.target >= shmem.pe_count)
+      throw FormatError("corrupt: " + in.context() + ": traffic to PE " + std::to_string(t.target) + " of " +
+                        std::to_string(shmem.pe_count));
+    shmem.traffic.push_back(t);
   }
 }
 
@@ -239,6 +262,9 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         break;
       case SectionType::mpi:
         decode_mpi(body, profile);
+        break;
+      case SectionType::shmem:
+        decode_shmem(body, profile);
         break;
       case SectionType::limits:
         profile.threads_not_measured = body.record<LimitsRecord>("limits record").threads_not_measured;

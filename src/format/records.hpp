@@ -21,7 +21,7 @@ namespace parperf::format {
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
-inline constexpr std::uint16_t kVersionMinor = 1;  // 3.1 added the limits section
+inline constexpr std::uint16_t kVersionMinor = 2;  // 3.1 added the limits section, 3.2 the shmem section
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -44,7 +44,11 @@ enum class SectionType : std::uint32_t {
   mpi = 5,      // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
                 // by its CollectiveInstanceRecords)
   limits = 6,   // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
+  shmem = 7,    // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
 };
+
+// ShmemTrafficRecord::operation: what the process did to its target's memory.
+enum class OneSidedOperation : std::uint32_t { put = 0, get = 1, atomic = 2 };
 
 // How the profile came to be written.
 enum class EndReason : std::uint32_t {
@@ -52,6 +56,8 @@ enum class EndReason : std::uint32_t {
   flush = 1,      // parperf_flush() while the program was still running
   signal = 2,     // a fatal signal; `end_signal` names it
   mpi_abort = 3,  // the process called MPI_Abort; `end_signal` holds the error code's low bits
+  global_exit =
+      4,  // the process called shmem_global_exit (since 3.2); `end_signal` holds the status's low bits
 };
 
 enum class ClockSource : std::uint32_t { tsc = 0, monotonic = 1 };
@@ -305,6 +311,26 @@ struct CollectiveInstanceRecord {
   std::uint32_t reserved = 0;
 };
 
+// What the OpenSHMEM collector learnt about the process (section `shmem`).
+struct ShmemRecord {
+  static constexpr std::string_view kName = "ShmemRecord";
+  std::int64_t pe = 0;
+  std::int64_t pe_count = 1;
+  std::uint32_t traffic_count = 0;  // ShmemTrafficRecords that follow
+  std::uint32_t reserved = 0;
+};
+
+// The process's one-sided traffic into one target PE's memory, by operation: one row of the traffic
+// matrix (which PE reads and writes whose memory). Only rows with calls are written.
+struct ShmemTrafficRecord {
+  static constexpr std::string_view kName = "ShmemTrafficRecord";
+  std::int64_t target = 0;  // the PE whose memory was written or read
+  OneSidedOperation operation = OneSidedOperation::put;
+  std::uint32_t reserved = 0;
+  std::uint64_t calls = 0;
+  std::uint64_t bytes = 0;
+};
+
 // The field lists. `f` is called with each field's name and a reference to it, in file order. The
 // names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
@@ -395,12 +421,23 @@ void named_fields(CollectiveInstanceRecord& r, F&& f) {
       f("node", r.node), f("site", r.site), f("reserved", r.reserved);
 }
 
+template <class F>
+void named_fields(ShmemRecord& r, F&& f) {
+  f("pe", r.pe), f("pe_count", r.pe_count), f("traffic_count", r.traffic_count), f("reserved", r.reserved);
+}
+template <class F>
+void named_fields(ShmemTrafficRecord& r, F&& f) {
+  f("target", r.target), f("operation", r.operation), f("reserved", r.reserved), f("calls", r.calls),
+      f("bytes", r.bytes);
+}
+
 // The records of a profile file, each with its own table in docs/format.md.
 template <class... Records>
 struct RecordList {};
-using ProfileRecords = RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord,
-                                  NodeRecord, EventStatsRecord, OperationStatsRecord, MpiRecord,
-                                  ClockSyncRecord, CommunicatorRecord, CollectiveInstanceRecord>;
+using ProfileRecords =
+    RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord, NodeRecord,
+               EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
+               CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>

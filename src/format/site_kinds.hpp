@@ -68,6 +68,21 @@ enum class SiteKind : std::uint32_t {
   mpi_one_sided_sync = 91,  // Win_fence, Win_lock/unlock(_all), Win_start/complete/post/wait, Win_flush*
   mpi_io = 96,              // File_read*, File_write*, File_sync
   mpi_management = 100,     // communicators, groups, windows, files opened and closed, Init, Finalize
+  // OpenSHMEM operations, one kind per class of call; the site's name is the shmem_ function's.
+  shmem_put = 128,             // blocking puts: put, p, iput, putmem, typed and sized, with a context
+  shmem_get = 129,             // blocking gets: get, g, iget, getmem
+  shmem_put_nbi = 130,         // non-blocking puts (complete at the next quiet)
+  shmem_get_nbi = 131,         // non-blocking gets
+  shmem_atomic = 132,          // atomic memory operations, 1.4 and deprecated names
+  shmem_barrier = 136,         // barrier_all, barrier, sync_all, sync
+  shmem_broadcast = 137,       // broadcast32/64
+  shmem_reduction = 138,       // *_to_all
+  shmem_all_to_all = 139,      // alltoall(s)32/64
+  shmem_gather_scatter = 140,  // collect32/64, fcollect32/64
+  shmem_memory_sync = 144,     // fence, quiet (and their context forms)
+  shmem_lock = 145,            // set_lock (acquisition: its time is waiting), clear_lock, test_lock
+  shmem_point_sync = 146,      // wait, wait_until (their time is waiting), test
+  shmem_management = 150,      // init, finalize, global_exit, symmetric heap, contexts created and destroyed
   // UPC operations reported through the GASP tool interface (src/runtime/gasp/), sites at the file
   // and line the compiler passes; the site's name is the UPC operation's ("upc_memput"). A
   // upc_forall is an interval of kind parallel_loop.
@@ -93,6 +108,7 @@ inline constexpr std::uint32_t kFirstMpiKind = 64;
 inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpiKind && kind < 128; }
 // Collective operations: their instances are matched across ranks (CollectiveInstanceRecord).
 inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
+inline constexpr bool is_shmem_kind(std::uint32_t kind) { return kind >= 128 && kind < 160; }
 inline constexpr std::uint32_t kFirstUpcKind = 160;
 inline constexpr bool is_upc_kind(std::uint32_t kind) { return kind >= kFirstUpcKind && kind < 192; }
 
@@ -209,6 +225,29 @@ inline constexpr SiteKindInfo kSiteKinds[] = {
      "MPI one-sided sync", "", "", SiteClass::one_sided},
     {SiteKind::mpi_io, "mpi_io", "MPI I/O", "MPI I/O", "", "", SiteClass::io},
     {SiteKind::mpi_management, "mpi_management", "MPI management", "MPI management", "", "",
+     SiteClass::management},
+    {SiteKind::shmem_put, "shmem_put", "SHMEM put", "SHMEM put", "", "", SiteClass::put},
+    {SiteKind::shmem_get, "shmem_get", "SHMEM get", "SHMEM get", "", "", SiteClass::get},
+    {SiteKind::shmem_put_nbi, "shmem_put_nbi", "SHMEM non-blocking put", "SHMEM non-blocking put", "", "",
+     SiteClass::put},
+    {SiteKind::shmem_get_nbi, "shmem_get_nbi", "SHMEM non-blocking get", "SHMEM non-blocking get", "", "",
+     SiteClass::get},
+    {SiteKind::shmem_atomic, "shmem_atomic", "SHMEM atomic", "SHMEM atomic", "", "", SiteClass::atomic},
+    {SiteKind::shmem_barrier, "shmem_barrier", "SHMEM barrier", "SHMEM barrier", "", "", SiteClass::barrier},
+    {SiteKind::shmem_broadcast, "shmem_broadcast", "SHMEM broadcast", "SHMEM broadcast", "", "",
+     SiteClass::broadcast},
+    {SiteKind::shmem_reduction, "shmem_reduction", "SHMEM reduction", "SHMEM reduction", "", "",
+     SiteClass::reduction},
+    {SiteKind::shmem_all_to_all, "shmem_all_to_all", "SHMEM all-to-all", "SHMEM all-to-all", "", "",
+     SiteClass::all_to_all},
+    {SiteKind::shmem_gather_scatter, "shmem_gather_scatter", "SHMEM collect", "SHMEM collect", "", "",
+     SiteClass::gather_scatter},
+    {SiteKind::shmem_memory_sync, "shmem_memory_sync", "SHMEM fence/quiet", "SHMEM fence/quiet", "", "",
+     SiteClass::memory_sync},
+    {SiteKind::shmem_lock, "shmem_lock", "SHMEM lock", "SHMEM lock", "", "", SiteClass::lock},
+    {SiteKind::shmem_point_sync, "shmem_point_sync", "SHMEM wait", "SHMEM wait", "", "",
+     SiteClass::point_sync},
+    {SiteKind::shmem_management, "shmem_management", "SHMEM management", "SHMEM management", "", "",
      SiteClass::management},
     {SiteKind::upc_put, "upc_put", "UPC put", "UPC put", "", "", SiteClass::put},
     {SiteKind::upc_get, "upc_get", "UPC get", "UPC get", "", "", SiteClass::get},

@@ -4,6 +4,7 @@
 #include "report/interval_kind.hpp"
 #include "report/mpi_json.hpp"
 #include "report/src_summary.hpp"
+#include "report/traffic_report.hpp"
 
 namespace parperf::report {
 namespace {
@@ -51,6 +52,8 @@ std::string_view end_reason_key(format::EndReason reason) {
       return "signal";
     case format::EndReason::mpi_abort:
       return "mpi_abort";
+    case format::EndReason::global_exit:
+      return "global_exit";
   }
   return "unknown";
 }
@@ -78,6 +81,7 @@ json run_json(const RunSummary& run) {
           {"openmp_runtime", run.openmp_runtime},
           {"openmp_runtime_substituted", run.openmp_runtime_substituted},
           {"mpi", mpi_run_json(run.mpi)},
+          {"one_sided_traffic", traffic_json(run.traffic)},
           {"warnings", run.warnings}};
 }
 

@@ -102,7 +102,7 @@ void render_communication(TextOut out, const ReportInterval& interval) {
 std::string mpi_point_figures(const analysis::SrcPoint& p) {
   const auto cls = analysis::mpi_class(p.identity.kind);
   if (!cls) return "";
-  if (*cls == analysis::MpiClass::management) return "; MPI management, not communication";
+  if (*cls == analysis::MpiClass::management) return "; management, not communication";
   std::string text =
       fmt::format("; real sync {}, starts {}", format_duration(p.wait), format_duration(p.starts));
   if (p.synchronization > 0) text += fmt::format(", synchronization {}", format_duration(p.synchronization));

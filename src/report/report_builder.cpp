@@ -93,6 +93,7 @@ void add_run_facts(RunSummary& summary, const analysis::RunData& run, const anal
   const analysis::MpiAnalysis& mpi = analysis.mpi;
   summary.mpi = summarize_mpi(run, mpi);
   summary.view_rank = analysis.view_rank;
+  summary.traffic = analysis.traffic;
   summary.warnings.insert(summary.warnings.end(), mpi.clocks.warnings.begin(), mpi.clocks.warnings.end());
   summary.warnings.insert(summary.warnings.end(), mpi.matching.warnings.begin(), mpi.matching.warnings.end());
 }

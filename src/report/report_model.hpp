@@ -11,6 +11,7 @@
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
 #include "analysis/mpi_calls.hpp"
+#include "analysis/one_sided_traffic.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/src_points.hpp"
 #include "format/records.hpp"
@@ -61,6 +62,7 @@ struct RunSummary {
   std::optional<analysis::RankTime> slowest_rank;  // only when several ranks were analysed
   std::optional<MpiSummary> mpi;                   // none when no rank had MPI data
   std::optional<std::int64_t> view_rank;           // --rank: the report covers this rank alone
+  analysis::OneSidedTraffic traffic;               // one-sided traffic matrix (empty without)
 };
 
 // One line of the thread list that opens the protocol (as in the classic OpenMP analyzers).

@@ -10,6 +10,7 @@
 #include "report/printable_text.hpp"
 #include "report/src_summary.hpp"
 #include "report/time_format.hpp"
+#include "report/traffic_report.hpp"
 
 namespace parperf::report {
 namespace {
@@ -55,6 +56,8 @@ std::string end_text(const ProfileEnd& end) {
       return fmt::format("signal {} ({})", end.signal, signal_name(end.signal));
     case format::EndReason::mpi_abort:
       return fmt::format("MPI_Abort (error code {})", end.signal);
+    case format::EndReason::global_exit:
+      return fmt::format("shmem_global_exit (status {})", end.signal);
   }
   return "unknown";
 }
@@ -87,6 +90,11 @@ void render_run(Out out, const RunSummary& run) {
           "  ABORTED: rank {} called MPI_Abort (error code {}); its figures stop there, and intervals "
           "marked OPEN were cut short\n",
           end.rank, end.signal);
+    } else if (end.reason == format::EndReason::global_exit) {
+      fmt::format_to(out,
+                     "  ENDED THE JOB: PE {} called shmem_global_exit (status {}); its figures stop there, "
+                     "and the launcher then terminated the other PEs\n",
+                     end.rank, end.signal);
     } else if (end.reason == format::EndReason::flush) {
       fmt::format_to(
           out,
@@ -104,6 +112,7 @@ void render_run(Out out, const RunSummary& run) {
                    "(parperf run --openmp-runtime=native runs it on libgomp, unmeasured)\n",
                    "");
   for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", printable(warning));
+  render_traffic(out, run.traffic);
 }
 
 void render_header(Out out, const ReportInterval& interval) {
@@ -150,9 +159,10 @@ void render_main(Out out, const Characteristics& c) {
   if (c.time_variation != 0) line(out, "Time variation", seconds(c.time_variation));
   if (c.overlap != 0) line(out, "Overlap", seconds(c.overlap));
   if (c.startup != 0 || c.shutdown != 0)
-    line(out, "MPI start-up/shut-down",
-         fmt::format("{} / {}  (in MPI_Init / MPI_Finalize: not part of Total time)", seconds(c.startup),
-                     seconds(c.shutdown)));
+    line(out, "Start-up/shut-down",
+         fmt::format(
+             "{} / {}  (in MPI_Init, shmem_init / MPI_Finalize, shmem_finalize: not part of Total time)",
+             seconds(c.startup), seconds(c.shutdown)));
   line(out, "OS CPU time", fmt::format("user {}  sys {}", seconds(c.os_cpu_user), seconds(c.os_cpu_sys)));
 }
 

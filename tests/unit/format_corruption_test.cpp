@@ -186,14 +186,14 @@ TEST(FormatBadInput, FileCutAfterTheLastSectionIsMissingItsEndMarker) {
   Bytes bytes = sample();
   bytes.resize(test::end_marker_offset(bytes));
   EXPECT_EQ(error_of(bytes),
-            "truncated: the file ends after section 8 without its end marker (the writer was interrupted)");
+            "truncated: the file ends after section 9 without its end marker (the writer was interrupted)");
 }
 
 TEST(FormatBadInput, WrongSectionCountAfterTheEndMarkerIsCorrupt) {
   // A profile whose writer lost a whole section (or a file spliced from two) cannot pass.
   Bytes bytes = sample();
-  test::store_uint(bytes, bytes.size() - 4, 4, 9);
-  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 9 sections, 8 were read");
+  test::store_uint(bytes, bytes.size() - 4, 4, 10);
+  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 10 sections, 9 were read");
 }
 
 TEST(FormatBadInput, BytesAfterTheEndMarkerAreCorrupt) {
@@ -383,8 +383,26 @@ TEST(FormatBadInput, FileWithTwoProcessSectionsIsCorrupt) {
   const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(process.offset);
   const Bytes copy(begin, bytes.begin() + static_cast<std::ptrdiff_t>(process.crc_offset + 4));
   bytes.insert(begin, copy.begin(), copy.end());
-  test::store_uint(bytes, bytes.size() - 4, 4, 9);
+  test::store_uint(bytes, bytes.size() - 4, 4, 10);
   EXPECT_EQ(error_of(bytes), "corrupt: 2 process sections (expected 1)");
+}
+
+TEST(FormatBadInput, ShmemPeOutsideItsCountIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.shmem.pe = 12;
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 8 (shmem): PE 12 of 12");
+}
+
+TEST(FormatBadInput, ShmemTrafficToAPeOutsideTheRunIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.shmem.traffic[1].target = -1;
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 8 (shmem): traffic to PE -1 of 12");
+}
+
+TEST(FormatBadInput, UnknownOneSidedOperationIsCorrupt) {
+  Profile p = test::rich_sample_profile();
+  p.shmem.traffic[0].operation = static_cast<OneSidedOperation>(3);
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 8 (shmem): unknown one-sided operation 3");
 }
 
 TEST(FormatBadInput, RankOutsideTheRunIsCorrupt) {
@@ -400,8 +418,8 @@ TEST(FormatBadInput, RankOutsideTheRunIsCorrupt) {
 
 TEST(FormatBadInput, UnknownEndReasonIsCorrupt) {
   Profile p = test::rich_sample_profile();
-  p.process.end_reason = static_cast<EndReason>(4);
-  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 1 (process): unknown end reason 4");
+  p.process.end_reason = static_cast<EndReason>(5);
+  EXPECT_EQ(error_of(encoded(p)), "corrupt: section 1 (process): unknown end reason 5");
 }
 
 TEST(FormatBadInput, UnknownClockSourceIsCorrupt) {

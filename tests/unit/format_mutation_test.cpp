@@ -32,13 +32,32 @@ using test::Mutator;
 
 // The first words of a FormatError, to see which layers of the reader the mutants reached.
 std::string kind_of(const std::string& message) {
-  for (const char* kind :
-       {"checksum mismatch", "cannot fit",    "undefined site",    "undefined operation site",
-        "undefined event",   "has parent",    "unparsed bytes",    "unexpected bytes",
-        "announces",         "defined twice", "appears twice",     "has no nodes",
-        "process sections",  "rank",          "unknown",           "not a parperf",
-        "version",           "type sizes",    "byte order",        "truncated",
-        "empty file",        "does not hold", "second mpi section"})
+  for (const char* kind : {"checksum mismatch",
+                           "cannot fit",
+                           "undefined site",
+                           "undefined operation site",
+                           "undefined event",
+                           "has parent",
+                           "unparsed bytes",
+                           "unexpected bytes",
+                           "announces",
+                           "defined twice",
+                           "appears twice",
+                           "has no nodes",
+                           "process sections",
+                           "rank",
+                           "unknown",
+                           "not a parperf",
+                           "version",
+                           "type sizes",
+                           "byte order",
+                           "truncated",
+                           "empty file",
+                           "does not hold",
+                           "second mpi section",
+                           "second shmem section",
+                           "(shmem): PE",
+                           "traffic to PE"})
     if (message.find(kind) != std::string::npos) return kind;
   return "other: " + message;
 }

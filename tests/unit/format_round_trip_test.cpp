@@ -183,7 +183,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
   std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
-      instance;
+      instance, shmem, traffic;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -218,6 +218,11 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
         }
         break;
       }
+      case SectionType::shmem: {
+        const auto s = walk.next<ShmemRecord>(shmem);
+        for (std::uint32_t t = 0; t < s.traffic_count; ++t) walk.next<ShmemTrafficRecord>(traffic);
+        break;
+      }
     }
     EXPECT_EQ(walk.at(), end) << "section at offset " << section.offset;
   }
@@ -238,6 +243,8 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   check_reserved("OperationStatsRecord", operation, reserved_field<OperationStatsRecord>());
   check_reserved("MpiRecord", mpi, reserved_field<MpiRecord>());
   check_reserved("ClockSyncRecord", clock, reserved_field<ClockSyncRecord>());
+  check_reserved("ShmemRecord", shmem, reserved_field<ShmemRecord>());
+  check_reserved("ShmemTrafficRecord", traffic, reserved_field<ShmemTrafficRecord>());
   check_reserved("CollectiveInstanceRecord", instance, reserved_field<CollectiveInstanceRecord>());
 }
 

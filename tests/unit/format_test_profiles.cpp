@@ -246,6 +246,17 @@ Profile rich_sample_profile() {
                     CollectiveInstance{1, 60'000'173, 0, 0, 5, 65},
                     CollectiveInstance{2, 70'000'179, 70'000'181, 1, kNoParent, 65}};
   mpi.communicators = {world, pair};
+  // The shmem section of PE 5 of 12: its traffic into three PEs' memory.
+  p.has_shmem = true;
+  p.shmem.pe = 5;
+  p.shmem.pe_count = 12;
+  p.shmem.traffic = {
+      format::ShmemTrafficRecord{
+          .target = 6, .operation = format::OneSidedOperation::put, .calls = 10, .bytes = 40'000},
+      format::ShmemTrafficRecord{
+          .target = 4, .operation = format::OneSidedOperation::get, .calls = 7, .bytes = kMaxU64},
+      format::ShmemTrafficRecord{
+          .target = 11, .operation = format::OneSidedOperation::atomic, .calls = 1, .bytes = 8}};
   return p;
 }
 
@@ -442,6 +453,17 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".node", ax.node, ex.node);
     d.field(path + ".site", ax.site, ex.site);
   };
+  d.field("has_shmem", actual.has_shmem, expected.has_shmem);
+  d.field("shmem.pe", actual.shmem.pe, expected.shmem.pe);
+  d.field("shmem.pe_count", actual.shmem.pe_count, expected.shmem.pe_count);
+  d.list("shmem.traffic", actual.shmem.traffic, expected.shmem.traffic,
+         [&](const std::string& path, const format::ShmemTrafficRecord& at,
+             const format::ShmemTrafficRecord& et) {
+           d.field(path + ".target", at.target, et.target);
+           d.field(path + ".operation", at.operation, et.operation);
+           d.field(path + ".calls", at.calls, et.calls);
+           d.field(path + ".bytes", at.bytes, et.bytes);
+         });
   d.list("mpi.communicators", am.communicators, em.communicators,
          [&](const std::string& path, const Communicator& ac, const Communicator& ec) {
            d.field(path + ".id", ac.id, ec.id);

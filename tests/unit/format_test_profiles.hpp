@@ -33,8 +33,8 @@ format::Profile minimal_profile();
 
 // Writes the records of `profile` through any writer with RecordWriter's interface (file_header,
 // begin_section, record, end_section, finish): header, process, sites, events, one section per
-// thread, the mpi section when `has_mpi`, end marker. Sections of an empty site or event list are still
-// written (they are valid).
+// thread, the mpi section when `has_mpi`, the shmem section when `has_shmem`, end marker. Sections of an
+// empty site or event list are still written (they are valid).
 template <class Writer>
 void write_records(Writer& writer, const format::Profile& profile);
 
@@ -117,6 +117,14 @@ void write_records(Writer& writer, const format::Profile& profile) {
       writer.record(r);
       for (const auto& x : c.instances) writer.record(x);
     }
+    writer.end_section();
+  }
+  if (profile.has_shmem) {  // a collector's section, like mpi
+    ShmemRecord shmem = profile.shmem;
+    shmem.traffic_count = static_cast<std::uint32_t>(profile.shmem.traffic.size());
+    writer.begin_section(SectionType::shmem);
+    writer.record(shmem);
+    for (const auto& row : profile.shmem.traffic) writer.record(row);
     writer.end_section();
   }
   if (profile.threads_not_measured > 0) {  // as the runtime: last, and only when a limit was reached

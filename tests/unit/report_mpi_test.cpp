@@ -120,8 +120,8 @@ TEST(report_mpi, StartUpAndShutDownAreShownApart) {
   const std::string text = render_text(report);
   EXPECT_TRUE(
       contains(text,
-               "  MPI start-up/shut-down      0.005000 s / 0 s  (in MPI_Init / MPI_Finalize: not part "
-               "of Total time)"))
+               "  Start-up/shut-down          0.005000 s / 0 s  (in MPI_Init, shmem_init / MPI_Finalize, "
+               "shmem_finalize: not part of Total time)"))
       << text;
 }
 

@@ -1,0 +1,29 @@
+#include "report/traffic_report.hpp"
+
+#include <fmt/format.h>
+
+namespace parperf::report {
+
+void render_traffic(std::back_insert_iterator<std::string> out, const analysis::OneSidedTraffic& traffic) {
+  if (traffic.cells.empty()) return;
+  fmt::format_to(out, "\n--- one-sided traffic (who wrote and read whose memory; {} processes) ---\n",
+                 traffic.processes);
+  fmt::format_to(out, "  {:>6}  {:>6}  {:<6}  {:>12}  {:>16}\n", "origin", "target", "op", "calls", "bytes");
+  for (const analysis::TrafficCell& c : traffic.cells)
+    fmt::format_to(out, "  {:>6}  {:>6}  {:<6}  {:>12}  {:>16}\n", c.origin, c.target,
+                   analysis::operation_key(c.operation), c.calls, c.bytes);
+}
+
+nlohmann::ordered_json traffic_json(const analysis::OneSidedTraffic& traffic) {
+  if (traffic.cells.empty()) return nullptr;
+  nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+  for (const analysis::TrafficCell& c : traffic.cells)
+    cells.push_back({{"origin", c.origin},
+                     {"target", c.target},
+                     {"operation", analysis::operation_key(c.operation)},
+                     {"calls", c.calls},
+                     {"bytes", c.bytes}});
+  return {{"processes", traffic.processes}, {"cells", std::move(cells)}};
+}
+
+}  // namespace parperf::report

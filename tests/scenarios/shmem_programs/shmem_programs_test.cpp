@@ -1,0 +1,269 @@
+// OpenSHMEM programs measured the way users measure them: `parperf run --np N -- prog` (parperf
+// starts oshrun with Open MPI's fix for its exit) and `oshrun -np N parperf run -- prog`, read back
+// with `parperf report --json`. Each program's header states its ground truth.
+//
+// Bounds: byte and call counts are exact (the traffic matrix, the classes). Waits come from sleeps
+// of 100 ms steps on a shared 2-core machine: a PE that wakes late arrives late, so waits get
+// +-60 ms a round and a lower bound of half what was constructed.
+//
+// The JSON fields read: run {end_reasons [{rank, reason, signal}], one_sided_traffic {processes,
+// cells [{origin, target, operation, calls, bytes}]}}, intervals[0] {communication_classes [{class,
+// count, bytes}], mpi_calls [{name, rank, count, real_sync, bytes, partner_min, partner_max}]},
+// src_points [{name, file, line, wait, synchronization}].
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "support/artifacts.hpp"
+#include "support/mpi_run.hpp"
+#include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
+#include "support/process.hpp"
+#include "support/source_markers.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+using nlohmann::json;
+
+std::int64_t site_line(const std::string& source, const std::string& name) {
+  return marker_line(std::filesystem::path(SHMEM_PROGRAMS_SOURCE_DIR) / source, name);
+}
+
+bool has_profile(const std::filesystem::path& run, int pe) {
+  return std::filesystem::exists(run / ("profile." + std::to_string(pe) + ".ppf"));
+}
+
+ProcessOptions launch_options() {
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  return options;
+}
+
+// `parperf run --np <pes>`: must succeed with every PE's profile.
+ProcessResult measure_np(const TempDir& tmp, int pes, const std::string& program, int expected_exit = 0) {
+  auto result = parperf_run_np(pes, tmp / "run", {program}, launch_options());
+  EXPECT_EQ(result.exit_code, expected_exit) << describe(result);
+  return result;
+}
+
+const json* src_point(const json& report, const std::string& file, std::int64_t line) {
+  for (const json& p : report["src_points"])
+    if (file_name_of(p["file"]) == file && integer(p, "line") == line) return &p;
+  return nullptr;
+}
+
+// A measured run of `program` on `pes` PEs, its report and its SRC point at `file`'s SITE:`site`
+// marker (null, after a failure naming the place, when the report has none).
+struct SiteRun {
+  ProcessResult result;
+  json report;
+  json point;
+};
+
+SiteRun measure_site(const TempDir& tmp, int pes, const std::string& program, const std::string& file,
+                     const std::string& site) {
+  SiteRun run;
+  run.result = measure_np(tmp, pes, program);
+  run.report = report_json(tmp / "run");
+  const std::int64_t line = site_line(file, site);
+  if (const json* p = src_point(run.report, file, line))
+    run.point = *p;
+  else
+    ADD_FAILURE() << "no SRC point at " << file << ":" << line;
+  return run;
+}
+
+// (origin, target, operation) -> (calls, bytes)
+using Matrix =
+    std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::pair<std::uint64_t, std::uint64_t>>;
+
+Matrix traffic_of(const json& report) {
+  Matrix m;
+  const json& traffic = field(field(report, "run"), "one_sided_traffic");
+  for (const json& c : traffic["cells"])
+    m[{integer(c, "origin"), integer(c, "target"), text_of(c, "operation")}] = {
+        c["calls"].get<std::uint64_t>(), c["bytes"].get<std::uint64_t>()};
+  return m;
+}
+
+std::string describe(const Matrix& m) {
+  std::string text;
+  for (const auto& [key, value] : m)
+    text += "  PE " + std::to_string(std::get<0>(key)) + " -> PE " + std::to_string(std::get<1>(key)) + " " +
+            std::get<2>(key) + ": " + std::to_string(value.first) + " calls, " +
+            std::to_string(value.second) + " bytes\n";
+  return text;
+}
+
+// put_get_ring.c's matrix, constructed.
+Matrix ring_matrix(int n) {
+  constexpr std::uint64_t kRounds = 10, kPutInts = 1000, kGetLongs = 300;
+  Matrix m;
+  for (int p = 0; p < n; ++p) {
+    m[{p, (p + 1) % n, "put"}] = {kRounds, kRounds * kPutInts * sizeof(int)};
+    m[{p, (p - 1 + n) % n, "get"}] = {kRounds, kRounds * kGetLongs * sizeof(long)};
+    m[{p, 0, "atomic"}] = {1, sizeof(int)};
+  }
+  return m;
+}
+
+class RingTraffic : public ::testing::TestWithParam<int> {};
+
+TEST_P(RingTraffic, MatrixIsExactToTheByte) {
+  const int n = GetParam();
+  TempDir tmp;
+  const auto result = measure_np(tmp, n, PARPERF_PROGRAM_SHMEM_PUT_GET_RING);
+  EXPECT_NE(result.out.find("ring ok"), std::string::npos) << describe(result);
+  for (int pe = 0; pe < n; ++pe)
+    EXPECT_TRUE(has_profile(tmp / "run", pe)) << "PE " << pe << " wrote no profile";
+  const json report = report_json(tmp / "run");
+  const Matrix measured = traffic_of(report);
+  const Matrix expected = ring_matrix(n);
+  EXPECT_EQ(measured, expected) << "the one-sided traffic matrix of " << n << " PEs is\n"
+                                << describe(measured) << "but the ring moved\n"
+                                << describe(expected);
+
+  // The same traffic by communication class, summed over PEs.
+  using Counts = std::pair<std::int64_t, std::int64_t>;  // calls, bytes
+  std::map<std::string, Counts> classes;
+  for (const json& c : report["intervals"][0]["communication_classes"])
+    classes[text_of(c, "class")] = {integer(c, "count"), integer(c, "bytes")};
+  EXPECT_EQ(classes["put"], Counts(10 * n, 10 * n * 4000))
+      << "puts: " << classes["put"].first << " calls, " << classes["put"].second << " bytes";
+  EXPECT_EQ(classes["get"], Counts(10 * n, 10 * n * 2400))
+      << "gets: " << classes["get"].first << " calls, " << classes["get"].second << " bytes";
+  EXPECT_EQ(classes["atomic"], Counts(n, 4 * n)) << "atomics: " << classes["atomic"].first << " calls";
+
+  // Every put is an operation at its call site, with its partner.
+  const std::int64_t put_line = site_line("put_get_ring.c", "ring_put");
+  int put_sites = 0;
+  for (const json& call : report["intervals"][0]["mpi_calls"]) {
+    if (text_of(call, "name") != "shmem_int_put") continue;
+    ++put_sites;
+    EXPECT_EQ(integer(call, "line"), put_line) << "shmem_int_put is at put_get_ring.c:" << put_line;
+    const std::int64_t right = (integer(call, "rank") + 1) % n;
+    EXPECT_EQ(integer(call, "partner_min"), right);
+    EXPECT_EQ(integer(call, "partner_max"), right);
+  }
+  EXPECT_EQ(put_sites, n) << "one shmem_int_put site per PE";
+}
+
+INSTANTIATE_TEST_SUITE_P(Pes, RingTraffic, ::testing::Values(2, 3, 4));
+
+TEST(ShmemUnderOshrun, EveryPeMeasuredByItsOwnParperf) {
+  TempDir tmp;
+  const std::vector<std::string> argv = {PARPERF_TEST_OSHRUN,
+                                         "--oversubscribe",
+                                         "-np",
+                                         "2",
+                                         "--mca",
+                                         "memory",
+                                         "^patcher",
+                                         parperf_command().string(),
+                                         "run",
+                                         "-q",
+                                         "-o",
+                                         (tmp / "run").string(),
+                                         "--",
+                                         PARPERF_PROGRAM_SHMEM_PUT_GET_RING};
+  ProcessOptions options = launch_options();
+  options.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  options.kill_descendants = true;
+  const auto result = run_process(argv, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_TRUE(has_profile(tmp / "run", 0) && has_profile(tmp / "run", 1)) << describe(result);
+  EXPECT_EQ(traffic_of(report_json(tmp / "run")), ring_matrix(2));
+}
+
+TEST(ShmemBarrier, ImbalanceShowsAsWaitingAtTheBarrier) {
+  constexpr int n = 3, rounds = 3;
+  constexpr double step = 0.100;
+  TempDir tmp;
+  const SiteRun run =
+      measure_site(tmp, n, PARPERF_PROGRAM_SHMEM_IMBALANCED_BARRIER, "imbalanced_barrier.c", "late_barrier");
+  const json* p = &run.point;
+  // PE p waits (n-1-p) steps a round: 3 steps a round over the PEs.
+  const double constructed = rounds * step * n * (n - 1) / 2;
+  EXPECT_NEAR(number(*p, "wait"), constructed, 0.06 * rounds * n)
+      << "the PEs waited " << number(*p, "wait") << " s at the barrier in all; the program makes them wait "
+      << constructed << " s";
+  EXPECT_NEAR(number(*p, "synchronization"), constructed, 0.06 * rounds * n)
+      << "the barrier's arrival spread";
+}
+
+TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
+  constexpr int n = 3, rounds = 2;
+  constexpr double hold = 0.100;
+  TempDir tmp;
+  const SiteRun run =
+      measure_site(tmp, n, PARPERF_PROGRAM_SHMEM_LOCK_CONTENTION, "lock_contention.c", "contended_lock");
+  EXPECT_NE(run.result.out.find("lock ok"), std::string::npos) << describe(run.result);
+  const json& report = run.report;
+  const json* p = &run.point;
+  EXPECT_EQ(integer(*p, "count"), n * rounds) << "shmem_set_lock calls";
+  // The k-th PE to get the lock waited k holds: n(n-1)/2 holds a round over the PEs. A hold is the
+  // sleep plus the calls inside the critical section (OSHMEM's g, p, quiet and clear_lock take tens
+  // of milliseconds on this machine): their measured mean time per call is added to it.
+  double inside = 0;
+  for (const json& call : report["intervals"][0]["mpi_calls"]) {
+    const std::string name = text_of(call, "name");
+    if (name == "shmem_int_g" || name == "shmem_int_p" || name == "shmem_quiet" || name == "shmem_clear_lock")
+      inside += number(call, "time") / (n * rounds);
+  }
+  const double constructed = rounds * (hold + inside) * n * (n - 1) / 2;
+  EXPECT_NEAR(number(*p, "wait"), constructed, 0.06 * rounds * n)
+      << "the PEs waited " << number(*p, "wait") << " s for the lock in all; the program makes them wait "
+      << constructed << " s (holds of " << hold << " s plus " << inside << " s of calls)";
+}
+
+TEST(ShmemWaitUntil, WaitingForAValueIsAnSrcPointWithItsWait) {
+  constexpr int n = 2, rounds = 2;
+  constexpr double late = 0.200;
+  TempDir tmp;
+  const SiteRun run = measure_site(tmp, n, PARPERF_PROGRAM_SHMEM_LATE_FLAG, "late_flag.c", "flag_wait");
+  EXPECT_NE(run.result.out.find("flag ok"), std::string::npos) << describe(run.result);
+  const json* p = &run.point;
+  EXPECT_EQ(text_of(*p, "name"), "shmem_int_wait_until");
+  EXPECT_EQ(integer(*p, "count"), rounds);
+  // PE 0 waits for PE 1's late put every round.
+  EXPECT_NEAR(number(*p, "wait"), rounds * late, 0.06 * rounds)
+      << "PE 0 waited " << number(*p, "wait") << " s for the flag; PE 1 sets it " << late << " s late, "
+      << rounds << " times";
+}
+
+TEST(ShmemGlobalExit, CallerAndOthersLeaveProfiles) {
+  constexpr int n = 3;
+  TempDir tmp;
+  measure_np(tmp, n, PARPERF_PROGRAM_SHMEM_GLOBAL_EXIT, 3);
+  ASSERT_TRUE(has_profile(tmp / "run", 1)) << "the PE that called shmem_global_exit wrote no profile";
+  const json report = report_json(tmp / "run");
+  std::map<std::int64_t, std::string> reasons;
+  for (const json& e : field(report, "run")["end_reasons"])
+    reasons[integer(e, "rank")] = text_of(e, "reason");
+  EXPECT_EQ(reasons[1], "global_exit");
+  for (int pe : {0, 2}) {
+    if (has_profile(tmp / "run", pe))
+      EXPECT_EQ(reasons[pe], "signal") << "PE " << pe << " was terminated by the launcher";
+    else
+      ADD_FAILURE() << "PE " << pe << " left no profile after PE 1's shmem_global_exit";
+  }
+}
+
+TEST(ShmemNoFinalize, ProfilesWrittenWithoutShmemFinalize) {
+  constexpr int n = 2;
+  TempDir tmp;
+  measure_np(tmp, n, PARPERF_PROGRAM_SHMEM_NO_FINALIZE);
+  for (int pe = 0; pe < n; ++pe) EXPECT_TRUE(has_profile(tmp / "run", pe)) << "PE " << pe;
+  const Matrix m = traffic_of(report_json(tmp / "run"));
+  EXPECT_EQ(m, (Matrix{{{0, 1, "put"}, {1, 4}}, {{1, 0, "put"}, {1, 4}}})) << describe(m);
+}
+
+}  // namespace
+}  // namespace parperf::test
