@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the OpenSHMEM collector costs: two oshcc-built programs timed under plain oshrun and under
-# `parperf run --np` (every PE measured), REPS runs of each variant taking turns, the fastest of
-# each kept (the machine's other load only ever adds time).
+# `parperf run --np` (every PE measured), REPS runs of each variant taking turns, the median of
+# each kept.
 #   put-get  CALLS shmem_long_p and CALLS shmem_long_g to the next PE: the time parperf adds to the
 #            loop divided by a PE's calls is the cost of one measured put or get (target: 60 ns).
 #   stencil  Jacobi sweeps with halo puts, quiet, barriers and a max reduction every 10 sweeps: the
@@ -15,6 +15,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
+# shellcheck source=../overhead_common.sh
+source "$root/bench/overhead_common.sh"
 reps=${REPS:-5}
 calls=${CALLS:-1000000}
 put_get_pes=${PES:-1}
@@ -45,24 +47,22 @@ loop_seconds() {
   sed -n 's/^seconds: //p' <<<"$out"
 }
 
-# The fastest of REPS runs of each variant, the variants taking turns.
-fastest() {
+# The median of REPS runs of each variant, the variants taking turns.
+medians() {
   local np=$1
   shift
-  local best_plain=1e9 best_measured=1e9 s
+  local plain=() measured=()
   for ((i = 0; i < reps; ++i)); do
-    s=$(loop_seconds plain "$np" "$@")
-    best_plain=$(awk -v a="$best_plain" -v b="$s" 'BEGIN { print (b < a ? b : a) }')
-    s=$(loop_seconds measured "$np" "$@")
-    best_measured=$(awk -v a="$best_measured" -v b="$s" 'BEGIN { print (b < a ? b : a) }')
+    plain+=("$(loop_seconds plain "$np" "$@")")
+    measured+=("$(loop_seconds measured "$np" "$@")")
   done
-  echo "$best_plain $best_measured"
+  echo "$(median "${plain[@]}") $(median "${measured[@]}")"
 }
 
-read -r plain measured < <(fastest "$put_get_pes" "$put_get" "$calls")
+read -r plain measured < <(medians "$put_get_pes" "$put_get" "$calls")
 awk -v p="$plain" -v m="$measured" -v n="$((2 * calls))" -v pes="$put_get_pes" 'BEGIN {
   printf "put-get   %d PE(s), %d calls a PE: plain %.4f s, measured %.4f s: %.1f ns a call added (target 60 ns)\n",
          pes, n, p, m, (m - p) / n * 1e9 }'
-read -r plain measured < <(fastest "$stencil_pes" "$stencil" "$stencil_n" "$stencil_sweeps")
+read -r plain measured < <(medians "$stencil_pes" "$stencil" "$stencil_n" "$stencil_sweeps")
 awk -v p="$plain" -v m="$measured" -v pes="$stencil_pes" 'BEGIN {
   printf "stencil   %d PEs: plain %.4f s, measured %.4f s: %+.2f %% (target 3 %%)\n", pes, p, m, (m / p - 1) * 100 }'
