@@ -25,6 +25,20 @@ std::vector<Flow> communication_flows(const analysis::Communication& communicati
                              {member.rank, member.thread, member.end_ns},
                              fmt::format("{} #{}: rank {} arrived last", c.name, c.sequence, last->rank)});
   }
+  // A put's data goes from its caller to the target's memory, a get's the other way; the target
+  // takes no part in the call, so its end of the arrow is on its main thread, at the call's end
+  // (a put) or start (a get).
+  for (const analysis::OneSidedTransfer& t : communication.one_sided) {
+    const FlowEndpoint origin_start{t.origin.rank, t.origin.thread, t.origin.start_ns};
+    const FlowEndpoint origin_end{t.origin.rank, t.origin.thread, t.origin.end_ns};
+    const std::string name =
+        fmt::format("{} {} rank {} ({} bytes)", names.site(t.origin.rank, t.origin.site).name,
+                    t.put ? "→" : "←", t.target, t.bytes);
+    if (t.put)
+      flows.push_back(Flow{origin_start, {t.target, 0, t.origin.end_ns}, name});
+    else
+      flows.push_back(Flow{{t.target, 0, t.origin.start_ns}, origin_end, name});
+  }
   return flows;
 }
 

@@ -1,7 +1,7 @@
 // The flow arrows of a run's matched communication (analysis/trace/messages.hpp): each message
 // from the start of its send to the end of the call it arrived in, and each blocking collective
 // instance from the member that arrived last, the one the others waited for, to every other
-// member's departure.
+// member's departure; each put from its caller to the target's memory, each get back from it.
 #pragma once
 
 #include <vector>

@@ -6,6 +6,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -115,6 +116,25 @@ struct Matcher {
   }
 };
 
+// The put or get `e` is, or nothing for another operation.
+std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, const TimelineEvent& e,
+                                                   const ClockCorrection& clocks) {
+  const format::SiteKindInfo* info = format::site_kind_info(rank.kind_of(e.event.site));
+  if (!info || (info->site_class != format::SiteClass::put && info->site_class != format::SiteClass::get))
+    return std::nullopt;
+  OneSidedTransfer t;
+  t.origin = {e.rank,
+              e.thread,
+              e.event.site,
+              static_cast<std::uint32_t>(info->kind),
+              e.time_ns,
+              clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick)};
+  t.target = e.event.partner;
+  t.put = info->site_class == format::SiteClass::put;
+  t.bytes = e.event.bytes;
+  return t;
+}
+
 }  // namespace
 
 Communication match_communication(const TraceRun& traces) {
@@ -123,8 +143,12 @@ Communication match_communication(const TraceRun& traces) {
   Matcher matcher;
   auto streams = all_thread_streams(traces);
   merge_timeline(streams, traces.clocks, [&](const TimelineEvent& e) {
-    if (e.event.kind != format::TraceEventKind::operation || e.event.communicator == 0) return;
+    if (e.event.kind != format::TraceEventKind::operation) return;
     const RankContext& rank = ranks.at(e.rank);
+    if (e.event.partner >= 0)
+      if (const auto transfer = one_sided_transfer(rank, e, traces.clocks))
+        matcher.result.one_sided.push_back(*transfer);
+    if (e.event.communicator == 0) return;
     const auto communicator = rank.communicators.find(e.event.communicator);
     if (communicator == rank.communicators.end()) return;  // not in the profile: no identity to match on
     const CommunicatorIdentity& id = communicator->second;

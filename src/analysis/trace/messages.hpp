@@ -13,6 +13,10 @@
 // Collectives. A collective operation event names its communicator and its sequence number on it;
 // the calls of every member with the same (communicator, sequence) are one instance.
 //
+// One-sided transfers. A put or get (format::SiteClass put, get: OpenSHMEM's, for one) names the
+// process whose memory it wrote or read (`partner`) and needs no partner call: each is kept as it
+// is, for the timeline's arrows.
+//
 // What the trace cannot pair is counted, not guessed: sends and receives left over (a trace cut
 // short, a rank without a trace), and instances some members of which are missing.
 #pragma once
@@ -54,12 +58,21 @@ struct CollectiveInstance {
   std::vector<CallSide> members;  // by rank: arrival is start_ns, departure end_ns
 };
 
+// A put into, or a get from, another process's memory.
+struct OneSidedTransfer {
+  CallSide origin;          // the call that moved the data
+  std::int64_t target = 0;  // the process whose memory was written (put) or read (get)
+  bool put = true;
+  std::uint64_t bytes = 0;
+};
+
 struct Communication {
   std::vector<Message> messages;                // in the order their receives were seen
   std::uint64_t unmatched_sends = 0;            // sends no traced receive took
   std::uint64_t unmatched_receives = 0;         // receives of messages no traced send sent
   std::vector<CollectiveInstance> collectives;  // complete instances, by communicator then sequence
   std::uint64_t incomplete_collectives = 0;     // instances some members of which were not traced
+  std::vector<OneSidedTransfer> one_sided;      // in corrected time order
 };
 
 // Matches the communication of every rank of the run. Pure; reads the whole trace once.

@@ -157,6 +157,47 @@ TEST_P(RingTraffic, MatrixIsExactToTheByte) {
 
 INSTANTIATE_TEST_SUITE_P(Pes, RingTraffic, ::testing::Values(2, 3, 4));
 
+// With --trace, the timeline export draws every put from its caller to the PE it wrote and every get
+// from the PE it read to its caller: 10 of each per PE in the ring of 3, each with its bytes.
+TEST(ShmemTrace, EveryPutAndGetOfTheRingIsAFlowBetweenTheRightPes) {
+  constexpr int n = 3;
+  TempDir tmp;
+  const auto result = parperf_run_np_with(n, tmp / "run", {"--trace"}, {PARPERF_PROGRAM_SHMEM_PUT_GET_RING},
+                                          launch_options());
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const std::filesystem::path chrome = tmp / "timeline.json";
+  const auto exported = run_process(
+      {parperf_command().string(), "export", (tmp / "run").string(), "--chrome-json", chrome.string()});
+  ASSERT_EQ(exported.exit_code, 0) << describe(exported);
+  std::map<std::int64_t, std::pair<json, json>> flows;  // by id: start, end
+  const json timeline = read_json_file(chrome);
+  for (const json& e : timeline["traceEvents"]) {
+    if (e.value("ph", "") == "s") flows[e["id"].get<std::int64_t>()].first = e;
+    if (e.value("ph", "") == "f") flows[e["id"].get<std::int64_t>()].second = e;
+  }
+  std::map<std::pair<std::int64_t, std::int64_t>, int> puts, gets;  // (from PE, to PE) -> arrows
+  for (const auto& [id, ends] : flows) {
+    ASSERT_FALSE(ends.first.is_null() || ends.second.is_null()) << "flow " << id << " has both ends";
+    const std::string name = ends.first["name"];
+    const auto from = ends.first["pid"].get<std::int64_t>(), to = ends.second["pid"].get<std::int64_t>();
+    EXPECT_LE(ends.first["ts"].get<double>(), ends.second["ts"].get<double>())
+        << name << ": no arrow goes back";
+    if (name.rfind("shmem_int_put → rank ", 0) == 0) {
+      EXPECT_NE(name.find("(4000 bytes)"), std::string::npos) << name;
+      ++puts[{from, to}];
+    } else if (name.rfind("shmem_long_get ← rank ", 0) == 0) {
+      EXPECT_NE(name.find("(2400 bytes)"), std::string::npos) << name;
+      ++gets[{from, to}];
+    }
+  }
+  for (int pe = 0; pe < n; ++pe) {
+    EXPECT_EQ((puts[{pe, (pe + 1) % n}]), 10) << "PE " << pe << "'s puts into PE " << (pe + 1) % n;
+    EXPECT_EQ((gets[{(pe - 1 + n) % n, pe}]), 10) << "PE " << pe << "'s gets from PE " << (pe - 1 + n) % n;
+  }
+  EXPECT_EQ(puts.size(), static_cast<std::size_t>(n)) << "puts go only to the right neighbour";
+  EXPECT_EQ(gets.size(), static_cast<std::size_t>(n)) << "gets come only from the left neighbour";
+}
+
 TEST(ShmemUnderOshrun, EveryPeMeasuredByItsOwnParperf) {
   TempDir tmp;
   const std::vector<std::string> argv = {PARPERF_TEST_OSHRUN,
