@@ -20,4 +20,5 @@ echo
 echo "Built in $build: bin/parperf (run, report, trace, export, locality, cc, c++), bin/parperf-report-mpi"
 echo "(parallel trace analysis: parperf report --np K), bin/parperf-example,"
 echo "lib/libparperf.so (runtime), lib/libparperf-mpi.so (MPI), lib/libparperf-mem.so (memory accesses),"
-echo "lib/libparperf-png.so (the PNG pictures of parperf locality)."
+if [ -e "$build/lib/libparperf-shmem.so" ]; then echo "lib/libparperf-shmem.so (OpenSHMEM),"; fi
+echo "lib/libparperf-gasp.so (the GASP tool for UPC compilers), lib/libparperf-png.so (the PNG pictures of parperf locality)."
