@@ -21,6 +21,7 @@ struct TrafficCell {
 struct OneSidedTraffic {
   std::int64_t processes = 0;      // the matrix is processes × processes; 0 when no profile has a row
   std::vector<TrafficCell> cells;  // by origin, target, operation; only cells with calls
+  std::vector<std::int64_t> lost_origins;  // processes whose row their collector could not keep
 };
 
 OneSidedTraffic one_sided_traffic(const std::vector<format::Profile>& profiles);

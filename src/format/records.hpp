@@ -317,7 +317,9 @@ struct ShmemRecord {
   std::int64_t pe = 0;
   std::int64_t pe_count = 1;
   std::uint32_t traffic_count = 0;  // ShmemTrafficRecords that follow
-  std::uint32_t reserved = 0;
+  // 1 when the collector could not keep the traffic matrix (no memory for it at shmem_init): the
+  // process's row is then unknown, not empty.
+  std::uint32_t traffic_lost = 0;
 };
 
 // The process's one-sided traffic into one target PE's memory, by operation: one row of the traffic
@@ -423,7 +425,8 @@ void named_fields(CollectiveInstanceRecord& r, F&& f) {
 
 template <class F>
 void named_fields(ShmemRecord& r, F&& f) {
-  f("pe", r.pe), f("pe_count", r.pe_count), f("traffic_count", r.traffic_count), f("reserved", r.reserved);
+  f("pe", r.pe), f("pe_count", r.pe_count), f("traffic_count", r.traffic_count),
+      f("traffic_lost", r.traffic_lost);
 }
 template <class F>
 void named_fields(ShmemTrafficRecord& r, F&& f) {

@@ -5,17 +5,20 @@
 namespace parperf::report {
 
 void render_traffic(std::back_insert_iterator<std::string> out, const analysis::OneSidedTraffic& traffic) {
-  if (traffic.cells.empty()) return;
+  if (traffic.cells.empty() && traffic.lost_origins.empty()) return;
   fmt::format_to(out, "\n--- one-sided traffic (who wrote and read whose memory; {} processes) ---\n",
                  traffic.processes);
   fmt::format_to(out, "  {:>6}  {:>6}  {:<6}  {:>12}  {:>16}\n", "origin", "target", "op", "calls", "bytes");
   for (const analysis::TrafficCell& c : traffic.cells)
     fmt::format_to(out, "  {:>6}  {:>6}  {:<6}  {:>12}  {:>16}\n", c.origin, c.target,
                    analysis::operation_key(c.operation), c.calls, c.bytes);
+  for (const std::int64_t origin : traffic.lost_origins)
+    fmt::format_to(out, "  process {}: its row is unknown (its collector had no memory for the matrix)\n",
+                   origin);
 }
 
 nlohmann::ordered_json traffic_json(const analysis::OneSidedTraffic& traffic) {
-  if (traffic.cells.empty()) return nullptr;
+  if (traffic.cells.empty() && traffic.lost_origins.empty()) return nullptr;
   nlohmann::ordered_json cells = nlohmann::ordered_json::array();
   for (const analysis::TrafficCell& c : traffic.cells)
     cells.push_back({{"origin", c.origin},
@@ -23,7 +26,8 @@ nlohmann::ordered_json traffic_json(const analysis::OneSidedTraffic& traffic) {
                      {"operation", analysis::operation_key(c.operation)},
                      {"calls", c.calls},
                      {"bytes", c.bytes}});
-  return {{"processes", traffic.processes}, {"cells", std::move(cells)}};
+  return {
+      {"processes", traffic.processes}, {"cells", std::move(cells)}, {"lost_origins", traffic.lost_origins}};
 }
 
 }  // namespace parperf::report

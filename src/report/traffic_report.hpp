@@ -15,8 +15,8 @@ namespace parperf::report {
 // when the run has no one-sided traffic.
 void render_traffic(std::back_insert_iterator<std::string> out, const analysis::OneSidedTraffic& traffic);
 
-// {"processes": n, "cells": [{"origin", "target", "operation", "calls", "bytes"}, ...]}; null when
-// the run has none.
+// {"processes": n, "cells": [{"origin", "target", "operation", "calls", "bytes"}, ...],
+// "lost_origins": [processes whose row is unknown]}; null when the run has none.
 nlohmann::ordered_json traffic_json(const analysis::OneSidedTraffic& traffic);
 
 }  // namespace parperf::report

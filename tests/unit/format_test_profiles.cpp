@@ -250,6 +250,7 @@ Profile rich_sample_profile() {
   p.has_shmem = true;
   p.shmem.pe = 5;
   p.shmem.pe_count = 12;
+  p.shmem.traffic_lost = 1;  // a flag the reader keeps as it is
   p.shmem.traffic = {
       format::ShmemTrafficRecord{
           .target = 6, .operation = format::OneSidedOperation::put, .calls = 10, .bytes = 40'000},
@@ -456,6 +457,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   d.field("has_shmem", actual.has_shmem, expected.has_shmem);
   d.field("shmem.pe", actual.shmem.pe, expected.shmem.pe);
   d.field("shmem.pe_count", actual.shmem.pe_count, expected.shmem.pe_count);
+  d.field("shmem.traffic_lost", actual.shmem.traffic_lost, expected.shmem.traffic_lost);
   d.list("shmem.traffic", actual.shmem.traffic, expected.shmem.traffic,
          [&](const std::string& path, const format::ShmemTrafficRecord& at,
              const format::ShmemTrafficRecord& et) {

@@ -9,4 +9,5 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_mutation_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_mpi_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_traffic_test.cpp
   LINK parperf_report parperf_format_test_profiles)

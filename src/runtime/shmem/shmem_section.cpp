@@ -34,6 +34,7 @@ void write_section(parperf_section_writer* writer, void*) {
   format::ShmemRecord shmem;
   shmem.pe = g_pe;
   shmem.pe_count = g_pe_count;
+  shmem.traffic_lost = cells ? 0 : 1;
   // Count first, then write the same rows: a cell whose calls were 0 at the count stays out.
   std::uint32_t count = 0;
   for (std::int64_t t = 0; cells && t < g_pe_count; ++t)
