@@ -13,5 +13,6 @@ void add_report_command(CLI::App& app);     // report_command.cpp: the efficienc
 void add_locality_command(CLI::App& app);   // locality_command.cpp: memory locality scores
 void add_compiler_commands(CLI::App& app);  // compiler_command.cpp: parperf cc / parperf c++
 void add_export_command(CLI::App& app);     // export_command.cpp: timelines for Perfetto, OTF2...
+void add_predict_command(CLI::App& app);    // predict_command.cpp: scalability prediction
 
 }  // namespace parperf::cli

@@ -29,7 +29,9 @@
 #include "cli/openmp_runtime.hpp"
 #include "cli/output_directory.hpp"
 #include "cli/preload.hpp"
+#include "cli/run_program.hpp"
 #include "cli/shmem_launch.hpp"
+#include "cli/sweep.hpp"
 #include "cli/trace_recording.hpp"
 #include "format/profile_files.hpp"
 #include "format/run_directory.hpp"
@@ -39,21 +41,6 @@ extern char** environ;
 
 namespace parperf::cli {
 namespace {
-
-// Exit statuses of parperf's own, following env(1) and timeout(1).
-constexpr int kParperfFailed = 125;
-constexpr int kCannotRun = 127;
-
-struct RunOptions {
-  std::string output;
-  bool quiet = false;
-  bool verbose = false;
-  std::string openmp_runtime = "auto";  // --openmp-runtime: auto, libomp or native
-  int processes = 0;                    // --np: start an MPI job of that many ranks
-  bool job_member = false;              // started by `parperf run --np`: the launcher writes run.json
-  TraceOptions trace;
-  std::vector<std::string> command;
-};
 
 // `text` as a shell word, so the printed `parperf report DIR` hint can be pasted as it is.
 std::string shell_word(const std::string& text) {
@@ -276,6 +263,8 @@ int run_job(const RunOptions& options) {
   info.parperf_version = PARPERF_VERSION_STRING;
   info.command = options.command;
   info.processes = options.processes;
+  info.parameters = options.parameters;
+  info.sweep = options.sweep;
   RunOptions silent = options;  // the ranks' parperf say what they preload
   silent.verbose = false;
   if (const auto collector = choose_mpi_collector(silent, find_runtime_library()))
@@ -304,6 +293,8 @@ int run_job(const RunOptions& options) {
   return launcher.signal ? 128 + *launcher.signal : launcher.exit_code.value_or(kParperfFailed);
 }
 
+}  // namespace
+
 int run_program(const RunOptions& options) {
   if (options.processes > 0) return run_job(options);
   const MpiJob job = mpi_job_of_this_process();
@@ -328,6 +319,8 @@ int run_program(const RunOptions& options) {
   info.parperf_version = PARPERF_VERSION_STRING;
   info.command = options.command;
   info.processes = job.size;
+  info.parameters = options.parameters;
+  info.sweep = options.sweep;
   info.mpi_collector = mpi_collector ? mpi_collector->string() : "";
   info.openmp_runtime = openmp.description;
   std::error_code error;
@@ -360,8 +353,6 @@ int run_program(const RunOptions& options) {
   return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
 }
 
-}  // namespace
-
 void add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   auto* run = app.add_subcommand("run", "Run a program with the parperf runtime preloaded");
@@ -379,10 +370,31 @@ void add_run_command(CLI::App& app) {
   run->add_option(
          "--np", options->processes,
          "Run the program as an MPI job of N ranks (mpirun -np N, or $PARPERF_MPIRUN), each measured; "
-         "an OpenSHMEM program as N PEs (oshrun -np N, or $PARPERF_OSHRUN)")
+         "an OpenSHMEM program as N PEs (oshrun -np N, or $PARPERF_OSHRUN). With --sweep, give no N "
+         "(then --): the sweep's counts are ranks")
       ->type_name("N")
-      ->check(CLI::Range(1, 1 << 20));
+      ->expected(0, 1)
+      ->default_str(std::to_string(kRanksOfTheSweep))
+      ->check(
+          [](const std::string& text) -> std::string {
+            if (text == std::to_string(kRanksOfTheSweep)) return "";
+            try {
+              const long n = std::stol(text);
+              if (n >= 1 && n <= (1 << 20)) return "";
+            } catch (const std::exception&) {
+            }
+            return "a number of ranks from 1 to 1048576";
+          },
+          "N");
   add_trace_options(*run, options->trace);
+  auto parameters = std::make_shared<std::vector<std::string>>();
+  run->add_option(
+         "--param", *parameters,
+         "A parameter of the problem (name=value, repeatable), recorded in run.json: parperf predict "
+         "models runs with different values apart")
+      ->type_name("NAME=VALUE");
+  auto sweep = std::make_shared<SweepOptions>();
+  add_sweep_options(*run, *sweep);
   run->add_flag("--job-member", options->job_member)->group("");  // set by --np for the ranks it starts
   run->add_option("program", options->command, "The program to run, then its arguments")->required();
   run->positionals_at_end();  // everything from the program name on belongs to the program
@@ -391,10 +403,18 @@ void add_run_command(CLI::App& app) {
       "125 when parperf itself failed. The runtime library is <parperf>/../lib/libparperf.so unless\n"
       "PARPERF_LIBRARY names another; libomp is the one found at build time unless PARPERF_LIBOMP\n"
       "names another.");
-  run->callback([options] {
+  run->callback([options, parameters, sweep] {
+    // Usage errors first: CLI11 reports them as such (exit status 2).
+    try {
+      options->parameters = parse_parameters(*parameters);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError(e.what());
+    }
+    if (options->processes == kRanksOfTheSweep && sweep->counts.empty())
+      throw CLI::ValidationError("--np: give the number of ranks (--np N); only --sweep takes none");
     int status = 0;
     try {
-      status = run_program(*options);
+      status = sweep->counts.empty() ? run_program(*options) : run_sweep(*options, *sweep);
     } catch (const std::exception& e) {
       fmt::print(stderr, "parperf: {}\n", e.what());
       status = kParperfFailed;

@@ -87,6 +87,13 @@ std::string run_info_json(const RunInfo& info) {
   json["openmp_runtime"] = info.openmp_runtime;
   json["profiles"] = info.profiles;
   json["environment"] = info.environment;
+  json["parameters"] = info.parameters;
+  if (info.sweep)
+    json["sweep"] = {{"processors", info.sweep->processors},
+                     {"unit", info.sweep->unit},
+                     {"repetition", info.sweep->repetition}};
+  else
+    json["sweep"] = nullptr;
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + '\n';
 }
 
@@ -122,6 +129,18 @@ RunInfo parse_run_info(std::string_view text) {
   fields.text("openmp_runtime", info.openmp_runtime);
   fields.texts("profiles", info.profiles);
   fields.text_map("environment", info.environment);
+  fields.text_map("parameters", info.parameters);
+  if (const Json* sweep = fields.find("sweep", &Json::is_object, "an object")) {
+    const FieldReader sweep_fields(*sweep);
+    SweepPoint point;
+    sweep_fields.number("processors", point.processors);
+    sweep_fields.text("unit", point.unit);
+    sweep_fields.number("repetition", point.repetition);
+    if (point.processors < 1) throw RunInfoError("'sweep.processors' is not a positive number");
+    if (point.unit != "threads" && point.unit != "ranks")
+      throw RunInfoError(fmt::format("'sweep.unit' is '{}', neither 'threads' nor 'ranks'", point.unit));
+    info.sweep = point;
+  }
   return info;
 }
 

@@ -22,6 +22,14 @@ inline constexpr int kRunInfoFormat = 1;  // `parperf_run_format`
 // run.json holds a command line and a few names: anything larger is not ours.
 inline constexpr std::uint64_t kMaxRunInfoBytes = 16 * 1024 * 1024;
 
+// One run of a sweep (`parperf run --sweep`): how many processors it was given and which repetition
+// it was, so that `parperf predict` need not infer the count from the profiles.
+struct SweepPoint {
+  std::int64_t processors = 1;
+  std::string unit = "threads";  // "threads" (OMP_NUM_THREADS) or "ranks" (an MPI job of that size)
+  std::int64_t repetition = 1;   // 1, 2, ...
+};
+
 struct RunInfo {
   int format = kRunInfoFormat;
   std::string parperf_version;       // of the parperf that wrote it
@@ -37,6 +45,8 @@ struct RunInfo {
   std::string openmp_runtime;         // e.g. "libomp (replacing libgomp)", "none" (cli/openmp_runtime.hpp)
   std::vector<std::string> profiles;  // file names, ordered by rank
   std::map<std::string, std::string> environment;  // the PARPERF_* variables the program saw
+  std::map<std::string, std::string> parameters;   // `--param name=value`: the problem's parameters
+  std::optional<SweepPoint> sweep;                 // set in the runs of a sweep
 };
 
 // A run.json that is not one: the problem alone ("not a JSON object", "'processes' is not a

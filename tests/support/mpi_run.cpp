@@ -69,6 +69,10 @@ std::vector<std::string> mpi_run_command(int ranks, const std::vector<std::strin
   return argv;
 }
 
+ProcessResult launch_mpi_command(const std::vector<std::string>& argv, ProcessOptions options) {
+  return launch(argv, options);
+}
+
 ProcessResult mpi_run(int ranks, const std::vector<std::string>& program, ProcessOptions options) {
   return launch(mpi_run_command(ranks, program, options), options);
 }

@@ -40,6 +40,9 @@ ProcessResult parperf_run_np_with(int ranks, const std::filesystem::path& run_di
                                   const std::vector<std::string>& run_options,
                                   const std::vector<std::string>& program, ProcessOptions options = {});
 
+// Any command that starts MPI jobs itself (`parperf run --np --sweep ...`), with what they need here.
+ProcessResult launch_mpi_command(const std::vector<std::string>& argv, ProcessOptions options = {});
+
 // The mpirun command line that mpi_run runs (mpi_measure puts `parperf run ...` before the program).
 std::vector<std::string> mpi_run_command(int ranks, const std::vector<std::string>& program,
                                          const ProcessOptions& options);

@@ -22,3 +22,8 @@ parperf_add_unit_test(analysis_profile_invariants_test
 parperf_add_unit_test(analysis_run_loader_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_run_loader_test.cpp
   LINK parperf_analysis parperf_format_test_profiles)
+
+# The scaling models (parperf predict) against synthetic data from known laws.
+parperf_add_unit_test(analysis_scaling_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_scaling_test.cpp
+  LINK parperf_analysis)

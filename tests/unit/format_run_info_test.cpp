@@ -23,6 +23,8 @@ RunInfo sample_info() {
   info.openmp_runtime = "libomp";
   info.profiles = {"profile.0.ppf", "profile.1.ppf"};
   info.environment = {{"PARPERF_DIR", "/tmp/x"}};
+  info.parameters = {{"n", "4096"}};
+  info.sweep = SweepPoint{.processors = 8, .unit = "ranks", .repetition = 2};
   return info;
 }
 
@@ -43,6 +45,23 @@ TEST(RunInfoFile, EveryFieldSurvivesTheRoundTrip) {
   EXPECT_EQ(back.openmp_runtime, info.openmp_runtime);
   EXPECT_EQ(back.profiles, info.profiles);
   EXPECT_EQ(back.environment, info.environment);
+  EXPECT_EQ(back.parameters, info.parameters);
+  ASSERT_TRUE(back.sweep.has_value()) << "the sweep point was lost";
+  EXPECT_EQ(back.sweep->processors, 8);
+  EXPECT_EQ(back.sweep->unit, "ranks");
+  EXPECT_EQ(back.sweep->repetition, 2);
+}
+
+TEST(RunInfoFile, ASweepPointThatCannotBeIsRefusedByName) {
+  try {
+    parse_run_info(R"({"sweep": {"processors": 0, "unit": "threads", "repetition": 1}})");
+    FAIL() << "a sweep of 0 processors was accepted";
+  } catch (const RunInfoError& e) {
+    EXPECT_STREQ(e.what(), "'sweep.processors' is not a positive number");
+  }
+  EXPECT_THROW(parse_run_info(R"({"sweep": {"processors": 2, "unit": "cores"}})"), RunInfoError);
+  EXPECT_THROW(parse_run_info(R"({"sweep": 4})"), RunInfoError);
+  EXPECT_FALSE(parse_run_info(R"({"sweep": null})").sweep.has_value());
 }
 
 TEST(RunInfoFile, TheWrittenKeysAreTheDocumentedOnesInOrder) {
@@ -50,7 +69,7 @@ TEST(RunInfoFile, TheWrittenKeysAreTheDocumentedOnesInOrder) {
   std::size_t at = 0;
   for (const char* key : {"parperf_run_format", "parperf_version", "command", "working_directory", "hostname",
                           "start_unix_s", "wall_time_s", "exit_code", "signal", "processes", "mpi_collector",
-                          "openmp_runtime", "profiles", "environment"}) {
+                          "openmp_runtime", "profiles", "environment", "parameters", "sweep"}) {
     const std::size_t found = text.find('"' + std::string(key) + '"', at);
     ASSERT_NE(found, std::string::npos) << "run.json lacks \"" << key << "\" (or has it out of order):\n"
                                         << text;

@@ -24,7 +24,7 @@
 #include "report/locality/locality_json.hpp"
 #include "report/locality/locality_svg.hpp"
 #include "report/locality/locality_text.hpp"
-#include "report/locality/svg_document.hpp"
+#include "report/svg_document.hpp"
 
 namespace parperf::report {
 namespace {

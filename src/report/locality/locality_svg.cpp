@@ -10,7 +10,7 @@
 #include "report/locality/address_bands.hpp"
 #include "report/locality/locality_format.hpp"
 #include "report/locality/locality_functions.hpp"
-#include "report/locality/svg_document.hpp"
+#include "report/svg_document.hpp"
 
 namespace parperf::report {
 namespace {

@@ -1,4 +1,4 @@
-// A minimal writer of self-contained SVG documents: the few elements the locality pictures draw,
+// A minimal writer of self-contained SVG documents: the few elements the pictures draw (locality, speedup),
 // with every text escaped, so that the pictures need no library and are always well-formed XML.
 #pragma once
 
@@ -26,6 +26,8 @@ class SvgDocument {
   void circle(double cx, double cy, double r, std::string_view css_class = {}, std::string_view tooltip = {});
   // A closed polygon through the points "x,y x,y ...".
   void polygon(std::string_view points, std::string_view css_class, std::string_view tooltip = {});
+  // An open line through the points "x,y x,y ..." (a curve of a plot).
+  void polyline(std::string_view points, std::string_view css_class, std::string_view tooltip = {});
   // `text` is escaped. `rotate` turns it about (x, y) in degrees (axis titles).
   void text(double x, double y, std::string_view text, std::string_view css_class = {},
             TextAnchor anchor = TextAnchor::start, double rotate = 0);

@@ -1,4 +1,4 @@
-#include "report/locality/svg_document.hpp"
+#include "report/svg_document.hpp"
 
 #include <cstdint>
 #include <iterator>
@@ -148,6 +148,12 @@ void SvgDocument::polygon(std::string_view points, std::string_view css_class, s
   fmt::format_to(std::back_inserter(out_), "<polygon{} points=\"{}\"", class_attribute(css_class),
                  xml_escape(points));
   close_element("polygon", tooltip);
+}
+
+void SvgDocument::polyline(std::string_view points, std::string_view css_class, std::string_view tooltip) {
+  fmt::format_to(std::back_inserter(out_), "<polyline{} points=\"{}\"", class_attribute(css_class),
+                 xml_escape(points));
+  close_element("polyline", tooltip);
 }
 
 void SvgDocument::text(double x, double y, std::string_view text, std::string_view css_class,
