@@ -9,6 +9,7 @@
 #include "analysis/scaling/least_squares.hpp"
 #include "analysis/scaling/performance_model.hpp"
 #include "analysis/scaling/scaling_prediction.hpp"
+#include "analysis/scaling/scaling_study.hpp"
 
 namespace parperf::analysis::scaling {
 namespace {
@@ -176,6 +177,70 @@ TEST(Prediction, NoisyRepetitionsAreSaidAndTheBandHoldsTheTruth) {
     EXPECT_LE(row.low, amdahl(row.processors)) << "at " << row.processors;
     EXPECT_GE(row.high, amdahl(row.processors)) << "at " << row.processors;
   }
+}
+
+IntervalIdentity named(const std::string& name) {
+  IntervalIdentity id;
+  id.kind = 1;
+  id.name = name;
+  return id;
+}
+
+// Runs of a program with two intervals: "solve" divides its 8 s among the processors, "exchange"
+// costs 0.01·p s (it grows); and the same program at another problem size (n=2), twice as long.
+std::vector<RunSample> study_runs() {
+  std::vector<RunSample> runs;
+  for (const std::string n : {"1", "2"}) {
+    const double size = std::stod(n);
+    for (const double p : {1.0, 2.0, 4.0, 8.0, 16.0}) {
+      RunSample run;
+      run.directory = "n" + n + "-p" + std::to_string(static_cast<int>(p));
+      run.processors = p;
+      run.unit = "ranks";
+      run.parameters = {{"n", n}};
+      const double solve = size * 8 / p, exchange = 0.01 * p;
+      IntervalSample program{"program", {}, 0, solve + exchange, {}};
+      for (const LossComponent c : kLossComponents) program.losses[c] = 0;
+      program.losses[LossComponent::communication] = exchange * p;
+      IntervalSample solve_interval{"program/solve", named("solve"), 1, solve, {}};
+      IntervalSample exchange_interval{"program/exchange", named("exchange"), 1, exchange, {}};
+      run.intervals = {program, solve_interval, exchange_interval};
+      runs.push_back(run);
+    }
+  }
+  return runs;
+}
+
+TEST(ScalingStudy, ModelsEachProblemSizeApart) {
+  const auto runs = study_runs();
+  const ScalingStudy study = study_scaling(runs);
+  ASSERT_EQ(study.groups.size(), 2u) << "runs at n=1 and n=2 are two series, not one";
+  EXPECT_EQ(study.groups[0].parameters.at("n"), "1");
+  EXPECT_EQ(study.groups[0].runs.size(), 5u);
+  EXPECT_TRUE(study.warnings.empty());
+}
+
+TEST(ScalingStudy, RanksTheGrowingIntervalFirstAndModelsTheGrowingLoss) {
+  const auto runs = study_runs();
+  const ScalingStudy study = study_scaling(runs);
+  const StudyGroup& group = study.groups[0];
+  ASSERT_FALSE(group.growing.empty());
+  EXPECT_EQ(group.growing.front().identity.name, "exchange")
+      << "0.01·p s grows, 8/p s falls: the exchange is the scalability bug";
+  EXPECT_GT(group.growing.front().growth, 1) << "predicted at 64 over measured at 16";
+  ASSERT_EQ(group.losses.size(), 1u) << "only communication is ever lost";
+  EXPECT_EQ(group.losses[0].component, LossComponent::communication);
+  ASSERT_TRUE(group.losses[0].fit.model.has_value());
+  ASSERT_EQ(group.losses[0].fit.model->terms.size(), 1u) << group.losses[0].fit.model->formula();
+  EXPECT_EQ(group.losses[0].fit.model->terms[0].p_exponent, 2)
+      << "0.01·p s on each of p processors is 0.01·p² processor-seconds: "
+      << group.losses[0].fit.model->formula();
+}
+
+TEST(ScalingStudy, MixedUnitsAreSaid) {
+  auto runs = study_runs();
+  runs[0].unit = "threads";
+  EXPECT_FALSE(study_scaling(runs).warnings.empty()) << "threads and ranks counted as one processor count";
 }
 
 }  // namespace

@@ -192,25 +192,37 @@ void check_trend(ScalingFit& fit) {
                      "program may change its behaviour between the measured counts (a regime change), "
                      "so predictions are doubtful",
                      100 * *fit.recommended_error)});
-  // The chosen form fitted to the smaller counts only, predicting the next one: where it misses, the
-  // program changes its behaviour (the model over all counts can bend to both sides and hide it).
+  // A form fitted to the smaller counts only, predicting the next one: where it misses, the program
+  // changes its behaviour (a model over all counts can bend to both sides and hide it). Two forms are
+  // asked: the chosen one, and Amdahl's (c0 + c1/p), the law of a program whose costs do not grow
+  // with p; a cost that starts to grow (an exchange with every other rank) breaks it first.
   const auto& points = fit.series.points;
-  if (!fit.model) return;
-  const std::size_t unknowns = fit.model->terms.size() + 1;
-  for (std::size_t known = std::max<std::size_t>(unknowns + 1, 3); known < points.size(); ++known) {
-    const ScalingSeries earlier{{points.begin(), points.begin() + static_cast<std::ptrdiff_t>(known)}};
-    const auto trend = fit_hypothesis({fit.model->terms}, earlier, false);
-    if (!trend) continue;
-    const double measured = points[known].median();
-    const double predicted = trend->predict(points[known].processors);
-    const double miss = std::abs(predicted - measured) / error_scale(fit.series, measured);
-    if (miss <= kBrokenTrend) continue;
-    fit.warnings.push_back(
-        {ScalingWarningKind::regime_change,
-         fmt::format("the time at {} processors ({:.3g} s) breaks the trend of the smaller counts ({:.3g} s "
-                     "expected, {:.0f}% off): the behaviour changes there, and the models mix both regimes",
-                     counts_text(points[known].processors), measured, predicted, 100 * miss)});
-    return;
+  std::vector<std::vector<ModelTerm>> forms;
+  if (fit.model) forms.push_back(fit.model->terms);
+  forms.push_back({ModelTerm{0, -1.0, 0}});
+  for (const auto& terms : forms) {
+    for (std::size_t known = std::max<std::size_t>(terms.size() + 2, 3); known < points.size(); ++known) {
+      const ScalingSeries earlier{{points.begin(), points.begin() + static_cast<std::ptrdiff_t>(known)}};
+      const auto trend = fit_hypothesis({terms}, earlier, false);
+      if (!trend) continue;
+      const double measured = points[known].median();
+      const double predicted = trend->predict(points[known].processors);
+      const double miss = std::abs(predicted - measured) / error_scale(fit.series, measured);
+      if (miss <= kBrokenTrend) continue;
+      fit.warnings.push_back(
+          {ScalingWarningKind::regime_change,
+           fmt::format(
+               "the time at {} processors ({:.3g} s) breaks the trend of the smaller counts ({:.3g} s "
+               "expected from {}, {:.0f}% off): {}; predictions beyond the measured counts are doubtful",
+               counts_text(points[known].processors), measured, predicted,
+               terms.size() == 1 && terms[0].p_exponent == -1 && terms[0].log_exponent == 0
+                   ? "Amdahl's law of those counts"
+                   : "the chosen model of those counts",
+               100 * miss,
+               measured > predicted ? "a cost that grows with the processors is appearing"
+                                    : "the program scales better there than before")});
+      return;
+    }
   }
 }
 

@@ -7,7 +7,11 @@
  * in the other MPI scenarios (mpi_programs/mpi_work.h): oversubscription does not distort a sleep,
  * so counts beyond the machine's cores are measured honestly.
  *
- * Usage: mpi_serial_fraction [S_ms [W_ms]]   (default 150 and 1200: f = 150/1350 = 0.111) */
+ * With a third argument C, each rank then also spends C·p ms in an exchange that grows with the ranks
+ * (as an all-to-all does): T(p) = S + W/p + C·p, a program whose scaling turns around at
+ * p = sqrt(W/C) and that Amdahl's law cannot describe.
+ *
+ * Usage: mpi_serial_fraction [S_ms [W_ms [C_ms]]]   (default 150, 1200, 0: f = 150/1350 = 0.111) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +25,16 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int serial = argc > 1 ? atoi(argv[1]) : 150;
   const int parallel = argc > 2 ? atoi(argv[2]) : 1200;
+  const int growing = argc > 3 ? atoi(argv[3]) : 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) work_ms(serial);
   MPI_Barrier(MPI_COMM_WORLD);
   work_ms(parallel / size);
   MPI_Barrier(MPI_COMM_WORLD);
+  if (growing > 0) {
+    work_ms(growing * size);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
   if (rank == 0) printf("%d ranks: serial %d ms, parallel work %d ms\n", size, serial, parallel);
   MPI_Finalize();
   return 0;
