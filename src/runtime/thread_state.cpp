@@ -76,6 +76,7 @@ ThreadState* register_current_thread() noexcept {
   root_frame.mode.set(FrameMode::record);
   t->root->last_begin_ticks.set(t->start_ticks);
   sample_os_cpu_time(*t, t->start_ticks, nullptr);
+  t->probe_costs = calibrate_probes(*t);  // before the thread is published: nobody sees the calibration
 
   t->index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
   t->trace = attach_thread_trace(t->index);

@@ -13,6 +13,7 @@
 #include "runtime/config.hpp"
 #include "runtime/current_thread.hpp"
 #include "runtime/interval_tree.hpp"
+#include "runtime/probe_calibration.hpp"
 #include "runtime/relaxed.hpp"
 
 namespace parperf::runtime {
@@ -65,6 +66,9 @@ struct ThreadState {
   // depth: every interval boundary reads both.
   ThreadTrace* trace = nullptr;
   Frame frames[kMaxFrames];
+
+  // What this thread's probes cost, measured when it registered (probe_calibration.hpp).
+  ProbeCostTicks probe_costs;
 
   // OS CPU time attribution (see os_cpu_time.hpp).
   std::uint64_t last_cpu_sample_ticks = 0;
