@@ -41,6 +41,9 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
   Analysis analysis;
   analysis.sites = resolve_code_sites(run);
   analysis.whole_run = build_interval_tree(run.profiles, analysis.sites);
+  // Before anything reads the times: every later figure is of the program without its probes.
+  if (options.compensate_probes)
+    analysis.probe_compensation = compensate_probe_costs(analysis.whole_run, probe_costs_of(run.profiles));
   // MPI first: it puts each interval's own figures in place, which the OpenMP pass then sums up.
   analysis.mpi = analyze_mpi(analysis.whole_run, run.profiles, analysis.sites);
   attribute_openmp(analysis.whole_run);

@@ -17,6 +17,7 @@
 #include "analysis/mpi_attribution.hpp"
 #include "analysis/mpi_calls.hpp"
 #include "analysis/one_sided_traffic.hpp"
+#include "analysis/probe_compensation.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/run_data.hpp"
 #include "analysis/site_table.hpp"
@@ -29,6 +30,8 @@ struct AnalysisOptions {
   std::optional<Unit> unit;  // what a processor is; absent: default_unit of the run
   // The view of one process, its threads being the processors (the unit is then `thread`).
   std::optional<std::int64_t> rank;
+  // Take the runtime's own probe costs out of interval and iteration times (probe_compensation.hpp).
+  bool compensate_probes = true;
 };
 
 // One interval of the analysed tree (Analysis::tree(), same index).
@@ -57,6 +60,7 @@ struct Analysis {
   std::vector<Finding> findings;            // the run's main findings, worst first
   std::optional<RankTime> slowest_rank;     // over the whole run, when it has several ranks
   OneSidedTraffic traffic;                  // who wrote and read whose memory (one-sided models)
+  ProbeCompensation probe_compensation;     // what was taken out of the times for parperf's probes
 
   // The tree the figures describe: the whole run, or one rank's view of it.
   const IntervalTree& tree() const { return rank_tree ? *rank_tree : whole_run; }

@@ -65,6 +65,14 @@ std::pair<std::uint64_t, std::uint64_t> compensate_location(IntervalTree& tree, 
 
 }  // namespace
 
+std::map<Location, ProbeCosts> probe_costs_of(const std::vector<format::Profile>& profiles) {
+  std::map<Location, ProbeCosts> costs;
+  for (const format::Profile& profile : profiles)
+    for (const format::ProbeCostsRecord& r : profile.probe_costs)
+      costs[{profile.process.rank, r.thread}] = {r.entry_ns, r.inside_ns, r.mark_ns};
+  return costs;
+}
+
 ProbeCompensation compensate_probe_costs(IntervalTree& tree, const std::map<Location, ProbeCosts>& costs) {
   ProbeCompensation summary;
   std::uint64_t removed = 0, measured = 0;

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "analysis/interval_tree.hpp"
 
@@ -42,6 +43,9 @@ struct ProbeCompensation {
   double removed_seconds = 0;
   double removed_share = 0;
 };
+
+// The costs each profile's probe_costs section gives, by location (thread index in its process).
+std::map<Location, ProbeCosts> probe_costs_of(const std::vector<format::Profile>& profiles);
 
 // Subtracts the probes' costs from the interval and iteration times of `tree`; locations without
 // calibrated costs (older profiles, a thread that started while recording was off) stay as they are.

@@ -52,7 +52,8 @@ struct ReportCommandOptions {
   std::optional<std::int64_t> rank;
   bool json = false;
   bool partial = false;
-  int processes = 0;  // --np: analyse the traces as an MPI job of that many processes
+  bool raw_times = false;  // --no-compensation
+  int processes = 0;       // --np: analyse the traces as an MPI job of that many processes
 };
 
 report::ReportOptions report_options(const ReportCommandOptions& o) {
@@ -69,6 +70,7 @@ analysis::AnalysisOptions analysis_options(const ReportCommandOptions& o) {
   analysis::AnalysisOptions options;
   if (!o.unit.empty()) options.unit = analysis::parse_unit(o.unit);
   options.rank = o.rank;
+  options.compensate_probes = !o.raw_times;
   return options;
 }
 
@@ -103,6 +105,7 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
   if (o.rank) arguments.insert(arguments.end(), {"--rank", std::to_string(*o.rank)});
   if (o.json) arguments.push_back("--json");
   if (o.partial) arguments.push_back("--partial");
+  if (o.raw_times) arguments.push_back("--no-compensation");
   arguments.push_back(o.directory);
   return arguments;
 }
@@ -204,6 +207,8 @@ void add_report_command(CLI::App& app) {
   rank->check(CLI::NonNegativeNumber);
   rank->excludes(report->get_option("--unit"));
   report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
+  report->add_flag("--no-compensation", o->raw_times,
+                   "Report times as measured, with the cost of parperf's own probes left in");
   report
       ->add_option(
           "--np", o->processes,

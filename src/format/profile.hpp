@@ -61,7 +61,8 @@ struct Profile {
   MpiInfo mpi{};
   bool has_shmem = false;  // the OpenSHMEM collector ran: `shmem` holds its section
   ShmemInfo shmem{};
-  std::uint64_t threads_not_measured = 0;  // from the limits section (3.1); 0 in a 3.0 file
+  std::uint64_t threads_not_measured = 0;     // from the limits section (3.1); 0 in a 3.0 file
+  std::vector<ProbeCostsRecord> probe_costs;  // from the probe_costs section (3.3): calibrated threads
 };
 
 }  // namespace parperf::format

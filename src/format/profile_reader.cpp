@@ -32,6 +32,8 @@ std::string section_name(std::uint32_t type) {
       return "mpi";
     case SectionType::limits:
       return "limits";
+    case SectionType::probe_costs:
+      return "probe costs";
     case SectionType::shmem:
       return "shmem";
   }
@@ -268,6 +270,10 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         break;
       case SectionType::limits:
         profile.threads_not_measured = body.record<LimitsRecord>("limits record").threads_not_measured;
+        break;
+      case SectionType::probe_costs:
+        while (body.remaining() > 0)
+          profile.probe_costs.push_back(body.record<ProbeCostsRecord>("probe costs record"));
         break;
       default:
         body.take(body.remaining(), "unknown section");

@@ -21,7 +21,8 @@ namespace parperf::format {
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
-inline constexpr std::uint16_t kVersionMinor = 2;  // 3.1 added the limits section, 3.2 the shmem section
+// 3.1 added the limits section, 3.2 the shmem section, 3.3 the probe costs section
+inline constexpr std::uint16_t kVersionMinor = 3;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -36,15 +37,16 @@ inline constexpr std::uint32_t kMaxNestingDepth = 1024;
 inline constexpr std::uint32_t kEndMarker = 0x21444e45u;  // "END!"
 
 enum class SectionType : std::uint32_t {
-  process = 1,  // one ProcessRecord
-  sites = 2,    // SiteRecord*
-  events = 3,   // EventRecord*
-  thread = 4,   // one ThreadRecord, then NodeRecord* (pre-order, each followed by its EventStatsRecords
-                // and OperationStatsRecords)
-  mpi = 5,      // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
-                // by its CollectiveInstanceRecords)
-  limits = 6,   // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
-  shmem = 7,    // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
+  process = 1,      // one ProcessRecord
+  sites = 2,        // SiteRecord*
+  events = 3,       // EventRecord*
+  thread = 4,       // one ThreadRecord, then NodeRecord* (pre-order, each followed by its EventStatsRecords
+                    // and OperationStatsRecords)
+  mpi = 5,          // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
+                    // by its CollectiveInstanceRecords)
+  limits = 6,       // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
+  shmem = 7,        // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
+  probe_costs = 9,  // ProbeCostsRecords, one per calibrated thread (since 3.3)
 };
 
 // ShmemTrafficRecord::operation: what the process did to its target's memory.
@@ -333,6 +335,18 @@ struct ShmemTrafficRecord {
   std::uint64_t bytes = 0;
 };
 
+// What the runtime's probes cost on one thread, measured when it registered (section `probe_costs`,
+// since 3.3; runtime/probe_calibration.hpp): what the analysis takes out of interval and iteration
+// times (analysis/probe_compensation.hpp). A thread without one was not calibrated.
+struct ProbeCostsRecord {
+  static constexpr std::string_view kName = "ProbeCostsRecord";
+  std::uint32_t thread = 0;  // ThreadRecord::index
+  std::uint32_t reserved = 0;
+  std::uint64_t entry_ns = 0;   // an interval begin and end, as the intervals around it see it
+  std::uint64_t inside_ns = 0;  // the part of it inside the entry's own time
+  std::uint64_t mark_ns = 0;    // a loop iteration mark
+};
+
 // The field lists. `f` is called with each field's name and a reference to it, in file order. The
 // names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
@@ -433,6 +447,11 @@ void named_fields(ShmemTrafficRecord& r, F&& f) {
   f("target", r.target), f("operation", r.operation), f("reserved", r.reserved), f("calls", r.calls),
       f("bytes", r.bytes);
 }
+template <class F>
+void named_fields(ProbeCostsRecord& r, F&& f) {
+  f("thread", r.thread), f("reserved", r.reserved), f("entry_ns", r.entry_ns), f("inside_ns", r.inside_ns),
+      f("mark_ns", r.mark_ns);
+}
 
 // The records of a profile file, each with its own table in docs/format.md.
 template <class... Records>
@@ -440,7 +459,7 @@ struct RecordList {};
 using ProfileRecords =
     RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord, NodeRecord,
                EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
-               CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord>;
+               CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord, ProbeCostsRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>

@@ -82,6 +82,14 @@ json run_json(const RunSummary& run) {
           {"openmp_runtime_substituted", run.openmp_runtime_substituted},
           {"mpi", mpi_run_json(run.mpi)},
           {"one_sided_traffic", traffic_json(run.traffic)},
+          {"probe_compensation",
+           {{"applied", run.probe_compensation.applied},
+            {"locations", run.probe_compensation.locations},
+            {"entry_ns", run.probe_compensation.entry_ns},
+            {"inside_ns", run.probe_compensation.inside_ns},
+            {"mark_ns", run.probe_compensation.mark_ns},
+            {"removed_time", run.probe_compensation.removed_seconds},
+            {"removed_share", run.probe_compensation.removed_share}}},
           {"warnings", run.warnings}};
 }
 

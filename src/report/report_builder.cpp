@@ -94,6 +94,7 @@ void add_run_facts(RunSummary& summary, const analysis::RunData& run, const anal
   summary.mpi = summarize_mpi(run, mpi);
   summary.view_rank = analysis.view_rank;
   summary.traffic = analysis.traffic;
+  summary.probe_compensation = analysis.probe_compensation;
   summary.warnings.insert(summary.warnings.end(), mpi.clocks.warnings.begin(), mpi.clocks.warnings.end());
   summary.warnings.insert(summary.warnings.end(), mpi.matching.warnings.begin(), mpi.matching.warnings.end());
 }

@@ -12,6 +12,7 @@
 #include "analysis/interval_tree.hpp"
 #include "analysis/mpi_calls.hpp"
 #include "analysis/one_sided_traffic.hpp"
+#include "analysis/probe_compensation.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/src_points.hpp"
 #include "format/records.hpp"
@@ -63,6 +64,7 @@ struct RunSummary {
   std::optional<MpiSummary> mpi;                   // none when no rank had MPI data
   std::optional<std::int64_t> view_rank;           // --rank: the report covers this rank alone
   analysis::OneSidedTraffic traffic;               // one-sided traffic matrix (empty without)
+  analysis::ProbeCompensation probe_compensation;  // what the figures leave out of parperf's own probes
 };
 
 // One line of the thread list that opens the protocol (as in the classic OpenMP analyzers).

@@ -111,6 +111,13 @@ void render_run(Out out, const RunSummary& run) {
                    "  {:<12}ran on LLVM libomp instead of GNU libgomp, which the program was built for "
                    "(parperf run --openmp-runtime=native runs it on libgomp, unmeasured)\n",
                    "");
+  if (const auto& probes = run.probe_compensation; probes.applied)
+    fmt::format_to(
+        out,
+        "  {:<12}parperf's own probes taken out of the times: {:.0f} ns an interval entry ({:.0f} ns "
+        "of it inside the interval), {:.0f} ns an iteration mark; {} in all ({} of the program)\n",
+        "probes", probes.entry_ns, probes.inside_ns, probes.mark_ns, format_duration(probes.removed_seconds),
+        format_percent(probes.removed_share));
   for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", printable(warning));
   render_traffic(out, run.traffic);
 }

@@ -296,6 +296,17 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
     w.record(r);
   }
   w.end_section();
+  w.begin_section(format::SectionType::probe_costs);
+  for (const ThreadState* t = head; t; t = t->next) {
+    if (t->probe_costs.entry == 0 && t->probe_costs.mark == 0) continue;  // not calibrated
+    format::ProbeCostsRecord costs;
+    costs.thread = t->index;
+    costs.entry_ns = clock.duration_ns(t->probe_costs.entry);
+    costs.inside_ns = clock.duration_ns(t->probe_costs.inside);
+    costs.mark_ns = clock.duration_ns(t->probe_costs.mark);
+    w.record(costs);
+  }
+  w.end_section();
   if (const std::uint32_t missing = threads_not_measured()) {
     w.begin_section(format::SectionType::limits);
     format::LimitsRecord limits;

@@ -183,7 +183,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
   std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
-      instance, shmem, traffic;
+      instance, shmem, traffic, probe_costs;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -218,6 +218,9 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
         }
         break;
       }
+      case SectionType::probe_costs:
+        while (walk.at() < end) walk.next<ProbeCostsRecord>(probe_costs);
+        break;
       case SectionType::shmem: {
         const auto s = walk.next<ShmemRecord>(shmem);
         for (std::uint32_t t = 0; t < s.traffic_count; ++t) walk.next<ShmemTrafficRecord>(traffic);
@@ -246,6 +249,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   check_reserved("ClockSyncRecord", clock, reserved_field<ClockSyncRecord>());
   check_reserved("ShmemTrafficRecord", traffic, reserved_field<ShmemTrafficRecord>());
   check_reserved("CollectiveInstanceRecord", instance, reserved_field<CollectiveInstanceRecord>());
+  check_reserved("ProbeCostsRecord", probe_costs, reserved_field<ProbeCostsRecord>());
 }
 
 TEST(FormatRoundTrip, RichSampleHasEveryThreadKindAndBothNodeFlags) {

@@ -101,6 +101,8 @@ Profile rich_sample_profile() {
   proc.max_depth = 48;
   proc.dropped_intervals = 77;
   p.threads_not_measured = 976;
+  p.probe_costs = {{.thread = 0, .reserved = 0, .entry_ns = 31, .inside_ns = 12, .mark_ns = 9},
+                   {.thread = 1, .reserved = 0, .entry_ns = 44, .inside_ns = 17, .mark_ns = 13}};
   proc.hostname = "nœud-07.cluster.example";
   proc.command_line = "./solver --grid 512 --label \"a b\"";
   proc.parperf_version = "0.1.0-test";
@@ -346,6 +348,14 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   d.field("process.parperf_version", a.parperf_version, e.parperf_version);
   d.field("process.openmp_runtime", a.openmp_runtime, e.openmp_runtime);
   d.field("threads_not_measured", actual.threads_not_measured, expected.threads_not_measured);
+  d.list("probe_costs", actual.probe_costs, expected.probe_costs,
+         [&](const std::string& path, const format::ProbeCostsRecord& got,
+             const format::ProbeCostsRecord& want) {
+           d.field(path + ".thread", got.thread, want.thread);
+           d.field(path + ".entry_ns", got.entry_ns, want.entry_ns);
+           d.field(path + ".inside_ns", got.inside_ns, want.inside_ns);
+           d.field(path + ".mark_ns", got.mark_ns, want.mark_ns);
+         });
 
   d.list("sites", actual.sites, expected.sites, [&](const std::string& path, const Site& as, const Site& es) {
     d.field(path + ".id", as.id, es.id);

@@ -127,6 +127,11 @@ void write_records(Writer& writer, const format::Profile& profile) {
     for (const auto& row : profile.shmem.traffic) writer.record(row);
     writer.end_section();
   }
+  if (!profile.probe_costs.empty()) {
+    writer.begin_section(SectionType::probe_costs);
+    for (const auto& costs : profile.probe_costs) writer.record(costs);
+    writer.end_section();
+  }
   if (profile.threads_not_measured > 0) {  // as the runtime: last, and only when a limit was reached
     writer.begin_section(SectionType::limits);
     LimitsRecord limits;
