@@ -14,6 +14,7 @@
 #include "analysis/findings.hpp"
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
+#include "analysis/loop_balance.hpp"
 #include "analysis/mpi_attribution.hpp"
 #include "analysis/mpi_calls.hpp"
 #include "analysis/one_sided_traffic.hpp"
@@ -29,6 +30,8 @@ struct AnalysisOptions {
   std::optional<Unit> unit;  // what a processor is; absent: default_unit of the run
   // The view of one process, its threads being the processors (the unit is then `thread`).
   std::optional<std::int64_t> rank;
+  // Loop balance: a loop is balanced when its balance degree D is at most alpha · T_mean.
+  double balance_alpha = kDefaultBalanceAlpha;
 };
 
 // One interval of the analysed tree (Analysis::tree(), same index).
@@ -40,7 +43,8 @@ struct IntervalAnalysis {
   // MPI calls of the interval's subtree: per (rank, call site), and per communication class.
   std::vector<MpiCallFigures> mpi_calls;
   std::vector<CommunicationClassFigures> communication_classes;
-  std::vector<Finding> diagnosis;  // its largest loss first, then notes (findings.hpp)
+  std::vector<Finding> diagnosis;           // its largest loss first, then notes (findings.hpp)
+  std::optional<LoopBalance> loop_balance;  // when the interval has iteration marks
 };
 
 struct Analysis {
@@ -55,6 +59,7 @@ struct Analysis {
   std::vector<IntervalAnalysis> intervals;  // by index in tree()
   std::vector<SrcPoint> src_points;         // of tree(), most lost time first
   std::vector<Finding> findings;            // the run's main findings, worst first
+  std::vector<std::size_t> loops;           // the loop intervals (index in tree()), innermost first
   std::optional<RankTime> slowest_rank;     // over the whole run, when it has several ranks
   OneSidedTraffic traffic;                  // who wrote and read whose memory (one-sided models)
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "format/iteration_buckets.hpp"
 #include "format/site_kinds.hpp"
 
 namespace parperf::format {
@@ -21,7 +22,8 @@ namespace parperf::format {
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
-inline constexpr std::uint16_t kVersionMinor = 2;  // 3.1 added the limits section, 3.2 the shmem section
+// 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations section
+inline constexpr std::uint16_t kVersionMinor = 3;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -36,15 +38,16 @@ inline constexpr std::uint32_t kMaxNestingDepth = 1024;
 inline constexpr std::uint32_t kEndMarker = 0x21444e45u;  // "END!"
 
 enum class SectionType : std::uint32_t {
-  process = 1,  // one ProcessRecord
-  sites = 2,    // SiteRecord*
-  events = 3,   // EventRecord*
-  thread = 4,   // one ThreadRecord, then NodeRecord* (pre-order, each followed by its EventStatsRecords
-                // and OperationStatsRecords)
-  mpi = 5,      // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
-                // by its CollectiveInstanceRecords)
-  limits = 6,   // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
-  shmem = 7,    // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
+  process = 1,     // one ProcessRecord
+  sites = 2,       // SiteRecord*
+  events = 3,      // EventRecord*
+  thread = 4,      // one ThreadRecord, then NodeRecord* (pre-order, each followed by its EventStatsRecords
+                   // and OperationStatsRecords)
+  mpi = 5,         // one MpiRecord, then its ClockSyncRecords, then its CommunicatorRecords (each followed
+                   // by its CollectiveInstanceRecords)
+  limits = 6,      // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
+  shmem = 7,       // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
+  iterations = 8,  // IterationDistributionRecord*, each followed by its IterationBucketRecords (since 3.3)
 };
 
 // ShmemTrafficRecord::operation: what the process did to its target's memory.
@@ -333,6 +336,28 @@ struct ShmemTrafficRecord {
   std::uint64_t bytes = 0;
 };
 
+// The distribution of one loop node's iteration (or chunk) times, beyond the count, sum, minimum
+// and maximum of its NodeRecord (section `iterations`, since 3.3; only nodes with iterations have
+// one). `thread` and `node` name the node as CollectiveInstanceRecord does. The sum of squares is of
+// nanoseconds, a 128-bit number in two halves; the buckets are those of iteration_buckets.hpp.
+struct IterationDistributionRecord {
+  static constexpr std::string_view kName = "IterationDistributionRecord";
+  std::uint32_t thread = 0;  // ThreadRecord::index
+  std::uint32_t node = 0;    // index of the node in that thread's section
+  std::uint64_t sum_squares_high = 0;
+  std::uint64_t sum_squares_low = 0;
+  std::uint32_t bucket_count = 0;  // IterationBucketRecords that follow: the non-empty buckets, in order
+  std::uint32_t reserved = 0;
+};
+
+// One non-empty bucket of an iteration distribution.
+struct IterationBucketRecord {
+  static constexpr std::string_view kName = "IterationBucketRecord";
+  std::uint32_t bucket = 0;  // below kIterationBuckets
+  std::uint32_t reserved = 0;
+  std::uint64_t count = 0;  // iterations whose time falls in the bucket
+};
+
 // The field lists. `f` is called with each field's name and a reference to it, in file order. The
 // names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
@@ -434,13 +459,23 @@ void named_fields(ShmemTrafficRecord& r, F&& f) {
       f("bytes", r.bytes);
 }
 
+template <class F>
+void named_fields(IterationDistributionRecord& r, F&& f) {
+  f("thread", r.thread), f("node", r.node), f("sum_squares_high", r.sum_squares_high),
+      f("sum_squares_low", r.sum_squares_low), f("bucket_count", r.bucket_count), f("reserved", r.reserved);
+}
+template <class F>
+void named_fields(IterationBucketRecord& r, F&& f) {
+  f("bucket", r.bucket), f("reserved", r.reserved), f("count", r.count);
+}
+
 // The records of a profile file, each with its own table in docs/format.md.
 template <class... Records>
 struct RecordList {};
-using ProfileRecords =
-    RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord, NodeRecord,
-               EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
-               CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord>;
+using ProfileRecords = RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord,
+                                  NodeRecord, EventStatsRecord, OperationStatsRecord, MpiRecord,
+                                  ClockSyncRecord, CommunicatorRecord, CollectiveInstanceRecord, ShmemRecord,
+                                  ShmemTrafficRecord, IterationDistributionRecord, IterationBucketRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>
