@@ -3,7 +3,8 @@
 //   bench/run.sh            (builds nothing; runs build/bin/parperf-bench with a scratch PARPERF_DIR)
 //
 // Reports ns per pair at nesting depth 1 and 8, with 1 and 2 threads, with recording switched
-// off, and reference costs of the two clocks. `allocs` counts malloc calls per pair during the
+// off, ns per loop iteration mark (parperf_loop_iteration inside a loop interval), and reference
+// costs of the two clocks. `allocs` counts malloc calls per pair during the
 // timed loop (after warm-up): it must be 0.
 #include <benchmark/benchmark.h>
 #include <time.h>
@@ -42,6 +43,22 @@ void pairs_at_depth(benchmark::State& state, int depth, bool recording) {
   if (state.thread_index() == 0) parperf_control(1);
 }
 
+parperf_site g_loop = PARPERF_SITE_INIT("loop", PARPERF_KIND_SEQUENTIAL_LOOP);
+
+// One iteration mark: ends the previous iteration (its count, sum, extremes and distribution) and
+// starts the next. Warm-up creates the node and its distribution block.
+void BM_IterationMark(benchmark::State& state) {
+  parperf_interval_begin(&g_loop, 0);
+  parperf_loop_iteration();
+  parperf_loop_iteration();
+  const long mallocs_before = t_mallocs;
+  for (auto _ : state) parperf_loop_iteration();
+  const long mallocs = t_mallocs - mallocs_before;
+  state.counters["allocs"] =
+      benchmark::Counter(static_cast<double>(mallocs), benchmark::Counter::kAvgIterations);
+  parperf_interval_end(&g_loop);
+}
+
 void BM_PairDepth1(benchmark::State& state) { pairs_at_depth(state, 1, true); }
 void BM_PairDepth8(benchmark::State& state) { pairs_at_depth(state, 8, true); }
 void BM_PairRecordingOff(benchmark::State& state) { pairs_at_depth(state, 1, false); }
@@ -60,6 +77,7 @@ void BM_ReferenceClockGettime(benchmark::State& state) {
 BENCHMARK(BM_PairDepth1)->Threads(1)->Threads(2);
 BENCHMARK(BM_PairDepth8)->Threads(1)->Threads(2);
 BENCHMARK(BM_PairRecordingOff)->Threads(1);
+BENCHMARK(BM_IterationMark)->Threads(1)->Threads(2);
 BENCHMARK(BM_ReferenceRdtsc);
 BENCHMARK(BM_ReferenceClockGettime);
 

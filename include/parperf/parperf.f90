@@ -19,6 +19,7 @@ module parperf
   integer(c_int), parameter, public :: PARPERF_KIND_USER = 1
   integer(c_int), parameter, public :: PARPERF_KIND_PARALLEL_LOOP = 2
   integer(c_int), parameter, public :: PARPERF_KIND_SEQUENTIAL_LOOP = 3
+  integer(c_int), parameter, public :: PARPERF_KIND_BRANCH = 4
   integer(c_int), parameter, public :: PARPERF_EVENT_START = 0
   integer(c_int), parameter, public :: PARPERF_EVENT_END = 1
   integer(c_int), parameter, public :: PARPERF_EVENT_ATOMIC = 2

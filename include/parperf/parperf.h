@@ -32,7 +32,9 @@ typedef enum parperf_kind {
   PARPERF_KIND_PROGRAM = 0,       /* the root interval; created by the runtime itself */
   PARPERF_KIND_USER = 1,          /* a named user interval */
   PARPERF_KIND_PARALLEL_LOOP = 2, /* a loop whose iterations run in parallel */
-  PARPERF_KIND_SEQUENTIAL_LOOP = 3
+  PARPERF_KIND_SEQUENTIAL_LOOP = 3,
+  PARPERF_KIND_BRANCH = 4 /* one branch of a loop body (an if or case arm): the loop's child interval;
+                             the report gives each its frequency and mean cost */
 } parperf_kind;
 
 /*

@@ -48,5 +48,7 @@ inline void loop_iteration() noexcept { parperf_loop_iteration(); }
 #define PARPERF_SCOPE_VALUE(name, value) PARPERF_SCOPE_KIND_VALUE(name, PARPERF_KIND_USER, value)
 #define PARPERF_PARALLEL_LOOP(name) PARPERF_SCOPE_KIND_VALUE(name, PARPERF_KIND_PARALLEL_LOOP, 0)
 #define PARPERF_SEQUENTIAL_LOOP(name) PARPERF_SCOPE_KIND_VALUE(name, PARPERF_KIND_SEQUENTIAL_LOOP, 0)
+// One arm of a branch inside a loop body, for the rest of the block: `if (x) { PARPERF_BRANCH("x"); ... }`.
+#define PARPERF_BRANCH(name) PARPERF_SCOPE_KIND_VALUE(name, PARPERF_KIND_BRANCH, 0)
 
 #endif  // PARPERF_PARPERF_HPP

@@ -64,9 +64,17 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
   analysis.intervals.reserve(tree.intervals.size());
   for (std::size_t i = 0; i < tree.intervals.size(); ++i)
     analysis.intervals.push_back(analyze_interval(tree, i, analysis.unit));
+  std::vector<LoopBalance> loops = loop_balance(tree, analysis.unit, options.balance_alpha);
+  for (LoopBalance& loop : loops) {
+    IntervalAnalysis& interval = analysis.intervals[loop.interval];
+    if (auto note = unbalanced_loop(loop, interval.characteristics.total_time))
+      interval.diagnosis.push_back(std::move(*note));
+    analysis.loops.push_back(loop.interval);
+  }
   analysis.src_points = src_points(tree);
   if (!analysis.intervals.empty())
-    analysis.findings = main_findings(analysis.intervals[0].characteristics, analysis.src_points);
+    analysis.findings = main_findings(analysis.intervals[0].characteristics, analysis.src_points, loops);
+  for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
   return analysis;
 }
 

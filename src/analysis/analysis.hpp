@@ -14,6 +14,7 @@
 #include "analysis/findings.hpp"
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
+#include "analysis/loop_balance.hpp"
 #include "analysis/mpi_attribution.hpp"
 #include "analysis/mpi_calls.hpp"
 #include "analysis/one_sided_traffic.hpp"
@@ -30,6 +31,8 @@ struct AnalysisOptions {
   std::optional<Unit> unit;  // what a processor is; absent: default_unit of the run
   // The view of one process, its threads being the processors (the unit is then `thread`).
   std::optional<std::int64_t> rank;
+  // Loop balance: a loop is balanced when its balance degree D is at most alpha · T_mean.
+  double balance_alpha = kDefaultBalanceAlpha;
   // Take the runtime's own probe costs out of interval and iteration times (probe_compensation.hpp).
   bool compensate_probes = true;
 };
@@ -43,7 +46,8 @@ struct IntervalAnalysis {
   // MPI calls of the interval's subtree: per (rank, call site), and per communication class.
   std::vector<MpiCallFigures> mpi_calls;
   std::vector<CommunicationClassFigures> communication_classes;
-  std::vector<Finding> diagnosis;  // its largest loss first, then notes (findings.hpp)
+  std::vector<Finding> diagnosis;           // its largest loss first, then notes (findings.hpp)
+  std::optional<LoopBalance> loop_balance;  // when the interval has iteration marks
 };
 
 struct Analysis {
@@ -58,6 +62,7 @@ struct Analysis {
   std::vector<IntervalAnalysis> intervals;  // by index in tree()
   std::vector<SrcPoint> src_points;         // of tree(), most lost time first
   std::vector<Finding> findings;            // the run's main findings, worst first
+  std::vector<std::size_t> loops;           // the loop intervals (index in tree()), innermost first
   std::optional<RankTime> slowest_rank;     // over the whole run, when it has several ranks
   OneSidedTraffic traffic;                  // who wrote and read whose memory (one-sided models)
   ProbeCompensation probe_compensation;     // what was taken out of the times for parperf's probes

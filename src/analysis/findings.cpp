@@ -160,6 +160,20 @@ void classify_openmp(Finding& finding, const SrcPoint& p) {
 
 }  // namespace
 
+std::optional<Finding> unbalanced_loop(const LoopBalance& loop, double base_total_time) {
+  if (loop.count < 2) return std::nullopt;
+  const bool several = loop.processors.size() > 1;
+  const bool processors_unbalanced = several && loop.processor_imbalance > loop.alpha * loop.processor_mean;
+  if (loop.balanced && !processors_unbalanced) return std::nullopt;
+  Finding finding;
+  finding.kind = FindingKind::unbalanced_loop;
+  finding.remedy = several ? Remedy::dynamic_schedule : Remedy::cost_aware_partition;
+  finding.estimated_gain = loop.balance_gain;
+  finding.share = base_total_time > 0 ? loop.balance_gain / base_total_time : 0.0;
+  finding.loop = loop;
+  return finding;
+}
+
 std::vector<Finding> diagnose(const Characteristics& c, const Comparative& comparative) {
   Finding finding;
   if (c.processors == 0) {
@@ -176,7 +190,8 @@ std::vector<Finding> diagnose(const Characteristics& c, const Comparative& compa
   return findings;
 }
 
-std::vector<Finding> main_findings(const Characteristics& program, const std::vector<SrcPoint>& points) {
+std::vector<Finding> main_findings(const Characteristics& program, const std::vector<SrcPoint>& points,
+                                   const std::vector<LoopBalance>& loops) {
   std::vector<Finding> findings;
   if (program.total_time <= 0) return findings;
   for (const SrcPoint& p : points) {
@@ -194,6 +209,15 @@ std::vector<Finding> main_findings(const Characteristics& program, const std::ve
     }
     findings.push_back(std::move(finding));
   }
+  std::vector<Finding> unbalanced;
+  for (const LoopBalance& loop : loops) {
+    auto finding = unbalanced_loop(loop, program.total_time);
+    if (finding && finding->share >= kWorthSaying) unbalanced.push_back(std::move(*finding));
+  }
+  std::stable_sort(unbalanced.begin(), unbalanced.end(),
+                   [](const Finding& a, const Finding& b) { return a.estimated_gain > b.estimated_gain; });
+  if (unbalanced.size() > kMostPoints) unbalanced.resize(kMostPoints);
+  for (Finding& f : unbalanced) findings.push_back(std::move(f));
   const double sequential = program.insufficient_parallelism / program.total_time;
   if (sequential >= kWorthSaying) {
     Finding finding;

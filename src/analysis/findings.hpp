@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/characteristics.hpp"
+#include "analysis/loop_balance.hpp"
 #include "analysis/src_points.hpp"
 
 namespace parperf::analysis {
@@ -43,13 +44,18 @@ enum class FindingKind {
   mpi_waits_for_partner,   // a rank waits in a call for its partner
   mpi_call_cost,           // time in the MPI calls themselves
   sequential_code,         // the program's insufficient parallelism
+  // A loop whose iterations (or chunks) or whose processors' shares are unbalanced (loop_balance.hpp):
+  // an interval's note, and one of the run's main findings when balancing it would save enough.
+  unbalanced_loop,
 };
 
 // What would recover the loss, when the analysis knows of a usual remedy.
 enum class Remedy {
   none,
-  dynamic_schedule,         // a loop's implicit barrier: schedule(dynamic) or (guided)
-  shorten_critical_section  // or use atomics or reductions
+  dynamic_schedule,          // a loop's implicit barrier: schedule(dynamic) or (guided)
+  shorten_critical_section,  // or use atomics or reductions
+  cost_aware_partition,      // a loop run by one processor: split its iterations by cost, not count,
+                             // when it is parallelised (or schedule(dynamic))
 };
 
 struct Finding {
@@ -64,6 +70,7 @@ struct Finding {
   std::optional<std::int64_t> fastest_processor;
   std::optional<std::int64_t> slowest_processor;
   std::optional<RankAtSite> waiting_rank;
+  std::optional<LoopBalance> loop;  // unbalanced_loop: the loop with its figures
 
   // Evidence, in seconds unless said otherwise.
   double share = 0;             // the loss over the base Total time (the interval's, or the program's)
@@ -83,7 +90,15 @@ struct Finding {
 std::vector<Finding> diagnose(const Characteristics& c, const Comparative& comparative);
 
 // The run's main findings, worst first: the few SRC points that lose most of the program's Total
-// time, then its insufficient parallelism; `points` most lost time first.
-std::vector<Finding> main_findings(const Characteristics& program, const std::vector<SrcPoint>& points);
+// time, then the loops whose balance would save a significant share of it, then its insufficient
+// parallelism; `points` most lost time first.
+std::vector<Finding> main_findings(const Characteristics& program, const std::vector<SrcPoint>& points,
+                                   const std::vector<LoopBalance>& loops = {});
+
+// A loop worth a finding: its iterations are unbalanced (D > α · T_mean), or its processors' shares
+// are (max_p T_p − min_p T_p > α · mean_p T_p). Estimated gain: LoopBalance::balance_gain (0 for a
+// loop one processor runs, whose remedy is then a cost-aware partition when it is parallelised);
+// `base_total_time` is the Total time its share is of. None for a balanced loop.
+std::optional<Finding> unbalanced_loop(const LoopBalance& loop, double base_total_time);
 
 }  // namespace parperf::analysis

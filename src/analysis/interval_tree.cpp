@@ -128,6 +128,12 @@ void add_node(LocationStats& stats, const format::Node& node, std::uint64_t os_u
   stats.os_user_ns += os_user_ns;
   stats.os_sys_ns += os_sys_ns;
   format::add_durations(stats.iterations, node.iterations);
+  if (node.iteration_histogram) {
+    if (!stats.iteration_histogram) stats.iteration_histogram.emplace();
+    stats.iteration_histogram->add(*node.iteration_histogram);
+  } else {
+    stats.iterations_without_histogram += node.iterations.count;
+  }
   add_events(stats, node, tables);
   add_operations(stats, node, tables);
 }

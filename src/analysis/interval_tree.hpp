@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,10 @@ struct LocationStats : format::DurationStats {  // count: completed entries; min
   std::uint64_t os_user_ns = 0;  // inclusive: the interval and everything nested in it
   std::uint64_t os_sys_ns = 0;
   format::DurationStats iterations;  // loop iteration marks
+  // Their distribution (profiles of format 3.3 on), and the iterations of nodes that had none (older
+  // profiles): loop balance gives percentiles and a standard deviation only when that is 0.
+  std::optional<format::IterationHistogram> iteration_histogram;
+  std::uint64_t iterations_without_histogram = 0;
   std::vector<EventFigures> events;
   std::vector<OperationFigures> operations;
   // Only the path to a parallel region this location joined as a team member: its time is that of

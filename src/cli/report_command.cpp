@@ -50,6 +50,7 @@ struct ReportCommandOptions {
   bool per_proc = false;
   std::string unit;
   std::optional<std::int64_t> rank;
+  std::optional<double> balance_alpha;
   bool json = false;
   bool partial = false;
   bool raw_times = false;  // --no-compensation
@@ -70,6 +71,7 @@ analysis::AnalysisOptions analysis_options(const ReportCommandOptions& o) {
   analysis::AnalysisOptions options;
   if (!o.unit.empty()) options.unit = analysis::parse_unit(o.unit);
   options.rank = o.rank;
+  if (o.balance_alpha) options.balance_alpha = *o.balance_alpha;
   options.compensate_probes = !o.raw_times;
   return options;
 }
@@ -103,6 +105,8 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
   if (o.per_proc) arguments.push_back("--per-proc");
   if (!o.unit.empty()) arguments.insert(arguments.end(), {"--unit", o.unit});
   if (o.rank) arguments.insert(arguments.end(), {"--rank", std::to_string(*o.rank)});
+  if (o.balance_alpha)
+    arguments.insert(arguments.end(), {"--balance-alpha", fmt::format("{}", *o.balance_alpha)});
   if (o.json) arguments.push_back("--json");
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
@@ -206,6 +210,12 @@ void add_report_command(CLI::App& app) {
       "--rank", o->rank, "Only this rank: the OpenMP view of one process, its threads being the processors");
   rank->check(CLI::NonNegativeNumber);
   rank->excludes(report->get_option("--unit"));
+  report
+      ->add_option("--balance-alpha", o->balance_alpha,
+                   "Loop balance threshold: a loop is balanced when its balance degree D (the largest "
+                   "distance of an iteration's time from the mean) is at most A x the mean; default 0.1")
+      ->type_name("A")
+      ->check(CLI::NonNegativeNumber);
   report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
   report->add_flag("--no-compensation", o->raw_times,
                    "Report times as measured, with the cost of parperf's own probes left in");

@@ -21,6 +21,8 @@ OTF2_RegionRole role_of(std::uint32_t kind) {
     case SiteKind::program:
     case SiteKind::user:
       return OTF2_REGION_ROLE_FUNCTION;
+    case SiteKind::branch:
+      return OTF2_REGION_ROLE_CODE;
     case SiteKind::parallel_loop:
     case SiteKind::sequential_loop:
     case SiteKind::omp_loop:

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ using OperationStats = OperationStatsRecord;
 struct Node : NodeRecord {
   std::vector<EventStats> events;  // NodeRecord::event_count of them
   std::vector<OperationStats> operations;
+  // The distribution of the node's iteration times (the `iterations` section, since 3.3): none in
+  // older files and for nodes without iterations.
+  std::optional<IterationHistogram> iteration_histogram;
 
   // An entry was open when the profile was written (its elapsed time is open_ns).
   bool open() const { return (flags & kNodeOpen) != 0; }

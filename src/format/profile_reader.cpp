@@ -36,6 +36,8 @@ std::string section_name(std::uint32_t type) {
       return "probe costs";
     case SectionType::shmem:
       return "shmem";
+    case SectionType::iterations:
+      return "iterations";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -152,6 +154,51 @@ void decode_shmem(ByteReader& in, Profile& profile) {
   }
 }
 
+// The section's records stay aside until every thread is read (sections may come in any order);
+// attach_iteration_histograms puts them on their nodes.
+struct PendingHistogram {
+  std::uint32_t thread = 0;
+  std::uint32_t node = 0;
+  IterationHistogram histogram;
+};
+
+void decode_iterations(ByteReader& in, std::vector<PendingHistogram>& pending) {
+  while (in.remaining() > 0) {
+    const auto r = in.record<IterationDistributionRecord>("iteration distribution");
+    PendingHistogram h{r.thread, r.node, {}};
+    h.histogram.sum_squares_high = r.sum_squares_high;
+    h.histogram.sum_squares_low = r.sum_squares_low;
+    in.check_count(r.bucket_count, min_encoded_size<IterationBucketRecord>(), "iteration buckets");
+    std::int64_t previous = -1;
+    for (std::uint32_t i = 0; i < r.bucket_count; ++i) {
+      const auto b = in.record<IterationBucketRecord>("iteration bucket");
+      if (b.bucket >= kIterationBuckets || static_cast<std::int64_t>(b.bucket) <= previous)
+        throw FormatError("corrupt: " + in.context() + ": thread " + std::to_string(r.thread) + " node " +
+                          std::to_string(r.node) + " has iteration bucket " + std::to_string(b.bucket) +
+                          (b.bucket >= kIterationBuckets
+                               ? " (there are " + std::to_string(kIterationBuckets) + ")"
+                               : " out of order"));
+      previous = b.bucket;
+      h.histogram.buckets[b.bucket] = b.count;
+    }
+    pending.push_back(h);
+  }
+}
+
+void attach_iteration_histograms(Profile& profile, const std::vector<PendingHistogram>& pending) {
+  for (const PendingHistogram& h : pending) {
+    const auto thread = std::find_if(profile.threads.begin(), profile.threads.end(),
+                                     [&](const Thread& t) { return t.index == h.thread; });
+    const auto where = "corrupt: the iteration distribution of thread " + std::to_string(h.thread) +
+                       " node " + std::to_string(h.node);
+    if (thread == profile.threads.end() || h.node >= thread->nodes.size())
+      throw FormatError(where + " names a node the file does not hold");
+    Node& node = thread->nodes[h.node];
+    if (node.iteration_histogram) throw FormatError(where + " appears twice");
+    node.iteration_histogram = h.histogram;
+  }
+}
+
 // Cross-record checks once everything is decoded.
 void validate(const Profile& profile, std::size_t process_sections) {
   if (process_sections != 1)
@@ -217,6 +264,7 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
   Profile profile;
   std::size_t sections = 0;
   std::size_t process_sections = 0;
+  std::vector<PendingHistogram> histograms;
   for (;;) {
     if (in.remaining() == 0)
       throw FormatError("truncated: the file ends after section " + std::to_string(sections) +
@@ -268,6 +316,9 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
       case SectionType::shmem:
         decode_shmem(body, profile);
         break;
+      case SectionType::iterations:
+        decode_iterations(body, histograms);
+        break;
       case SectionType::limits:
         profile.threads_not_measured = body.record<LimitsRecord>("limits record").threads_not_measured;
         break;
@@ -285,6 +336,7 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
     ++sections;
   }
   validate(profile, process_sections);
+  attach_iteration_histograms(profile, histograms);
   return profile;
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "format/iteration_buckets.hpp"
 #include "format/site_kinds.hpp"
 
 namespace parperf::format {
@@ -21,7 +22,7 @@ namespace parperf::format {
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
-// 3.1 added the limits section, 3.2 the shmem section, 3.3 the probe costs section
+// 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections
 inline constexpr std::uint16_t kVersionMinor = 3;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
@@ -46,6 +47,7 @@ enum class SectionType : std::uint32_t {
                     // by its CollectiveInstanceRecords)
   limits = 6,       // one LimitsRecord (since 3.1): what the runtime's limits kept out of the profile
   shmem = 7,        // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
+  iterations = 8,   // IterationDistributionRecord*, each followed by its IterationBucketRecords (since 3.3)
   probe_costs = 9,  // ProbeCostsRecords, one per calibrated thread (since 3.3)
 };
 
@@ -335,6 +337,28 @@ struct ShmemTrafficRecord {
   std::uint64_t bytes = 0;
 };
 
+// The distribution of one loop node's iteration (or chunk) times, beyond the count, sum, minimum
+// and maximum of its NodeRecord (section `iterations`, since 3.3; only nodes with iterations have
+// one). `thread` and `node` name the node as CollectiveInstanceRecord does. The sum of squares is of
+// nanoseconds, a 128-bit number in two halves; the buckets are those of iteration_buckets.hpp.
+struct IterationDistributionRecord {
+  static constexpr std::string_view kName = "IterationDistributionRecord";
+  std::uint32_t thread = 0;  // ThreadRecord::index
+  std::uint32_t node = 0;    // index of the node in that thread's section
+  std::uint64_t sum_squares_high = 0;
+  std::uint64_t sum_squares_low = 0;
+  std::uint32_t bucket_count = 0;  // IterationBucketRecords that follow: the non-empty buckets, in order
+  std::uint32_t reserved = 0;
+};
+
+// One non-empty bucket of an iteration distribution.
+struct IterationBucketRecord {
+  static constexpr std::string_view kName = "IterationBucketRecord";
+  std::uint32_t bucket = 0;  // below kIterationBuckets
+  std::uint32_t reserved = 0;
+  std::uint64_t count = 0;  // iterations whose time falls in the bucket
+};
+
 // What the runtime's probes cost on one thread, measured when it registered (section `probe_costs`,
 // since 3.3; runtime/probe_calibration.hpp): what the analysis takes out of interval and iteration
 // times (analysis/probe_compensation.hpp). A thread without one was not calibrated.
@@ -453,13 +477,24 @@ void named_fields(ProbeCostsRecord& r, F&& f) {
       f("mark_ns", r.mark_ns);
 }
 
+template <class F>
+void named_fields(IterationDistributionRecord& r, F&& f) {
+  f("thread", r.thread), f("node", r.node), f("sum_squares_high", r.sum_squares_high),
+      f("sum_squares_low", r.sum_squares_low), f("bucket_count", r.bucket_count), f("reserved", r.reserved);
+}
+template <class F>
+void named_fields(IterationBucketRecord& r, F&& f) {
+  f("bucket", r.bucket), f("reserved", r.reserved), f("count", r.count);
+}
+
 // The records of a profile file, each with its own table in docs/format.md.
 template <class... Records>
 struct RecordList {};
 using ProfileRecords =
     RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord, NodeRecord,
                EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
-               CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord, ProbeCostsRecord>;
+               CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord, IterationDistributionRecord,
+               IterationBucketRecord, ProbeCostsRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>

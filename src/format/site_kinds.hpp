@@ -21,6 +21,7 @@ enum class SiteKind : std::uint32_t {
   user = 1,
   parallel_loop = 2,
   sequential_loop = 3,
+  branch = 4,  // one arm of a branch in a loop body (loop balance: its frequency and cost)
   // OpenMP intervals
   omp_parallel = 16,
   omp_loop = 17,
@@ -158,6 +159,7 @@ inline constexpr SiteKindInfo kSiteKinds[] = {
     {SiteKind::parallel_loop, "parallel_loop", "parallel loop", "parallel loop", "", "", SiteClass::interval},
     {SiteKind::sequential_loop, "sequential_loop", "sequential loop", "sequential loop", "", "",
      SiteClass::interval},
+    {SiteKind::branch, "branch", "branch", "branch", "", "", SiteClass::interval},
     {SiteKind::omp_parallel, "omp_parallel", "parallel region", "parallel region", "parallel", "",
      SiteClass::interval},
     {SiteKind::omp_loop, "omp_loop", "omp loop", "loop", "loop", "", SiteClass::interval},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/loop_balance_text.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -75,6 +76,8 @@ std::string finding_text(const Finding& f) {
           "; only {} of the time inside ran on a CPU: threads were sleeping, blocked or waiting for I/O, "
           "or the machine is oversubscribed",
           format_percent(f.on_cpu_share));
+    case FindingKind::unbalanced_loop:
+      return "; " + unbalanced_loop_text(f);
     default:  // the run's main findings are not part of an interval's diagnosis
       return {};
   }

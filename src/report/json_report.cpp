@@ -2,6 +2,8 @@
 
 #include "analysis/processors.hpp"
 #include "report/interval_kind.hpp"
+#include "report/json_optional.hpp"
+#include "report/loop_balance_json.hpp"
 #include "report/mpi_json.hpp"
 #include "report/src_summary.hpp"
 #include "report/traffic_report.hpp"
@@ -35,11 +37,6 @@ std::string_view figure_key(analysis::Figure figure) {
       return "count";  // the name "count" has everywhere else
   }
   return "unknown";
-}
-
-template <class T>
-json optional_value(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
 }
 
 std::string_view end_reason_key(format::EndReason reason) {
@@ -173,6 +170,8 @@ json interval_json(const ReportInterval& interval) {
     out["iterations"] = {
         {"count", it.count}, {"total", it.total}, {"mean", it.mean}, {"min", it.min}, {"max", it.max}};
   }
+  if (interval.loop_balance)
+    out["loop_balance"] = loop_balance_json(*interval.loop_balance, interval.loop_finding);
   json events = json::array();
   for (const analysis::EventTotals& e : interval.events) events.push_back(event_json(e));
   out["events"] = std::move(events);
@@ -250,9 +249,22 @@ nlohmann::ordered_json render_json(const Report& report) {
   json points = json::array();
   for (const analysis::SrcPoint& p : report.src_points)
     points.push_back(src_point_json(p, report.program_total_time));
-  return {{"parperf_report", kJsonReportVersion}, {"run", run_json(report.run)},
-          {"threads", std::move(threads)},        {"summary", report.summary},
-          {"intervals", std::move(intervals)},    {"src_points", std::move(points)},
+  json loops = json::array();  // innermost first: each loop's full figures are in its interval
+  for (const analysis::LoopBalance& loop : report.loops)
+    loops.push_back({{"kind", kind_key(loop.identity.kind)},
+                     {"name", loop.identity.name},
+                     {"file", loop.identity.file},
+                     {"line", loop.identity.line},
+                     {"value", loop.identity.value},
+                     {"inner_loop_depth", loop.inner_loop_depth},
+                     {"balanced", loop.balanced}});
+  return {{"parperf_report", kJsonReportVersion},
+          {"run", run_json(report.run)},
+          {"threads", std::move(threads)},
+          {"summary", report.summary},
+          {"intervals", std::move(intervals)},
+          {"src_points", std::move(points)},
+          {"loops", std::move(loops)},
           {"mpi", mpi_json(report.collectives)}};
 }
 

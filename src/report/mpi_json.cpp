@@ -3,16 +3,12 @@
 #include <string>
 
 #include "report/interval_kind.hpp"
+#include "report/json_optional.hpp"
 
 namespace parperf::report {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-template <class T>
-json optional_value(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
 
 // MPI_Init_thread's `provided`, by the name of its constant.
 json thread_level_key(std::int32_t level) {

@@ -129,6 +129,9 @@ class IntervalReporter {
       }
     }
     interval.iterations = analysed.totals.iterations;
+    interval.loop_balance = analysed.loop_balance;
+    for (const analysis::Finding& f : analysed.diagnosis)
+      if (f.kind == analysis::FindingKind::unbalanced_loop) interval.loop_finding = f;
     interval.events = analysed.totals.events;
     interval.mpi_calls = analysed.mpi_calls;
     interval.communication_classes = analysed.communication_classes;
@@ -158,6 +161,8 @@ Report build_report(const analysis::RunData& run, const analysis::Analysis& anal
         ThreadLine{location, facts.kind, master, static_cast<double>(facts.parked_ns) / 1e9});
   }
   report.src_points = analysis.src_points;
+  for (std::size_t i : analysis.loops)
+    if (analysis.intervals[i].loop_balance) report.loops.push_back(*analysis.intervals[i].loop_balance);
   report.program_total_time = analysis.program_total_time();
   report.summary = main_findings_text(analysis.findings);
   report.collectives = analysis.mpi.matching.communicators;

@@ -8,6 +8,7 @@
 
 #include "analysis/characteristics.hpp"
 #include "analysis/collective_matching.hpp"
+#include "analysis/findings.hpp"
 #include "analysis/interval_totals.hpp"
 #include "analysis/interval_tree.hpp"
 #include "analysis/mpi_calls.hpp"
@@ -84,6 +85,8 @@ struct ReportInterval {
   analysis::Comparative comparative;
   std::vector<analysis::ProcessorFigures> per_processor;  // restricted by --procs
   std::optional<analysis::IterationTotals> iterations;
+  std::optional<analysis::LoopBalance> loop_balance;  // with iteration marks
+  std::optional<analysis::Finding> loop_finding;      // its unbalanced_loop finding, if any
   std::vector<analysis::EventTotals> events;
   // MPI calls of the interval's subtree: per communication class, and per (rank, call site).
   std::vector<analysis::CommunicationClassFigures> communication_classes;
@@ -102,6 +105,7 @@ struct Report {
   // Plain-language findings, worst first: the few synchronization points and losses that cost most.
   std::vector<std::string> summary;
   std::vector<analysis::SrcPoint> src_points;  // most lost time first
+  std::vector<analysis::LoopBalance> loops;    // every loop of the run, innermost first
   double program_total_time = 0;               // the program's Total time, for shares
   // The communicators whose collectives were matched across ranks, with their first instances.
   std::vector<analysis::CommunicatorMatch> collectives;

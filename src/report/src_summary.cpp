@@ -6,6 +6,7 @@
 
 #include "format/records.hpp"
 #include "report/interval_kind.hpp"
+#include "report/loop_balance_text.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -51,6 +52,7 @@ std::string why(const Finding& f, const analysis::SrcPoint& p) {
     case analysis::Remedy::shorten_critical_section:
       text += "; shorten the section or use atomics or reductions";
       break;
+    case analysis::Remedy::cost_aware_partition:
     case analysis::Remedy::none:
       break;
   }
@@ -105,6 +107,7 @@ std::string finding_text(const Finding& f) {
         "while the others wait (outside parallel regions), or that every thread repeats "
         "(inside a parallel region, outside work-sharing constructs)",
         percent(f.share));
+  if (f.kind == FindingKind::unbalanced_loop) return unbalanced_loop_text(f);
   if (!f.src_point) return "";
   if (is_mpi_finding(f.kind)) return mpi_text(f, *f.src_point);
   return fmt::format("{} of thread time is lost at {}{}", percent(f.share), src_point_text(*f.src_point),

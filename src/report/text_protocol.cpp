@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/interval_kind.hpp"
+#include "report/loop_balance_text.hpp"
 #include "report/mpi_text.hpp"
 #include "report/printable_text.hpp"
 #include "report/src_summary.hpp"
@@ -257,6 +258,7 @@ void render_interval(Out out, const ReportInterval& interval, bool show_per_proc
   render_header(out, interval);
   render_main(out, interval.characteristics);
   render_iterations_and_events(out, interval);
+  if (interval.loop_balance) render_loop_balance(out, *interval.loop_balance);
   render_communication(out, interval);
   render_comparative(out, interval.comparative);
   if (show_per_processor) render_per_processor(out, interval.per_processor);
@@ -331,6 +333,7 @@ std::string render_text(const Report& report) {
   for (const ReportInterval& interval : report.intervals)
     render_interval(out, interval, report.show_per_processor);
   render_src_points(out, report);
+  render_loop_list(out, report.loops);
   return text;
 }
 

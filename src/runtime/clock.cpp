@@ -8,7 +8,8 @@ namespace parperf::runtime {
 
 namespace clock_detail {
 bool use_tsc = false;
-}
+std::uint64_t ns_per_tick_q32 = std::uint64_t{1} << 32;
+}  // namespace clock_detail
 
 namespace {
 
@@ -77,6 +78,7 @@ void clock_init() noexcept {
   g_origin_ticks = clock_detail::use_tsc ? origin.ticks : now_ticks();
   // 200 us of spinning once at start-up buys thresholds in ticks for the hot path.
   g_estimated_ticks_per_ns = clock_detail::use_tsc ? measure_ticks_per_ns(200000) : 1.0;
+  clock_detail::ns_per_tick_q32 = static_cast<std::uint64_t>(4294967296.0 / g_estimated_ticks_per_ns + 0.5);
 }
 
 std::uint64_t origin_ticks() noexcept { return g_origin_ticks; }

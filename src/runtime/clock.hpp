@@ -17,7 +17,10 @@ namespace parperf::runtime {
 
 namespace clock_detail {
 extern bool use_tsc;  // set once by clock_init(), read-only afterwards
-}
+// estimated_ticks_per_ns() as nanoseconds per tick in 32.32 fixed point, set by clock_init(): for
+// approximate conversions on the hot path (approximate_ns).
+extern std::uint64_t ns_per_tick_q32;
+}  // namespace clock_detail
 
 inline std::uint64_t monotonic_ns() noexcept {
   timespec ts;
@@ -45,6 +48,13 @@ void clock_init() noexcept;
 std::uint64_t origin_ticks() noexcept;
 std::uint64_t origin_unix_ns() noexcept;
 bool clock_uses_tsc() noexcept;
+
+// `ticks` in nanoseconds at the start-up estimate of the tick rate (good to ~1%): one multiply and
+// a shift, for sorting durations into coarse classes on the hot path; never for reported times.
+inline std::uint64_t approximate_ns(std::uint64_t ticks) noexcept {
+  __extension__ using u128 = unsigned __int128;
+  return static_cast<std::uint64_t>((static_cast<u128>(ticks) * clock_detail::ns_per_tick_q32) >> 32);
+}
 
 // Converts ticks to nanoseconds. Built by calibrate() (async-signal-safe).
 struct TickConverter {

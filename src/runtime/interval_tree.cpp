@@ -56,6 +56,15 @@ Node* Node::find_in_table(const parperf_site* s, std::int64_t v) const noexcept 
   }
 }
 
+IterationHistogram* new_iteration_histogram() noexcept { return create_private<IterationHistogram>(); }
+
+__attribute__((noinline)) IterationHistogram* Node::attach_iteration_histogram() noexcept {
+  IterationHistogram* histogram = new_iteration_histogram();
+  // Publish after construction: the profile writer loads the pointer with acquire.
+  if (histogram) iteration_histogram.store(histogram, std::memory_order_release);
+  return histogram;
+}
+
 Node* NodeArena::allocate() noexcept {
   if (used_ == chunk_size_) {
     const int size = chunk_size_ == 0 ? kFirstChunk : std::min(chunk_size_ * 2, kLargestChunk);

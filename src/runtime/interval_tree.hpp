@@ -12,6 +12,7 @@
 
 #include "parperf/parperf.h"
 #include "runtime/duration_stats.hpp"
+#include "runtime/iteration_histogram.hpp"
 #include "runtime/relaxed.hpp"
 
 namespace parperf::runtime {
@@ -44,6 +45,9 @@ struct Node {
   Relaxed<std::uint64_t> os_user_self_ns;
   Relaxed<std::uint64_t> os_sys_self_ns;
   DurationStats iterations;  // loop iterations or chunks of the interval
+  // Their distribution, created on the first iteration (iteration_histogram.hpp); null on nodes
+  // without iterations, and when memory ran out.
+  std::atomic<IterationHistogram*> iteration_histogram{nullptr};
   std::atomic<EventStats*> first_event{nullptr};
   std::atomic<OperationStats*> first_operation{nullptr};
   // Created as the path to a parallel region that this thread joined as a team member (it did not
@@ -58,7 +62,12 @@ struct Node {
     entries.record(duration);
     last_begin_ticks.set(begin);
   }
-  void record_iteration(std::uint64_t duration) noexcept { iterations.record(duration); }
+  void record_iteration(std::uint64_t duration) noexcept {
+    iterations.record(duration);
+    IterationHistogram* histogram = iteration_histogram.load(std::memory_order_relaxed);
+    if (__builtin_expect(histogram == nullptr, 0)) histogram = attach_iteration_histogram();
+    if (histogram) histogram->record(duration);
+  }
 
   // The child for (site, value), or null. The common case, a hit in the inline slots, is inlined.
   Node* find_child(const parperf_site* s, std::int64_t v) const noexcept {
@@ -68,6 +77,9 @@ struct Node {
   }
 
   Node* find_in_table(const parperf_site* s, std::int64_t v) const noexcept;
+  // Cold: allocates and publishes the node's histogram on its first iteration (null when out of
+  // memory, tried again at the next iteration).
+  IterationHistogram* attach_iteration_histogram() noexcept;
 };
 
 // Bump allocation of nodes for one thread, in chunks that start small (most threads of a

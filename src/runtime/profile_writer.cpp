@@ -180,18 +180,14 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
   }
 }
 
-// Pre-order walk without recursion (a signal may arrive on a nearly exhausted stack): the parent
-// of a node at depth d is the last node written at depth d - 1.
-void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t now,
-                const OpenFrames& open_frames) {
-  std::uint32_t index_at_depth[kMaxFrames];
-  std::uint32_t next_index = 0;
+// Pre-order walk without recursion (a signal may arrive on a nearly exhausted stack): `visit` gets
+// each node with its depth.
+template <class Visit>
+void walk_tree(Node* root, Visit&& visit) {
   std::uint32_t depth = 0;
   Node* node = root;
   while (node) {
-    index_at_depth[depth] = next_index++;
-    write_node(w, *node, index_at_depth[depth], depth == 0 ? format::kNoParent : index_at_depth[depth - 1],
-               clock, now, open_frames);
+    visit(*node, depth);
     if (Node* child = node->first_child.load(std::memory_order_acquire); child && depth + 1 < kMaxFrames) {
       node = child;
       ++depth;
@@ -207,6 +203,61 @@ void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t
     }
     if (depth == 0) break;
   }
+}
+
+// The parent of a node at depth d is the last node written at depth d - 1.
+void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t now,
+                const OpenFrames& open_frames) {
+  std::uint32_t index_at_depth[kMaxFrames];
+  std::uint32_t next_index = 0;
+  walk_tree(root, [&](Node& node, std::uint32_t depth) {
+    index_at_depth[depth] = next_index++;
+    write_node(w, node, index_at_depth[depth], depth == 0 ? format::kNoParent : index_at_depth[depth - 1],
+               clock, now, open_frames);
+  });
+}
+
+// The sum of squares in ns², from ticks², as the file's 128-bit integer: the double's value split
+// into its high and low 64 bits (no 128-bit conversion routine: the runtime links no support library).
+void set_sum_squares(format::IterationDistributionRecord& r, double ticks_squared, double ns_per_tick) {
+  constexpr double kTwo64 = 18446744073709551616.0;
+  const double ns_squared = ticks_squared * ns_per_tick * ns_per_tick;
+  if (!(ns_squared > 0)) return;
+  if (ns_squared >= kTwo64 * kTwo64) {
+    r.sum_squares_high = r.sum_squares_low = ~std::uint64_t{0};
+    return;
+  }
+  r.sum_squares_high = static_cast<std::uint64_t>(ns_squared / kTwo64);
+  const double low = ns_squared - static_cast<double>(r.sum_squares_high) * kTwo64;
+  r.sum_squares_low = low > 0 ? static_cast<std::uint64_t>(low) : 0;
+}
+
+// The iterations section: the distribution of every loop node of every thread written above (by
+// the index its thread section gave it). Written only when some node has one.
+void write_iteration_distributions(Writer& w, ThreadState* head, const TickConverter& clock) {
+  bool begun = false;
+  for (const ThreadState* t = head; t; t = t->next) {
+    walk_tree(t->root, [&](Node& node, std::uint32_t) {
+      const IterationHistogram* h = node.iteration_histogram.load(std::memory_order_acquire);
+      if (!h || node.written_index == 0xffffffffu) return;  // a node created after its thread was written
+      if (!begun) w.begin_section(format::SectionType::iterations);
+      begun = true;
+      format::IterationDistributionRecord r;
+      r.thread = t->index;
+      r.node = node.written_index;
+      set_sum_squares(r, h->sum_squares_ticks.get(), clock.ns_per_tick);
+      std::uint64_t counts[format::kIterationBuckets];
+      for (std::uint32_t b = 0; b < format::kIterationBuckets; ++b) {
+        counts[b] = h->buckets[b].get();  // read once: the count written must be the count announced
+        r.bucket_count += counts[b] > 0 ? 1 : 0;
+      }
+      w.record(r);
+      for (std::uint32_t b = 0; b < format::kIterationBuckets; ++b)
+        if (counts[b] > 0)
+          w.record(format::IterationBucketRecord{.bucket = b, .reserved = 0, .count = counts[b]});
+    });
+  }
+  if (begun) w.end_section();
 }
 
 void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, std::uint64_t now,
@@ -263,6 +314,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
   open_frames.process_ends = reason != format::EndReason::flush;
   for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now, open_frames);
   write_collector_sections(w, clock);  // may refer to the node indices the thread sections just gave
+  write_iteration_distributions(w, head, clock);  // so does this
 
   // Sites and events last: every node written above refers to a site registered before it.
   w.begin_section(format::SectionType::sites);

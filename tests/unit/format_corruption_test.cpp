@@ -186,14 +186,14 @@ TEST(FormatBadInput, FileCutAfterTheLastSectionIsMissingItsEndMarker) {
   Bytes bytes = sample();
   bytes.resize(test::end_marker_offset(bytes));
   EXPECT_EQ(error_of(bytes),
-            "truncated: the file ends after section 10 without its end marker (the writer was interrupted)");
+            "truncated: the file ends after section 11 without its end marker (the writer was interrupted)");
 }
 
 TEST(FormatBadInput, WrongSectionCountAfterTheEndMarkerIsCorrupt) {
   // A profile whose writer lost a whole section (or a file spliced from two) cannot pass.
   Bytes bytes = sample();
-  test::store_uint(bytes, bytes.size() - 4, 4, 11);
-  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 11 sections, 10 were read");
+  test::store_uint(bytes, bytes.size() - 4, 4, 12);
+  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 12 sections, 11 were read");
 }
 
 TEST(FormatBadInput, BytesAfterTheEndMarkerAreCorrupt) {
@@ -255,6 +255,65 @@ TEST(FormatBadInput, OperationStatisticsCountThatCannotFitIsCorrupt) {
   EXPECT_EQ(
       error_of(sink.bytes()),
       "corrupt: section 1 (thread): operation statistics count 2 cannot fit in the 128 bytes that remain");
+}
+
+// The iterations section (3.3): every count against the bytes that remain, every bucket index
+// against the histogram's size and order, every node reference against the threads read.
+Bytes with_iterations_section(const IterationDistributionRecord& distribution,
+                              const std::vector<IterationBucketRecord>& buckets) {
+  const Bytes plain = test::encode_profile(test::minimal_profile());
+  const std::size_t end = test::end_marker_offset(plain);
+  MemorySink extra;
+  RecordWriter writer(extra);
+  writer.begin_section(SectionType::iterations);
+  writer.record(distribution);
+  for (const auto& b : buckets) writer.record(b);
+  writer.end_section();
+  Bytes bytes(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(end));
+  bytes.insert(bytes.end(), extra.bytes().begin(), extra.bytes().end());
+  bytes.insert(bytes.end(), plain.begin() + static_cast<std::ptrdiff_t>(end), plain.end());
+  test::store_uint(bytes, bytes.size() - 4, 4, test::section_spans(plain).size() + 1);
+  return bytes;
+}
+
+TEST(FormatBadInput, IterationBucketCountThatCannotFitIsCorrupt) {
+  const auto bytes = with_iterations_section({.bucket_count = 3}, {{.bucket = 1, .count = 2}});
+  EXPECT_EQ(
+      error_of(bytes),
+      "corrupt: section 5 (iterations): iteration buckets count 3 cannot fit in the 16 bytes that remain");
+}
+
+TEST(FormatBadInput, IterationBucketPastTheHistogramIsCorrupt) {
+  const auto bytes = with_iterations_section({.bucket_count = 1}, {{.bucket = 48, .count = 2}});
+  EXPECT_EQ(error_of(bytes),
+            "corrupt: section 5 (iterations): thread 0 node 0 has iteration bucket 48 (there are 48)");
+}
+
+TEST(FormatBadInput, IterationBucketsOutOfOrderAreCorrupt) {
+  const auto bytes = with_iterations_section({.bucket_count = 2}, {{.bucket = 7, .count = 2}, {.bucket = 7}});
+  EXPECT_EQ(error_of(bytes),
+            "corrupt: section 5 (iterations): thread 0 node 0 has iteration bucket 7 out of order");
+}
+
+TEST(FormatBadInput, IterationDistributionOfAMissingNodeIsCorrupt) {
+  EXPECT_EQ(error_of(with_iterations_section({.node = 1}, {})),
+            "corrupt: the iteration distribution of thread 0 node 1 names a node the file does not hold");
+  EXPECT_EQ(error_of(with_iterations_section({.thread = 4}, {})),
+            "corrupt: the iteration distribution of thread 4 node 0 names a node the file does not hold");
+}
+
+TEST(FormatBadInput, SecondIterationDistributionOfOneNodeIsCorrupt) {
+  // A second section naming thread 0 node 0 again, before the end marker.
+  Bytes twice = with_iterations_section({}, {});
+  MemorySink extra;
+  RecordWriter writer(extra);
+  writer.begin_section(SectionType::iterations);
+  writer.record(IterationDistributionRecord{});
+  writer.end_section();
+  const std::size_t end = test::end_marker_offset(twice);
+  twice.insert(twice.begin() + static_cast<std::ptrdiff_t>(end), extra.bytes().begin(), extra.bytes().end());
+  test::store_uint(twice, twice.size() - 4, 4, test::section_spans(twice).size());
+  EXPECT_EQ(error_of(twice), "corrupt: the iteration distribution of thread 0 node 0 appears twice");
 }
 
 TEST(FormatBadInput, ProcessSectionWithBytesAfterItsRecordIsCorrupt) {
@@ -383,7 +442,7 @@ TEST(FormatBadInput, FileWithTwoProcessSectionsIsCorrupt) {
   const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(process.offset);
   const Bytes copy(begin, bytes.begin() + static_cast<std::ptrdiff_t>(process.crc_offset + 4));
   bytes.insert(begin, copy.begin(), copy.end());
-  test::store_uint(bytes, bytes.size() - 4, 4, 11);
+  test::store_uint(bytes, bytes.size() - 4, 4, 12);
   EXPECT_EQ(error_of(bytes), "corrupt: 2 process sections (expected 1)");
 }
 

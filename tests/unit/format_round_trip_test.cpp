@@ -183,7 +183,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
   std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
-      instance, shmem, traffic, probe_costs;
+      instance, shmem, traffic, distribution, bucket, probe_costs;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -218,6 +218,11 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
         }
         break;
       }
+      case SectionType::iterations:
+        while (walk.at() < end) {
+          const auto d = walk.next<IterationDistributionRecord>(distribution);
+          for (std::uint32_t b = 0; b < d.bucket_count; ++b) walk.next<IterationBucketRecord>(bucket);
+        }
       case SectionType::probe_costs:
         while (walk.at() < end) walk.next<ProbeCostsRecord>(probe_costs);
         break;
@@ -249,6 +254,8 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   check_reserved("ClockSyncRecord", clock, reserved_field<ClockSyncRecord>());
   check_reserved("ShmemTrafficRecord", traffic, reserved_field<ShmemTrafficRecord>());
   check_reserved("CollectiveInstanceRecord", instance, reserved_field<CollectiveInstanceRecord>());
+  check_reserved("IterationDistributionRecord", distribution, reserved_field<IterationDistributionRecord>());
+  check_reserved("IterationBucketRecord", bucket, reserved_field<IterationBucketRecord>());
   check_reserved("ProbeCostsRecord", probe_costs, reserved_field<ProbeCostsRecord>());
 }
 
@@ -298,6 +305,30 @@ TEST(FormatRoundTrip, SectionsMayComeInAnyOrderAndSitesMaySpanSeveralSections) {
   EXPECT_EQ(read.sites[1].name, "program");
   ASSERT_EQ(read.threads.size(), 1u);
   EXPECT_EQ(read.threads[0].nodes.at(0).site, 5u);
+}
+
+TEST(FormatRoundTrip, IterationHistogramsRoundTripOnTheirNodesAndOthersHaveNone) {
+  const Profile read = decode_profile(encode_profile(rich_sample_profile()));
+  std::size_t with = 0, without = 0;
+  for (const auto& t : read.threads)
+    for (const auto& n : t.nodes) (n.iteration_histogram ? with : without) += 1;
+  EXPECT_EQ(with, 2u) << "the rich sample gives two loop nodes a distribution";
+  EXPECT_GT(without, 0u);
+  const IterationHistogram& h = *read.threads[1].nodes[4].iteration_histogram;
+  EXPECT_EQ(h.buckets[12], 11u);
+  EXPECT_EQ(h.count(), 23u);
+}
+
+TEST(FormatVersioning, VersionThreeTwoFileWithoutIterationsSectionHasNoDistributions) {
+  // A 3.2 file is a 3.3 file without the iterations section: its loops keep count, sum, min and max.
+  Profile p = rich_sample_profile();
+  for (auto& t : p.threads)
+    for (auto& n : t.nodes) n.iteration_histogram.reset();
+  auto bytes = encode_profile(p);
+  test::store_uint(bytes, 10, 2, 2);
+  const Profile read = decode_profile(bytes);
+  EXPECT_EQ(first_difference(read, p), "");
+  EXPECT_EQ(read.threads[0].nodes[2].iterations.count, p.threads[0].nodes[2].iterations.count);
 }
 
 TEST(FormatVersioning, FileOfANewerMinorVersionIsRead) {

@@ -21,6 +21,8 @@ using format::Communicator;
 using format::EndReason;
 using format::Event;
 using format::EventStats;
+using format::IterationHistogram;
+using format::kIterationBuckets;
 using format::kNoParent;
 using format::Node;
 using format::OperationStats;
@@ -157,6 +159,13 @@ Profile rich_sample_profile() {
   extremes.iterations.count = kMaxU64 - 3;
   extremes.events.push_back(parperf::test::make_event_stats(0xffffffffu, kMaxU64, kMaxU64 - 4, kMaxU64 - 5,
                                                             kMaxU64 - 6, 0, kMaxU64 - 7, "Ω ✓ 数据"));
+  // Its iteration distribution (3.3): the extremes of the sum of squares, the first and last buckets.
+  IterationHistogram extreme_histogram;
+  extreme_histogram.sum_squares_high = kMaxU64;
+  extreme_histogram.sum_squares_low = kMaxU64 - 8;
+  extreme_histogram.buckets[0] = kMaxU64 - 9;
+  extreme_histogram.buckets[kIterationBuckets - 1] = 1;
+  extremes.iteration_histogram = extreme_histogram;
   t0.nodes.push_back(extremes);
   t0.nodes.push_back(node(0, 0xfffffffeu, kMaxI64, 4'000));
   Node region = node(0, 40, 0, 11'000);
@@ -207,6 +216,12 @@ Profile rich_sample_profile() {
   joined.set_flag(format::kNodeContext, true);
   t2.nodes.push_back(joined);
   Node worker_loop = node(3, 41, 0, 15'000);
+  IterationHistogram chunks;  // chunks of 1.1 to 40 us
+  chunks.sum_squares_low = 3'000'000'019u;
+  chunks.buckets[1] = 5;
+  chunks.buckets[2] = 7;
+  chunks.buckets[12] = 11;
+  worker_loop.iteration_histogram = chunks;
   worker_loop.operations.push_back(operation_stats(42, 16'000));
   t2.nodes.push_back(worker_loop);
 
@@ -422,6 +437,17 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     d.field(path + ".iteration_sum_ns", an.iterations.sum_ns, en.iterations.sum_ns);
     d.field(path + ".iteration_min_ns", an.iterations.min_ns, en.iterations.min_ns);
     d.field(path + ".iteration_max_ns", an.iterations.max_ns, en.iterations.max_ns);
+    d.field(path + ".iteration_histogram.has_value()", an.iteration_histogram.has_value(),
+            en.iteration_histogram.has_value());
+    if (an.iteration_histogram && en.iteration_histogram) {
+      const IterationHistogram& ah = *an.iteration_histogram;
+      const IterationHistogram& eh = *en.iteration_histogram;
+      d.field(path + ".iteration_histogram.sum_squares_high", ah.sum_squares_high, eh.sum_squares_high);
+      d.field(path + ".iteration_histogram.sum_squares_low", ah.sum_squares_low, eh.sum_squares_low);
+      for (std::uint32_t b = 0; b < kIterationBuckets; ++b)
+        d.field(path + ".iteration_histogram.buckets[" + std::to_string(b) + "]", ah.buckets[b],
+                eh.buckets[b]);
+    }
     d.list(path + ".events", an.events, en.events, compare_stats);
     d.list(path + ".operations", an.operations, en.operations, compare_operation);
   };

@@ -33,8 +33,9 @@ format::Profile minimal_profile();
 
 // Writes the records of `profile` through any writer with RecordWriter's interface (file_header,
 // begin_section, record, end_section, finish): header, process, sites, events, one section per
-// thread, the mpi section when `has_mpi`, the shmem section when `has_shmem`, end marker. Sections of an
-// empty site or event list are still written (they are valid).
+// thread, the mpi section when `has_mpi`, the shmem section when `has_shmem`, the iterations section
+// when a node has an iteration histogram, the limits section when a thread went unmeasured, end
+// marker. Sections of an empty site or event list are still written (they are valid).
 template <class Writer>
 void write_records(Writer& writer, const format::Profile& profile);
 
@@ -127,6 +128,29 @@ void write_records(Writer& writer, const format::Profile& profile) {
     for (const auto& row : profile.shmem.traffic) writer.record(row);
     writer.end_section();
   }
+  // The iterations section (3.3), after the collectors' as the runtime writes it; only when a node
+  // has a distribution.
+  bool histograms = false;
+  for (const auto& t : profile.threads) {
+    for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+      if (!t.nodes[i].iteration_histogram) continue;
+      if (!histograms) writer.begin_section(SectionType::iterations);
+      histograms = true;
+      const IterationHistogram& h = *t.nodes[i].iteration_histogram;
+      IterationDistributionRecord r;
+      r.thread = t.index;
+      r.node = static_cast<std::uint32_t>(i);
+      r.sum_squares_high = h.sum_squares_high;
+      r.sum_squares_low = h.sum_squares_low;
+      for (std::uint64_t count : h.buckets) r.bucket_count += count > 0 ? 1 : 0;
+      writer.record(r);
+      for (std::uint32_t b = 0; b < kIterationBuckets; ++b)
+        if (h.buckets[b] > 0)
+          writer.record(IterationBucketRecord{.bucket = b, .reserved = 0, .count = h.buckets[b]});
+    }
+  }
+  if (histograms) writer.end_section();
+
   if (!profile.probe_costs.empty()) {
     writer.begin_section(SectionType::probe_costs);
     for (const auto& costs : profile.probe_costs) writer.record(costs);

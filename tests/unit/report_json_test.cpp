@@ -8,6 +8,7 @@
 
 #include "report/json_report.hpp"
 #include "report/src_summary.hpp"
+#include "unit/loop_balance_sample.hpp"
 
 namespace parperf::report {
 namespace {
@@ -145,7 +146,7 @@ Report sample_report() {
 TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   json j = render_json(sample_report());
   EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "threads", "summary", "intervals",
-                                               "src_points", "mpi"}));
+                                               "src_points", "loops", "mpi"}));
   EXPECT_EQ(j["parperf_report"], 1);
   const json& run = j["run"];
   EXPECT_EQ(keys_of(run), (std::set<std::string>{
@@ -429,6 +430,67 @@ TEST(report_json, NamesThatAreNotUtf8AreRepairedNotFatal) {
   const auto parsed = json::parse(text);  // valid JSON again
   EXPECT_EQ(parsed["intervals"][0]["name"], "bad\uFFFD\uFFFDname");
   EXPECT_EQ(parsed["intervals"][0]["file"], "file\uFFFD.c");
+}
+
+// A loop's balance (analysis/loop_balance.hpp) under `loop_balance`, times in seconds, with its
+// finding; and the run's loops innermost first under `loops`.
+TEST(report_json, ALoopIntervalHasItsBalanceAndTheRunItsLoopsInnermostFirst) {
+  Report report = sample_report();
+  const analysis::LoopBalance loop = test::sample_loop_balance(report.intervals[0].children[0].identity);
+  analysis::Finding finding;
+  finding.kind = analysis::FindingKind::unbalanced_loop;
+  finding.remedy = analysis::Remedy::cost_aware_partition;
+  finding.loop = loop;
+  report.intervals[0].children[0].loop_balance = loop;
+  report.intervals[0].children[0].loop_finding = finding;
+  report.loops = {loop};
+  const json j = render_json(report);
+  const json& balance = j["intervals"][0]["children"][0]["loop_balance"];
+  EXPECT_EQ(keys_of(balance), (std::set<std::string>{"marks",
+                                                     "count",
+                                                     "total",
+                                                     "mean",
+                                                     "min",
+                                                     "max",
+                                                     "balance_degree",
+                                                     "relative_degree",
+                                                     "alpha",
+                                                     "balanced",
+                                                     "std_dev",
+                                                     "coefficient_of_variation",
+                                                     "percentiles",
+                                                     "histogram",
+                                                     "inner_loop_depth",
+                                                     "processors",
+                                                     "processor_min",
+                                                     "processor_max",
+                                                     "processor_mean",
+                                                     "min_processor",
+                                                     "max_processor",
+                                                     "processor_imbalance",
+                                                     "balance_gain",
+                                                     "branches",
+                                                     "branch_cost",
+                                                     "finding"}));
+  EXPECT_EQ(balance["marks"], "iterations");
+  EXPECT_EQ(balance["balanced"], false);
+  EXPECT_DOUBLE_EQ(balance["balance_degree"].get<double>(), 0.0095);
+  EXPECT_DOUBLE_EQ(balance["alpha"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(balance["percentiles"]["p90"].get<double>(), 0.0185);
+  ASSERT_EQ(balance["histogram"].size(), 2u) << "the non-empty buckets only";
+  EXPECT_DOUBLE_EQ(balance["histogram"][0]["lower"].get<double>(), 786432e-9) << "1.5 x 2^19 ns";
+  EXPECT_DOUBLE_EQ(balance["histogram"][0]["upper"].get<double>(), 1048576e-9);
+  EXPECT_TRUE(balance["histogram"][1]["upper"].is_null()) << "the last bucket is open";
+  EXPECT_EQ(balance["branches"][0]["frequency"], 3);
+  EXPECT_DOUBLE_EQ(balance["branch_cost"].get<double>(), 0.003);
+  EXPECT_EQ(balance["finding"]["kind"], "unbalanced_loop");
+  EXPECT_EQ(balance["finding"]["remedy"], "cost_aware_partition");
+  EXPECT_NE(balance["finding"]["text"].get<std::string>().find("solver.cpp (42:47)"), std::string::npos)
+      << balance["finding"]["text"];
+  ASSERT_EQ(j["loops"].size(), 1u);
+  EXPECT_EQ(j["loops"][0]["name"], "sweep");
+  EXPECT_EQ(j["loops"][0]["inner_loop_depth"], 0);
+  EXPECT_FALSE(j["intervals"][0].contains("loop_balance")) << "only intervals with iteration marks have one";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "report/text_protocol.hpp"
 #include "report/time_format.hpp"
 #include "unit/format_test_profiles.hpp"
+#include "unit/loop_balance_sample.hpp"
 #include "unit/profile_values.hpp"
 
 namespace parperf::report {
@@ -144,6 +145,23 @@ TEST(report_text, LoopIterationsAndUserEvents) {
   EXPECT_TRUE(
       contains(text, "--- user events ---\n  \"send\"  starts 2  ends 2  atomics 0  total 0.004000 s"));
   EXPECT_TRUE(contains(text, "first: \"send 64 bytes\""));
+}
+
+TEST(report_text, ALoopHasItsBalanceBlockAndTheRunItsLoopList) {
+  Report report = sample_report();
+  ReportInterval& solve = report.intervals[0].children[0];
+  const analysis::LoopBalance loop = test::sample_loop_balance(solve.identity);
+  solve.loop_balance = loop;
+  report.loops = {loop};
+  const std::string text = render_text(report);
+  EXPECT_TRUE(
+      contains(text, "--- loop balance (iterations) ---\n  iterations                  20  mean 0.010500 s"));
+  EXPECT_TRUE(contains(text, "Balance degree D            0.009500 s  D/mean 0.905  UNBALANCED (alpha 0.1"));
+  EXPECT_TRUE(contains(text, "Standard deviation          0.005770 s  coefficient of variation 0.550"));
+  EXPECT_TRUE(contains(text, "p50 0.010500 s  p90 0.018500 s  p99 0.019900 s"));
+  EXPECT_TRUE(contains(text, "Branch cost                 0.003000 s"));
+  EXPECT_TRUE(contains(text, "branch \"cheap\""));
+  EXPECT_TRUE(contains(text, "== LOOP BALANCE, innermost loops first"));
 }
 
 TEST(report_text, AnEmptySelectionSaysSo) {
