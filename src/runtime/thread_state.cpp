@@ -76,9 +76,10 @@ ThreadState* register_current_thread() noexcept {
   root_frame.mode.set(FrameMode::record);
   t->root->last_begin_ticks.set(t->start_ticks);
   sample_os_cpu_time(*t, t->start_ticks, nullptr);
-  t->probe_costs = calibrate_probes(*t);  // before the thread is published: nobody sees the calibration
-
   t->index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
+  // After the index (threads keep the order they arrived in), before the trace and the thread are
+  // published: nobody sees the calibration.
+  t->probe_costs = calibrate_probes(*t);
   t->trace = attach_thread_trace(t->index);
   ThreadState* head = g_threads.load(std::memory_order_relaxed);
   do t->next = head;
