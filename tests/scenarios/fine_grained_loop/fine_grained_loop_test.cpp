@@ -57,11 +57,13 @@ TEST(FineGrainedLoop, IterationsAreReportedAsLongAsTheyRunWithoutProbes) {
   const double compensated_mean = fastest_round_mean(compensated);
   const double raw_mean = fastest_round_mean(raw);
   EXPECT_NEAR(compensated_mean, plain, 0.04 * plain)
-      << "an iteration runs " << plain * 1e9 << " ns without probes; parperf reports " << compensated_mean * 1e9
-      << " ns (as measured: " << raw_mean * 1e9 << " ns; probes " << probes.dump() << ")";
+      << "an iteration runs " << plain * 1e9 << " ns without probes; parperf reports "
+      << compensated_mean * 1e9 << " ns (as measured: " << raw_mean * 1e9 << " ns; probes " << probes.dump()
+      << ")";
   EXPECT_NEAR(raw_mean - compensated_mean, per_iteration, 1.5e-9)
       << "compensation takes one mark and one entry out of every iteration";
-  EXPECT_FALSE(raw["run"]["probe_compensation"]["applied"].get<bool>()) << "--no-compensation reports as measured";
+  EXPECT_FALSE(raw["run"]["probe_compensation"]["applied"].get<bool>())
+      << "--no-compensation reports as measured";
 }
 
 }  // namespace
