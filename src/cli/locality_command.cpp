@@ -36,6 +36,7 @@
 #include "cli/pipe_stream.hpp"
 #include "cli/preload.hpp"
 #include "cli/temporary_file.hpp"
+#include "cli/text_file.hpp"
 #include "format/locality_file.hpp"
 #include "format/memory_trace.hpp"
 #include "format/regular_file.hpp"
@@ -126,13 +127,6 @@ std::optional<std::filesystem::path> make_output_directory(const LocalityCommand
   char directory[512];
   format::default_run_directory_name(directory, sizeof directory, name.c_str(), std::time(nullptr));
   return make_directory(directory, true);
-}
-
-void write_text_file(const std::filesystem::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
 }
 
 // `name`.svg and `name`.png, a PNG copy of the same drawing for viewers that take no SVG. A failure

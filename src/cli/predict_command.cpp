@@ -5,9 +5,6 @@
 // are modelled (analysis/scaling/scaling_study.hpp) and rendered (report/prediction_*.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -22,6 +19,7 @@
 #include "analysis/scaling/scaling_study.hpp"
 #include "cli/commands.hpp"
 #include "cli/predict_options.hpp"
+#include "cli/text_file.hpp"
 #include "format/profile_files.hpp"
 #include "report/locality/svg_to_png.hpp"
 #include "report/prediction_json.hpp"
@@ -64,14 +62,6 @@ analysis::scaling::RunSample sample_of(const std::filesystem::path& directory) {
   }
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::FILE* file = std::fopen(path.c_str(), "we");
-  if (!file) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  if (std::fclose(file) != 0 || !written)
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-}
-
 }  // namespace
 
 void print_prediction(const PredictOptions& options) {
@@ -86,7 +76,7 @@ void print_prediction(const PredictOptions& options) {
   const analysis::scaling::ScalingStudy study = analysis::scaling::study_scaling(samples, study_options);
   if (!options.svg.empty() || !options.png.empty()) {
     const std::string svg = report::prediction_svg(study);
-    if (!options.svg.empty()) write_file(options.svg, svg);
+    if (!options.svg.empty()) write_text_file(options.svg, svg);
     if (!options.png.empty()) report::write_png(svg, options.png);
   }
   if (options.json)
