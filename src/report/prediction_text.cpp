@@ -32,7 +32,7 @@ void render_measured(Out out, const ScalingFit& fit, const std::string& unit) {
   fmt::format_to(out, "  {:>10}  {:>12}  {:>12}  {:>8}  {}\n", unit, "measured s", "fitted s", "error",
                  "repetitions (min..max)");
   for (const auto& point : fit.series.points) {
-    const double fitted = recommended_time(fit, point.processors);
+    const double fitted = fit.predict(point.processors);
     const double error = std::isfinite(fitted) ? (fitted - point.median()) / point.median() : NAN;
     std::string spread;
     if (point.times.size() > 1)

@@ -39,8 +39,6 @@ std::vector<ModelLine> model_lines(const ScalingFit& fit) {
   return lines;
 }
 
-double recommended_time(const ScalingFit& fit, double p) { return fit.predict(p); }
-
 std::string counts_text(const ScalingFit& fit) {
   std::string text;
   const auto& points = fit.series.points;

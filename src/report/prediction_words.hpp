@@ -20,9 +20,6 @@ struct ModelLine {
 
 std::vector<ModelLine> model_lines(const analysis::scaling::ScalingFit& fit);
 
-// The chosen model's time at p (NaN without one).
-double recommended_time(const analysis::scaling::ScalingFit& fit, double p);
-
 std::string counts_text(const analysis::scaling::ScalingFit& fit);  // "1, 2, 4 and 8 processors"
 std::string parameters_text(const std::map<std::string, std::string>& parameters);  // " (n=4096)"
 std::string no_prediction_reason(const analysis::scaling::ScalingFit& fit);
