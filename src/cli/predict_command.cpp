@@ -64,7 +64,7 @@ analysis::scaling::RunSample sample_of(const std::filesystem::path& directory) {
 
 }  // namespace
 
-void print_prediction(const PredictOptions& options) {
+analysis::scaling::ScalingStudy predict_scaling(const PredictOptions& options) {
   std::vector<analysis::scaling::RunSample> samples;
   for (const std::string& argument : options.directories)
     for (const auto& run : runs_of(argument)) samples.push_back(sample_of(run));
@@ -73,7 +73,11 @@ void print_prediction(const PredictOptions& options) {
   study_options.fit.efficiency_threshold = options.efficiency_threshold;
   study_options.fit.extrapolation_limit = options.extrapolation_limit;
   study_options.top_intervals = static_cast<std::size_t>(options.intervals);
-  const analysis::scaling::ScalingStudy study = analysis::scaling::study_scaling(samples, study_options);
+  return analysis::scaling::study_scaling(samples, study_options);
+}
+
+void print_prediction(const PredictOptions& options) {
+  const analysis::scaling::ScalingStudy study = predict_scaling(options);
   if (!options.svg.empty() || !options.png.empty()) {
     const std::string svg = report::prediction_svg(study);
     if (!options.svg.empty()) write_text_file(options.svg, svg);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/scaling/scaling_study.hpp"
+
 namespace parperf::cli {
 
 struct PredictOptions {
@@ -17,6 +19,9 @@ struct PredictOptions {
   std::string png;    // --png FILE: the same, as PNG
   int intervals = 5;  // --top: the intervals listed by growth
 };
+
+// Loads and models the runs; throws std::runtime_error with a message in the user's terms.
+analysis::scaling::ScalingStudy predict_scaling(const PredictOptions& options);
 
 // Loads, models and prints; throws std::runtime_error with a message in the user's terms.
 void print_prediction(const PredictOptions& options);

@@ -24,6 +24,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "cli/commands.hpp"
+#include "cli/html_report.hpp"
 #include "cli/mpi_launch.hpp"
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
@@ -52,6 +53,7 @@ struct ReportCommandOptions {
   std::optional<std::int64_t> rank;
   std::optional<double> balance_alpha;
   bool json = false;
+  std::string html;  // --html FILE
   bool partial = false;
   bool raw_times = false;  // --no-compensation
   int processes = 0;       // --np: analyse the traces as an MPI job of that many processes
@@ -108,6 +110,8 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
   if (o.balance_alpha)
     arguments.insert(arguments.end(), {"--balance-alpha", fmt::format("{}", *o.balance_alpha)});
   if (o.json) arguments.push_back("--json");
+  if (!o.html.empty())
+    arguments.insert(arguments.end(), {"--html", std::filesystem::absolute(o.html).string()});
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
   arguments.push_back(o.directory);
@@ -166,7 +170,11 @@ void run_report(const ReportCommandOptions& o) {
     analysis::attach_sites(*traces, analyzed.sites);
     traced = analysis::analyse_traces(*traces);
   }
-  if (o.json) {
+  if (!o.html.empty()) {
+    write_html_report(o.html, HtmlReportInputs{run, built, analyzed.sites, traces ? &*traces : nullptr,
+                                               traced ? &*traced : nullptr, &locality});
+    fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
+  } else if (o.json) {
     if (!locality.empty() || traced) {
       auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
       const nlohmann::ordered_json stored = stored_locality_json(locality);
@@ -216,7 +224,12 @@ void add_report_command(CLI::App& app) {
                    "distance of an iteration's time from the mean) is at most A x the mean; default 0.1")
       ->type_name("A")
       ->check(CLI::NonNegativeNumber);
-  report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
+  auto* json = report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
+  report
+      ->add_option("--html", o->html,
+                   "Write the report as one self-contained HTML page (opens offline in any browser)")
+      ->type_name("FILE")
+      ->excludes(json);
   report->add_flag("--no-compensation", o->raw_times,
                    "Report times as measured, with the cost of parperf's own probes left in");
   report

@@ -1,5 +1,7 @@
 #include "report/json_report.hpp"
 
+#include <ctime>
+
 #include "analysis/processors.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_optional.hpp"
@@ -55,6 +57,19 @@ std::string_view end_reason_key(format::EndReason reason) {
   return "unknown";
 }
 
+// ISO 8601 in UTC ("2026-11-27T03:50:20Z"), or null.
+json started_json(std::optional<double> unix_seconds) {
+  if (!unix_seconds) return nullptr;
+  const auto seconds = static_cast<std::time_t>(*unix_seconds);
+  std::tm utc{};
+  if (gmtime_r(&seconds, &utc) == nullptr) return nullptr;
+  char text[32];
+  if (std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0) return nullptr;
+  return text;
+}
+
+}  // namespace
+
 json run_json(const RunSummary& run) {
   json ends = json::array();
   for (const ProfileEnd& end : run.end_reasons) {
@@ -67,6 +82,9 @@ json run_json(const RunSummary& run) {
     slowest = {{"rank", run.slowest_rank->rank}, {"execution_time", run.slowest_rank->execution_time}};
   return {{"directory", run.directory},
           {"command", run.command},
+          {"host", run.host},
+          {"started", started_json(run.started_unix_s)},
+          {"wall_time", optional_value(run.wall_time)},
           {"processes", run.processes},
           {"world_size", run.world_size},
           {"threads", run.threads},
@@ -89,6 +107,8 @@ json run_json(const RunSummary& run) {
             {"removed_share", run.probe_compensation.removed_share}}},
           {"warnings", run.warnings}};
 }
+
+namespace {
 
 json comparative_json(const analysis::Comparative& comparative) {
   json out = json::object();
@@ -184,6 +204,8 @@ json interval_json(const ReportInterval& interval) {
   return out;
 }
 
+}  // namespace
+
 json src_point_json(const analysis::SrcPoint& p, double program_total) {
   json locations = json::array();
   for (const analysis::Location& l : p.locations)
@@ -222,6 +244,8 @@ json src_point_json(const analysis::SrcPoint& p, double program_total) {
       {"bytes", p.bytes},
       {"locations", std::move(locations)}};
 }
+
+namespace {
 
 std::string_view thread_kind_key(format::ThreadKind kind) {
   switch (kind) {

@@ -29,4 +29,9 @@ nlohmann::ordered_json render_json(const Report& report);
 // UTF-8: invalid bytes become U+FFFD rather than failing the whole report.
 std::string render_json_text(const Report& report);
 
+// Parts of the layout, for the other renderers that show them (the HTML page): the "run" object,
+// and one element of "src_points" (`program_total` is the base of its "lost_share").
+nlohmann::ordered_json run_json(const RunSummary& run);
+nlohmann::ordered_json src_point_json(const analysis::SrcPoint& point, double program_total);
+
 }  // namespace parperf::report

@@ -54,6 +54,11 @@ RunSummary summarize_run(const analysis::RunData& run, const analysis::Analysis&
   RunSummary summary;
   summary.directory = run.directory.string();
   summary.command = command_of(run);
+  if (run.run_info) {
+    summary.host = run.run_info->hostname;
+    if (run.run_info->start_unix_s > 0) summary.started_unix_s = run.run_info->start_unix_s;
+    if (run.run_info->wall_time_s > 0) summary.wall_time = run.run_info->wall_time_s;
+  }
   summary.processes = static_cast<std::int64_t>(run.profiles.size());
   summary.world_size = std::max(run.world_size, summary.processes);
   for (const auto& [rank, threads] : tree.threads_per_rank) summary.threads += threads;

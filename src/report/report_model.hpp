@@ -48,9 +48,12 @@ struct MpiSummary {
 struct RunSummary {
   std::string directory;
   std::string command;
-  std::int64_t processes = 0;   // processes whose profiles were analysed
-  std::int64_t world_size = 0;  // processes the run had
-  std::uint64_t threads = 0;    // threads over the analysed processes
+  std::string host;                      // where it ran (run.json); empty when unknown
+  std::optional<double> started_unix_s;  // when `parperf run` started it (run.json)
+  std::optional<double> wall_time;       // seconds from start to exit, as `parperf run` saw them
+  std::int64_t processes = 0;            // processes whose profiles were analysed
+  std::int64_t world_size = 0;           // processes the run had
+  std::uint64_t threads = 0;             // threads over the analysed processes
   analysis::Unit unit = analysis::Unit::thread;
   std::vector<ProfileEnd> end_reasons;  // one per analysed profile, by rank
   std::vector<std::string> warnings;

@@ -1,0 +1,655 @@
+// parperf's HTML report: draws the page from the JSON element #parperf-data (page_data.cpp for a
+// report, diff_json for a comparison). No library, no network: the page is one file.
+//
+// Safety: every name in the data comes from the measured program (interval names, files, user-event
+// text, the command line). They reach the document only through text nodes and attribute values
+// (el() below): never innerHTML, never a script or URL context.
+'use strict';
+(function () {
+  const data = JSON.parse(document.getElementById('parperf-data').textContent);
+  const app = document.getElementById('app');
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  // ---- DOM helpers: text only ------------------------------------------------------------------
+  function append(node, children) {
+    for (const child of children) {
+      if (child === null || child === undefined || child === false) continue;
+      if (Array.isArray(child)) append(node, child);
+      else node.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  function setAttributes(node, attrs) {
+    if (!attrs) return;
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === 'class') node.setAttribute('class', value);
+      else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    setAttributes(node, attrs);
+    return append(node, children);
+  }
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    setAttributes(node, attrs);
+    return append(node, children);
+  }
+
+  // ---- numbers in the user's units -------------------------------------------------------------
+  function sig(value, digits) {
+    const text = value.toPrecision(digits);
+    return text.includes('e') ? String(Number(text)) : String(Number(text));
+  }
+  function fmtTime(seconds) {
+    if (seconds === null || seconds === undefined || !isFinite(seconds)) return '–';
+    const a = Math.abs(seconds);
+    if (a === 0) return '0';
+    if (a >= 100) return seconds.toFixed(0) + ' s';
+    if (a >= 1) return sig(seconds, 3) + ' s';
+    if (a >= 1e-3) return sig(seconds * 1e3, 3) + ' ms';
+    if (a >= 1e-6) return sig(seconds * 1e6, 3) + ' µs';
+    return sig(seconds * 1e9, 3) + ' ns';
+  }
+  function fmtPct(fraction) {
+    if (fraction === null || fraction === undefined || !isFinite(fraction)) return '–';
+    const p = fraction * 100;
+    return (Math.abs(p) >= 10 || p === 0 ? p.toFixed(0) : p.toFixed(1)) + ' %';
+  }
+  function fmtCount(n) { return Number(n).toLocaleString('en-US'); }
+  function fmtBytes(b) {
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let u = 0;
+    while (b >= 1024 && u < units.length - 1) { b /= 1024; ++u; }
+    return (u === 0 ? String(b) : sig(b, 3)) + ' ' + units[u];
+  }
+  function efficiencyClass(e) { return e >= 0.8 ? 'good' : e >= 0.5 ? 'fair' : 'poor'; }
+  function location(file, line, endLine) {
+    if (!file) return '';
+    if (!line) return file;
+    return endLine && endLine > line ? `${file}:${line}–${endLine}` : `${file}:${line}`;
+  }
+  function findingText(f) { return typeof f === 'string' ? f : f.text; }
+
+  // The kinds of lost time, in the order the bars stack them.
+  const LOSSES = [
+    ['insufficient', 'insufficient parallelism'],
+    ['communication', 'communication'],
+    ['idle', 'idle'],
+    ['desync', 'desync (end of work-sharing)'],
+    ['waiting', 'synchronization waiting'],
+  ];
+  function legend(kinds) {
+    return el('div', { class: 'legend', 'aria-hidden': 'true' },
+      kinds.map(([key, words]) => el('span', null, el('i', { class: 'k-' + key }), words)));
+  }
+
+  // A table whose columns sort on a click (or Enter) on their header. `columns`: [{title, value(row),
+  // cell(row) -> node or text, num}]; rows are shown up to `limit`, with a button for the rest.
+  function sortableTable(columns, rows, options) {
+    const opts = Object.assign({ limit: 50, sortColumn: -1, className: '' }, options || {});
+    let order = rows.slice();
+    let shown = opts.limit;
+    let sortColumn = opts.sortColumn, descending = true;
+    const tbody = el('tbody');
+    const headers = columns.map((c, k) => el('th', {
+      class: (c.num ? 'num ' : '') + (c.value ? 'sortable' : ''), scope: 'col', tabindex: c.value ? 0 : null,
+      onclick: () => sortBy(k), onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(k); } },
+    }, c.title));
+    function sortBy(k) {
+      const c = columns[k];
+      if (!c.value) return;
+      descending = sortColumn === k ? !descending : true;
+      sortColumn = k;
+      order = rows.slice().sort((a, b) => {
+        const x = c.value(a), y = c.value(b);
+        const r = typeof x === 'string' ? x.localeCompare(y) : x - y;
+        return descending ? -r : r;
+      });
+      headers.forEach((h, j) => h.setAttribute('aria-sort', j === k ? (descending ? 'descending' : 'ascending') : 'none'));
+      draw();
+    }
+    function draw() {
+      const body = order.slice(0, shown).map((row) => el('tr', null, columns.map((c) =>
+        el('td', { class: c.num ? 'num' : '' }, c.cell ? c.cell(row) : String(c.value(row))))));
+      if (order.length > shown) {
+        body.push(el('tr', { class: 'more' }, el('td', { colspan: columns.length },
+          el('button', { onclick: () => { shown += opts.limit * 4; draw(); } },
+            `${order.length - shown} more rows: show more`))));
+      }
+      tbody.replaceChildren(...body);
+    }
+    if (sortColumn >= 0) { descending = !descending; const k = sortColumn; sortColumn = -1; descending = false; sortBy(k); }
+    else draw();
+    return el('table', { class: opts.className }, el('thead', null, el('tr', null, headers)), tbody);
+  }
+
+  // ================================ the report page =================================================
+  let nodesOfPage = [];
+  function reportPage() {
+    const run = data.run;
+    const strings = data.strings;
+    const nodes = buildNodes(data.intervals, strings);
+    nodesOfPage = nodes;
+    const roots = nodes.filter((n) => n.parent < 0);
+    const program = roots[0];
+
+    const sections = [];
+    const toc = [];
+    function section(id, title, ...content) {
+      toc.push(el('a', { href: '#' + id }, title));
+      sections.push(el('section', { id, 'aria-labelledby': id + '-title' }, el('h2', { id: id + '-title' }, title), content));
+    }
+
+    if (run.warnings && run.warnings.length)
+      section('warnings', 'Warnings', run.warnings.map((w) => el('div', { class: 'warning' }, w)));
+    section('findings', 'Findings', findingsList(data.findings));
+    section('intervals', 'Intervals', intervalsView(nodes, roots));
+    if (data.src_points.length)
+      section('src-points', 'SRC points', srcPointsView());
+    const communication = communicationView();
+    if (communication) section('communication', 'Communication', communication);
+    if (data.timeline) section('timeline', 'Timeline', timelineView(data.timeline));
+    if (data.wait_states) section('wait-states', 'Wait states', textSection(data.wait_states));
+    if (data.locality) section('locality', 'Memory locality', textSection(data.locality));
+    if (data.prediction) section('prediction', 'Scalability prediction', textSection(data.prediction));
+
+    append(app, [header(run, program), el('nav', { class: 'toc', 'aria-label': 'Sections' }, toc), sections]);
+    document.title = 'parperf report: ' + (run.command || run.directory);
+  }
+
+  // The tree's columns as objects, with the figures the page derives (Total, Lost, efficiency).
+  function buildNodes(columns, strings) {
+    const n = columns.parent.length;
+    const nodes = new Array(n);
+    for (let i = 0; i < n; ++i) {
+      const node = {
+        index: i, parent: columns.parent[i], level: columns.level[i], kind: strings[columns.kind[i]],
+        name: columns.name[i], file: strings[columns.file[i]], line: columns.line[i], endLine: columns.end_line[i],
+        count: columns.count[i], open: columns.open[i] === 1, processors: columns.processors[i],
+        threads: columns.threads[i], execution: columns.execution[i], productive: columns.productive[i],
+        insufficient: columns.insufficient[i], communication: columns.communication[i], idle: columns.idle[i],
+        desync: columns.desync[i], waiting: columns.waiting[i], imbalance: columns.imbalance[i],
+        synchronization: columns.synchronization[i], variation: columns.variation[i], startup: columns.startup[i],
+        osCpu: columns.os_cpu[i], diagnosis: strings[columns.diagnosis[i]], children: [],
+      };
+      node.total = columns.total[i];
+      node.lost = columns.lost[i];
+      node.efficiency = columns.efficiency[i];
+      node.label = node.kind + (node.name ? ' ' + node.name : '');
+      nodes[i] = node;
+      if (node.parent >= 0) nodes[node.parent].children.push(node);
+    }
+    return nodes;
+  }
+  function largestLoss(node) {
+    let best = null;
+    for (const [key, words] of LOSSES) if (node[key] > 0 && (!best || node[key] > node[best[0]])) best = [key, words];
+    return best;
+  }
+
+  function header(run, program) {
+    const facts = [];
+    function fact(term, ...value) { facts.push(el('dt', null, term), el('dd', null, value)); }
+    fact('command', el('span', { class: 'mono' }, run.command || '(unknown)'));
+    if (run.started) fact('started', run.started.replace('T', ' ').replace('Z', ' UTC') + (run.host ? ' on ' + run.host : ''));
+    else if (run.host) fact('host', run.host);
+    const procs = run.processes < run.world_size ? `${run.processes} of ${run.world_size}` : String(run.processes);
+    fact('processes', `${procs} process${run.processes === 1 ? '' : 'es'}, ${run.threads} thread${run.threads === 1 ? '' : 's'}; a processor is a ${run.unit}`);
+    if (program) fact('execution time', fmtTime(program.execution) + (program.startup > 0 ? ` (plus ${fmtTime(program.startup / Math.max(1, program.processors))} MPI start-up and shut-down)` : ''));
+    if (run.openmp_runtime) fact('OpenMP', run.openmp_runtime);
+    if (run.mpi) fact('MPI', run.mpi.library);
+    if (run.directory) fact('run directory', el('span', { class: 'mono' }, run.directory));
+    const efficiency = program ? program.efficiency : 1;
+    const top = (data.findings || []).slice(0, 3).map(findingText);
+    if (!top.length) for (const n of costliestIntervals(3)) top.push(intervalLossText(n));
+    return el('header', { class: 'summary' },
+      el('div', null, el('h1', null, 'parperf report'), el('dl', { class: 'facts' }, facts)),
+      el('div', { class: 'big ' + efficiencyClass(efficiency), 'data-testid': 'efficiency' }, fmtPct(efficiency),
+        el('small', null, 'parallel efficiency')),
+      top.length
+        ? el('ol', { class: 'losses', 'aria-label': 'The biggest losses' }, top.map((text) => el('li', null, text)))
+        : el('p', { class: 'losses' }, 'No loss worth naming: the processors were busy with the program\'s own work.'));
+  }
+
+  // Without findings (no SRC point, loop or sequential section loses enough), the header names the
+  // intervals that lose most instead: the deepest ones, none inside another, so that no loss counts twice.
+  function costliestIntervals(count) {
+    const all = nodesOfPage.filter((n) => n.lost > 0 && n.total > 0 && n.lost >= 0.01 * n.total);
+    all.sort((a, b) => b.lost - a.lost);
+    const related = (a, b) => { for (let n = a; n; n = n.parent >= 0 ? nodesOfPage[n.parent] : null) if (n === b) return true; return false; };
+    const chosen = [];
+    for (const n of all) {
+      if (chosen.length === count) break;
+      if (n.children.some((c) => all.includes(c) && c.lost >= 0.5 * n.lost)) continue;  // a child holds the loss
+      if (chosen.some((c) => related(c, n) || related(n, c))) continue;
+      chosen.push(n);
+    }
+    return chosen;
+  }
+  function intervalLossText(n) {
+    const where = location(n.file, n.line, n.endLine);
+    const program = nodesOfPage[0];
+    const share = program && program.total > 0 ? ` (${fmtPct(n.lost / program.total)} of the program's time)` : '';
+    return `${n.label}${where ? ' at ' + where : ''} loses ${fmtTime(n.lost)}${share}: ${n.diagnosis}`;
+  }
+
+  function findingsList(findings) {
+    if (!findings || !findings.length) return el('p', null, 'Nothing is worth saying: no synchronization point, loop or sequential section loses a significant share of the time.');
+    return el('ol', { class: 'findings' }, findings.map((f) => el('li', null, findingText(f))));
+  }
+
+  function textSection(part) {
+    return [
+      part.pictures.length ? el('div', { class: 'pictures' }, part.pictures.map((p) =>
+        el('figure', null, el('img', { class: 'picture', src: p.src, alt: p.title }), el('figcaption', { class: 'muted' }, p.title)))) : null,
+      part.text ? el('pre', { class: 'mono' }, part.text) : null,
+    ];
+  }
+
+  // ---- the interval tree ------------------------------------------------------------------------
+  const CHILDREN_SHOWN = 200;  // per expanded node, then a row to show more: a node may have thousands
+
+  function intervalsView(nodes, roots) {
+    const state = { expanded: new Set(), selected: roots.length ? roots[0] : null, sort: null, descending: true, shown: new Map() };
+    // Open the first levels while they stay short, so the page starts with something to read.
+    (function openStart(list, budget) {
+      for (const n of list) if (n.children.length && budget > 0) { state.expanded.add(n); budget -= n.children.length; }
+      if (budget > 0 && list.length < 30) for (const n of list) openStart(n.children, budget / Math.max(1, list.length));
+    })(roots, 60);
+
+    const columns = [
+      { key: 'label', title: 'Interval', value: (n) => n.label },
+      { key: 'execution', title: 'Execution', num: true, value: (n) => n.execution },
+      { key: 'efficiency', title: 'Efficiency', num: true, value: (n) => n.efficiency },
+      { key: 'lost', title: 'Lost time', num: true, value: (n) => n.lost },
+      { key: 'bar', title: 'Time split' },
+      { key: 'count', title: 'Entries', num: true, value: (n) => n.count },
+      { key: 'file', title: 'Source', value: (n) => n.file + ':' + String(n.line).padStart(8, '0') },
+    ];
+    const tbody = el('tbody');
+    const headers = columns.map((c) => el('th', {
+      class: (c.num ? 'num ' : '') + (c.value ? 'sortable' : ''), scope: 'col', tabindex: c.value ? 0 : null,
+      onclick: () => sortBy(c), onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(c); } },
+    }, c.title));
+    const details = el('div', { class: 'panel', id: 'interval-details', 'aria-live': 'polite' });
+    const table = el('table', { class: 'tree', role: 'treegrid', 'aria-label': 'Intervals' },
+      el('thead', null, el('tr', null, headers)), tbody);
+
+    function sortBy(c) {
+      if (!c.value) return;
+      state.descending = state.sort === c ? !state.descending : c.key !== 'label' && c.key !== 'file';
+      state.sort = c;
+      headers.forEach((h, k) => h.setAttribute('aria-sort', columns[k] === c ? (state.descending ? 'descending' : 'ascending') : 'none'));
+      draw();
+    }
+    function ordered(list) {
+      if (!state.sort) return list;
+      const value = state.sort.value, sign = state.descending ? -1 : 1;
+      return list.slice().sort((a, b) => {
+        const x = value(a), y = value(b);
+        return sign * (typeof x === 'string' ? x.localeCompare(y) : x - y);
+      });
+    }
+    // The rows on screen: expanded nodes' children, each list cut at its shown count.
+    let visible = [];
+    function collect(list, parent, out) {
+      const limit = state.shown.get(parent) || CHILDREN_SHOWN;
+      const sorted = ordered(list);
+      for (const n of sorted.slice(0, limit)) {
+        out.push(n);
+        if (state.expanded.has(n)) collect(n.children, n, out);
+      }
+      if (sorted.length > limit) out.push({ more: parent, remaining: sorted.length - limit, level: list[0].level });
+    }
+    function draw() {
+      visible = [];
+      collect(roots, null, visible);
+      tbody.replaceChildren(...visible.map(row));
+      const focus = tbody.querySelector('tr[aria-selected="true"]') || tbody.querySelector('tr[data-index]');
+      if (focus) focus.tabIndex = 0;
+    }
+    function row(n) {
+      if (n.more !== undefined) {
+        return el('tr', { class: 'more' }, el('td', { colspan: columns.length, style: `padding-left:${8 + n.level * 16}px` },
+          el('button', { onclick: () => { state.shown.set(n.more, (state.shown.get(n.more) || CHILDREN_SHOWN) + CHILDREN_SHOWN * 5); draw(); } },
+            `${n.remaining} more intervals here: show more`)));
+      }
+      const expanded = state.expanded.has(n);
+      const loss = largestLoss(n);
+      return el('tr', {
+        'data-index': n.index, 'aria-level': n.level + 1, 'aria-selected': state.selected === n ? 'true' : 'false',
+        'aria-expanded': n.children.length ? String(expanded) : null, tabindex: -1,
+      },
+      el('td', { class: 'name', style: `padding-left:${8 + n.level * 16}px` },
+        el('span', { class: 'toggle', 'aria-hidden': 'true', 'data-toggle': n.children.length ? '1' : null },
+          n.children.length ? (expanded ? '▾' : '▸') : ''),
+        el('span', { class: 'muted' }, n.kind + ' '), n.name ? `"${n.name}"` : '', n.open ? el('span', { class: 'badge', title: 'still open when the profile was written' }, 'open') : null),
+      el('td', { class: 'num' }, fmtTime(n.execution)),
+      el('td', { class: 'num ' + efficiencyClass(n.efficiency) }, fmtPct(n.efficiency)),
+      el('td', { class: 'num', title: loss ? `largest: ${loss[1]} ${fmtTime(n[loss[0]])}` : 'no loss' }, fmtTime(n.lost)),
+      el('td', null, stackBar(n)),
+      el('td', { class: 'num' }, fmtCount(n.count)),
+      el('td', { class: 'loc', title: location(n.file, n.line, n.endLine) }, location(n.file, n.line, n.endLine)));
+    }
+    function nodeOf(tr) { return tr && tr.dataset.index !== undefined ? nodes[Number(tr.dataset.index)] : null; }
+    function select(n, focus) {
+      state.selected = n;
+      for (const tr of tbody.querySelectorAll('tr[aria-selected="true"]')) { tr.setAttribute('aria-selected', 'false'); tr.tabIndex = -1; }
+      const tr = tbody.querySelector(`tr[data-index="${n.index}"]`);
+      if (tr) { tr.setAttribute('aria-selected', 'true'); tr.tabIndex = 0; if (focus) tr.focus(); }
+      showDetails(details, n);
+    }
+    function toggle(n, open) {
+      if (!n.children.length) return;
+      if (open === undefined) open = !state.expanded.has(n);
+      if (open) state.expanded.add(n); else state.expanded.delete(n);
+      draw();
+      select(n, true);
+    }
+    tbody.addEventListener('click', (e) => {
+      const tr = e.target.closest('tr');
+      const n = nodeOf(tr);
+      if (!n) return;
+      if (e.target.closest('[data-toggle]')) toggle(n); else select(n, true);
+    });
+    tbody.addEventListener('dblclick', (e) => { const n = nodeOf(e.target.closest('tr')); if (n) toggle(n); });
+    tbody.addEventListener('keydown', (e) => {
+      const n = nodeOf(e.target.closest('tr'));
+      if (!n) return;
+      const rows = visible.filter((v) => v.more === undefined);
+      const at = rows.indexOf(n);
+      let next = null;
+      switch (e.key) {
+        case 'ArrowDown': next = rows[at + 1]; break;
+        case 'ArrowUp': next = rows[at - 1]; break;
+        case 'Home': next = rows[0]; break;
+        case 'End': next = rows[rows.length - 1]; break;
+        case 'ArrowRight':
+          if (n.children.length && !state.expanded.has(n)) { toggle(n, true); e.preventDefault(); return; }
+          next = n.children.length ? ordered(n.children)[0] : null; break;
+        case 'ArrowLeft':
+          if (state.expanded.has(n)) { toggle(n, false); e.preventDefault(); return; }
+          next = n.parent >= 0 ? nodes[n.parent] : null; break;
+        case 'Enter': case ' ': toggle(n); e.preventDefault(); return;
+        default: return;
+      }
+      e.preventDefault();
+      if (next) select(next, true);
+    });
+
+    draw();
+    if (state.selected) showDetails(details, state.selected);
+    return [legend([['productive', 'productive']].concat(LOSSES)),
+      el('div', { class: 'layout' }, el('div', { class: 'tree-wrap' }, table), details)];
+  }
+
+  // The interval's Total time split into productive time and each kind of loss.
+  function stackBar(n) {
+    const total = n.productive + n.lost;
+    const parts = [['productive', 'productive', n.productive]].concat(LOSSES.map(([k, w]) => [k, w, n[k]]));
+    return el('div', { class: 'stack', role: 'img', 'aria-label': parts.filter((p) => p[2] > 0).map((p) => `${p[1]} ${fmtPct(total > 0 ? p[2] / total : 0)}`).join(', ') || 'no time' },
+      parts.filter((p) => p[2] > 0 && total > 0).map(([key, words, v]) =>
+        el('span', { class: 'k-' + key, style: `width:${(100 * v / total).toFixed(2)}%`, title: `${words}: ${fmtTime(v)} (${fmtPct(v / total)})` })));
+  }
+
+  function showDetails(panel, n) {
+    const rows = [
+      ['Execution time', fmtTime(n.execution)],
+      ['Processors', `${n.processors} (${n.threads} threads)`],
+      ['Total time', fmtTime(n.total)],
+      ['Productive time', fmtTime(n.productive)],
+      ['Lost time', fmtTime(n.lost)],
+    ].concat(LOSSES.filter(([k]) => n[k] > 0).map(([k, w]) => ['  ' + w, fmtTime(n[k])]))
+      .concat([
+        ['Load imbalance (potential)', fmtTime(n.imbalance)],
+        n.synchronization > 0 ? ['Synchronization (potential)', fmtTime(n.synchronization)] : null,
+        n.variation > 0 ? ['Time variation (potential)', fmtTime(n.variation)] : null,
+        n.startup > 0 ? ['MPI start-up and shut-down (outside)', fmtTime(n.startup)] : null,
+        ['OS CPU time', fmtTime(n.osCpu)],
+        ['Entries', fmtCount(n.count)],
+      ]).filter(Boolean);
+    panel.replaceChildren();
+    append(panel, [
+      el('h3', null, el('span', { class: 'muted' }, n.kind + ' '), n.name ? `"${n.name}"` : '', ' ',
+        el('span', { class: 'loc' }, location(n.file, n.line, n.endLine))),
+      el('div', { class: 'big ' + efficiencyClass(n.efficiency), style: 'text-align:left;font-size:24px' }, fmtPct(n.efficiency),
+        el('small', null, 'parallel efficiency')),
+      n.diagnosis ? el('p', { class: 'diagnosis' }, n.diagnosis) : null,
+      el('h3', null, 'Per processor'),
+      processorChart(n),
+      el('h3', null, 'Characteristics'),
+      el('table', null, el('tbody', null, rows.map(([k, v]) => el('tr', null, el('td', null, k), el('td', { class: 'num' }, v)))))]);
+  }
+
+  // ---- per-processor bars: one per processor up to 64, else 64 groups of neighbours ----------------
+  const MAX_BARS = 64;
+  function processorChart(n) {
+    const columns = data.processors[String(n.index)];
+    if (!columns) {
+      const omitted = data.processors_omitted.includes(n.index);
+      return el('p', { class: 'muted', 'data-testid': 'no-processors' }, omitted
+        ? `Left out of this page to keep it small; parperf report --per-proc --intervals "${n.name || n.kind}" lists them.`
+        : 'No processor executed this interval.');
+    }
+    const count = columns.processor.length;
+    const keys = ['productive', 'insufficient', 'communication', 'idle', 'other'];
+    const words = { productive: 'productive', insufficient: 'insufficient parallelism', communication: 'communication', idle: 'idle', other: 'OpenMP waiting' };
+    // Group neighbours when there are more processors than bars: each bar shows its group's means,
+    // and a tick its slowest member's execution time, so one late processor still stands out.
+    const groups = [];
+    const size = Math.ceil(count / MAX_BARS);
+    for (let start = 0; start < count; start += size) {
+      const end = Math.min(count, start + size);
+      const g = { first: columns.processor[start], last: columns.processor[end - 1], max: 0, maxAt: start };
+      for (const k of keys) g[k] = 0;
+      for (let p = start; p < end; ++p) {
+        for (const k of keys) g[k] += columns[k][p] / (end - start);
+        if (columns.execution[p] >= g.max) { g.max = columns.execution[p]; g.maxAt = columns.processor[p]; }
+      }
+      groups.push(g);
+    }
+    const top = Math.max(1e-12, ...groups.map((g) => Math.max(g.max, keys.reduce((s, k) => s + g[k], 0))));
+    const width = 560, height = 200, left = 56, bottom = 28, plotH = height - bottom - 10;
+    const barW = (width - left - 10) / groups.length;
+    const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, width: '100%', role: 'img', class: 'processors',
+      'data-testid': 'processor-chart', 'data-processors': count, 'aria-label': `Time of each of ${count} processors in the interval` });
+    for (let t = 0; t <= 4; ++t) {
+      const y = 10 + plotH - (plotH * t) / 4;
+      chart.appendChild(svg('line', { class: 'grid', x1: left, x2: width - 10, y1: y, y2: y }));
+      chart.appendChild(svg('text', { x: left - 4, y: y + 4, 'text-anchor': 'end' }, fmtTime((top * t) / 4)));
+    }
+    groups.forEach((g, k) => {
+      let y = 10 + plotH;
+      const x = left + k * barW + barW * 0.1;
+      const bar = svg('g', { class: 'bar', 'data-processor': g.first, 'data-values': keys.map((key) => g[key]).join(' ') });
+      const label = size === 1 ? `processor ${g.first}` : `processors ${g.first}–${g.last} (means; slowest ${g.maxAt})`;
+      bar.appendChild(svg('title', null, label + ': ' + keys.filter((key) => g[key] > 0).map((key) => `${words[key]} ${fmtTime(g[key])}`).join(', ')));
+      for (const key of keys) {
+        const h = (plotH * g[key]) / top;
+        if (h <= 0) continue;
+        y -= h;
+        bar.appendChild(svg('rect', { class: 'k-' + key, x, y, width: Math.max(1, barW * 0.8), height: h, style: `fill:var(--${key === 'other' ? 'desync' : key})` }));
+      }
+      if (size > 1) {
+        const ty = 10 + plotH - (plotH * g.max) / top;
+        bar.appendChild(svg('line', { x1: x, x2: x + barW * 0.8, y1: ty, y2: ty, style: 'stroke:var(--fg);stroke-width:1.5' }));
+      }
+      chart.appendChild(bar);
+    });
+    chart.appendChild(svg('line', { class: 'axis', x1: left, x2: width - 10, y1: 10 + plotH, y2: 10 + plotH }));
+    const step = Math.max(1, Math.ceil(groups.length / 8));
+    for (let k = 0; k < groups.length; k += step)
+      chart.appendChild(svg('text', { x: left + k * barW + barW / 2, y: height - 10, 'text-anchor': 'middle' }, String(groups[k].first)));
+    let slow = 0, fast = 0;
+    for (let p = 1; p < count; ++p) {
+      if (columns.execution[p] > columns.execution[slow]) slow = p;
+      if (columns.execution[p] < columns.execution[fast]) fast = p;
+    }
+    return [legend(keys.map((k) => [k === 'other' ? 'desync' : k, words[k]])), chart,
+      el('p', { class: 'muted' }, size > 1 ? `${count} processors in ${groups.length} groups of ${size}; ` : '',
+        `slowest: processor ${columns.processor[slow]} (${fmtTime(columns.execution[slow])}), fastest: processor ${columns.processor[fast]} (${fmtTime(columns.execution[fast])})`)];
+  }
+
+  // ---- SRC points, communication ---------------------------------------------------------------
+  function srcPointsView() {
+    const columns = [
+      { title: 'Where', value: (p) => p.description, cell: (p) => p.description },
+      { title: 'Source', value: (p) => location(p.file, p.line), cell: (p) => el('span', { class: 'loc' }, location(p.file, p.line)) },
+      { title: 'Lost', num: true, value: (p) => p.lost, cell: (p) => fmtTime(p.lost) },
+      { title: 'Share', num: true, value: (p) => p.lost_share, cell: (p) => fmtPct(p.lost_share) },
+      { title: 'Calls', num: true, value: (p) => p.count, cell: (p) => fmtCount(p.count) },
+      { title: 'Wait', num: true, value: (p) => p.wait, cell: (p) => fmtTime(p.wait) },
+      { title: 'Sync', num: true, value: (p) => p.sync, cell: (p) => fmtTime(p.sync) },
+      { title: 'Imbalance', num: true, value: (p) => p.imbalance, cell: (p) => fmtTime(p.imbalance) },
+    ];
+    const note = data.src_point_count > data.src_points.length
+      ? el('p', { class: 'muted' }, `The ${data.src_points.length} that lose most of ${data.src_point_count}; parperf report --json has them all.`) : null;
+    return [sortableTable(columns, data.src_points, { limit: 25, sortColumn: 2 }), note];
+  }
+
+  function communicationView() {
+    const parts = [];
+    if (data.communication_classes.length) {
+      parts.push(el('h3', null, 'MPI communication classes (whole program)'));
+      parts.push(sortableTable([
+        { title: 'Class', value: (c) => c['class'] || c.name || '', cell: (c) => c['class'] || c.name || '' },
+        { title: 'Calls', num: true, value: (c) => c.count, cell: (c) => fmtCount(c.count) },
+        { title: 'Time', num: true, value: (c) => c.time, cell: (c) => fmtTime(c.time) },
+        { title: 'Real sync', num: true, value: (c) => c.real_sync, cell: (c) => fmtTime(c.real_sync) },
+        { title: 'Starts', num: true, value: (c) => c.starts, cell: (c) => fmtTime(c.starts) },
+        { title: 'Synchronization', num: true, value: (c) => c.synchronization, cell: (c) => fmtTime(c.synchronization) },
+        { title: 'Variation', num: true, value: (c) => c.time_variation, cell: (c) => fmtTime(c.time_variation) },
+        { title: 'Bytes', num: true, value: (c) => c.bytes, cell: (c) => fmtBytes(c.bytes) },
+      ], data.communication_classes, { limit: 20 }));
+    }
+    const traffic = data.run.one_sided_traffic;
+    if (traffic && traffic.cells && traffic.cells.length) parts.push(el('h3', null, 'One-sided traffic (bytes each PE wrote to or read from another)'), heatMap(traffic));
+    return parts.length ? parts : null;
+  }
+
+  // Origins down, targets across; colour by bytes. Above 48 processes, blocks of neighbours.
+  function heatMap(traffic) {
+    const n = traffic.processes;
+    const block = Math.ceil(n / 48);
+    const cells = Math.ceil(n / block);
+    const bytes = Array.from({ length: cells }, () => new Array(cells).fill(0));
+    const calls = Array.from({ length: cells }, () => new Array(cells).fill(0));
+    for (const c of traffic.cells) {
+      bytes[Math.floor(c.origin / block)][Math.floor(c.target / block)] += c.bytes;
+      calls[Math.floor(c.origin / block)][Math.floor(c.target / block)] += c.calls;
+    }
+    const most = Math.max(1, ...bytes.flat());
+    const head = el('tr', null, el('th', null, 'from \\ to'), Array.from({ length: cells }, (_, t) => el('th', { class: 'num' }, String(t * block))));
+    const body = bytes.map((row, o) => el('tr', null, el('th', { class: 'num' }, String(o * block)), row.map((b, t) => {
+      const a = b > 0 ? 0.15 + 0.85 * Math.sqrt(b / most) : 0;
+      return el('td', { style: `background:rgba(217,83,79,${a.toFixed(3)})`, title: `PE ${o * block}${block > 1 ? '…' : ''} → PE ${t * block}${block > 1 ? '…' : ''}: ${fmtBytes(b)} in ${fmtCount(calls[o][t])} calls` });
+    })));
+    return [el('table', { class: 'heat', 'data-testid': 'traffic' }, el('thead', null, head), el('tbody', null, body)),
+      block > 1 ? el('p', { class: 'muted' }, `${n} PEs in blocks of ${block}.`) : null];
+  }
+
+  // ---- the timeline of a traced run: a canvas, zoomed with the wheel or the buttons, dragged to pan --
+  function timelineView(t) {
+    const canvas = el('canvas', { class: 'timeline', height: 40 + t.tracks.length * 60, 'aria-label': 'Timeline of the traced run', role: 'img' });
+    let from = t.begin, to = t.end;
+    const info = el('span', { class: 'muted' });
+    const laneH = 14, trackH = Math.max(30, (t.max_depth + 1) * laneH + 10), top = 20, left = 110;
+    canvas.height = top + t.tracks.length * trackH + 4;
+    const colors = { interval: '#8fb8de', operation: '#d9534f', "user event": "#e0a03a", iteration: '#7f7f7f' };
+    function draw() {
+      const width = canvas.clientWidth || 1000;
+      canvas.width = width;
+      const ctx = canvas.getContext('2d');
+      const style = getComputedStyle(document.body);
+      ctx.clearRect(0, 0, width, canvas.height);
+      ctx.font = '11px sans-serif';
+      ctx.fillStyle = style.color;
+      const scale = (width - left - 4) / Math.max(1, to - from);
+      t.tracks.forEach((track, k) => ctx.fillText(track, 4, top + k * trackH + 12));
+      const s = t.slices;
+      for (let i = 0; i < s.start.length; ++i) {
+        const a = s.start[i], b = a + s.duration[i];
+        if (b < from || a > to) continue;
+        const x = left + (Math.max(a, from) - from) * scale;
+        const w = Math.max(0.5, (Math.min(b, to) - Math.max(a, from)) * scale);
+        const y = top + s.track[i] * trackH + s.depth[i] * laneH;
+        ctx.fillStyle = colors[t.categories[s.category[i]]] || '#999';
+        ctx.fillRect(x, y, w, laneH - 2);
+        if (w > 40) { ctx.fillStyle = '#000'; ctx.fillText(t.names[s.name[i]].slice(0, Math.floor(w / 6)), x + 2, y + 10); }
+      }
+      info.textContent = `${fmtTime((from - t.begin) / 1e9)} to ${fmtTime((to - t.begin) / 1e9)} of ${fmtTime((t.end - t.begin) / 1e9)}` +
+        (t.truncated ? ` (the first ${fmtCount(s.start.length)} slices of ${fmtCount(t.total_slices)})` : '');
+    }
+    function zoom(factor, at) {
+      const span = to - from, centre = from + span * at;
+      const next = Math.min(t.end - t.begin, Math.max(1000, span * factor));
+      from = Math.max(t.begin, centre - next * at); to = Math.min(t.end, from + next);
+      draw();
+    }
+    canvas.addEventListener('wheel', (e) => { e.preventDefault(); const r = canvas.getBoundingClientRect(); zoom(e.deltaY > 0 ? 1.25 : 0.8, Math.min(1, Math.max(0, (e.clientX - r.left - left) / (r.width - left)))); }, { passive: false });
+    let dragging = null;
+    canvas.addEventListener('mousedown', (e) => { dragging = { x: e.clientX, from, to }; });
+    window.addEventListener('mouseup', () => { dragging = null; });
+    window.addEventListener('mousemove', (e) => {
+      if (!dragging) return;
+      const shift = ((dragging.x - e.clientX) * (dragging.to - dragging.from)) / Math.max(1, canvas.clientWidth - left);
+      const span = dragging.to - dragging.from;
+      from = Math.min(Math.max(t.begin, dragging.from + shift), t.end - span); to = from + span;
+      draw();
+    });
+    const tools = el('div', { class: 'timeline-tools' },
+      el('button', { onclick: () => zoom(0.5, 0.5) }, 'Zoom in'), el('button', { onclick: () => zoom(2, 0.5) }, 'Zoom out'),
+      el('button', { onclick: () => { from = t.begin; to = t.end; draw(); } }, 'Whole run'),
+      el('button', { onclick: zoomToSelected }, 'Selected interval'), info);
+    function zoomToSelected() {
+      const row = document.querySelector('table.tree tr[aria-selected="true"]');
+      if (!row) return;
+      const name = row.querySelector('td.name').textContent.replace(/^[▸▾]?/, '');
+      const s = t.slices;
+      let a = Infinity, b = -Infinity;
+      for (let i = 0; i < s.start.length; ++i) {
+        if (t.categories[s.category[i]] !== 'interval' || !name.includes(t.names[s.name[i]])) continue;
+        a = Math.min(a, s.start[i]); b = Math.max(b, s.start[i] + s.duration[i]);
+      }
+      if (a < b) { from = a; to = b; draw(); }
+    }
+    requestAnimationFrame(draw);
+    window.addEventListener('resize', draw);
+    return [tools, canvas, el('p', { class: 'muted' }, 'Wheel or buttons to zoom, drag to pan. parperf export --perfetto gives the whole trace to ui.perfetto.dev.')];
+  }
+
+  // ================================ the comparison page =============================================
+  function diffPage() {
+    const a = data.a || {}, b = data.b || {};
+    const p = data.program || {};
+    append(app, el('header', { class: 'summary' },
+      el('div', null, el('h1', null, 'parperf diff'), el('dl', { class: 'facts' },
+        el('dt', null, 'A'), el('dd', null, el('span', { class: 'mono' }, a.directory || ''), ' ', a.command || ''),
+        el('dt', null, 'B'), el('dd', null, el('span', { class: 'mono' }, b.directory || ''), ' ', b.command || ''))),
+      el('div', { class: 'big' }, p.speedup ? sig(p.speedup, 3) + '×' : '–', el('small', null, 'speedup of B over A'))));
+    const rows = data.intervals || [];
+    const columns = [
+      { title: 'Interval', value: (r) => r.name || r.kind, cell: (r) => [el('span', { class: 'muted' }, (r.kind || '') + ' '), r.name ? `"${r.name}"` : '', ' ', r.status !== 'matched' ? el('span', { class: 'badge' }, r.status) : null] },
+      { title: 'Source', value: (r) => location(r.file, r.line), cell: (r) => el('span', { class: 'loc' }, location(r.file, r.line)) },
+      { title: 'Execution A', num: true, value: (r) => (r.a ? r.a.execution_time : 0), cell: (r) => (r.a ? fmtTime(r.a.execution_time) : '–') },
+      { title: 'Execution B', num: true, value: (r) => (r.b ? r.b.execution_time : 0), cell: (r) => (r.b ? fmtTime(r.b.execution_time) : '–') },
+      { title: 'Δ execution', num: true, value: (r) => (r.delta ? r.delta.execution_time || 0 : 0), cell: (r) => delta(r.delta && r.delta.execution_time) },
+      { title: 'Efficiency A → B', num: true, value: (r) => (r.b ? r.b.efficiency : 0), cell: (r) => `${r.a ? fmtPct(r.a.efficiency) : '–'} → ${r.b ? fmtPct(r.b.efficiency) : '–'}` },
+      { title: 'Δ lost', num: true, value: (r) => (r.delta ? r.delta.lost_time || 0 : 0), cell: (r) => delta(r.delta && r.delta.lost_time) },
+      { title: 'Impact', num: true, value: (r) => r.impact || 0, cell: (r) => fmtTime(r.impact || 0) },
+    ];
+    function delta(v) {
+      if (v === undefined || v === null) return '–';
+      return el('span', { class: v > 0 ? 'delta-worse' : v < 0 ? 'delta-better' : '' }, (v > 0 ? '+' : '') + fmtTime(v));
+    }
+    append(app, el('h2', null, 'Intervals, by impact'), sortableTable(columns, rows, { limit: 100 }));
+    document.title = 'parperf diff';
+  }
+
+  if (data.page === 'diff') diffPage(); else reportPage();
+  document.body.setAttribute('data-ready', '1');
+})();

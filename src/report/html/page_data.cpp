@@ -1,0 +1,218 @@
+#include "report/html/page_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "report/html/data_uri.hpp"
+#include "report/html/html_page.hpp"
+#include "report/interval_kind.hpp"
+#include "report/json_report.hpp"
+#include "report/mpi_json.hpp"
+#include "report/src_summary.hpp"
+
+namespace parperf::report::html {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Four significant digits: 0.1 µs in a 1 ms interval, well below what a bar or a table shows,
+// and a third of the characters of a double written in full.
+json rounded(double value) {
+  if (value == 0 || !std::isfinite(value)) return 0;
+  return std::stod(fmt::format("{:.4g}", value));
+}
+
+// Strings that repeat (kinds, file names, diagnoses) stored once; columns hold their index.
+class StringTable {
+ public:
+  std::size_t index(const std::string& text) {
+    auto [it, inserted] = indices_.try_emplace(text, strings_.size());
+    if (inserted) strings_.push_back(text);
+    return it->second;
+  }
+  json release() { return std::move(strings_); }
+
+ private:
+  std::unordered_map<std::string, std::size_t> indices_;
+  json strings_ = json::array();
+};
+
+// The intervals in depth-first order, each with its parent's position (−1 for a root).
+struct FlatInterval {
+  const ReportInterval* interval;
+  std::int64_t parent;
+};
+
+void flatten(const std::vector<ReportInterval>& intervals, std::int64_t parent,
+             std::vector<FlatInterval>& out) {
+  for (const ReportInterval& interval : intervals) {
+    const auto position = static_cast<std::int64_t>(out.size());
+    out.push_back({&interval, parent});
+    flatten(interval.children, position, out);
+  }
+}
+
+// The tree as columns: one array per figure, all of the same length.
+json interval_columns(const std::vector<FlatInterval>& flat, StringTable& strings) {
+  const char* const kNames[] = {"parent",
+                                "level",
+                                "kind",
+                                "name",
+                                "file",
+                                "line",
+                                "end_line",
+                                "count",
+                                "open",
+                                "processors",
+                                "threads",
+                                "execution",
+                                "total",
+                                "lost",
+                                "efficiency",
+                                "productive",
+                                "insufficient",
+                                "communication",
+                                "idle",
+                                "desync",
+                                "waiting",
+                                "imbalance",
+                                "synchronization",
+                                "variation",
+                                "startup",
+                                "os_cpu",
+                                "diagnosis"};
+  json columns = json::object();
+  for (const char* name : kNames) columns[name] = json::array();
+  auto push = [&](const char* name, json value) { columns[name].push_back(std::move(value)); };
+  for (const FlatInterval& f : flat) {
+    const ReportInterval& i = *f.interval;
+    const analysis::Characteristics& c = i.characteristics;
+    push("parent", f.parent);
+    push("level", i.level);
+    push("kind", strings.index(std::string(kind_text(i.identity.kind))));
+    push("name", i.identity.name);
+    push("file", strings.index(i.identity.file));
+    push("line", i.identity.line);
+    push("end_line", i.identity.end_line);
+    push("count", i.count);
+    push("open", i.open ? 1 : 0);
+    push("processors", c.processors);
+    push("threads", c.threads);
+    push("execution", rounded(c.execution_time));
+    push("total", rounded(c.total_time));
+    push("lost", rounded(c.lost_time));
+    push("efficiency", rounded(c.efficiency));
+    push("productive", rounded(c.productive_time));
+    push("insufficient", rounded(c.insufficient_parallelism));
+    push("communication", rounded(c.communication));
+    push("idle", rounded(c.idle_time));
+    push("desync", rounded(c.desync));
+    push("waiting", rounded(c.waiting));
+    push("imbalance", rounded(c.load_imbalance));
+    push("synchronization", rounded(c.synchronization));
+    push("variation", rounded(c.time_variation));
+    push("startup", rounded(c.startup + c.shutdown));
+    push("os_cpu", rounded(c.os_cpu_user + c.os_cpu_sys));
+    push("diagnosis", strings.index(i.diagnosis));
+  }
+  return columns;
+}
+
+// One interval's processors as columns: number, execution, productive and each kind of loss (the
+// loss the analysis names no kind for is "other": OpenMP desync and waiting).
+json processor_columns(const std::vector<analysis::ProcessorFigures>& rows) {
+  using Figures = analysis::ProcessorFigures;
+  static constexpr std::pair<const char*, double Figures::*> kFigures[] = {
+      {"execution", &Figures::execution_time},
+      {"productive", &Figures::productive_time},
+      {"insufficient", &Figures::insufficient_parallelism},
+      {"communication", &Figures::communication},
+      {"idle", &Figures::idle_time}};
+  json columns = {{"processor", json::array()}};
+  for (const auto& [name, figure] : kFigures) columns[name] = json::array();
+  columns["other"] = json::array();
+  for (const Figures& f : rows) {
+    columns["processor"].push_back(f.processor);
+    for (const auto& [name, figure] : kFigures) columns[name].push_back(rounded(f.*figure));
+    const double other = f.lost_time - f.insufficient_parallelism - f.communication - f.idle_time;
+    columns["other"].push_back(rounded(std::max(0.0, other)));
+  }
+  return columns;
+}
+
+// Per-processor columns of the costliest intervals (by Total time) until the budget of rows is
+// spent; the others are listed in "processors_omitted" so that the page can say so.
+json processor_data(const std::vector<FlatInterval>& flat, std::size_t budget, json& omitted) {
+  std::vector<std::size_t> order(flat.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return flat[a].interval->characteristics.total_time > flat[b].interval->characteristics.total_time;
+  });
+  json data = json::object();
+  std::size_t spent = 0;
+  std::vector<std::size_t> left_out;
+  for (std::size_t k : order) {
+    const auto& rows = flat[k].interval->per_processor;
+    if (rows.empty()) continue;
+    if (spent + rows.size() > budget) {
+      left_out.push_back(k);
+      continue;
+    }
+    spent += rows.size();
+    data[std::to_string(k)] = processor_columns(rows);
+  }
+  std::sort(left_out.begin(), left_out.end());
+  omitted = left_out;
+  return data;
+}
+
+json section_json(const PageSection& section) {
+  json pictures = json::array();
+  for (const Picture& p : section.pictures)
+    pictures.push_back({{"title", p.title}, {"src", svg_data_uri(p.svg)}});
+  return {{"text", section.text}, {"pictures", std::move(pictures)}};
+}
+
+json run_facts(const Report& report) {
+  json run = run_json(report.run);
+  run["program_total_time"] = report.program_total_time;
+  return run;
+}
+
+}  // namespace
+
+json report_page_data(const Report& report, const PageExtras& extras, const PageLimits& limits) {
+  std::vector<FlatInterval> flat;
+  flatten(report.intervals, -1, flat);
+  StringTable strings;
+  json data = {{"page", "report"}, {"run", run_facts(report)}, {"findings", report.summary}};
+  data["intervals"] = interval_columns(flat, strings);
+  json omitted;
+  data["processors"] = processor_data(flat, limits.processor_rows, omitted);
+  data["processors_omitted"] = std::move(omitted);
+  json points = json::array();
+  for (const analysis::SrcPoint& p : report.src_points) {
+    if (points.size() == limits.src_points) break;
+    points.push_back(src_point_json(p, report.program_total_time));
+  }
+  data["src_points"] = std::move(points);
+  data["src_point_count"] = report.src_points.size();
+  data["communication_classes"] =
+      report.intervals.empty() ? json::array()
+                               : communication_classes_json(report.intervals.front().communication_classes);
+  if (extras.wait_states) data["wait_states"] = section_json(*extras.wait_states);
+  if (extras.locality) data["locality"] = section_json(*extras.locality);
+  if (extras.prediction) data["prediction"] = section_json(*extras.prediction);
+  if (extras.timeline) data["timeline"] = *extras.timeline;
+  data["strings"] = strings.release();
+  return data;
+}
+
+std::string report_page(const Report& report, const PageExtras& extras, const PageLimits& limits) {
+  return html_page(report_page_data(report, extras, limits), "parperf report");
+}
+
+}  // namespace parperf::report::html

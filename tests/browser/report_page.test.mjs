@@ -1,0 +1,175 @@
+// ctest html_report_browser: parperf's HTML report in a real browser (Debian's chromium through
+// playwright-core). It measures two real programs with `parperf run`, writes their pages with
+// `parperf report --html` and checks what a user does with them: the header, expanding a tree node,
+// selecting an interval (the per-processor bars must change), the keyboard, names that are markup
+// (they must show as text and run nothing), dark mode, and `parperf diff --html`. Screenshots are
+// saved in the output directory as test artifacts.
+//
+// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE OUTPUT_DIR
+// Exit status 77 (ctest: skipped) when the browser or playwright-core is not installed.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [parperf, example, hostile, output] = process.argv.slice(2);
+const chromiumPath = process.env.PARPERF_CHROMIUM || '/usr/bin/chromium';
+
+function skip(why) {
+  console.log(`SKIPPED: ${why} (scripts/install-browser.sh installs chromium and playwright-core)`);
+  process.exit(77);
+}
+if (!existsSync(chromiumPath)) skip(`no browser at ${chromiumPath}`);
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  skip(`playwright-core is not installed in tests/browser/node_modules (${e.message})`);
+}
+
+let failures = 0;
+function check(condition, message) {
+  if (!condition) {
+    failures += 1;
+    console.log(`FAILED: ${message}`);
+  }
+}
+const parperfRun = (args) => execFileSync(parperf, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+rmSync(output, { recursive: true, force: true });
+mkdirSync(output, { recursive: true });
+const exampleRun = join(output, 'example-run');
+const hostileRun = join(output, 'hostile-run');
+parperfRun(['run', '-q', '-o', exampleRun, '--', example]);
+parperfRun(['run', '-q', '-o', hostileRun, '--', hostile, '<b>argument</b>']);
+const examplePage = join(output, 'example.html');
+const hostilePage = join(output, 'hostile.html');
+parperfRun(['report', exampleRun, '--html', examplePage]);
+parperfRun(['report', hostileRun, '--html', hostilePage]);
+const exampleJson = JSON.parse(parperfRun(['report', exampleRun, '--json']));
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Nothing may be fetched: the page is one file.
+  const requests = [];
+  context.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url()); });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+  // ---- the bundled example ----------------------------------------------------------------------
+  await page.goto(pathToFileURL(examplePage).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  check(errors.length === 0, `the example's page has script errors: ${errors.join('; ')}`);
+  const program = exampleJson.intervals[0];
+  const shown = await page.textContent('[data-testid="efficiency"]');
+  check(Math.abs(parseFloat(shown) - program.efficiency * 100) <= 0.6,
+    `the header shows efficiency "${shown}", the JSON report says ${(program.efficiency * 100).toFixed(1)} %`);
+  const header = await page.textContent('header');
+  check(header.includes(exampleJson.run.command), `the header does not name the command ${exampleJson.run.command}`);
+  for (const finding of exampleJson.summary.slice(0, 3))
+    check(header.includes(typeof finding === 'string' ? finding : finding.text), `the header lacks the finding "${finding}"`);
+
+  // Expanding a node: collapse an open interval (its children go), then expand it (they come back).
+  const open = page.locator('table.tree tr[aria-expanded="true"]:not([data-index="0"])').first();
+  check(await open.count() === 1, 'the example\'s tree opens with no expanded interval below the program');
+  if (await open.count()) {
+    const index = await open.getAttribute('data-index');
+    const level = Number(await open.getAttribute('aria-level'));
+    const row = page.locator(`table.tree tr[data-index="${index}"]`);
+    const expandedRows = await page.locator('table.tree tbody tr').count();
+    await row.locator('[data-toggle]').click();
+    check(await row.getAttribute('aria-expanded') === 'false', `clicking the toggle of open interval ${index} did not collapse it`);
+    const collapsedRows = await page.locator('table.tree tbody tr').count();
+    check(collapsedRows < expandedRows, `collapsing interval ${index} left ${collapsedRows} of ${expandedRows} rows`);
+    const started = Date.now();
+    await row.locator('[data-toggle]').click();
+    check(await row.getAttribute('aria-expanded') === 'true', `clicking the toggle of interval ${index} did not expand it`);
+    check(await page.locator('table.tree tbody tr').count() === expandedRows, `expanding interval ${index} did not bring back its child rows`);
+    const child = page.locator(`table.tree tr[data-index="${index}"] + tr`);
+    check(Number(await child.getAttribute('aria-level')) === level + 1, 'the row after an expanded interval is not its child');
+    console.log(`expanding a node took ${Date.now() - started} ms (with the click round trip)`);
+  }
+
+  // Selecting intervals: the per-processor bars follow the selection.
+  const bars = async () => page.$$eval('#interval-details svg[data-testid="processor-chart"] g.bar', (gs) => gs.map((g) => g.getAttribute('data-values')).join('|'));
+  const rows = page.locator('table.tree tbody tr[data-index]');
+  const first = await bars();
+  check(first.length > 0, 'the selected interval (the program) shows no per-processor bars');
+  const programBars = await page.locator('#interval-details svg g.bar').count();
+  check(programBars === exampleJson.run.threads, `the example's ${exampleJson.run.threads} threads should give one bar each in the program, got ${programBars}`);
+  let changed = false;
+  for (let k = 1; k < Math.min(await rows.count(), 6) && !changed; ++k) {
+    await rows.nth(k).click();
+    changed = (await bars()) !== first;
+  }
+  check(changed, 'selecting other intervals never changed the per-processor bars');
+
+  // The keyboard: Home selects the first row, ArrowDown the next, ArrowRight/Left expand and collapse.
+  await rows.first().focus();
+  await page.keyboard.press('Home');
+  const selected = () => page.getAttribute('table.tree tr[aria-selected="true"]', 'data-index');
+  check(await selected() === '0', 'Home did not select the first interval');
+  await page.keyboard.press('ArrowDown');
+  check(await selected() !== '0', 'ArrowDown did not move the selection');
+  check(await page.evaluate(() => document.activeElement.getAttribute('aria-selected')) === 'true', 'the selected row does not have the keyboard focus');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowLeft');
+  check(await page.getAttribute('table.tree tr[data-index="0"]', 'aria-expanded') === 'false', 'ArrowLeft did not collapse the program');
+  check(await page.locator('table.tree tbody tr[data-index]').count() === 1, 'collapsing the program left other rows visible');
+  await page.keyboard.press('ArrowRight');
+  check(await page.getAttribute('table.tree tr[data-index="0"]', 'aria-expanded') === 'true', 'ArrowRight did not expand the program');
+
+  // Sorting a column: Execution, descending.
+  await page.click('table.tree th:has-text("Execution")');
+  check(await page.getAttribute('table.tree th:has-text("Execution")', 'aria-sort') === 'descending', 'clicking Execution did not sort by it');
+
+  await page.screenshot({ path: join(output, 'example.png'), fullPage: false });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  check(background !== 'rgb(255, 255, 255)', `dark mode keeps a white background (${background})`);
+  await page.screenshot({ path: join(output, 'example-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // ---- hostile names ------------------------------------------------------------------------------
+  let dialogs = 0;
+  page.on('dialog', async (d) => { dialogs += 1; await d.dismiss(); });
+  errors.length = 0;
+  await page.goto(pathToFileURL(hostilePage).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  // Expand everything there is, so every name is on screen.
+  for (let k = 0; k < 5; ++k) {
+    const closed = page.locator('table.tree tr[aria-expanded="false"] [data-toggle]');
+    if (!(await closed.count())) break;
+    await closed.first().click();
+  }
+  const treeText = await page.textContent('table.tree');
+  check(treeText.includes('<img src=x onerror=alert(1)>'), 'the interval named <img src=x onerror=alert(1)> is not shown as text');
+  check(treeText.includes('inner "quoted" & \'apostrophe\''), 'the interval with quotes and an ampersand is not shown as written');
+  const sourceText = await page.textContent('body');
+  check(sourceText.includes('<svg onload=alert(3)>.c'), 'the file named <svg onload=alert(3)>.c is not shown as text');
+  check(sourceText.includes('<b>argument</b>'), 'the command line with markup is not shown as text');
+  check(await page.locator('#app img[src="x"], #app iframe, #app b, #app svg[onload]').count() === 0, 'a name from the program became an element of the page');
+  const hostileRow = page.locator('table.tree tr', { hasText: '<img src=x onerror=alert(1)>' }).first();
+  await hostileRow.click();
+  await page.waitForTimeout(200);
+  check(dialogs === 0, `a name from the program ran script: ${dialogs} alert dialog(s)`);
+  check(errors.length === 0, `the hostile page has script errors: ${errors.join('; ')}`);
+  await page.screenshot({ path: join(output, 'hostile.png') });
+
+  check(requests.length === 0, `the pages fetched from the network: ${requests.join(', ')}`);
+  console.log(`page sizes: example ${statSync(examplePage).size} bytes, hostile ${statSync(hostilePage).size} bytes`);
+} finally {
+  await browser.close();
+}
+if (failures) {
+  console.log(`${failures} check(s) failed; pages and screenshots are in ${output}`);
+  process.exit(1);
+}
+console.log(`all checks passed; pages and screenshots are in ${output}`);
