@@ -14,5 +14,6 @@ void add_locality_command(CLI::App& app);   // locality_command.cpp: memory loca
 void add_compiler_commands(CLI::App& app);  // compiler_command.cpp: parperf cc / parperf c++
 void add_export_command(CLI::App& app);     // export_command.cpp: timelines for Perfetto, OTF2...
 void add_predict_command(CLI::App& app);    // predict_command.cpp: scalability prediction
+void add_diff_command(CLI::App& app);       // diff_command.cpp: two runs compared interval by interval
 
 }  // namespace parperf::cli

@@ -29,3 +29,9 @@ parperf_add_unit_test(analysis_run_loader_test
 parperf_add_unit_test(analysis_scaling_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_scaling_test.cpp
   LINK parperf_analysis)
+
+# Two analysed runs compared (parperf diff): matching by interval path, new and vanished intervals,
+# the order by impact, on hand-built analyses.
+parperf_add_unit_test(analysis_run_comparison_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_run_comparison_test.cpp
+  LINK parperf_analysis)
