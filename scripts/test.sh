@@ -28,6 +28,7 @@ run_tests() {
 
 step "dependencies"
 scripts/install-deps.sh
+scripts/install-browser.sh  # chromium and playwright-core for the HTML report's browser test
 
 step "formatting (clang-format --dry-run --Werror)"
 sources=()

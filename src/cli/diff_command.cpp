@@ -15,8 +15,10 @@
 #include "analysis/run_comparison.hpp"
 #include "analysis/run_loader.hpp"
 #include "cli/commands.hpp"
+#include "cli/text_file.hpp"
 #include "report/diff_json.hpp"
 #include "report/diff_text.hpp"
+#include "report/html/diff_page.hpp"
 #include "report/printable_text.hpp"
 
 namespace parperf::cli {
@@ -27,6 +29,7 @@ struct DiffCommandOptions {
   std::string directory_b;
   std::string unit;
   bool json = false;
+  std::string html;  // --html FILE
   bool all = false;
   bool partial = false;
 };
@@ -48,7 +51,10 @@ void run_diff(const DiffCommandOptions& o) {
   const LoadedRun a = load_and_analyze(o.directory_a, o);
   const LoadedRun b = load_and_analyze(o.directory_b, o);
   const analysis::RunComparison comparison = analysis::compare_runs(a.run, a.analyzed, b.run, b.analyzed);
-  if (o.json)
+  if (!o.html.empty()) {
+    write_text_file(o.html, report::html::diff_page(comparison));
+    fmt::print("parperf: wrote the HTML comparison {}\n", report::printable(o.html));
+  } else if (o.json)
     fmt::print("{}\n", report::diff_json(comparison).dump(2));
   else
     fmt::print("{}", report::diff_text(comparison, report::DiffTextOptions{.all = o.all}));
@@ -68,7 +74,10 @@ void add_diff_command(CLI::App& app) {
                    "What a processor is in both runs: a process (rank) or a thread; default: each run's own "
                    "(rank with several processes, else thread)")
       ->check(CLI::IsMember({"rank", "thread"}));
-  diff->add_flag("--json", o->json, "Print the comparison as JSON (times in seconds)");
+  auto* json = diff->add_flag("--json", o->json, "Print the comparison as JSON (times in seconds)");
+  diff->add_option("--html", o->html, "Write the comparison as one self-contained HTML page")
+      ->type_name("FILE")
+      ->excludes(json);
   diff->add_flag("--all", o->all, "List every interval (the text lists the 25 largest changes)");
   diff->add_flag("--partial", o->partial,
                  "Compare what can be read when profile files are missing or damaged (with warnings)");

@@ -163,6 +163,29 @@ try {
   check(errors.length === 0, `the hostile page has script errors: ${errors.join('; ')}`);
   await page.screenshot({ path: join(output, 'hostile.png') });
 
+  // ---- parperf diff --html: the example against the hostile program, two different runs ------------
+  const diffPage = join(output, 'diff.html');
+  let diffWritten = true;
+  try {
+    parperfRun(['diff', exampleRun, hostileRun, '--html', diffPage]);
+  } catch (e) {
+    diffWritten = false;
+    check(false, `parperf diff --html failed: ${e.stderr || e.message}`);
+  }
+  if (diffWritten) {
+    await page.goto(pathToFileURL(diffPage).href);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+    const text = await page.textContent('body');
+    check(await page.locator('[data-status="vanished"]').count() > 0 && await page.locator('[data-status="new"]').count() > 0,
+      'the diff page does not mark new and vanished intervals');
+    const diffJson = JSON.parse(parperfRun(['diff', exampleRun, hostileRun, '--json']));
+    check(Math.abs(parseFloat(await page.textContent('[data-testid="speedup"]')) - diffJson.program.speedup) < 0.01 * diffJson.program.speedup,
+      `the diff page's speedup differs from parperf diff --json's ${diffJson.program.speedup}`);
+    check(text.includes('<img src=x onerror=alert(1)>'), 'the diff page does not show the hostile interval name as text');
+    check(dialogs === 0, 'the diff page ran script from a name');
+    await page.screenshot({ path: join(output, 'diff.png') });
+  }
+
   check(requests.length === 0, `the pages fetched from the network: ${requests.join(', ')}`);
   console.log(`page sizes: example ${statSync(examplePage).size} bytes, hostile ${statSync(hostilePage).size} bytes`);
 } finally {

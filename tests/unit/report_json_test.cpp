@@ -150,12 +150,15 @@ TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   EXPECT_EQ(j["parperf_report"], 1);
   const json& run = j["run"];
   EXPECT_EQ(keys_of(run),
-            (std::set<std::string>{"directory", "command", "processes", "world_size", "threads", "unit",
-                                   "view_rank", "end_reasons", "missing_ranks", "slowest_rank",
-                                   "openmp_runtime", "openmp_runtime_substituted", "mpi", "one_sided_traffic",
-                                   "probe_compensation", "warnings"}));
+            (std::set<std::string>{
+                "directory", "command", "host", "started", "wall_time", "processes", "world_size", "threads",
+                "unit", "view_rank", "end_reasons", "missing_ranks", "slowest_rank", "openmp_runtime",
+                "openmp_runtime_substituted", "mpi", "one_sided_traffic", "probe_compensation", "warnings"}));
   EXPECT_EQ(run["directory"], "/runs/a");
   EXPECT_EQ(run["command"], "./a 1");
+  EXPECT_EQ(run["host"], "");
+  EXPECT_TRUE(run["started"].is_null());  // no run.json
+  EXPECT_TRUE(run["wall_time"].is_null());
   EXPECT_EQ(run["processes"], 2);
   EXPECT_EQ(run["threads"], 4);
   EXPECT_EQ(run["unit"], "rank");

@@ -623,30 +623,50 @@
   }
 
   // ================================ the comparison page =============================================
+  const FIGURE_WORDS = {
+    execution_time: 'execution time', lost_time: 'lost time', insufficient_parallelism: 'insufficient parallelism',
+    communication: 'communication', idle_time: 'idle', desync_time: 'desync', waiting_time: 'synchronization waiting',
+  };
+  function kindWords(kind) { return (kind || '').replace(/_/g, ' '); }
+  function signed(v, format) {
+    if (v === undefined || v === null || !isFinite(v)) return '–';
+    return el('span', { class: v > 0 ? 'delta-worse' : v < 0 ? 'delta-better' : '' }, (v > 0 ? '+' : '') + format(v));
+  }
+  function commandText(command) { return Array.isArray(command) ? command.join(' ') : command || ''; }
+
   function diffPage() {
-    const a = data.a || {}, b = data.b || {};
-    const p = data.program || {};
-    append(app, el('header', { class: 'summary' },
-      el('div', null, el('h1', null, 'parperf diff'), el('dl', { class: 'facts' },
-        el('dt', null, 'A'), el('dd', null, el('span', { class: 'mono' }, a.directory || ''), ' ', a.command || ''),
-        el('dt', null, 'B'), el('dd', null, el('span', { class: 'mono' }, b.directory || ''), ' ', b.command || ''))),
-      el('div', { class: 'big' }, p.speedup ? sig(p.speedup, 3) + '×' : '–', el('small', null, 'speedup of B over A'))));
-    const rows = data.intervals || [];
-    const columns = [
-      { title: 'Interval', value: (r) => r.name || r.kind, cell: (r) => [el('span', { class: 'muted' }, (r.kind || '') + ' '), r.name ? `"${r.name}"` : '', ' ', r.status !== 'matched' ? el('span', { class: 'badge' }, r.status) : null] },
-      { title: 'Source', value: (r) => location(r.file, r.line), cell: (r) => el('span', { class: 'loc' }, location(r.file, r.line)) },
-      { title: 'Execution A', num: true, value: (r) => (r.a ? r.a.execution_time : 0), cell: (r) => (r.a ? fmtTime(r.a.execution_time) : '–') },
-      { title: 'Execution B', num: true, value: (r) => (r.b ? r.b.execution_time : 0), cell: (r) => (r.b ? fmtTime(r.b.execution_time) : '–') },
-      { title: 'Δ execution', num: true, value: (r) => (r.delta ? r.delta.execution_time || 0 : 0), cell: (r) => delta(r.delta && r.delta.execution_time) },
-      { title: 'Efficiency A → B', num: true, value: (r) => (r.b ? r.b.efficiency : 0), cell: (r) => `${r.a ? fmtPct(r.a.efficiency) : '–'} → ${r.b ? fmtPct(r.b.efficiency) : '–'}` },
-      { title: 'Δ lost', num: true, value: (r) => (r.delta ? r.delta.lost_time || 0 : 0), cell: (r) => delta(r.delta && r.delta.lost_time) },
-      { title: 'Impact', num: true, value: (r) => r.impact || 0, cell: (r) => fmtTime(r.impact || 0) },
-    ];
-    function delta(v) {
-      if (v === undefined || v === null) return '–';
-      return el('span', { class: v > 0 ? 'delta-worse' : v < 0 ? 'delta-better' : '' }, (v > 0 ? '+' : '') + fmtTime(v));
+    const a = data.a, b = data.b, p = data.program;
+    function side(name, r) {
+      return [el('dt', null, name), el('dd', null, el('span', { class: 'mono' }, r.directory), ' ',
+        el('span', { class: 'muted' }, commandText(r.command)),
+        el('br'), `${r.processors} processor${r.processors === 1 ? '' : 's'} (${r.unit}s), execution ${fmtTime(r.execution_time)}, efficiency ${fmtPct(r.efficiency)}, lost ${fmtTime(r.lost_time)}`)];
     }
-    append(app, el('h2', null, 'Intervals, by impact'), sortableTable(columns, rows, { limit: 100 }));
+    const speedup = p.speedup;
+    append(app, [el('header', { class: 'summary' },
+      el('div', null, el('h1', null, 'parperf diff: how B differs from A'), el('dl', { class: 'facts' }, side('A', a), side('B', b))),
+      el('div', { class: 'big ' + (speedup >= 1 ? 'good' : 'poor'), 'data-testid': 'speedup' }, speedup ? sig(speedup, 3) + '×' : '–',
+        el('small', null, p.processors_differ ? `speedup; scaling efficiency ${sig(p.scaling_efficiency, 3)}` : 'speedup of B over A')))]);
+    if (data.warnings.length) append(app, data.warnings.map((w) => el('div', { class: 'warning' }, w)));
+    append(app, [el('h2', null, 'Lost time, by kind'), el('table', null, el('tbody', null,
+      p.lost_changes.filter((c) => c.delta !== 0).map((c) => el('tr', null, el('td', null, FIGURE_WORDS[c.component] || c.component),
+        el('td', { class: 'num' }, signed(c.delta, fmtTime))))))]);
+    const columns = [
+      { title: 'Interval', value: (r) => r.path.join(' › '), cell: (r) => [
+        r.path.length > 1 ? el('span', { class: 'muted' }, r.path.slice(0, -1).join(' › ') + ' › ') : null,
+        el('span', { class: 'muted' }, kindWords(r.kind) + ' '), r.name ? `"${r.name}"` : '',
+        r.status !== 'matched' ? [' ', el('span', { class: 'badge', 'data-status': r.status }, r.status)] : null] },
+      { title: 'Source', value: (r) => location(r.file, r.line), cell: (r) => el('span', { class: 'loc' }, location(r.file, r.line)) },
+      { title: 'Execution A', num: true, value: (r) => (r.a ? r.a.execution_time : -1), cell: (r) => (r.a ? fmtTime(r.a.execution_time) : '–') },
+      { title: 'Execution B', num: true, value: (r) => (r.b ? r.b.execution_time : -1), cell: (r) => (r.b ? fmtTime(r.b.execution_time) : '–') },
+      { title: 'Change', num: true, value: (r) => r.delta.execution_time, cell: (r) => signed(r.delta.execution_time, fmtTime) },
+      { title: '%', num: true, value: (r) => (r.relative_change === null ? 0 : r.relative_change), cell: (r) => (r.relative_change === null ? r.status : signed(r.relative_change, fmtPct)) },
+      { title: 'Efficiency A → B', num: true, value: (r) => (r.b ? r.b.efficiency : 0), cell: (r) => `${r.a ? fmtPct(r.a.efficiency) : '–'} → ${r.b ? fmtPct(r.b.efficiency) : '–'}` },
+      { title: 'Lost time change', num: true, value: (r) => r.delta.lost_time, cell: (r) => [signed(r.delta.lost_time, fmtTime),
+        r.largest_lost_change && r.largest_lost_change.delta ? el('span', { class: 'muted' }, ` (${FIGURE_WORDS[r.largest_lost_change.component] || r.largest_lost_change.component})`) : null] },
+    ];
+    append(app, [el('h2', null, 'Intervals, largest change first'),
+      el('p', { class: 'muted' }, 'Matched by their path from the program; new: only B ran it, vanished: only A did. Click a column to sort.'),
+      sortableTable(columns, data.intervals, { limit: 100, className: 'diff' })]);
     document.title = 'parperf diff';
   }
 
