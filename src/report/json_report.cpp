@@ -1,6 +1,7 @@
 #include "report/json_report.hpp"
 
 #include "analysis/processors.hpp"
+#include "report/findings_json.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_optional.hpp"
 #include "report/loop_balance_json.hpp"
@@ -262,6 +263,7 @@ nlohmann::ordered_json render_json(const Report& report) {
           {"run", run_json(report.run)},
           {"threads", std::move(threads)},
           {"summary", report.summary},
+          {"findings", findings_json(report.findings)},
           {"intervals", std::move(intervals)},
           {"src_points", std::move(points)},
           {"loops", std::move(loops)},
