@@ -263,8 +263,10 @@ nlohmann::ordered_json render_json(const Report& report) {
           {"run", run_json(report.run)},
           {"threads", std::move(threads)},
           {"summary", report.summary},
-          {"findings", findings_json(report.findings)},
           {"intervals", std::move(intervals)},
+          // After the intervals: readers that search the document for the first object of a kind
+          // (the program interval) must not meet a finding's `interval` first.
+          {"findings", findings_json(report.findings)},
           {"src_points", std::move(points)},
           {"loops", std::move(loops)},
           {"mpi", mpi_json(report.collectives)}};

@@ -128,12 +128,15 @@ bool is_mpi_finding(FindingKind kind) {
          kind == FindingKind::mpi_call_cost;
 }
 
-// "the user interval 'init' at f.c (10:40), the sequential loop 'rows' at f.c:52"
+// "the interval 'init' at f.c (10:40) (1.00 s), the sequential loop 'rows' at f.c:52 (300 ms)"
 std::string sections_text(const std::vector<analysis::SerialSection>& sections) {
   std::string text;
   for (const analysis::SerialSection& s : sections) {
     if (!text.empty()) text += ", ";
-    text += fmt::format("the {} '{}' at {} ({})", kind_text(s.identity.kind), s.identity.name,
+    // An annotated interval is "the interval 'init'"; others are named by their kind ("sequential loop").
+    const std::string_view kind =
+        is(s.identity.kind, SiteKind::user) ? std::string_view("interval") : kind_text(s.identity.kind);
+    text += fmt::format("the {} '{}' at {} ({})", kind, s.identity.name,
                         source_text(s.identity.file, s.identity.line, s.identity.end_line),
                         format_duration(s.execution_time));
   }

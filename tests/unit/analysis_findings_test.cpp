@@ -9,6 +9,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/findings.hpp"
 #include "format/records.hpp"
+#include "unit/finding_samples.hpp"
 #include "unit/profile_values.hpp"
 
 namespace parperf::analysis {
@@ -119,34 +120,8 @@ TEST(analysis_findings, PointsBelowOnePercentAreNotFindings) {
   EXPECT_TRUE(main_findings(program, {barrier}).empty());
 }
 
-// The implicit barrier of an OpenMP loop of a 4-thread region: `lost` seconds waited there, the
-// threads' work before it `max_over_mean` apart, and `on_cpu` of the region's 4 × 1 s on a CPU.
-SrcPoint loop_barrier(std::int64_t line, double lost, double max_over_mean, double on_cpu) {
-  SrcPoint p;
-  p.identity = {static_cast<std::uint32_t>(format::SiteKind::omp_implicit_barrier),
-                "implicit barrier",
-                "bt.f90",
-                line,
-                "",
-                static_cast<std::uint32_t>(format::SiteKind::omp_loop)};
-  p.interval = {static_cast<std::uint32_t>(format::SiteKind::omp_loop), "loop", "bt.f90", line};
-  p.count = 400;
-  p.sync = lost;
-  p.imbalance = max_over_mean;
-  p.locations = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
-  p.enclosing_wall = 4.0;
-  p.enclosing_cpu = 4.0 * on_cpu;
-  p.enclosing_entries = 4;
-  return p;
-}
-
-Characteristics four_thread_program(double total) {
-  Characteristics program;
-  program.processors = 4;
-  program.threads = 4;
-  program.total_time = total;
-  return program;
-}
+using test::four_thread_program;
+using test::loop_barrier;
 
 // The case: on a loaded machine a benchmark lost 15 % at three implicit barriers while the
 // threads' work there was balanced (max/mean 1.07) and the OS CPU time stayed well below the wall
