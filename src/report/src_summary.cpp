@@ -152,10 +152,11 @@ std::string sequential_text(const Finding& f) {
   const std::string sections =
       f.serial_sections.empty() ? "" : "; the longest serial sections: " + sections_text(f.serial_sections);
   if (f.kind == FindingKind::sequential_code) return lost + sections;
-  std::string who = "the serial part";
-  if (!f.serial_sections.empty()) who = "the serial sections (" + sections_text(f.serial_sections) + ")";
+  std::string who = "the serial part limits";
+  if (!f.serial_sections.empty())
+    who = "the serial sections (" + sections_text(f.serial_sections) + ") limit";
   return fmt::format(
-      "{} limit speedup to {:.1f}x at any thread count (Amdahl: serial fraction {:.2f}, {} of {} of "
+      "{} speedup to {:.1f}x at any thread count (Amdahl: serial fraction {:.2f}, {} of {} of "
       "work); {}",
       who, f.evidence_value("speedup_limit"), f.evidence_value("serial_fraction"),
       format_duration(f.evidence_value("serial_time")), format_duration(f.evidence_value("work")), lost);
