@@ -72,8 +72,13 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
     analysis.loops.push_back(loop.interval);
   }
   analysis.src_points = src_points(tree);
-  if (!analysis.intervals.empty())
-    analysis.findings = main_findings(analysis.intervals[0].characteristics, analysis.src_points, loops);
+  if (!analysis.intervals.empty()) {
+    std::vector<Characteristics> characteristics;
+    for (const IntervalAnalysis& interval : analysis.intervals)
+      characteristics.push_back(interval.characteristics);
+    analysis.findings = main_findings(analysis.intervals[0].characteristics, analysis.src_points, loops,
+                                      serial_sections(tree, characteristics));
+  }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
   return analysis;
 }

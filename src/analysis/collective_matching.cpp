@@ -112,10 +112,18 @@ class Matcher {
   }
 
  private:
+  struct Times {
+    double arrive = 0, leave = 0;
+  };
+
+  // Whether member `i` is the one that arrived last; on equal arrivals, the first of them.
+  static bool last_arriver(const std::vector<Times>& times, std::size_t i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (times[j].arrive == times[i].arrive) return false;
+    return true;
+  }
+
   void charge(std::uint64_t sequence, const std::vector<Member>& members, CommunicatorMatch& summary) {
-    struct Times {
-      double arrive = 0, leave = 0;
-    };
     std::vector<Times> times;
     bool blocking = true;
     double last_arrival = -std::numeric_limits<double>::infinity();
@@ -143,6 +151,9 @@ class Matcher {
         c.real_sync += m.scale * std::max(0.0, std::min(times[i].leave - times[i].arrive, early));
       }
       c.arrival_spread = std::max(c.arrival_spread, last_arrival - first_arrival);
+      ++c.instances;
+      if (times[i].arrive == last_arrival && last_arrival > first_arrival && last_arriver(times, i))
+        ++c.last_arrivals;
       if (summary.instances.size() < kShownInstances) {
         if (shown.name.empty()) shown.name = site_name(*m.profile, x.site);
         shown.arrivals.push_back(

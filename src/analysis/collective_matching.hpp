@@ -64,6 +64,10 @@ struct CollectiveCharge {
   double time_variation = 0;
   double real_sync = 0;
   double arrival_spread = 0;  // the widest max_q a_q − min_q a_q among its instances (not scaled)
+  // Matched instances at this site, and those at which this location arrived strictly last (after
+  // every other member; not scaled): whom the others waited for.
+  std::uint64_t instances = 0;
+  std::uint64_t last_arrivals = 0;
 };
 
 struct CollectiveMatching {

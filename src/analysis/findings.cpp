@@ -4,27 +4,30 @@
 #include <array>
 #include <utility>
 
-#include "analysis/mpi_classes.hpp"
-#include "format/records.hpp"
+#include "analysis/finding_thresholds.hpp"
 
 namespace parperf::analysis {
 namespace {
 
-using format::SiteKind;
+// The interval's processors' productive times, max over mean: whether waiting for the slowest can
+// be blamed on unequal work (finding_thresholds.hpp). 0 without a mean.
+double productive_max_over_mean(const Comparative& comparative) {
+  const Extreme& productive = comparative[Figure::productive_time];
+  return productive.mean > 0 ? productive.max / productive.mean : 0.0;
+}
 
-// Losses below this share of total time are noise (timer reads, scheduling), not a finding.
-constexpr double kSignificantLoss = 0.01;
-
-// The characteristics are wall-clock based, so a thread that sleeps or blocks in the interval
-// counts as busy; its OS CPU time tells otherwise. Said only where the CPU-time reads, taken at most
-// every PARPERF_CPU_SAMPLE_US (100 us) at interval boundaries, are dense enough to be trusted:
-// entries lasting 2 ms or more on average.
-constexpr double kMinMeanEntrySeconds = 0.002;
-constexpr double kOnCpuShareWorthSaying = 0.5;
-
-// The main findings: at most this many SRC points, each losing at least this share of the thread time.
-constexpr std::size_t kMostPoints = 3;
-constexpr double kWorthSaying = 0.01;
+// The share of the time inside the interval that ran on a CPU, when its OS CPU reads can be trusted
+// (dense enough, and taken at all: no CPU time at all means not measured, by profiles of other
+// tools or a huge sampling spacing, far more often than threads that never ran).
+std::optional<double> on_cpu_share(const Characteristics& c, const Comparative& comparative) {
+  const double processors = static_cast<double>(c.processors);
+  const double time_inside = comparative[Figure::execution_time].mean * processors;
+  const double entries = comparative[Figure::entries].mean * processors;
+  const double on_cpu = c.os_cpu_user + c.os_cpu_sys;
+  if (time_inside <= 0 || entries <= 0 || time_inside / entries < kMinMeanEntrySeconds) return std::nullopt;
+  if (on_cpu <= 0) return std::nullopt;
+  return on_cpu / time_inside;
+}
 
 Finding idle_finding(const Characteristics& c, const Comparative& comparative) {
   Finding finding;
@@ -40,11 +43,33 @@ Finding idle_finding(const Characteristics& c, const Comparative& comparative) {
     finding.fastest_processor = execution.min_processor;
     finding.slowest_processor = execution.max_processor;
     finding.execution_spread = execution.max - execution.min;
+    finding.evidence.push_back({"execution_spread", finding.execution_spread});
   }
   // When the processors' productive times differ about as much as their execution times, the
   // early ones simply had less work; otherwise the slow one spent its extra time losing it.
   finding.imbalance_explains_idle = c.load_imbalance >= 0.5 * between;
+  finding.evidence.push_back({"load_imbalance", c.load_imbalance});
   return finding;
+}
+
+// Waiting for the others (idle time, desync, OpenMP waiting) whose cause is not the work: the
+// processors' productive times are balanced and their threads were off the CPU
+// (finding_thresholds.hpp). The finding keeps the loss it explains, its share and its gain.
+bool waits_for_others(FindingKind kind) {
+  return kind == FindingKind::idle_between_processors || kind == FindingKind::idle_within_processes ||
+         kind == FindingKind::desync || kind == FindingKind::openmp_waiting;
+}
+
+void blame_preemption(Finding& finding, const Characteristics& c, const Comparative& comparative) {
+  if (!waits_for_others(finding.kind)) return;
+  const double balance = productive_max_over_mean(comparative);
+  const std::optional<double> on_cpu = on_cpu_share(c, comparative);
+  if (balance <= 0 || balance > kBalancedMaxOverMean || !on_cpu || *on_cpu >= kRanThroughoutCpuShare) return;
+  finding.explains = finding.kind;
+  finding.kind = FindingKind::preemption;
+  finding.remedy = Remedy::fewer_threads_than_cores;
+  finding.on_cpu_share = *on_cpu;
+  finding.evidence.push_back({"on_cpu_share", *on_cpu});
 }
 
 Finding largest_loss(const Characteristics& c, const Comparative& comparative) {
@@ -54,6 +79,7 @@ Finding largest_loss(const Characteristics& c, const Comparative& comparative) {
     finding.efficiency = c.efficiency;
     finding.share = c.lost_time / c.total_time;
     finding.estimated_gain = c.lost_time;
+    finding.evidence = {{"efficiency", c.efficiency}, {"share", finding.share}};
     return finding;
   }
   std::array<std::pair<double, FindingKind>, 5> losses = {
@@ -71,9 +97,15 @@ Finding largest_loss(const Characteristics& c, const Comparative& comparative) {
   if (finding.kind == FindingKind::communication) {
     finding.real_sync = c.communication_real_sync;
     finding.starts = c.communication_starts;
+    finding.evidence.push_back({"real_sync", c.communication_real_sync});
+    finding.evidence.push_back({"starts", c.communication_starts});
   }
   finding.share = largest->first / c.total_time;
   finding.estimated_gain = largest->first;
+  finding.evidence.push_back({"share", finding.share});
+  if (waits_for_others(finding.kind))
+    finding.evidence.push_back({"productive_max_over_mean", productive_max_over_mean(comparative)});
+  blame_preemption(finding, c, comparative);
   return finding;
 }
 
@@ -91,74 +123,31 @@ std::optional<Finding> collective_arrival(const Characteristics& c) {
   if (variation) finding.time_variation = c.time_variation;
   finding.estimated_gain = synchronization ? c.synchronization : 0;
   finding.share = finding.estimated_gain / c.total_time;
+  finding.evidence = {{"synchronization", c.synchronization}, {"time_variation", c.time_variation}};
   return finding;
 }
 
-// An explanation rather than a loss: it recovers nothing by itself.
+// An explanation rather than a loss: it recovers nothing by itself. Said when less than half of the
+// time inside ran on a CPU: threads sleeping, blocked or preempted.
+constexpr double kOnCpuShareWorthSaying = 0.5;
+
 std::optional<Finding> off_cpu(const Characteristics& c, const Comparative& comparative) {
-  const double processors = static_cast<double>(c.processors);
-  const double time_inside = comparative[Figure::execution_time].mean * processors;
-  const double entries = comparative[Figure::entries].mean * processors;
-  const double on_cpu = c.os_cpu_user + c.os_cpu_sys;
-  if (time_inside <= 0 || entries <= 0 || time_inside / entries < kMinMeanEntrySeconds) return std::nullopt;
-  // No CPU time at all means not measured (profiles built by other tools, huge sampling spacing)
-  // far more often than threads that never ran: say nothing rather than guess.
-  if (on_cpu <= 0 || on_cpu >= kOnCpuShareWorthSaying * time_inside) return std::nullopt;
+  const std::optional<double> on_cpu = on_cpu_share(c, comparative);
+  if (!on_cpu || *on_cpu >= kOnCpuShareWorthSaying) return std::nullopt;
   Finding finding;
   finding.kind = FindingKind::off_cpu;
-  finding.on_cpu_share = on_cpu / time_inside;
+  finding.on_cpu_share = *on_cpu;
+  finding.evidence = {{"on_cpu_share", *on_cpu}};
   return finding;
-}
-
-bool is(std::uint32_t kind, SiteKind k) { return kind == static_cast<std::uint32_t>(k); }
-
-bool is_collective(MpiClass c) {
-  return c == MpiClass::barrier || c == MpiClass::broadcast || c == MpiClass::reduction ||
-         c == MpiClass::all_to_all || c == MpiClass::gather_scatter;
-}
-
-// An MPI call site, in the terms of the communication pattern behind the loss.
-void classify_mpi(Finding& finding, const SrcPoint& p, MpiClass cls) {
-  if (is_collective(cls) && p.synchronization > 0 && p.arrival_spread > 0) {
-    finding.kind = FindingKind::mpi_collective_arrival;
-    return;
-  }
-  const RankAtSite* worst = nullptr;
-  for (const RankAtSite& r : p.ranks)
-    if (!worst || r.real_sync > worst->real_sync) worst = &r;
-  if (worst && worst->real_sync > 0 && p.wait >= p.starts) {
-    finding.kind = FindingKind::mpi_waits_for_partner;
-    finding.waiting_rank = *worst;
-    return;
-  }
-  finding.kind = FindingKind::mpi_call_cost;
-}
-
-// An OpenMP synchronization point, by what its threads wait for.
-void classify_openmp(Finding& finding, const SrcPoint& p) {
-  const auto kind = p.identity.kind;
-  if (is(kind, SiteKind::omp_implicit_barrier) || is(kind, SiteKind::omp_join_barrier)) {
-    finding.kind = p.imbalance > 0 ? FindingKind::unbalanced_barrier : FindingKind::late_arrival_barrier;
-    const bool loop = is(p.identity.construct_kind, SiteKind::omp_loop) ||
-                      (p.combined_construct && is(p.combined_construct->kind, SiteKind::omp_loop));
-    if (loop) finding.remedy = Remedy::dynamic_schedule;
-  } else if (is(kind, SiteKind::omp_critical)) {
-    finding.kind = FindingKind::critical_contention;
-    finding.remedy = Remedy::shorten_critical_section;
-  } else if (is(kind, SiteKind::omp_lock) || is(kind, SiteKind::omp_nest_lock)) {
-    finding.kind = FindingKind::lock_contention;
-  } else if (is(kind, SiteKind::omp_ordered)) {
-    finding.kind = FindingKind::ordered_wait;
-  } else if (is(kind, SiteKind::omp_barrier) || is(kind, SiteKind::omp_implementation_barrier)) {
-    finding.kind = FindingKind::barrier_arrival;
-  } else if (is(kind, SiteKind::omp_taskwait) || is(kind, SiteKind::omp_taskgroup)) {
-    finding.kind = FindingKind::task_wait;
-  } else {
-    finding.kind = FindingKind::synchronization_loss;
-  }
 }
 
 }  // namespace
+
+double Finding::evidence_value(std::string_view key) const {
+  for (const Evidence& e : evidence)
+    if (e.key == key) return e.value;
+  return 0;
+}
 
 std::optional<Finding> unbalanced_loop(const LoopBalance& loop, double base_total_time) {
   if (loop.count < 2) return std::nullopt;
@@ -171,6 +160,11 @@ std::optional<Finding> unbalanced_loop(const LoopBalance& loop, double base_tota
   finding.estimated_gain = loop.balance_gain;
   finding.share = base_total_time > 0 ? loop.balance_gain / base_total_time : 0.0;
   finding.loop = loop;
+  finding.evidence = {{"share", finding.share},
+                      {"balance_degree", loop.degree},
+                      {"relative_degree", loop.relative_degree},
+                      {"alpha", loop.alpha},
+                      {"processor_imbalance", loop.processor_imbalance}};
   return finding;
 }
 
@@ -186,46 +180,9 @@ std::vector<Finding> diagnose(const Characteristics& c, const Comparative& compa
   }
   std::vector<Finding> findings{largest_loss(c, comparative)};
   if (auto note = collective_arrival(c)) findings.push_back(std::move(*note));
-  if (auto note = off_cpu(c, comparative)) findings.push_back(std::move(*note));
-  return findings;
-}
-
-std::vector<Finding> main_findings(const Characteristics& program, const std::vector<SrcPoint>& points,
-                                   const std::vector<LoopBalance>& loops) {
-  std::vector<Finding> findings;
-  if (program.total_time <= 0) return findings;
-  for (const SrcPoint& p : points) {
-    if (findings.size() == kMostPoints) break;
-    const double share = p.lost() / program.total_time;
-    if (share < kWorthSaying) break;  // sorted: the rest lose less
-    Finding finding;
-    finding.src_point = p;
-    finding.share = share;
-    finding.estimated_gain = p.lost();
-    if (const auto cls = mpi_class(p.identity.kind)) {
-      classify_mpi(finding, p, *cls);
-    } else {
-      classify_openmp(finding, p);
-    }
-    findings.push_back(std::move(finding));
-  }
-  std::vector<Finding> unbalanced;
-  for (const LoopBalance& loop : loops) {
-    auto finding = unbalanced_loop(loop, program.total_time);
-    if (finding && finding->share >= kWorthSaying) unbalanced.push_back(std::move(*finding));
-  }
-  std::stable_sort(unbalanced.begin(), unbalanced.end(),
-                   [](const Finding& a, const Finding& b) { return a.estimated_gain > b.estimated_gain; });
-  if (unbalanced.size() > kMostPoints) unbalanced.resize(kMostPoints);
-  for (Finding& f : unbalanced) findings.push_back(std::move(f));
-  const double sequential = program.insufficient_parallelism / program.total_time;
-  if (sequential >= kWorthSaying) {
-    Finding finding;
-    finding.kind = FindingKind::sequential_code;
-    finding.share = sequential;
-    finding.estimated_gain = program.insufficient_parallelism;
-    findings.push_back(std::move(finding));
-  }
+  // Preemption already names the share that ran on a CPU.
+  if (findings[0].kind != FindingKind::preemption)
+    if (auto note = off_cpu(c, comparative)) findings.push_back(std::move(*note));
   return findings;
 }
 

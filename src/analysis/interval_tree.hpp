@@ -70,6 +70,8 @@ struct OperationFigures : format::DurationStats {  // count: calls
   double synchronization = 0;
   double time_variation = 0;
   double arrival_spread = 0;
+  std::uint64_t matched_instances = 0;  // collectives: CollectiveCharge::instances, last_arrivals
+  std::uint64_t last_arrivals = 0;
   double last_begin = 0;
   double last_end = 0;
 };

@@ -19,11 +19,8 @@ std::uint64_t nanoseconds(double s) {
 enum class Lifecycle { none, startup, shutdown };
 
 Lifecycle lifecycle_of(const OperationIdentity& op) {
-  // The models' start-up and shut-down calls (docs/mpi.md, docs/shmem.md): never useful work.
-  if (op.name == "MPI_Init" || op.name == "MPI_Init_thread" || op.name == "shmem_init" ||
-      op.name == "shmem_init_thread" || op.name == "start_pes")
-    return Lifecycle::startup;
-  if (op.name == "MPI_Finalize" || op.name == "shmem_finalize") return Lifecycle::shutdown;
+  if (is_startup_call(op.name)) return Lifecycle::startup;
+  if (is_shutdown_call(op.name)) return Lifecycle::shutdown;
   return Lifecycle::none;
 }
 
@@ -88,6 +85,8 @@ class Attribution {
     op->synchronization += charge.synchronization;
     op->time_variation += charge.time_variation;
     op->arrival_spread = std::max(op->arrival_spread, charge.arrival_spread);
+    op->matched_instances += charge.instances;
+    op->last_arrivals += charge.last_arrivals;
     op->wait_ns += nanoseconds(charge.real_sync);
   }
 

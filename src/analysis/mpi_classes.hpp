@@ -73,4 +73,13 @@ inline std::string_view mpi_class_key(MpiClass c) {
   return "unknown";
 }
 
+// The models' start-up and shut-down calls (docs/mpi.md, docs/shmem.md): never useful work.
+inline bool is_startup_call(std::string_view name) {
+  return name == "MPI_Init" || name == "MPI_Init_thread" || name == "shmem_init" ||
+         name == "shmem_init_thread" || name == "start_pes";
+}
+inline bool is_shutdown_call(std::string_view name) {
+  return name == "MPI_Finalize" || name == "shmem_finalize";
+}
+
 }  // namespace parperf::analysis

@@ -52,6 +52,28 @@ std::optional<IntervalIdentity> single_construct(const IntervalTree& tree, const
   return found;
 }
 
+// The OS CPU time, wall-clock time and entries of the nearest interval from `index` up with CPU time
+// reads, over `locations` (SrcPoint::enclosing_cpu).
+void add_enclosing_cpu(SrcPoint& p, const IntervalTree& tree, std::size_t index) {
+  for (std::size_t i = index;; i = tree.intervals[i].parent) {
+    double cpu = 0, wall = 0;
+    std::uint64_t entries = 0;
+    for (const LocationStats& s : tree.intervals[i].locations) {
+      if (!std::binary_search(p.locations.begin(), p.locations.end(), s.location)) continue;
+      cpu += seconds(s.os_user_ns + s.os_sys_ns);
+      wall += seconds(s.sum_ns + s.open_ns);
+      entries += s.entries();
+    }
+    if (cpu > 0) {
+      p.enclosing_cpu = cpu;
+      p.enclosing_wall = wall;
+      p.enclosing_entries = entries;
+      return;
+    }
+    if (i == 0) return;
+  }
+}
+
 void add_mpi(SrcPoint& p, const OperationFigures& op, MpiClass cls, std::int64_t rank) {
   p.synchronization += op.synchronization;
   p.time_variation += op.time_variation;
@@ -63,6 +85,8 @@ void add_mpi(SrcPoint& p, const OperationFigures& op, MpiClass cls, std::int64_t
   if (at == p.ranks.end() || at->rank != rank) at = p.ranks.insert(at, RankAtSite{.rank = rank});
   at->time += seconds(op.sum_ns);
   at->synchronization += op.synchronization;
+  at->matched_instances += op.matched_instances;
+  at->last_arrivals += op.last_arrivals;
   if (op.partner_min != format::kNoPartner)
     at->partner_min =
         at->partner_min == format::kNoPartner ? op.partner_min : std::min(at->partner_min, op.partner_min);
@@ -79,7 +103,9 @@ void add_mpi(SrcPoint& p, const OperationFigures& op, MpiClass cls, std::int64_t
 
 std::vector<SrcPoint> src_points(const IntervalTree& tree) {
   std::map<OperationIdentity, SrcPoint> points;
-  for (const MergedInterval& interval : tree.intervals) {
+  std::map<OperationIdentity, std::size_t> first_interval;  // where a construct's barrier was met
+  for (std::size_t index = 0; index < tree.intervals.size(); ++index) {
+    const MergedInterval& interval = tree.intervals[index];
     for (const LocationStats& stats : interval.locations) {
       for (const OperationFigures& op : stats.operations) {
         auto [it, inserted] = points.try_emplace(op.identity);
@@ -87,7 +113,10 @@ std::vector<SrcPoint> src_points(const IntervalTree& tree) {
         if (inserted) {
           p.identity = op.identity;
           p.interval = interval.identity;
-          if (belongs_to_construct(op.identity)) p.imbalance = construct_imbalance(interval, op.identity);
+          if (belongs_to_construct(op.identity)) {
+            p.imbalance = construct_imbalance(interval, op.identity);
+            first_interval[op.identity] = index;
+          }
           if (op.identity.kind == static_cast<std::uint32_t>(format::SiteKind::omp_join_barrier))
             p.combined_construct = single_construct(tree, interval);
         }
@@ -109,6 +138,8 @@ std::vector<SrcPoint> src_points(const IntervalTree& tree) {
   std::vector<SrcPoint> result;
   for (auto& [identity, point] : points) {
     std::sort(point.locations.begin(), point.locations.end());
+    if (auto at = first_interval.find(identity); at != first_interval.end())
+      add_enclosing_cpu(point, tree, at->second);
     result.push_back(std::move(point));
   }
   std::stable_sort(result.begin(), result.end(), [](const SrcPoint& a, const SrcPoint& b) {

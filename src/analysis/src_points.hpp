@@ -18,6 +18,10 @@ struct RankAtSite {
   double synchronization = 0;
   std::int64_t partner_min = format::kNoPartner;
   std::int64_t partner_max = format::kNoPartner;
+  // Collectives: the matched instances of the rank at this site, and in how many of them it was the
+  // last to arrive (collective_matching.hpp; counted on the sampled instances, not scaled).
+  std::uint64_t matched_instances = 0;
+  std::uint64_t last_arrivals = 0;
 };
 
 struct SrcPoint {
@@ -46,6 +50,13 @@ struct SrcPoint {
   // For the join barrier of a region that holds a single work-sharing construct (a combined
   // `parallel for`): that construct, whose implicit barrier the join barrier is.
   std::optional<IntervalIdentity> combined_construct;
+  // For the barrier of a construct: whether its threads ran while others waited there. The OS CPU
+  // time and the wall-clock time, summed over the threads the point occurred on, of the nearest
+  // interval around it with CPU time reads (its parallel region or a user interval: the runtime
+  // reads CPU time only at their boundaries), and that interval's entries on those threads.
+  double enclosing_cpu = 0;
+  double enclosing_wall = 0;
+  std::uint64_t enclosing_entries = 0;
 
   double lost() const { return wait + sync + starts; }
 };

@@ -21,6 +21,7 @@
 
 #include "analysis/analysis.hpp"
 #include "analysis/locality/locality_ranks.hpp"
+#include "analysis/locality_findings.hpp"
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "cli/commands.hpp"
@@ -156,7 +157,9 @@ void run_report(const ReportCommandOptions& o) {
   }
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   const analysis::Analysis analyzed = analysis::analyze(run, analysis_options(o));
-  const report::Report built = report::build_report(run, analyzed, options);
+  report::Report built = report::build_report(run, analyzed, options);
+  // A run measured by `parperf locality` too: its functions' spatial locality is a finding.
+  if (locality.single) report::add_findings(built, analysis::locality_findings(*locality.single));
   // A run recorded with --trace: the wait states only its event trace can show.
   const TraceSource& source = trace_source();
   std::optional<analysis::TraceRun> traces;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/finding_thresholds.hpp"
 #include "report/loop_balance_text.hpp"
 #include "report/time_format.hpp"
 
@@ -34,6 +35,35 @@ std::string collective_text(const Finding& f) {
   return note;
 }
 
+// Whether the wait for the slowest is explained by its work, in the numbers the rule judged by.
+std::string work_balance_text(const Finding& f) {
+  const double balance = f.evidence_value("productive_max_over_mean");
+  if (balance <= 0) return "unbalanced work or a late thread";
+  if (balance > analysis::kBalancedMaxOverMean)
+    return fmt::format("unbalanced work: productive time max/mean {:.2f}", balance);
+  return fmt::format("productive times balanced, max/mean {:.2f}: a late thread, not more work", balance);
+}
+
+std::string_view loss_words(FindingKind explained) {
+  switch (explained) {
+    case FindingKind::desync:
+      return "desync time";
+    case FindingKind::openmp_waiting:
+      return "OpenMP waiting";
+    default:
+      return "idle time";
+  }
+}
+
+std::string preemption_text(const Finding& f, const std::string& share) {
+  return fmt::format(
+      "{} is {} of total, yet the processors' productive times are balanced (max/mean {:.2f}) and only {} "
+      "of the time inside ran on a CPU: preemption, threads were off the CPU (machine oversubscribed or "
+      "other load) while the others waited",
+      loss_words(f.explains), share, f.evidence_value("productive_max_over_mean"),
+      format_percent(f.on_cpu_share));
+}
+
 std::string finding_text(const Finding& f) {
   const std::string share = format_percent(f.share);
   switch (f.kind) {
@@ -63,9 +93,10 @@ std::string finding_text(const Finding& f) {
     case FindingKind::desync:
       return fmt::format(
           "desync time is {} of total: threads wait at the end of work-sharing constructs or parallel "
-          "regions "
-          "for the slowest thread (unbalanced work; see the SRC points)",
-          share);
+          "regions for the slowest thread ({}; see the SRC points)",
+          share, work_balance_text(f));
+    case FindingKind::preemption:
+      return preemption_text(f, share);
     case FindingKind::openmp_waiting:
       return fmt::format(
           "OpenMP waiting is {} of total: at barriers, locks, critical sections and ordered regions", share);

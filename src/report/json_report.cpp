@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "analysis/processors.hpp"
+#include "report/findings_json.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_optional.hpp"
 #include "report/loop_balance_json.hpp"
@@ -287,6 +288,9 @@ nlohmann::ordered_json render_json(const Report& report) {
           {"threads", std::move(threads)},
           {"summary", report.summary},
           {"intervals", std::move(intervals)},
+          // After the intervals: readers that search the document for the first object of a kind
+          // (the program interval) must not meet a finding's `interval` first.
+          {"findings", findings_json(report.findings)},
           {"src_points", std::move(points)},
           {"loops", std::move(loops)},
           {"mpi", mpi_json(report.collectives)}};

@@ -1,5 +1,6 @@
 #include "report/loop_balance_json.hpp"
 
+#include "report/finding_keys.hpp"
 #include "report/json_optional.hpp"
 #include "report/loop_balance_text.hpp"
 
@@ -7,20 +8,6 @@ namespace parperf::report {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-std::string_view remedy_key(analysis::Remedy remedy) {
-  switch (remedy) {
-    case analysis::Remedy::dynamic_schedule:
-      return "dynamic_schedule";
-    case analysis::Remedy::cost_aware_partition:
-      return "cost_aware_partition";
-    case analysis::Remedy::shorten_critical_section:
-      return "shorten_critical_section";
-    case analysis::Remedy::none:
-      break;
-  }
-  return "none";
-}
 
 // The non-empty buckets, each with its edges in seconds (the last bucket's upper edge is null).
 json histogram_json(const format::IterationHistogram& histogram) {

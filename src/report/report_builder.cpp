@@ -151,6 +151,13 @@ class IntervalReporter {
 
 }  // namespace
 
+void add_findings(Report& report, const std::vector<analysis::Finding>& findings) {
+  for (const analysis::Finding& finding : findings) {
+    report.findings.push_back(finding);
+    report.summary.push_back(main_finding_text(finding));
+  }
+}
+
 Report build_report(const analysis::RunData& run, const analysis::Analysis& analysis,
                     const ReportOptions& options) {
   const analysis::IntervalTree& tree = analysis.tree();
@@ -169,7 +176,7 @@ Report build_report(const analysis::RunData& run, const analysis::Analysis& anal
   for (std::size_t i : analysis.loops)
     if (analysis.intervals[i].loop_balance) report.loops.push_back(*analysis.intervals[i].loop_balance);
   report.program_total_time = analysis.program_total_time();
-  report.summary = main_findings_text(analysis.findings);
+  add_findings(report, analysis.findings);
   report.collectives = analysis.mpi.matching.communicators;
   return report;
 }

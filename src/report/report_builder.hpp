@@ -23,4 +23,8 @@ struct ReportOptions {
 Report build_report(const analysis::RunData& run, const analysis::Analysis& analysis,
                     const ReportOptions& options = {});
 
+// Appends `findings` to the report's findings, and their words (src_summary.hpp) to its summary:
+// what the command adds from results beside the profiles (locality.json's functions).
+void add_findings(Report& report, const std::vector<analysis::Finding>& findings);
+
 }  // namespace parperf::report

@@ -107,6 +107,8 @@ struct Report {
   std::vector<ThreadLine> threads;
   // Plain-language findings, worst first: the few synchronization points and losses that cost most.
   std::vector<std::string> summary;
+  // The same findings as values (analysis/findings.hpp), in the same order: the JSON `findings`.
+  std::vector<analysis::Finding> findings;
   std::vector<analysis::SrcPoint> src_points;  // most lost time first
   std::vector<analysis::LoopBalance> loops;    // every loop of the run, innermost first
   double program_total_time = 0;               // the program's Total time, for shares

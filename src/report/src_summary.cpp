@@ -27,8 +27,21 @@ std::string why(const Finding& f, const analysis::SrcPoint& p) {
     case FindingKind::unbalanced_barrier:
       text = fmt::format(": the threads' work there is unbalanced (max/mean {:.2f})", p.imbalance);
       break;
+    case FindingKind::preemption:
+      text = fmt::format(
+          ": the threads' work there is balanced (max/mean {:.2f}), but they were on a CPU only {} of "
+          "the time ({} off it): preemption, threads were off the CPU (machine oversubscribed or "
+          "other load) while the others waited",
+          p.imbalance, percent(f.evidence_value("on_cpu_share")),
+          format_duration(f.evidence_value("off_cpu")));
+      break;
     case FindingKind::late_arrival_barrier:
       text = ": the threads arrive at different times";
+      if (p.imbalance > 0)
+        text += fmt::format(
+            " although their work there is balanced (max/mean {:.2f}): a delay outside the work (system "
+            "noise, page faults, preemption the OS CPU times cannot show)",
+            p.imbalance);
       break;
     case FindingKind::critical_contention:
       text = fmt::format(": {} entries waited {:.3g} ms on average to enter", p.count,
@@ -52,7 +65,11 @@ std::string why(const Finding& f, const analysis::SrcPoint& p) {
     case analysis::Remedy::shorten_critical_section:
       text += "; shorten the section or use atomics or reductions";
       break;
+    case analysis::Remedy::fewer_threads_than_cores:
+      text += "; run no more threads than free cores, or on a quiet machine";
+      break;
     case analysis::Remedy::cost_aware_partition:
+    case analysis::Remedy::unit_stride_access:
     case analysis::Remedy::none:
       break;
   }
@@ -81,6 +98,17 @@ std::string partner_text(const analysis::RankAtSite& r) {
 std::string mpi_text(const Finding& f, const analysis::SrcPoint& p) {
   const std::string call = src_point_text(p);
   const std::string lost = fmt::format("{} of processor time is lost there", percent(f.share));
+  if (f.kind == FindingKind::mpi_collective_arrival && f.late_rank && f.late_rank->last_arrivals > 0)
+    return fmt::format(
+        "rank {} arrives last at {} in {} of {} matched instances (ranks up to {:.3f} s apart, "
+        "synchronization {:.3f} s: load imbalance before it); {}",
+        f.late_rank->rank, call, percent(f.evidence_value("last_arrival_share")),
+        f.late_rank->matched_instances, p.arrival_spread, p.synchronization, lost);
+  if (f.kind == FindingKind::mpi_collective_arrival && f.late_rank)
+    return fmt::format(
+        "ranks arrive at the {} up to {:.3f} s apart: load imbalance before it (synchronization {:.3f} s; "
+        "rank {} waits least there, {:.3f} s: the others wait for it); {}",
+        call, p.arrival_spread, p.synchronization, f.late_rank->rank, f.late_rank->synchronization, lost);
   if (f.kind == FindingKind::mpi_collective_arrival)
     return fmt::format(
         "ranks arrive at the {} up to {:.3f} s apart: load imbalance before it (synchronization "
@@ -100,21 +128,96 @@ bool is_mpi_finding(FindingKind kind) {
          kind == FindingKind::mpi_call_cost;
 }
 
-std::string finding_text(const Finding& f) {
-  if (f.kind == FindingKind::sequential_code)
-    return fmt::format(
-        "{} of thread time is lost to insufficient parallelism: code that runs on one thread "
-        "while the others wait (outside parallel regions), or that every thread repeats "
-        "(inside a parallel region, outside work-sharing constructs)",
-        percent(f.share));
-  if (f.kind == FindingKind::unbalanced_loop) return unbalanced_loop_text(f);
+// "the interval 'init' at f.c (10:40) (1.00 s), the sequential loop 'rows' at f.c:52 (300 ms)"
+std::string sections_text(const std::vector<analysis::SerialSection>& sections) {
+  std::string text;
+  for (const analysis::SerialSection& s : sections) {
+    if (!text.empty()) text += ", ";
+    // An annotated interval is "the interval 'init'"; others are named by their kind ("sequential loop").
+    const std::string_view kind =
+        is(s.identity.kind, SiteKind::user) ? std::string_view("interval") : kind_text(s.identity.kind);
+    text += fmt::format("the {} '{}' at {} ({})", kind, s.identity.name,
+                        source_text(s.identity.file, s.identity.line, s.identity.end_line),
+                        format_duration(s.execution_time));
+  }
+  return text;
+}
+
+std::string sequential_text(const Finding& f) {
+  const std::string lost = fmt::format(
+      "{} of thread time is lost to insufficient parallelism: code that runs on one thread while the "
+      "others wait (outside parallel regions), or that every thread repeats (inside a parallel region, "
+      "outside work-sharing constructs)",
+      percent(f.share));
+  const std::string sections =
+      f.serial_sections.empty() ? "" : "; the longest serial sections: " + sections_text(f.serial_sections);
+  if (f.kind == FindingKind::sequential_code) return lost + sections;
+  std::string who = "the serial part limits";
+  if (!f.serial_sections.empty())
+    who = "the serial sections (" + sections_text(f.serial_sections) + ") limit";
+  return fmt::format(
+      "{} speedup to {:.1f}x at any thread count (Amdahl: serial fraction {:.2f}, {} of {} of "
+      "work); {}",
+      who, f.evidence_value("speedup_limit"), f.evidence_value("serial_fraction"),
+      format_duration(f.evidence_value("serial_time")), format_duration(f.evidence_value("work")), lost);
+}
+
+std::string startup_text(const Finding& f) {
+  const std::string call = f.startup_call ? f.startup_call->name : std::string("MPI_Init");
+  return fmt::format(
+      "start-up ({}) takes {} of this run: {} of processor time, against {} of Total time for the "
+      "program's own work; shown apart (startup_time) and left out of every figure, so a longer run "
+      "would amortize it",
+      call, percent(f.share), format_duration(f.evidence_value("startup")),
+      format_duration(f.evidence_value("total_time")));
+}
+
+std::string setup_text(const Finding& f) {
+  return fmt::format(
+      "MPI set-up calls take {} of processor time ({} in {:.0f} calls, the most in {}): communicator, "
+      "group and window creation, in which the ranks wait for one another, counted as productive Sys "
+      "time ({}) although it is not the program's own work",
+      percent(f.share), format_duration(f.evidence_value("setup_time")), f.evidence_value("calls"),
+      src_point_text(*f.src_point), format_duration(f.evidence_value("productive_sys")));
+}
+
+std::string locality_text(const Finding& f) {
+  const analysis::FunctionPlace& place = *f.function;
+  const std::string name = place.name.empty() ? "an unknown function" : "function " + place.name;
+  const std::string where = place.file.empty() ? "" : " (" + source_text(place.file, place.line) + ")";
+  return fmt::format(
+      "spatial locality {:.2f} in {}{}, {} of the word accesses, {} of them with no short stride: a "
+      "column-major walk over a row-major array, or another strided access? Walk arrays in memory "
+      "order (interchange the loops)",
+      f.evidence_value("spatial_locality"), name, where, percent(f.evidence_value("access_share")),
+      percent(f.evidence_value("far_share")));
+}
+
+}  // namespace
+
+std::string main_finding_text(const Finding& f) {
+  switch (f.kind) {
+    case FindingKind::sequential_code:
+    case FindingKind::amdahl_limit:
+      return sequential_text(f);
+    case FindingKind::unbalanced_loop:
+      return unbalanced_loop_text(f);
+    case FindingKind::startup:
+      return startup_text(f);
+    case FindingKind::mpi_setup:
+      if (f.src_point) return setup_text(f);
+      return "";
+    case FindingKind::poor_spatial_locality:
+      if (f.function) return locality_text(f);
+      return "";
+    default:
+      break;
+  }
   if (!f.src_point) return "";
   if (is_mpi_finding(f.kind)) return mpi_text(f, *f.src_point);
   return fmt::format("{} of thread time is lost at {}{}", percent(f.share), src_point_text(*f.src_point),
                      why(f, *f.src_point));
 }
-
-}  // namespace
 
 std::string source_text(const std::string& file, std::int64_t line, std::int64_t end_line) {
   if (file.empty()) return "unknown site";
@@ -144,7 +247,7 @@ std::string src_point_text(const analysis::SrcPoint& p) {
 
 std::vector<std::string> main_findings_text(const std::vector<Finding>& findings) {
   std::vector<std::string> lines;
-  for (const Finding& finding : findings) lines.push_back(finding_text(finding));
+  for (const Finding& finding : findings) lines.push_back(main_finding_text(finding));
   return lines;
 }
 

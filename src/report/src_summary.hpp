@@ -14,6 +14,10 @@
 
 namespace parperf::report {
 
+// One of the run's main findings as a sentence that names its numbers: the words of the text
+// report's summary and of the JSON's `findings[].text` (docs/diagnosis.md).
+std::string main_finding_text(const analysis::Finding& finding);
+
 // One sentence per finding, in their order.
 std::vector<std::string> main_findings_text(const std::vector<analysis::Finding>& findings);
 

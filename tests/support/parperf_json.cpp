@@ -45,6 +45,10 @@ nlohmann::json report_json(const std::filesystem::path& run_directory,
 // The report's layout around the intervals is the report's business: search every object.
 const nlohmann::json* find_interval(const nlohmann::json& report, std::string_view kind,
                                     std::string_view name) {
+  // A report: its interval tree first, before any other object that names an interval (a finding's).
+  if (report.is_object() && report.contains("intervals") && report.contains("parperf_report")) {
+    if (const auto* found = find_interval(report["intervals"], kind, name)) return found;
+  }
   if (report.is_object()) {
     const auto k = report.find("kind");
     const auto n = report.find("name");

@@ -4,6 +4,7 @@ parperf_add_unit_test(report_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/report_builder_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_diagnosis_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_findings_text_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_selection_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp

@@ -104,6 +104,36 @@ TEST(report_diagnosis, ThreadsOffTheCpuAreNamedBesideTheWallClockVerdict) {
             "or the machine is oversubscribed");
 }
 
+Comparative balanced_productive(double max_over_mean) {
+  Comparative cmp = execution_between(0, 1.0, 1, 1.0);
+  cmp.extremes[static_cast<std::size_t>(Figure::entries)] = {1, 0, 1, 0, 1};
+  cmp.extremes[static_cast<std::size_t>(Figure::productive_time)] = {0.8, 0, 0.8 * max_over_mean, 1, 0.8};
+  return cmp;
+}
+
+TEST(report_diagnosis, DesyncNamesTheProductiveBalanceItBlames) {
+  Characteristics c = interval(2.0, 1.7);
+  c.desync = 0.3;
+  EXPECT_EQ(diagnosis_of(c, balanced_productive(1.5)),
+            "desync time is 15% of total: threads wait at the end of work-sharing constructs or parallel "
+            "regions for the slowest thread (unbalanced work: productive time max/mean 1.50; see the SRC "
+            "points)");
+  EXPECT_EQ(diagnosis_of(c, balanced_productive(1.07)),
+            "desync time is 15% of total: threads wait at the end of work-sharing constructs or parallel "
+            "regions for the slowest thread (productive times balanced, max/mean 1.07: a late thread, not "
+            "more work; see the SRC points)");
+}
+
+TEST(report_diagnosis, BalancedWorkWithThreadsOffTheCpuIsPreemption) {
+  Characteristics c = interval(2.0, 1.7);
+  c.desync = 0.3;
+  c.os_cpu_user = 1.4;  // 70 % of 2 s
+  EXPECT_EQ(diagnosis_of(c, balanced_productive(1.07)),
+            "desync time is 15% of total, yet the processors' productive times are balanced (max/mean 1.07) "
+            "and only 70% of the time inside ran on a CPU: preemption, threads were off the CPU (machine "
+            "oversubscribed or other load) while the others waited");
+}
+
 TEST(report_diagnosis, ShortEntriesSayNothingAboutTheCpuTheirReadsCannotResolve) {
   Characteristics c = interval(0.4, 0.4);
   c.os_cpu_user = 0.0;  // entries of 0.1 ms each: CPU time went to the parent, not a sign of sleep

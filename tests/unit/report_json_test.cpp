@@ -145,8 +145,8 @@ Report sample_report() {
 
 TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   json j = render_json(sample_report());
-  EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "threads", "summary", "intervals",
-                                               "src_points", "loops", "mpi"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "threads", "summary", "findings",
+                                               "intervals", "src_points", "loops", "mpi"}));
   EXPECT_EQ(j["parperf_report"], 1);
   const json& run = j["run"];
   EXPECT_EQ(keys_of(run),
@@ -171,6 +171,43 @@ TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   EXPECT_EQ(run["openmp_runtime_substituted"], false);
   EXPECT_EQ(j["summary"],
             (json{"the implicit barrier of loop 'sweep' (solver.cpp:42) loses 5% of total time"}));
+}
+
+// The structured findings (docs/report.md, docs/diagnosis.md): stable keys, the text report's own
+// words, the numbers the rule judged by.
+TEST(report_json, FindingsHaveTheDocumentedFieldsAndTheTextReportsWords) {
+  Report report = sample_report();
+  analysis::Finding barrier;
+  barrier.kind = analysis::FindingKind::preemption;
+  barrier.remedy = analysis::Remedy::fewer_threads_than_cores;
+  barrier.src_point = report.src_points[0];
+  barrier.share = 0.05;
+  barrier.estimated_gain = 0.04;
+  barrier.evidence = {{"lost", 0.04}, {"share", 0.05}, {"max_over_mean", 1.07}, {"on_cpu_share", 0.7}};
+  analysis::Finding sequential;
+  sequential.kind = analysis::FindingKind::sequential_code;
+  sequential.share = 0.02;
+  report.findings = {barrier, sequential};
+  report.summary = main_findings_text(report.findings);
+  const json findings = render_json(report)["findings"];
+  ASSERT_EQ(findings.size(), 2u);
+  for (const json& f : findings)
+    EXPECT_EQ(keys_of(f), (std::set<std::string>{"rule", "share", "estimated_gain", "text", "interval",
+                                                 "location", "evidence", "remedy"}));
+  EXPECT_EQ(findings[0]["rule"], "preemption");
+  EXPECT_EQ(findings[0]["remedy"], "fewer_threads_than_cores");
+  EXPECT_DOUBLE_EQ(findings[0]["estimated_gain"].get<double>(), 0.04);
+  EXPECT_EQ(findings[0]["text"], report.summary[0]) << "the JSON says what the text report says";
+  EXPECT_EQ(findings[0]["location"], (json{{"file", "heat.c"}, {"line", 58}}));
+  EXPECT_EQ(findings[0]["interval"],
+            (json{{"kind", "omp_loop"}, {"name", "loop"}, {"file", "heat.c"}, {"line", 58}}));
+  EXPECT_EQ(findings[0]["evidence"],
+            (json{{"lost", 0.04}, {"share", 0.05}, {"max_over_mean", 1.07}, {"on_cpu_share", 0.7}}));
+  EXPECT_EQ(findings[1]["rule"], "sequential_code");
+  EXPECT_TRUE(findings[1]["remedy"].is_null());
+  EXPECT_TRUE(findings[1]["location"].is_null());
+  EXPECT_TRUE(findings[1]["interval"].is_null());
+  EXPECT_EQ(findings[1]["text"], report.summary[1]);
 }
 
 TEST(report_json, RunWithoutOpenMpHasAnEmptyRuntimeAndEmptyLists) {

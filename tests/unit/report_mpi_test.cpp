@@ -226,7 +226,7 @@ TEST(report_mpi, TheMatchedCollectivesAreListedWithTheirArrivals) {
   EXPECT_DOUBLE_EQ(instance["arrivals"][2]["leave"].get<double>(), 1.2);
 }
 
-TEST(report_mpi, FindingsNameTheWaitingRankItsPartnerAndTheCollectivesSpread) {
+TEST(report_mpi, FindingsNameTheWaitingRankItsPartnerAndTheRankLastAtTheCollective) {
   const Report report = MpiRun().build();
   std::string all;
   for (const std::string& finding : report.summary) all += finding + "\n";
@@ -235,8 +235,8 @@ TEST(report_mpi, FindingsNameTheWaitingRankItsPartnerAndTheCollectivesSpread) {
       << all;
   EXPECT_TRUE(
       contains(all,
-               "ranks arrive at the MPI_Barrier at x.c:40 up to 0.150 s apart: load imbalance before it "
-               "(synchronization 0.300 s)"))
+               "rank 2 arrives last at MPI_Barrier at x.c:40 in 100 % of 1 matched instances (ranks up to "
+               "0.150 s apart, synchronization 0.300 s: load imbalance before it)"))
       << all;
   const json points = render_json(report)["src_points"];
   ASSERT_GE(points.size(), 2u);

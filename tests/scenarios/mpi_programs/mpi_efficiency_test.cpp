@@ -593,6 +593,38 @@ TEST(MpiEfficiency, NonblockingExchangeOverlapsTheComputation) {
 
 // --- several communicators -----------------------------------------------------------------------
 
+// The findings (docs/diagnosis.md) of two_communicators.c: the rank the others wait for at the world's
+// Allreduce is rank 0 (it arrives 120 ms into every repetition, the others at 50-110 ms), at the dup's
+// barrier rank 2 (230 ms against 160-200 ms), in every matched instance; MPI_Init's time, shown
+// apart, is a finding exactly when it is 10 % or more of start-up plus Total time.
+void check_findings_of_two_communicators(const json& report) {
+  const json& findings = field(report, "findings");
+  const std::int64_t allreduce_line = site_line("two_communicators.c", "world_allreduce");
+  const std::int64_t barrier_line = site_line("two_communicators.c", "dup_barrier");
+  int late_rank_findings = 0;
+  for (const json& f : findings) {
+    if (text_of(f, "rule") != "mpi_late_rank") continue;
+    const std::int64_t line = integer(field(f, "location"), "line");
+    if (line != allreduce_line && line != barrier_line) continue;
+    ++late_rank_findings;
+    const json& evidence = field(f, "evidence");
+    EXPECT_EQ(number(evidence, "late_rank"), line == allreduce_line ? 0.0 : 2.0)
+        << "the rank named as arriving last is not the one the timeline makes late: " << text_of(f, "text");
+    EXPECT_DOUBLE_EQ(number(evidence, "last_arrival_share"), 1.0) << text_of(f, "text");
+  }
+  EXPECT_GE(late_rank_findings, 1) << "neither the world's Allreduce nor the dup's barrier is named:\n"
+                                   << findings.dump(2);
+  const json& program = program_interval(report);
+  const double startup = number(program, "startup_time");
+  const double share = startup / (startup + number(program, "total_time"));
+  const bool named = !findings.empty() && text_of(findings[0], "rule") == "startup";
+  EXPECT_EQ(named, share >= 0.10) << "MPI_Init takes " << share * 100 << " % of the run:\n"
+                                  << findings.dump(2);
+  if (named) {
+    EXPECT_NEAR(number(findings[0], "share"), share, 1e-9);
+  }
+}
+
 // Collectives on MPI_COMM_WORLD, a dup of it and the even/odd halves, in different orders on the
 // even and the odd ranks: matched by (communicator, sequence), each gives its constructed
 // synchronization (two_communicators.c's timeline).
@@ -675,6 +707,7 @@ TEST(MpiEfficiency, CollectivesMatchPerCommunicatorWhateverTheOrderAcrossThem) {
                      kRepetitions * 0.110, 0.030, "class gather_scatter: both halves' Allgathers");
   expect_constructed(number(communication_class(program, "barrier"), "synchronization"), kRepetitions * 0.140,
                      0.030, "class barrier: the dup's barriers");
+  check_findings_of_two_communicators(report);
 }
 
 // --- Fortran -------------------------------------------------------------------------------------

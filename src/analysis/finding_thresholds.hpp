@@ -1,0 +1,33 @@
+// The thresholds the diagnosis rules share (findings.hpp), each with the reason for its value.
+// docs/diagnosis.md lists them rule by rule; change both together.
+#pragma once
+
+namespace parperf::analysis {
+
+// Losses below this share of Total time are noise (timer reads, scheduling), not a finding.
+inline constexpr double kSignificantLoss = 0.01;
+
+// Work is balanced when the busiest processor's work is at most 10 % above the mean (max/mean of the
+// work before a barrier, or of the productive times). Balanced that well, the busiest processor can
+// keep the others waiting at most 1 − 1/1.10 ≈ 9 % of the time in aggregate: a larger loss at the
+// barrier has another cause, and "unbalanced work" would contradict the number printed beside it.
+inline constexpr double kBalancedMaxOverMean = 1.10;
+
+// Threads waiting at an OpenMP barrier spin on the CPU (libomp: for 200 ms before they sleep) and
+// working threads compute, so a parallel region whose threads ran throughout shows OS CPU time close
+// to its wall-clock time. With more than 10 % of the wall-clock time off the CPU, threads were taken
+// off it (preemption by other load, an oversubscribed machine) or blocked.
+inline constexpr double kRanThroughoutCpuShare = 0.9;
+
+// The OS CPU time is read at interval boundaries, at most every PARPERF_CPU_SAMPLE_US (100 µs):
+// trusted only for entries lasting 2 ms or more on average.
+inline constexpr double kMinMeanEntrySeconds = 0.002;
+
+// Start-up (MPI_Init, shmem_init) worth a finding: at least this share of start-up plus Total time.
+// Below it start-up is a fixed cost a run amortizes; above it the run is too short for its figures
+// to describe the program's steady state, and productive time is not what it seems.
+inline constexpr double kStartupWorthSaying = 0.10;
+// MPI set-up calls (communicator, group and window creation), productive Sys time, worth a finding.
+inline constexpr double kSetupWorthSaying = 0.10;
+
+}  // namespace parperf::analysis
