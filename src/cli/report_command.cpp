@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -25,6 +27,7 @@
 #include "analysis/trace/trace_analysis.hpp"
 #include "cli/commands.hpp"
 #include "cli/mpi_launch.hpp"
+#include "cli/terminal_colour.hpp"
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
@@ -52,6 +55,9 @@ struct ReportCommandOptions {
   std::optional<std::int64_t> rank;
   std::optional<double> balance_alpha;
   bool json = false;
+  bool details = false;         // every interval's full protocol after the overview
+  std::string rows;             // --rows N|all: the overview's table lengths; empty: their defaults
+  std::string colour = "auto";  // --color
   bool partial = false;
   bool raw_times = false;  // --no-compensation
   int processes = 0;       // --np: analyse the traces as an MPI job of that many processes
@@ -64,6 +70,24 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   options.filter.exclude = report::split_names(o.exclude);
   if (!o.procs.empty()) options.per_processor = report::parse_processor_list(o.procs);
   if (o.per_proc) options.per_processor = report::ProcessorSelection{};
+  return options;
+}
+
+// --rows N|all; none for anything else.
+std::optional<report::TableRows> table_rows(std::string_view rows) {
+  if (rows == "all") return report::TableRows::all();
+  std::size_t count = 0;
+  const auto [end, error] = std::from_chars(rows.data(), rows.data() + rows.size(), count);
+  if (error != std::errc() || end != rows.data() + rows.size() || count == 0) return std::nullopt;
+  return report::TableRows::each(count);
+}
+
+// Asking for some intervals or for per-processor rows is asking for their details.
+report::TextOptions text_options(const ReportCommandOptions& o) {
+  report::TextOptions options;
+  options.details = o.details || !o.intervals.empty() || !o.procs.empty() || o.per_proc;
+  options.colour = colour_output(o.colour);
+  if (!o.rows.empty()) options.rows = table_rows(o.rows).value();
   return options;
 }
 
@@ -108,6 +132,10 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
   if (o.balance_alpha)
     arguments.insert(arguments.end(), {"--balance-alpha", fmt::format("{}", *o.balance_alpha)});
   if (o.json) arguments.push_back("--json");
+  if (o.details) arguments.push_back("--details");
+  if (!o.rows.empty()) arguments.insert(arguments.end(), {"--rows", o.rows});
+  // Decided here, where stdout is the user's: the job's output reaches it through the launcher.
+  arguments.push_back(colour_output(o.colour) ? "--color=always" : "--color=never");
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
   arguments.push_back(o.directory);
@@ -177,7 +205,7 @@ void run_report(const ReportCommandOptions& o) {
       fmt::print("{}\n", report::render_json_text(built));
     }
   } else {
-    fmt::print("{}", report::render_text(built));
+    fmt::print("{}", report::render_text(built, text_options(o)));
     if (traced) fmt::print("\n{}", report::wait_states_text(*traced));
     if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));
   }
@@ -217,6 +245,22 @@ void add_report_command(CLI::App& app) {
       ->type_name("A")
       ->check(CLI::NonNegativeNumber);
   report->add_flag("--json", o->json, "Print the report as JSON (times in seconds)");
+  report->add_flag("--details", o->details,
+                   "After the overview, every interval's characteristics in full, and every table uncut");
+  report
+      ->add_option(
+          "--rows", o->rows,
+          "Cut the overview's tables at N rows, or `all`; default: 40 intervals, 10 rows of the others")
+      ->type_name("N|all")
+      ->check(CLI::Validator(
+          [](const std::string& rows) {
+            return table_rows(rows) ? std::string() : std::string("a positive number of rows, or all");
+          },
+          "N|all"));
+  report
+      ->add_option("--color", o->colour,
+                   "Colour the text report: auto (on a terminal, unless NO_COLOR is set), never, always")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kColourModes), std::end(kColourModes))));
   report->add_flag("--no-compensation", o->raw_times,
                    "Report times as measured, with the cost of parperf's own probes left in");
   report
