@@ -302,7 +302,7 @@ void render_threads(Out out, const Report& report) {
 void render_findings(Out out, const Report& report, const TextStyle& style) {
   fmt::format_to(out, "\n{}\n", style.heading("== FINDINGS, worst first"));
   if (report.summary.empty())
-    fmt::format_to(out, "  none: no site or interval loses enough time to be worth a remark\n");
+    fmt::format_to(out, "  none stands out; the intervals below show where the time goes\n");
   for (std::size_t i = 0; i < report.summary.size(); ++i)
     fmt::format_to(out, "  {}. {}\n", i + 1, printable(report.summary[i]));
 }
