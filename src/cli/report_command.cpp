@@ -119,8 +119,8 @@ std::string stored_locality_text(const format::StoredLocality& stored, const std
   return text;
 }
 
-// The options again, for the processes of a parallel analysis.
-std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
+// The options again, for the processes of a parallel analysis, with colour decided (`colour`).
+std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool colour) {
   std::vector<std::string> arguments = {"report"};
   if (o.level) arguments.insert(arguments.end(), {"--level", std::to_string(*o.level)});
   if (!o.intervals.empty()) arguments.insert(arguments.end(), {"--intervals", o.intervals});
@@ -134,8 +134,7 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
   if (o.json) arguments.push_back("--json");
   if (o.details) arguments.push_back("--details");
   if (!o.rows.empty()) arguments.insert(arguments.end(), {"--rows", o.rows});
-  // Decided here, where stdout is the user's: the job's output reaches it through the launcher.
-  arguments.push_back(colour_output(o.colour) ? "--color=always" : "--color=never");
+  arguments.push_back(colour ? "--color=always" : "--color=never");
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
   arguments.push_back(o.directory);
@@ -152,7 +151,11 @@ void hand_over_to_mpi_job(const ReportCommandOptions& o) {
     command = launcher_prefix(mpirun, is_open_mpi_launcher(mpirun), o.processes);
   }
   command.push_back(analyser.string());
-  for (std::string& argument : report_arguments(o)) command.push_back(std::move(argument));
+  // Colour is decided where stdout is the user's: `--np` starts the job from here. A process that the
+  // user's mpirun started writes through the launcher (Open MPI gives it a terminal of its own),
+  // which says nothing of where the report ends up: there only --color=always colours.
+  const bool colour = o.processes > 0 ? colour_output(o.colour) : o.colour == "always";
+  for (std::string& argument : report_arguments(o, colour)) command.push_back(std::move(argument));
   std::vector<char*> argv;
   for (std::string& word : command) argv.push_back(word.data());
   argv.push_back(nullptr);
@@ -220,14 +223,15 @@ void add_report_command(CLI::App& app) {
   report->add_option("DIR", o->directory, "Run directory written by `parperf run`")->required();
   report->add_option("--level", o->level, "Show intervals down to nesting level N (the program is level 0)");
   report->add_option("--intervals", o->intervals,
-                     "Show only intervals whose names match these comma-separated globs, at any level");
+                     "Show only intervals whose names match these comma-separated globs, at any level, with "
+                     "their details");
   report->add_option(
       "--exclude", o->exclude,
       "Leave out intervals whose names match these comma-separated globs, with their subtrees");
-  auto* procs = report->add_option("--procs", o->procs,
-                                   "Per-processor characteristics for these processors, e.g. 0,2-3");
-  auto* per_proc =
-      report->add_flag("--per-proc", o->per_proc, "Per-processor characteristics for all processors");
+  auto* procs = report->add_option(
+      "--procs", o->procs, "Per-processor characteristics for these processors, e.g. 0,2-3, in the details");
+  auto* per_proc = report->add_flag("--per-proc", o->per_proc,
+                                    "Per-processor characteristics for all processors, in the details");
   procs->excludes(per_proc);
   report
       ->add_option("--unit", o->unit,
@@ -256,7 +260,7 @@ void add_report_command(CLI::App& app) {
           [](const std::string& rows) {
             return table_rows(rows) ? std::string() : std::string("a positive number of rows, or all");
           },
-          "N|all"));
+          ""));
   report
       ->add_option("--color", o->colour,
                    "Colour the text report: auto (on a terminal, unless NO_COLOR is set), never, always")
