@@ -121,7 +121,7 @@ TEST(report_overview, TheLargestLossIsNamedByItsKind) {
 
 TEST(report_overview, TheFindingsComeFirstNumbered) {
   Report report = three_levels();
-  EXPECT_TRUE(contains(render_text(report), "== FINDINGS, worst first\n  none: "));
+  EXPECT_TRUE(contains(render_text(report), "== FINDINGS, worst first\n  none stands out"));
   report.summary = {"the loop \"rows\" waits", "solve is sequential"};
   const std::string text = render_text(report);
   EXPECT_TRUE(
