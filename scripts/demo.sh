@@ -17,6 +17,8 @@ rm -rf "$build/demo-run"
 "$build/bin/parperf" run -o "$build/demo-run" -- "$build/bin/parperf-example"
 "$build/bin/parperf" report "$build/demo-run"
 echo
+echo "Every interval's characteristics in full: $build/bin/parperf report --details $build/demo-run"
+echo
 echo "Built in $build: bin/parperf (run, report, trace, export, locality, cc, c++), bin/parperf-report-mpi"
 echo "(parallel trace analysis: parperf report --np K), bin/parperf-example,"
 echo "lib/libparperf.so (runtime), lib/libparperf-mpi.so (MPI), lib/libparperf-mem.so (memory accesses),"

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -27,6 +29,7 @@
 #include "cli/commands.hpp"
 #include "cli/html_report.hpp"
 #include "cli/mpi_launch.hpp"
+#include "cli/terminal_colour.hpp"
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
@@ -55,6 +58,9 @@ struct ReportCommandOptions {
   std::optional<double> balance_alpha;
   bool json = false;
   std::string html;  // --html FILE
+  bool details = false;         // every interval's full protocol after the overview
+  std::string rows;             // --rows N|all: the overview's table lengths; empty: their defaults
+  std::string colour = "auto";  // --color
   bool partial = false;
   bool raw_times = false;  // --no-compensation
   int processes = 0;       // --np: analyse the traces as an MPI job of that many processes
@@ -67,6 +73,24 @@ report::ReportOptions report_options(const ReportCommandOptions& o) {
   options.filter.exclude = report::split_names(o.exclude);
   if (!o.procs.empty()) options.per_processor = report::parse_processor_list(o.procs);
   if (o.per_proc) options.per_processor = report::ProcessorSelection{};
+  return options;
+}
+
+// --rows N|all; none for anything else.
+std::optional<report::TableRows> table_rows(std::string_view rows) {
+  if (rows == "all") return report::TableRows::all();
+  std::size_t count = 0;
+  const auto [end, error] = std::from_chars(rows.data(), rows.data() + rows.size(), count);
+  if (error != std::errc() || end != rows.data() + rows.size() || count == 0) return std::nullopt;
+  return report::TableRows::each(count);
+}
+
+// Asking for some intervals or for per-processor rows is asking for their details.
+report::TextOptions text_options(const ReportCommandOptions& o) {
+  report::TextOptions options;
+  options.details = o.details || !o.intervals.empty() || !o.procs.empty() || o.per_proc;
+  options.colour = colour_output(o.colour);
+  if (!o.rows.empty()) options.rows = table_rows(o.rows).value();
   return options;
 }
 
@@ -98,8 +122,8 @@ std::string stored_locality_text(const format::StoredLocality& stored, const std
   return text;
 }
 
-// The options again, for the processes of a parallel analysis.
-std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
+// The options again, for the processes of a parallel analysis, with colour decided (`colour`).
+std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool colour) {
   std::vector<std::string> arguments = {"report"};
   if (o.level) arguments.insert(arguments.end(), {"--level", std::to_string(*o.level)});
   if (!o.intervals.empty()) arguments.insert(arguments.end(), {"--intervals", o.intervals});
@@ -113,6 +137,9 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o) {
   if (o.json) arguments.push_back("--json");
   if (!o.html.empty())
     arguments.insert(arguments.end(), {"--html", std::filesystem::absolute(o.html).string()});
+  if (o.details) arguments.push_back("--details");
+  if (!o.rows.empty()) arguments.insert(arguments.end(), {"--rows", o.rows});
+  arguments.push_back(colour ? "--color=always" : "--color=never");
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
   arguments.push_back(o.directory);
@@ -129,7 +156,11 @@ void hand_over_to_mpi_job(const ReportCommandOptions& o) {
     command = launcher_prefix(mpirun, is_open_mpi_launcher(mpirun), o.processes);
   }
   command.push_back(analyser.string());
-  for (std::string& argument : report_arguments(o)) command.push_back(std::move(argument));
+  // Colour is decided where stdout is the user's: `--np` starts the job from here. A process that the
+  // user's mpirun started writes through the launcher (Open MPI gives it a terminal of its own),
+  // which says nothing of where the report ends up: there only --color=always colours.
+  const bool colour = o.processes > 0 ? colour_output(o.colour) : o.colour == "always";
+  for (std::string& argument : report_arguments(o, colour)) command.push_back(std::move(argument));
   std::vector<char*> argv;
   for (std::string& word : command) argv.push_back(word.data());
   argv.push_back(nullptr);
@@ -188,7 +219,7 @@ void run_report(const ReportCommandOptions& o) {
       fmt::print("{}\n", report::render_json_text(built));
     }
   } else {
-    fmt::print("{}", report::render_text(built));
+    fmt::print("{}", report::render_text(built, text_options(o)));
     if (traced) fmt::print("\n{}", report::wait_states_text(*traced));
     if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));
   }
@@ -203,14 +234,15 @@ void add_report_command(CLI::App& app) {
   report->add_option("DIR", o->directory, "Run directory written by `parperf run`")->required();
   report->add_option("--level", o->level, "Show intervals down to nesting level N (the program is level 0)");
   report->add_option("--intervals", o->intervals,
-                     "Show only intervals whose names match these comma-separated globs, at any level");
+                     "Show only intervals whose names match these comma-separated globs, at any level, with "
+                     "their details");
   report->add_option(
       "--exclude", o->exclude,
       "Leave out intervals whose names match these comma-separated globs, with their subtrees");
-  auto* procs = report->add_option("--procs", o->procs,
-                                   "Per-processor characteristics for these processors, e.g. 0,2-3");
-  auto* per_proc =
-      report->add_flag("--per-proc", o->per_proc, "Per-processor characteristics for all processors");
+  auto* procs = report->add_option(
+      "--procs", o->procs, "Per-processor characteristics for these processors, e.g. 0,2-3, in the details");
+  auto* per_proc = report->add_flag("--per-proc", o->per_proc,
+                                    "Per-processor characteristics for all processors, in the details");
   procs->excludes(per_proc);
   report
       ->add_option("--unit", o->unit,
@@ -233,6 +265,22 @@ void add_report_command(CLI::App& app) {
                    "Write the report as one self-contained HTML page (opens offline in any browser)")
       ->type_name("FILE")
       ->excludes(json);
+  report->add_flag("--details", o->details,
+                   "After the overview, every interval's characteristics in full, and every table uncut");
+  report
+      ->add_option(
+          "--rows", o->rows,
+          "Cut the overview's tables at N rows, or `all`; default: 40 intervals, 10 rows of the others")
+      ->type_name("N|all")
+      ->check(CLI::Validator(
+          [](const std::string& rows) {
+            return table_rows(rows) ? std::string() : std::string("a positive number of rows, or all");
+          },
+          ""));
+  report
+      ->add_option("--color", o->colour,
+                   "Colour the text report: auto (on a terminal, unless NO_COLOR is set), never, always")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kColourModes), std::end(kColourModes))));
   report->add_flag("--no-compensation", o->raw_times,
                    "Report times as measured, with the cost of parperf's own probes left in");
   report

@@ -1,10 +1,14 @@
 #include "report/loop_balance_text.hpp"
 
+#include <algorithm>
+#include <span>
+
 #include <fmt/format.h>
 
 #include "report/interval_kind.hpp"
 #include "report/printable_text.hpp"
 #include "report/src_summary.hpp"
+#include "report/table_rows.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -64,18 +68,21 @@ void render_loop_balance(Out out, const LoopBalance& loop) {
                    seconds(b.total));
 }
 
-void render_loop_list(Out out, const std::vector<LoopBalance>& loops) {
+void render_loop_list(Out out, const std::vector<LoopBalance>& loops, const TextStyle& style,
+                      std::size_t max_rows) {
   if (loops.empty()) return;
-  fmt::format_to(out,
-                 "\n== LOOP BALANCE, innermost loops first (an outer loop's iterations include its inner "
-                 "loops)\n");
+  fmt::format_to(out, "\n{}\n",
+                 style.heading("== LOOP BALANCE, innermost loops first (an outer loop's iterations include "
+                               "its inner loops)"));
   fmt::format_to(out, "  {:>9}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {}\n", "count", "mean", "D", "D/mean",
                  "balanced", "proc.imb.", "loop");
-  for (const LoopBalance& loop : loops)
+  const std::size_t shown = std::min(loops.size(), max_rows);
+  for (const LoopBalance& loop : std::span(loops).first(shown))
     fmt::format_to(out, "  {:>9}  {:>10}  {:>10}  {:>7.3f}  {:>10}  {:>10}  {}{}\n", loop.count,
                    format_seconds(loop.mean), format_seconds(loop.degree), loop.relative_degree,
                    loop.balanced ? "yes" : "NO", format_seconds(loop.processor_imbalance),
                    printable(loop_name(loop)), loop.chunks ? " (chunks)" : "");
+  render_more_rows(out, loops.size() - shown, "loop");
 }
 
 std::string unbalanced_loop_text(const analysis::Finding& f) {

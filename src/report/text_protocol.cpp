@@ -6,10 +6,14 @@
 #include <fmt/format.h>
 
 #include "report/interval_kind.hpp"
+#include "report/interval_overview.hpp"
 #include "report/loop_balance_text.hpp"
 #include "report/mpi_text.hpp"
 #include "report/printable_text.hpp"
+#include "report/src_point_table.hpp"
 #include "report/src_summary.hpp"
+#include "report/table_rows.hpp"
+#include "report/text_style.hpp"
 #include "report/time_format.hpp"
 #include "report/traffic_report.hpp"
 
@@ -63,8 +67,8 @@ std::string end_text(const ProfileEnd& end) {
   return "unknown";
 }
 
-void render_run(Out out, const RunSummary& run) {
-  fmt::format_to(out, "parperf report: {}\n", printable(run.directory));
+void render_run(Out out, const RunSummary& run, const TextStyle& style) {
+  fmt::format_to(out, "{}\n", style.heading("parperf report: " + printable(run.directory)));
   fmt::format_to(out, "  {:<12}{}\n", "command", run.command.empty() ? "(unknown)" : printable(run.command));
   if (run.processes < run.world_size) {
     fmt::format_to(out, "  {:<12}{} of {} (see the warnings)\n", "processes", run.processes, run.world_size);
@@ -120,17 +124,19 @@ void render_run(Out out, const RunSummary& run) {
         "probes", probes.entry_ns, probes.inside_ns, probes.mark_ns, format_duration(probes.removed_seconds),
         format_percent(probes.removed_share));
   for (const std::string& warning : run.warnings) fmt::format_to(out, "  warning: {}\n", printable(warning));
-  render_traffic(out, run.traffic);
 }
 
-void render_header(Out out, const ReportInterval& interval) {
+void render_header(Out out, const ReportInterval& interval, const TextStyle& style) {
   const analysis::IntervalIdentity& id = interval.identity;
-  fmt::format_to(out, "\n== INTERVAL {} \"{}\"", kind_text(id.kind), printable(id.name));
-  if (!id.file.empty()) fmt::format_to(out, "  {}", printable(source_text(id.file, id.line, id.end_line)));
-  if (!id.function.empty()) fmt::format_to(out, "  in {}", printable(id.function));
-  if (id.kind != 0) fmt::format_to(out, "  value {}", id.value);
-  fmt::format_to(out, "  level {}  entries {}", interval.level, interval.count);
-  if (interval.open) fmt::format_to(out, "  [OPEN: an entry had not ended when the profile was written]");
+  std::string header = fmt::format("== INTERVAL {} \"{}\"", kind_text(id.kind), printable(id.name));
+  if (!id.file.empty())
+    fmt::format_to(std::back_inserter(header), "  {}", printable(source_text(id.file, id.line, id.end_line)));
+  if (!id.function.empty()) fmt::format_to(std::back_inserter(header), "  in {}", printable(id.function));
+  if (id.kind != 0) fmt::format_to(std::back_inserter(header), "  value {}", id.value);
+  fmt::format_to(std::back_inserter(header), "  level {}  entries {}", interval.level, interval.count);
+  fmt::format_to(out, "\n{}", style.heading(header));
+  if (interval.open)
+    fmt::format_to(out, "  {}", style.alarm("[OPEN: an entry had not ended when the profile was written]"));
   fmt::format_to(out, "\n");
 }
 
@@ -254,8 +260,9 @@ void render_per_processor(Out out, const std::vector<analysis::ProcessorFigures>
   }
 }
 
-void render_interval(Out out, const ReportInterval& interval, bool show_per_processor) {
-  render_header(out, interval);
+void render_interval(Out out, const ReportInterval& interval, bool show_per_processor,
+                     const TextStyle& style) {
+  render_header(out, interval, style);
   render_main(out, interval.characteristics);
   render_iterations_and_events(out, interval);
   if (interval.loop_balance) render_loop_balance(out, *interval.loop_balance);
@@ -263,7 +270,8 @@ void render_interval(Out out, const ReportInterval& interval, bool show_per_proc
   render_comparative(out, interval.comparative);
   if (show_per_processor) render_per_processor(out, interval.per_processor);
   fmt::format_to(out, "  diagnosis: {}\n", printable(interval.diagnosis));
-  for (const ReportInterval& child : interval.children) render_interval(out, child, show_per_processor);
+  for (const ReportInterval& child : interval.children)
+    render_interval(out, child, show_per_processor, style);
 }
 
 }  // namespace
@@ -290,50 +298,30 @@ void render_threads(Out out, const Report& report) {
   }
 }
 
-void render_summary(Out out, const Report& report) {
-  if (report.summary.empty()) return;
-  fmt::format_to(out, "\n--- where the time is lost ---\n");
-  for (const std::string& finding : report.summary) fmt::format_to(out, "  * {}\n", printable(finding));
+// The answer comes first: where the time is lost, worst first, numbered so a reader can refer to them.
+void render_findings(Out out, const Report& report, const TextStyle& style) {
+  fmt::format_to(out, "\n{}\n", style.heading("== FINDINGS, worst first"));
+  if (report.summary.empty())
+    fmt::format_to(out, "  none stands out; the intervals below show where the time goes\n");
+  for (std::size_t i = 0; i < report.summary.size(); ++i)
+    fmt::format_to(out, "  {}. {}\n", i + 1, printable(report.summary[i]));
 }
 
-std::string location_list(const Report& report, const std::vector<analysis::Location>& locations) {
-  std::string text;
-  for (const analysis::Location& l : locations) {
-    if (!text.empty()) text += ',';
-    text += report.run.processes > 1 ? fmt::format("{}:{}", l.rank, l.thread) : fmt::format("{}", l.thread);
-  }
-  return text;
-}
-
-void render_src_points(Out out, const Report& report) {
-  if (report.src_points.empty()) return;
-  fmt::format_to(out,
-                 "\n== SRC POINTS: synchronization and communication sites, most lost time first (seconds; "
-                 "for MPI calls lost = real sync + starts)\n");
-  fmt::format_to(out, "  {:>6}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", "lost%", "count",
-                 "total", "wait", "wait max", "sync", "sync max", "site");
-  for (const analysis::SrcPoint& p : report.src_points) {
-    const double share = report.program_total_time > 0 ? p.lost() / report.program_total_time * 100 : 0;
-    fmt::format_to(
-        out, "  {:>6.1f}  {:>9}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}  [in {} \"{}\"; threads {}{}]\n",
-        share, p.count, format_seconds(p.total), format_seconds(p.wait), format_seconds(p.wait_max),
-        format_seconds(p.sync), format_seconds(p.sync_max), printable(src_point_text(p)),
-        kind_text(p.interval.kind), printable(p.interval.name), location_list(report, p.locations),
-        mpi_point_figures(p));
-  }
-}
-
-std::string render_text(const Report& report) {
+std::string render_text(const Report& report, const TextOptions& options) {
+  const TextStyle style(options.colour);
+  const TableRows rows = options.details ? TableRows::all() : options.rows;
   std::string text;
   Out out(text);
-  render_run(out, report.run);
+  render_run(out, report.run, style);
+  render_findings(out, report, style);
+  render_interval_overview(out, report, style, rows.intervals);
+  render_src_points(out, report, style, rows.other_tables);
+  render_loop_list(out, report.loops, style, rows.other_tables);
+  render_traffic(out, report.run.traffic, rows.other_tables);
+  if (!options.details) return text;
   render_threads(out, report);
-  render_summary(out, report);
-  if (report.intervals.empty()) fmt::format_to(out, "\nNo interval matches the selection.\n");
   for (const ReportInterval& interval : report.intervals)
-    render_interval(out, interval, report.show_per_processor);
-  render_src_points(out, report);
-  render_loop_list(out, report.loops);
+    render_interval(out, interval, report.show_per_processor, style);
   return text;
 }
 

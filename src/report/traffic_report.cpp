@@ -1,17 +1,25 @@
 #include "report/traffic_report.hpp"
 
+#include <algorithm>
+#include <span>
+
 #include <fmt/format.h>
+
+#include "report/table_rows.hpp"
 
 namespace parperf::report {
 
-void render_traffic(std::back_insert_iterator<std::string> out, const analysis::OneSidedTraffic& traffic) {
+void render_traffic(std::back_insert_iterator<std::string> out, const analysis::OneSidedTraffic& traffic,
+                    std::size_t max_rows) {
   if (traffic.cells.empty() && traffic.lost_origins.empty()) return;
   fmt::format_to(out, "\n--- one-sided traffic (who wrote and read whose memory; {} processes) ---\n",
                  traffic.processes);
   fmt::format_to(out, "  {:>6}  {:>6}  {:<6}  {:>12}  {:>16}\n", "origin", "target", "op", "calls", "bytes");
-  for (const analysis::TrafficCell& c : traffic.cells)
+  const std::size_t shown = std::min(traffic.cells.size(), max_rows);
+  for (const analysis::TrafficCell& c : std::span(traffic.cells).first(shown))
     fmt::format_to(out, "  {:>6}  {:>6}  {:<6}  {:>12}  {:>16}\n", c.origin, c.target,
                    analysis::operation_key(c.operation), c.calls, c.bytes);
+  render_more_rows(out, traffic.cells.size() - shown, "(origin, target, operation) cell");
   for (const std::int64_t origin : traffic.lost_origins)
     fmt::format_to(out, "  process {}: its row is unknown (its collector had no memory for the matrix)\n",
                    origin);

@@ -8,6 +8,7 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_selection_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_overview_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_mutation_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_mpi_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_traffic_test.cpp

@@ -15,6 +15,7 @@
 #include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
 #include "unit/analysis_mpi_test_profiles.hpp"
+#include "unit/report_text_options.hpp"
 
 namespace parperf::report {
 namespace {
@@ -117,7 +118,7 @@ TEST(report_mpi, StartUpAndShutDownAreShownApart) {
   const json program = render_json(report)["intervals"][0];
   EXPECT_DOUBLE_EQ(program["startup_time"].get<double>(), 0.005);
   EXPECT_DOUBLE_EQ(program["shutdown_time"].get<double>(), 0.0);
-  const std::string text = render_text(report);
+  const std::string text = render_text(report, test::with_details());
   EXPECT_TRUE(
       contains(text,
                "  Start-up/shut-down          0.005000 s / 0 s  (in MPI_Init, shmem_init / MPI_Finalize, "
@@ -204,7 +205,7 @@ TEST(report_mpi, IntervalsHaveACommunicationTableAndCallRows) {
     }
   }
 
-  const std::string text = render_text(report);
+  const std::string text = render_text(report, test::with_details());
   EXPECT_TRUE(contains(text, "  --- communication (seconds, over processors) ---\n")) << text;
   EXPECT_TRUE(contains(text, "  point_to_point         2    0.260000    0.200000    0.060000")) << text;
 }
@@ -317,7 +318,7 @@ TEST(report_mpi, ARunWithoutMpiHasEmptyCommunicationLists) {
   const json program = render_json(build_report(run, analysed))["intervals"][0];
   EXPECT_TRUE(program["communication_classes"].is_array() && program["communication_classes"].empty());
   EXPECT_TRUE(program["mpi_calls"].is_array() && program["mpi_calls"].empty());
-  EXPECT_FALSE(contains(render_text(build_report(run, analysed)), "--- communication"));
+  EXPECT_FALSE(contains(render_text(build_report(run, analysed), test::with_details()), "--- communication"));
 }
 
 }  // namespace

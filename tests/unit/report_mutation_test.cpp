@@ -15,6 +15,7 @@
 #include "report/report_builder.hpp"
 #include "report/text_protocol.hpp"
 #include "unit/profile_mutator.hpp"
+#include "unit/report_text_options.hpp"
 
 namespace parperf::report {
 namespace {
@@ -52,6 +53,7 @@ TEST(report_mutation, ProfilesWithDamagedValuesNeverBreakTheReport) {
         if (variant == 2) analysis_options.rank = run.profiles.back().process.rank;
         const Report report = build_report(run, analysis::analyze(run, analysis_options), options);
         EXPECT_FALSE(render_text(report).empty());
+        EXPECT_FALSE(render_text(report, test::with_details()).empty());
         EXPECT_NO_THROW(nlohmann::json::parse(render_json_text(report))) << "mutant " << i;
       }
       ++reported;

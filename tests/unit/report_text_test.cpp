@@ -1,6 +1,7 @@
 // The text protocol: the run summary (and what it says about crashed and flushed runs), each
-// interval's header and sections, and which lines appear only when they carry information. The
-// report model is built by hand; rendering only formats it.
+// interval's header and sections in the details, and which lines appear only when they carry
+// information. The report model is built by hand; rendering only formats it. The overview's tables
+// are report_overview_test's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "unit/format_test_profiles.hpp"
 #include "unit/loop_balance_sample.hpp"
 #include "unit/profile_values.hpp"
+#include "unit/report_text_options.hpp"
 
 namespace parperf::report {
 namespace {
@@ -22,6 +24,9 @@ testing::AssertionResult contains(const std::string& text, const std::string& pa
   if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
   return testing::AssertionFailure() << "the protocol lacks \"" << part << "\":\n" << text;
 }
+
+// The full protocol of every interval, after the overview (parperf report --details).
+const TextOptions kDetails = test::with_details();
 
 std::size_t test_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
@@ -95,8 +100,9 @@ TEST(report_text, AFlushedProfileIsSaidToStopAtTheFlush) {
   EXPECT_TRUE(contains(render_text(report), "NOT FINISHED: rank 0 wrote its profile with parperf_flush()"));
 }
 
-TEST(report_text, EachIntervalHasItsHeaderAndSections) {
-  std::string text = render_text(sample_report());
+TEST(report_text, EachIntervalHasItsHeaderAndSectionsInTheDetails) {
+  EXPECT_FALSE(contains(render_text(sample_report()), "== INTERVAL ")) << "the overview alone by default";
+  std::string text = render_text(sample_report(), kDetails);
   EXPECT_TRUE(contains(text, "== INTERVAL program \"a\"  level 0  entries 2\n"));
   EXPECT_TRUE(contains(text, "== INTERVAL user \"solve\"  solver.cpp:42  value 7  level 1  entries 2\n"));
   for (const char* heading :
@@ -117,9 +123,9 @@ TEST(report_text, EachIntervalHasItsHeaderAndSections) {
 
 TEST(report_text, PerProcessorRowsOnlyWhenAsked) {
   Report report = sample_report();
-  EXPECT_FALSE(contains(render_text(report), "--- per-processor characteristics"));
+  EXPECT_FALSE(contains(render_text(report, kDetails), "--- per-processor characteristics"));
   report.show_per_processor = true;
-  std::string text = render_text(report);
+  std::string text = render_text(report, kDetails);
   EXPECT_TRUE(contains(text, "--- per-processor characteristics (seconds) ---"));
   EXPECT_TRUE(contains(text, "      1     0      1        0    0.180000"));
 }
@@ -127,7 +133,9 @@ TEST(report_text, PerProcessorRowsOnlyWhenAsked) {
 TEST(report_text, AnOpenIntervalIsMarked) {
   Report report = sample_report();
   report.intervals[0].children[0].open = true;
-  EXPECT_TRUE(contains(render_text(report), "[OPEN: an entry had not ended when the profile was written]"));
+  EXPECT_TRUE(contains(render_text(report), "user \"solve\"  solver.cpp:42  OPEN\n")) << "in the overview";
+  EXPECT_TRUE(
+      contains(render_text(report, kDetails), "[OPEN: an entry had not ended when the profile was written]"));
 }
 
 TEST(report_text, LoopIterationsAndUserEvents) {
@@ -140,7 +148,7 @@ TEST(report_text, LoopIterationsAndUserEvents) {
   send.total = 0.004;
   send.first_description = "send 64 bytes";
   solve.events = {send};
-  std::string text = render_text(report);
+  std::string text = render_text(report, kDetails);
   EXPECT_TRUE(contains(text, "--- loop iterations ---\n  count 10  total 0.200000 s  mean 0.020000 s"));
   EXPECT_TRUE(
       contains(text, "--- user events ---\n  \"send\"  starts 2  ends 2  atomics 0  total 0.004000 s"));
@@ -153,7 +161,8 @@ TEST(report_text, ALoopHasItsBalanceBlockAndTheRunItsLoopList) {
   const analysis::LoopBalance loop = test::sample_loop_balance(solve.identity);
   solve.loop_balance = loop;
   report.loops = {loop};
-  const std::string text = render_text(report);
+  EXPECT_TRUE(contains(render_text(report), "== LOOP BALANCE, innermost loops first")) << "in the overview";
+  const std::string text = render_text(report, kDetails);
   EXPECT_TRUE(
       contains(text, "--- loop balance (iterations) ---\n  iterations                  20  mean 0.010500 s"));
   EXPECT_TRUE(contains(text, "Balance degree D            0.009500 s  D/mean 0.905  UNBALANCED (alpha 0.1"));
@@ -217,7 +226,7 @@ std::string text_report_with_names(const std::string& name) {
   run.profiles = {p};
   run.profile_files = {"profile.0.ppf"};
   run.warnings = {"run.json: " + name};
-  return render_text(build_report(run, analysis::analyze(run)));
+  return render_text(build_report(run, analysis::analyze(run)), kDetails);
 }
 
 TEST(report_text, ControlCharactersInNamesAreEscaped) {
@@ -232,6 +241,7 @@ TEST(report_text, ControlCharactersInNamesAreEscaped) {
   EXPECT_EQ(test_lines(hostile), test_lines(plain)) << "a name's newline forged a line:\n" << hostile;
   EXPECT_TRUE(contains(hostile, "solver\\x1b[2J\\x07\\x0dFORGED\\nparperf report: forged\\x7f"));
   EXPECT_TRUE(contains(hostile, "== INTERVAL user \"solver\\x1b"));
+  EXPECT_TRUE(contains(hostile, "  user \"solver\\x1b")) << "the overview's row";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/one_sided_traffic.hpp"
+#include "report/table_rows.hpp"
 #include "report/traffic_report.hpp"
 
 namespace parperf::report {
@@ -38,7 +39,7 @@ TEST(report_traffic, EachProcessRowIsItsOwnAndALostRowIsSaidToBeUnknown) {
   EXPECT_EQ(traffic.lost_origins, std::vector<std::int64_t>{2});
 
   std::string text;
-  render_traffic(std::back_inserter(text), traffic);
+  render_traffic(std::back_inserter(text), traffic, TableRows{}.other_tables);
   EXPECT_NE(text.find("process 2: its row is unknown"), std::string::npos) << text;
   const nlohmann::ordered_json json = traffic_json(traffic);
   EXPECT_EQ(json["lost_origins"], nlohmann::ordered_json::array({2}));
@@ -48,7 +49,7 @@ TEST(report_traffic, EachProcessRowIsItsOwnAndALostRowIsSaidToBeUnknown) {
 TEST(report_traffic, ARunWithNoTrafficHasNoMatrix) {
   const analysis::OneSidedTraffic traffic = analysis::one_sided_traffic({pe_profile(0, {})});
   std::string text;
-  render_traffic(std::back_inserter(text), traffic);
+  render_traffic(std::back_inserter(text), traffic, TableRows{}.other_tables);
   EXPECT_EQ(text, "");
   EXPECT_TRUE(traffic_json(traffic).is_null());
 }

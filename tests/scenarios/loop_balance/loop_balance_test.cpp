@@ -119,8 +119,11 @@ TEST_F(LoopBalanceScenario, EqualIterationsAreBalancedAndTheirBranchesWeighedByF
   EXPECT_NEAR(number(even, "branch_cost"), 0.006, kSlack + late_ / 12) << noise_;
 }
 
-TEST_F(LoopBalanceScenario, TheTextReportHasTheLoopBalanceBlockAndTheLoopList) {
-  const auto result = run_process({parperf_command().string(), "report", run().string()});
+TEST_F(LoopBalanceScenario, TheTextReportHasTheLoopListAndItsDetailsTheBalanceBlock) {
+  const auto overview = run_process({parperf_command().string(), "report", run().string()});
+  ASSERT_EQ(overview.exit_code, 0) << describe(overview);
+  EXPECT_NE(overview.out.find("== LOOP BALANCE, innermost loops first"), std::string::npos) << overview.out;
+  const auto result = run_process({parperf_command().string(), "report", "--details", run().string()});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   for (const char* text : {"--- loop balance (iterations) ---", "Balance degree D", "UNBALANCED",
                            "Branch cost", "branch \"cheap\"", "== LOOP BALANCE, innermost loops first"})

@@ -12,6 +12,11 @@
 // failures say how busy the machine was.
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "support/artifacts.hpp"
 #include "support/machine_load.hpp"
 #include "support/parperf_json.hpp"
@@ -95,13 +100,81 @@ TEST_F(ThreadsImbalance, RankUnitSeesOneProcessWithTheSameEfficiency) {
       << "the process's threads idle 120 of 360 thread-ms; " << noise_;
 }
 
-TEST_F(ThreadsImbalance, TextProtocolShowsTheCharacteristics) {
+TEST_F(ThreadsImbalance, TheTextReportOpensWithOneRowPerInterval) {
   const auto result = run_process({parperf_command().string(), "report", run().string()});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  for (const char* heading : {"Parallelization efficiency", "Execution time", "Total time", "Productive time",
-                              "Lost time", "Idle time", "Load imbalance", "work"})
+  const std::string& text = result.out;
+  EXPECT_LT(text.find("== FINDINGS"), text.find("== INTERVALS")) << text;
+  EXPECT_EQ(text.find("== INTERVAL "), std::string::npos) << "the details only with --details:\n" << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << "colour in a report that goes to a pipe";
+  // program at the left, "work" (level 1) two columns in: execution, efficiency, lost time, its
+  // largest part, entries, the interval and its line.
+  const std::regex program(
+      R"(\n +[0-9.]+ ms +[0-9.]+% +[0-9.]+ ms +idle [0-9.]+ ms +3  program "program"\n)");
+  EXPECT_TRUE(std::regex_search(text, program)) << "no row for the program at depth 0:\n" << text;
+  const std::regex work(
+      R"(\n +([0-9.]+) ms +([0-9.]+)% +([0-9.]+) ms +idle ([0-9.]+) ms +2    user "work"  threads_imbalance\.cpp:[0-9]+\n)");
+  std::smatch row;
+  ASSERT_TRUE(std::regex_search(text, row, work)) << "no row for \"work\" at depth 1:\n" << text;
+  EXPECT_NEAR(std::stod(row[1]) / 1e3, 0.180, tolerance_) << "execution: the longest thread; " << noise_;
+  EXPECT_NEAR(std::stod(row[2]) / 100, 0.667, 0.04 + late_ / 0.27) << "240 / 360; " << noise_;
+  EXPECT_NEAR(std::stod(row[3]) / 1e3, 0.120, tolerance_) << "lost: 120 ms of idle time; " << noise_;
+  EXPECT_EQ(row[3], row[4]) << "all of the loss is idle time";
+}
+
+TEST_F(ThreadsImbalance, DetailsShowTheCharacteristics) {
+  const auto result = run_process({parperf_command().string(), "report", "--details", run().string()});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  for (const char* heading :
+       {"== INTERVAL program", "== INTERVAL user \"work\"", "Parallelization efficiency", "Execution time",
+        "Total time", "Productive time", "Lost time", "Idle time", "Load imbalance", "diagnosis:"})
     EXPECT_NE(result.out.find(heading), std::string::npos) << "missing '" << heading << "' in\n"
                                                            << result.out;
+  EXPECT_LT(result.out.find("== INTERVALS"), result.out.find("== INTERVAL program")) << "after the overview";
+}
+
+TEST_F(ThreadsImbalance, IntervalsSelectsTheRowsAndTheirDetails) {
+  const auto result =
+      run_process({parperf_command().string(), "report", "--intervals", "work", run().string()});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.out.find("== INTERVAL user \"work\""), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("Parallelization efficiency"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("program \"program\""), std::string::npos) << "not selected:\n" << result.out;
+  const auto per_proc = run_process({parperf_command().string(), "report", "--per-proc", run().string()});
+  EXPECT_NE(per_proc.out.find("--- per-processor characteristics"), std::string::npos)
+      << "--per-proc asks for the details it appears in:\n"
+      << per_proc.out;
+}
+
+// Colour: bold headings with --color=always, none with never, none through a pipe; on a terminal
+// (script(1) gives the command one) by default, unless NO_COLOR is set or the terminal is dumb.
+TEST_F(ThreadsImbalance, ColourOnlyOnATerminalOrWhenAsked) {
+  const std::string command = parperf_command().string();
+  const std::string bold = "\x1b[1m== INTERVALS";
+  const auto always = run_process({command, "report", "--color=always", run().string()});
+  EXPECT_NE(always.out.find(bold), std::string::npos) << always.out;
+  const auto never = run_process({command, "report", "--color=never", run().string()});
+  EXPECT_EQ(never.out.find('\x1b'), std::string::npos) << never.out;
+  ProcessOptions xterm;
+  xterm.env = {{"TERM", "xterm"}};
+  const auto piped = run_process({command, "report", run().string()}, xterm);
+  EXPECT_EQ(piped.out.find('\x1b'), std::string::npos) << piped.out;
+
+  const std::string on_terminal = "'" + command + "' report '" + run().string() + "'";
+  auto terminal = [&](std::vector<std::pair<std::string, std::string>> env, std::vector<std::string> unset) {
+    ProcessOptions options;
+    options.env = std::move(env);
+    options.unset_env = std::move(unset);
+    return run_process({"script", "-q", "-e", "-c", on_terminal, "/dev/null"}, options);
+  };
+  const auto coloured = terminal({{"TERM", "xterm"}}, {"NO_COLOR"});
+  ASSERT_EQ(coloured.exit_code, 0) << describe(coloured);
+  EXPECT_NE(coloured.out.find(bold), std::string::npos) << "no colour on a terminal:\n" << coloured.out;
+  const auto no_colour = terminal({{"TERM", "xterm"}, {"NO_COLOR", "1"}}, {});
+  EXPECT_NE(no_colour.out.find("== INTERVALS"), std::string::npos) << describe(no_colour);
+  EXPECT_EQ(no_colour.out.find('\x1b'), std::string::npos) << "NO_COLOR is set:\n" << no_colour.out;
+  const auto dumb = terminal({{"TERM", "dumb"}}, {"NO_COLOR"});
+  EXPECT_EQ(dumb.out.find('\x1b'), std::string::npos) << "TERM=dumb:\n" << dumb.out;
 }
 
 }  // namespace
