@@ -67,9 +67,9 @@ void write_html_report(const std::filesystem::path& file, const HtmlReportInputs
   report::html::PageExtras extras;
   if (inputs.trace_analysis)
     extras.wait_states = report::html::PageSection{report::wait_states_text(*inputs.trace_analysis), {}};
-  if (inputs.traces) extras.timeline = timeline_of(*inputs.traces, inputs.sites);
+  if (inputs.traces && inputs.sites) extras.timeline = timeline_of(*inputs.traces, *inputs.sites);
   if (inputs.locality && !inputs.locality->empty()) extras.locality = locality_section(*inputs.locality);
-  extras.prediction = sweep_prediction(inputs.run);
+  if (inputs.run) extras.prediction = sweep_prediction(*inputs.run);
   write_text_file(file, report::html::report_page(inputs.report, extras));
 }
 

@@ -15,9 +15,9 @@
 namespace parperf::cli {
 
 struct HtmlReportInputs {
-  const analysis::RunData& run;
+  const analysis::RunData* run = nullptr;  // none for a directory of `parperf locality` results only
   const report::Report& report;
-  const analysis::SiteTable& sites;
+  const analysis::SiteTable* sites = nullptr;
   const analysis::TraceRun* traces = nullptr;  // a run recorded with --trace
   const analysis::TraceAnalysis* trace_analysis = nullptr;
   const format::StoredLocality* locality = nullptr;

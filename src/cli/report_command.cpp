@@ -57,7 +57,7 @@ struct ReportCommandOptions {
   std::optional<std::int64_t> rank;
   std::optional<double> balance_alpha;
   bool json = false;
-  std::string html;  // --html FILE
+  std::string html;             // --html FILE
   bool details = false;         // every interval's full protocol after the overview
   std::string rows;             // --rows N|all: the overview's table lengths; empty: their defaults
   std::string colour = "auto";  // --color
@@ -179,7 +179,12 @@ void run_report(const ReportCommandOptions& o) {
   const format::StoredLocality locality = format::read_stored_locality(o.directory);
   if (!locality.empty() &&
       format::find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
-    if (o.json) {
+    if (!o.html.empty()) {
+      report::Report only_locality;
+      only_locality.run.directory = o.directory;
+      write_html_report(o.html, HtmlReportInputs{.report = only_locality, .locality = &locality});
+      fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
+    } else if (o.json) {
       fmt::print("{}\n", stored_locality_json(locality).dump(2));
     } else {
       fmt::print("{}", stored_locality_text(locality, o.directory));
@@ -205,7 +210,7 @@ void run_report(const ReportCommandOptions& o) {
     traced = analysis::analyse_traces(*traces);
   }
   if (!o.html.empty()) {
-    write_html_report(o.html, HtmlReportInputs{run, built, analyzed.sites, traces ? &*traces : nullptr,
+    write_html_report(o.html, HtmlReportInputs{&run, built, &analyzed.sites, traces ? &*traces : nullptr,
                                                traced ? &*traced : nullptr, &locality});
     fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
   } else if (o.json) {

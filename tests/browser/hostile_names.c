@@ -16,8 +16,8 @@ static void spin_ms(int ms) {
 static void* worker(void* arg) {
   const int id = (int)(long)arg;
   const unsigned event = parperf_event_create("</script><script>alert(2)</script>", "%s");
-  parperf_interval_begin_named("<img src=x onerror=alert(1)>", PARPERF_KIND_USER,
-                               "<svg onload=alert(3)>.c", 10, 0);
+  parperf_interval_begin_named("<img src=x onerror=alert(1)>", PARPERF_KIND_USER, "<svg onload=alert(3)>.c",
+                               10, 0);
   parperf_event_start(event, "<b onmouseover=alert(4)>bold</b>");
   spin_ms(id == 0 ? 20 : 60);
   parperf_event_end(event, "\"'><iframe src=javascript:alert(5)>");

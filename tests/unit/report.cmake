@@ -18,3 +18,6 @@ parperf_add_unit_test(report_test
 parperf_add_unit_test(report_diff_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_diff_test.cpp
   LINK parperf_report)
+# The HTML report's data, escaping and page (src/report/html); the drawing is tested in a browser
+# (tests/browser).
+parperf_add_unit_test(report_html_test SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_html_test.cpp LINK parperf_html_report)

@@ -8,6 +8,7 @@
 
 #include "report/html/data_uri.hpp"
 #include "report/html/html_page.hpp"
+#include "report/findings_json.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_report.hpp"
 #include "report/mpi_json.hpp"
@@ -188,7 +189,7 @@ json report_page_data(const Report& report, const PageExtras& extras, const Page
   std::vector<FlatInterval> flat;
   flatten(report.intervals, -1, flat);
   StringTable strings;
-  json data = {{"page", "report"}, {"run", run_facts(report)}, {"findings", report.summary}};
+  json data = {{"page", "report"}, {"run", run_facts(report)}, {"findings", findings_json(report.findings)}};
   data["intervals"] = interval_columns(flat, strings);
   json omitted;
   data["processors"] = processor_data(flat, limits.processor_rows, omitted);

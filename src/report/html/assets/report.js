@@ -129,6 +129,7 @@
 
   // ================================ the report page =================================================
   let nodesOfPage = [];
+  let selectedNode = null;  // the interval selected in the tree, which the timeline can zoom to
   function reportPage() {
     const run = data.run;
     const strings = data.strings;
@@ -147,7 +148,7 @@
     if (run.warnings && run.warnings.length)
       section('warnings', 'Warnings', run.warnings.map((w) => el('div', { class: 'warning' }, w)));
     section('findings', 'Findings', findingsList(data.findings));
-    section('intervals', 'Intervals', intervalsView(nodes, roots));
+    if (nodes.length) section('intervals', 'Intervals', intervalsView(nodes, roots));
     if (data.src_points.length)
       section('src-points', 'SRC points', srcPointsView());
     const communication = communicationView();
@@ -198,17 +199,17 @@
     if (run.started) fact('started', run.started.replace('T', ' ').replace('Z', ' UTC') + (run.host ? ' on ' + run.host : ''));
     else if (run.host) fact('host', run.host);
     const procs = run.processes < run.world_size ? `${run.processes} of ${run.world_size}` : String(run.processes);
-    fact('processes', `${procs} process${run.processes === 1 ? '' : 'es'}, ${run.threads} thread${run.threads === 1 ? '' : 's'}; a processor is a ${run.unit}`);
+    if (run.processes) fact('processes', `${procs} process${run.processes === 1 ? '' : 'es'}, ${run.threads} thread${run.threads === 1 ? '' : 's'}; a processor is a ${run.unit}`);
     if (program) fact('execution time', fmtTime(program.execution) + (program.startup > 0 ? ` (plus ${fmtTime(program.startup / Math.max(1, program.processors))} MPI start-up and shut-down)` : ''));
     if (run.openmp_runtime) fact('OpenMP', run.openmp_runtime);
     if (run.mpi) fact('MPI', run.mpi.library);
     if (run.directory) fact('run directory', el('span', { class: 'mono' }, run.directory));
-    const efficiency = program ? program.efficiency : 1;
+    const efficiency = program ? program.efficiency : null;
     const top = (data.findings || []).slice(0, 3).map(findingText);
     if (!top.length) for (const n of costliestIntervals(3)) top.push(intervalLossText(n));
     return el('header', { class: 'summary' },
       el('div', null, el('h1', null, 'parperf report'), el('dl', { class: 'facts' }, facts)),
-      el('div', { class: 'big ' + efficiencyClass(efficiency), 'data-testid': 'efficiency' }, fmtPct(efficiency),
+      el('div', { class: 'big ' + (efficiency === null ? '' : efficiencyClass(efficiency)), 'data-testid': 'efficiency' }, fmtPct(efficiency),
         el('small', null, 'parallel efficiency')),
       top.length
         ? el('ol', { class: 'losses', 'aria-label': 'The biggest losses' }, top.map((text) => el('li', null, text)))
@@ -239,7 +240,16 @@
 
   function findingsList(findings) {
     if (!findings || !findings.length) return el('p', null, 'Nothing is worth saying: no synchronization point, loop or sequential section loses a significant share of the time.');
-    return el('ol', { class: 'findings' }, findings.map((f) => el('li', null, findingText(f))));
+    return el('ol', { class: 'findings' }, findings.map((f) => el('li', { 'data-rule': f.rule },
+      el('span', { class: 'badge' }, f.rule.replace(/_/g, ' ')), ' ', f.text,
+      f.estimated_gain > 0 ? el('div', { class: 'muted' }, `estimated gain up to ${fmtTime(f.estimated_gain)} of processor time` +
+        (f.remedy ? `; remedy: ${f.remedy.replace(/_/g, ' ')}` : '')) : null,
+      evidenceText(f.evidence) ? el('div', { class: 'muted mono' }, 'evidence: ' + evidenceText(f.evidence)) : null)));
+  }
+  function evidenceText(evidence) {
+    if (!evidence) return '';
+    return Object.entries(evidence).filter(([, v]) => typeof v === 'number' || typeof v === 'string')
+      .map(([k, v]) => `${k} ${typeof v === 'number' ? sig(v, 3) : v}`).join(', ');
   }
 
   function textSection(part) {
@@ -338,6 +348,7 @@
     function nodeOf(tr) { return tr && tr.dataset.index !== undefined ? nodes[Number(tr.dataset.index)] : null; }
     function select(n, focus) {
       state.selected = n;
+      selectedNode = n;
       for (const tr of tbody.querySelectorAll('tr[aria-selected="true"]')) { tr.setAttribute('aria-selected', 'false'); tr.tabIndex = -1; }
       const tr = tbody.querySelector(`tr[data-index="${n.index}"]`);
       if (tr) { tr.setAttribute('aria-selected', 'true'); tr.tabIndex = 0; if (focus) tr.focus(); }
@@ -383,6 +394,7 @@
 
     draw();
     if (state.selected) showDetails(details, state.selected);
+    selectedNode = state.selected;
     return [legend([['productive', 'productive']].concat(LOSSES)),
       el('div', { class: 'layout' }, el('div', { class: 'tree-wrap' }, table), details)];
   }
@@ -606,13 +618,11 @@
       el('button', { onclick: () => { from = t.begin; to = t.end; draw(); } }, 'Whole run'),
       el('button', { onclick: zoomToSelected }, 'Selected interval'), info);
     function zoomToSelected() {
-      const row = document.querySelector('table.tree tr[aria-selected="true"]');
-      if (!row) return;
-      const name = row.querySelector('td.name').textContent.replace(/^[▸▾]?/, '');
+      if (!selectedNode) return;
       const s = t.slices;
       let a = Infinity, b = -Infinity;
       for (let i = 0; i < s.start.length; ++i) {
-        if (t.categories[s.category[i]] !== 'interval' || !name.includes(t.names[s.name[i]])) continue;
+        if (t.categories[s.category[i]] !== 'interval' || t.names[s.name[i]] !== selectedNode.name) continue;
         a = Math.min(a, s.start[i]); b = Math.max(b, s.start[i] + s.duration[i]);
       }
       if (a < b) { from = a; to = b; draw(); }

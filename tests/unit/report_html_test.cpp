@@ -1,0 +1,153 @@
+// The HTML report's C++ half (src/report/html): the page data a browser draws from, its escaping for
+// a script element, and the page standing alone. The drawing itself is tested in a real browser
+// (tests/browser, ctest html_report_browser).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/html/data_uri.hpp"
+#include "report/html/html_page.hpp"
+#include "report/html/page_data.hpp"
+#include "report/html/script_json.hpp"
+
+namespace parperf::report::html {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+TEST(ScriptJson, NamesThatAreMarkupCannotEndTheScriptElement) {
+  const std::string hostile = "</script><img src=x onerror=alert(1)> & \xE2\x80\xA8 \xE2\x80\xA9";
+  const json data = {{"name", hostile}, {"nested", {{"file", "<svg onload=alert(3)>.c"}}}};
+  const std::string text = script_json(data);
+  EXPECT_EQ(text.find('<'), std::string::npos) << text;
+  EXPECT_EQ(text.find('>'), std::string::npos) << text;
+  EXPECT_EQ(text.find('&'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\xE2\x80\xA8"), std::string::npos) << "U+2028 left raw: " << text;
+  // The browser's JSON.parse gives back exactly the program's names.
+  EXPECT_EQ(json::parse(text), data);
+}
+
+TEST(ScriptJson, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  const json data = {{"name", std::string("loop\xff\xfe")}};
+  const json back = json::parse(script_json(data));
+  EXPECT_EQ(back["name"], "loop\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+TEST(DataUri, Base64MatchesTheStandardVectors) {
+  EXPECT_EQ(base64(""), "");
+  EXPECT_EQ(base64("f"), "Zg==");
+  EXPECT_EQ(base64("fo"), "Zm8=");
+  EXPECT_EQ(base64("foo"), "Zm9v");
+  EXPECT_EQ(base64("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(base64(std::string("\xff\x00\x80", 3)), "/wCA");
+  EXPECT_EQ(svg_data_uri("<svg/>"), "data:image/svg+xml;base64,PHN2Zy8+");
+}
+
+analysis::ProcessorFigures processor(std::int64_t number, double execution, double idle) {
+  analysis::ProcessorFigures f;
+  f.processor = number;
+  f.execution_time = execution;
+  f.productive_time = execution - idle;
+  f.idle_time = idle;
+  f.lost_time = idle;
+  return f;
+}
+
+ReportInterval interval(const std::string& name, std::uint32_t level, double execution,
+                        std::size_t processors) {
+  ReportInterval i;
+  i.identity = {1, name, "solver.c", 10 + level, 0};
+  i.level = level;
+  i.count = 3;
+  i.characteristics.execution_time = execution;
+  i.characteristics.processors = processors;
+  i.characteristics.total_time = execution * static_cast<double>(processors);
+  i.characteristics.productive_time = 0.75 * i.characteristics.total_time;
+  i.characteristics.idle_time = 0.25 * i.characteristics.total_time;
+  i.characteristics.lost_time = i.characteristics.idle_time;
+  i.characteristics.efficiency = 0.75;
+  i.diagnosis = "idle time is 25% of total";
+  for (std::size_t p = 0; p < processors; ++p)
+    i.per_processor.push_back(processor(static_cast<std::int64_t>(p), execution, p == 0 ? 0 : execution / 3));
+  return i;
+}
+
+// program (4 processors, 2 s) with two children: "big" (1 s) and "small" (0.1 s), the latter nested.
+Report three_intervals() {
+  Report report;
+  report.run.directory = "/runs/a";
+  report.run.command = "./solver";
+  ReportInterval program = interval("program", 0, 2.0, 4);
+  ReportInterval big = interval("big", 1, 1.0, 4);
+  big.children.push_back(interval("small", 2, 0.1, 4));
+  program.children.push_back(std::move(big));
+  report.intervals.push_back(std::move(program));
+  report.program_total_time = 8.0;
+  return report;
+}
+
+TEST(PageData, TheTreeIsStoredColumnByColumnInDepthFirstOrder) {
+  const json data = report_page_data(three_intervals());
+  EXPECT_EQ(data["page"], "report");
+  const json& columns = data["intervals"];
+  for (const auto& [name, column] : columns.items()) EXPECT_EQ(column.size(), 3u) << "column " << name;
+  EXPECT_EQ(columns["name"], json({"program", "big", "small"}));
+  EXPECT_EQ(columns["parent"], json({-1, 0, 1})) << "each interval names its parent's position";
+  EXPECT_EQ(columns["level"], json({0, 1, 2}));
+  EXPECT_DOUBLE_EQ(columns["execution"][1].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(columns["efficiency"][0].get<double>(), 0.75);
+  // Repeated strings once: the three diagnoses are the same text, stored once.
+  const json& strings = data["strings"];
+  EXPECT_EQ(columns["diagnosis"][0], columns["diagnosis"][2]);
+  EXPECT_EQ(strings[columns["diagnosis"][0].get<std::size_t>()], "idle time is 25% of total");
+  EXPECT_EQ(strings[columns["file"][1].get<std::size_t>()], "solver.c");
+}
+
+TEST(PageData, TimesKeepFourSignificantDigits) {
+  Report report = three_intervals();
+  report.intervals[0].characteristics.execution_time = 1.23456789;
+  const json data = report_page_data(report);
+  EXPECT_DOUBLE_EQ(data["intervals"]["execution"][0].get<double>(), 1.235);
+}
+
+TEST(PageData, PerProcessorRowsGoToTheCostliestIntervalsWithinTheBudget) {
+  // 4 rows each; a budget of 9 keeps the program's and big's, and leaves small out, saying so.
+  const json data = report_page_data(three_intervals(), {}, PageLimits{.processor_rows = 9});
+  const json& processors = data["processors"];
+  ASSERT_TRUE(processors.contains("0")) << processors.dump();
+  ASSERT_TRUE(processors.contains("1")) << processors.dump();
+  EXPECT_FALSE(processors.contains("2")) << "the cheapest interval's rows should have been left out";
+  EXPECT_EQ(data["processors_omitted"], json({2}));
+  const json& program = processors["0"];
+  EXPECT_EQ(program["processor"], json({0, 1, 2, 3}));
+  EXPECT_DOUBLE_EQ(program["idle"][1].get<double>(), 0.6667);
+  EXPECT_DOUBLE_EQ(program["productive"][0].get<double>(), 2.0);
+}
+
+TEST(PageData, ExtrasAppearOnlyWhenTheRunHasThem) {
+  const json plain = report_page_data(three_intervals());
+  EXPECT_FALSE(plain.contains("timeline"));
+  EXPECT_FALSE(plain.contains("locality"));
+  PageExtras extras;
+  extras.locality = PageSection{"spatial locality 0.12", {{"map", "<svg/>"}}};
+  const json with = report_page_data(three_intervals(), extras);
+  EXPECT_EQ(with["locality"]["text"], "spatial locality 0.12");
+  EXPECT_EQ(with["locality"]["pictures"][0]["src"], "data:image/svg+xml;base64,PHN2Zy8+");
+}
+
+TEST(HtmlPage, StandsAloneAndLoadsNothing) {
+  const std::string page = report_page(three_intervals());
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("Content-Security-Policy"), std::string::npos);
+  EXPECT_NE(page.find("id=\"parperf-data\""), std::string::npos);
+  for (const char* fetch : {"<link", "src=\"http", "@import", "url(http", "fetch(", "XMLHttpRequest"})
+    EXPECT_EQ(page.find(fetch), std::string::npos) << "the page would load " << fetch;
+  // The data and the script are two script elements; nothing else closes one.
+  std::size_t closes = 0;
+  for (auto at = page.find("</script>"); at != std::string::npos; at = page.find("</script>", at + 1))
+    ++closes;
+  EXPECT_EQ(closes, 2u);
+}
+
+}  // namespace
+}  // namespace parperf::report::html
