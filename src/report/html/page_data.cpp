@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "report/findings_json.hpp"
 #include "report/html/data_uri.hpp"
 #include "report/html/html_page.hpp"
-#include "report/findings_json.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_report.hpp"
 #include "report/mpi_json.hpp"
