@@ -30,8 +30,14 @@ for (const file of pages) {
       return p ? p.startTime : NaN;
     }));
     expand.push(await page.evaluate(() => new Promise((resolve) => {
-      const toggle = document.querySelector('table.tree tr[aria-expanded="false"] [data-toggle]');
-      if (!toggle) { resolve(NaN); return; }
+      let toggle = document.querySelector('table.tree tr[aria-expanded="false"] [data-toggle]');
+      if (!toggle) {  // everything is open: close the last open interval below the program first
+        const open = [...document.querySelectorAll('table.tree tr[aria-expanded="true"]:not([data-index="0"]) [data-toggle]')];
+        if (!open.length) { resolve(NaN); return; }
+        toggle = open[open.length - 1];
+        toggle.click();
+        toggle = document.querySelector('table.tree tr[aria-expanded="false"] [data-toggle]');
+      }
       const t0 = performance.now();
       toggle.click();
       requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));

@@ -56,8 +56,28 @@ void flatten(const std::vector<ReportInterval>& intervals, std::int64_t parent,
   }
 }
 
+// The intervals' positions, the costliest first (by `figure` of their characteristics).
+std::vector<std::size_t> costliest_first(const std::vector<FlatInterval>& flat,
+                                         double analysis::Characteristics::*figure) {
+  std::vector<std::size_t> order(flat.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return flat[a].interval->characteristics.*figure > flat[b].interval->characteristics.*figure;
+  });
+  return order;
+}
+
 // The tree as columns: one array per figure, all of the same length.
-json interval_columns(const std::vector<FlatInterval>& flat, StringTable& strings) {
+json interval_columns(const std::vector<FlatInterval>& flat, std::size_t diagnoses, StringTable& strings) {
+  // Each diagnosis names its own figures, so hardly two are the same text: only those of the
+  // intervals that lose most are kept (−1 for the others, which the page says).
+  std::vector<bool> diagnosed(flat.size(), false);
+  for (std::size_t k : costliest_first(flat, &analysis::Characteristics::lost_time)) {
+    if (diagnoses == 0) break;
+    diagnosed[k] = true;
+    --diagnoses;
+  }
+  std::size_t position = 0;
   const char* const kNames[] = {"parent",
                                 "level",
                                 "kind",
@@ -117,7 +137,7 @@ json interval_columns(const std::vector<FlatInterval>& flat, StringTable& string
     push("variation", rounded(c.time_variation));
     push("startup", rounded(c.startup + c.shutdown));
     push("os_cpu", rounded(c.os_cpu_user + c.os_cpu_sys));
-    push("diagnosis", strings.index(i.diagnosis));
+    push("diagnosis", diagnosed[position++] ? json(strings.index(i.diagnosis)) : json(-1));
   }
   return columns;
 }
@@ -145,28 +165,16 @@ json processor_columns(const std::vector<analysis::ProcessorFigures>& rows) {
 }
 
 // Per-processor columns of the costliest intervals (by Total time) until the budget of rows is
-// spent; the others are listed in "processors_omitted" so that the page can say so.
-json processor_data(const std::vector<FlatInterval>& flat, std::size_t budget, json& omitted) {
-  std::vector<std::size_t> order(flat.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return flat[a].interval->characteristics.total_time > flat[b].interval->characteristics.total_time;
-  });
+// spent. An interval with processors and no columns was left out, which the page says.
+json processor_data(const std::vector<FlatInterval>& flat, std::size_t budget) {
   json data = json::object();
   std::size_t spent = 0;
-  std::vector<std::size_t> left_out;
-  for (std::size_t k : order) {
+  for (std::size_t k : costliest_first(flat, &analysis::Characteristics::total_time)) {
     const auto& rows = flat[k].interval->per_processor;
-    if (rows.empty()) continue;
-    if (spent + rows.size() > budget) {
-      left_out.push_back(k);
-      continue;
-    }
+    if (rows.empty() || spent + rows.size() > budget) continue;
     spent += rows.size();
     data[std::to_string(k)] = processor_columns(rows);
   }
-  std::sort(left_out.begin(), left_out.end());
-  omitted = left_out;
   return data;
 }
 
@@ -190,10 +198,8 @@ json report_page_data(const Report& report, const PageExtras& extras, const Page
   flatten(report.intervals, -1, flat);
   StringTable strings;
   json data = {{"page", "report"}, {"run", run_facts(report)}, {"findings", findings_json(report.findings)}};
-  data["intervals"] = interval_columns(flat, strings);
-  json omitted;
-  data["processors"] = processor_data(flat, limits.processor_rows, omitted);
-  data["processors_omitted"] = std::move(omitted);
+  data["intervals"] = interval_columns(flat, limits.diagnoses, strings);
+  data["processors"] = processor_data(flat, limits.processor_rows);
   json points = json::array();
   for (const analysis::SrcPoint& p : report.src_points) {
     if (points.size() == limits.src_points) break;

@@ -44,6 +44,7 @@ struct PageExtras {
 
 struct PageLimits {
   std::size_t processor_rows = 24'000;  // per-processor rows over all intervals
+  std::size_t diagnoses = 1'000;        // intervals with their one-line diagnosis, those that lose most
   std::size_t src_points = 200;
 };
 

@@ -59,7 +59,7 @@
     const p = fraction * 100;
     return (Math.abs(p) >= 10 || p === 0 ? p.toFixed(0) : p.toFixed(1)) + ' %';
   }
-  function fmtCount(n) { return Number(n).toLocaleString('en-US'); }
+  function fmtCount(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
   function fmtBytes(b) {
     const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
     let u = 0;
@@ -175,7 +175,7 @@
         insufficient: columns.insufficient[i], communication: columns.communication[i], idle: columns.idle[i],
         desync: columns.desync[i], waiting: columns.waiting[i], imbalance: columns.imbalance[i],
         synchronization: columns.synchronization[i], variation: columns.variation[i], startup: columns.startup[i],
-        osCpu: columns.os_cpu[i], diagnosis: strings[columns.diagnosis[i]], children: [],
+        osCpu: columns.os_cpu[i], diagnosis: columns.diagnosis[i] >= 0 ? strings[columns.diagnosis[i]] : null, children: [],
       };
       node.total = columns.total[i];
       node.lost = columns.lost[i];
@@ -235,11 +235,11 @@
     const where = location(n.file, n.line, n.endLine);
     const program = nodesOfPage[0];
     const share = program && program.total > 0 ? ` (${fmtPct(n.lost / program.total)} of the program's time)` : '';
-    return `${n.label}${where ? ' at ' + where : ''} loses ${fmtTime(n.lost)}${share}: ${n.diagnosis}`;
+    return `${n.label}${where ? ' at ' + where : ''} loses ${fmtTime(n.lost)}${share}` + (n.diagnosis ? ': ' + n.diagnosis : '');
   }
 
   function findingsList(findings) {
-    if (!findings || !findings.length) return el('p', null, 'Nothing is worth saying: no synchronization point, loop or sequential section loses a significant share of the time.');
+    if (!findings || !findings.length) return el('p', null, 'No finding: no synchronization point, loop, sequential section or start-up loses a significant share of the time by itself. The header names the intervals that lose most; the tree below shows where.');
     return el('ol', { class: 'findings' }, findings.map((f) => el('li', { 'data-rule': f.rule },
       el('span', { class: 'badge' }, f.rule.replace(/_/g, ' ')), ' ', f.text,
       f.estimated_gain > 0 ? el('div', { class: 'muted' }, `estimated gain up to ${fmtTime(f.estimated_gain)} of processor time` +
@@ -262,6 +262,8 @@
 
   // ---- the interval tree ------------------------------------------------------------------------
   const CHILDREN_SHOWN = 200;  // per expanded node, then a row to show more: a node may have thousands
+  const ROW_HEIGHT = 28;       // px, as report.css fixes it for table.tree rows
+  const ROWS_AROUND = 30;      // rows kept in the document above and below the visible ones
 
   function intervalsView(nodes, roots) {
     const state = { expanded: new Set(), selected: roots.length ? roots[0] : null, sort: null, descending: true, shown: new Map() };
@@ -272,13 +274,13 @@
     })(roots, 60);
 
     const columns = [
-      { key: 'label', title: 'Interval', value: (n) => n.label },
-      { key: 'execution', title: 'Execution', num: true, value: (n) => n.execution },
-      { key: 'efficiency', title: 'Efficiency', num: true, value: (n) => n.efficiency },
-      { key: 'lost', title: 'Lost time', num: true, value: (n) => n.lost },
-      { key: 'bar', title: 'Time split' },
-      { key: 'count', title: 'Entries', num: true, value: (n) => n.count },
-      { key: 'file', title: 'Source', value: (n) => n.file + ':' + String(n.line).padStart(8, '0') },
+      { key: 'label', title: 'Interval', width: '34%', value: (n) => n.label },
+      { key: 'execution', title: 'Execution', width: '11%', num: true, value: (n) => n.execution },
+      { key: 'efficiency', title: 'Efficiency', width: '10%', num: true, value: (n) => n.efficiency },
+      { key: 'lost', title: 'Lost time', width: '10%', num: true, value: (n) => n.lost },
+      { key: 'bar', title: 'Time split', width: '13%' },
+      { key: 'count', title: 'Entries', width: '9%', num: true, value: (n) => n.count },
+      { key: 'file', title: 'Source', width: '13%', value: (n) => n.file + ':' + String(n.line).padStart(8, '0') },
     ];
     const tbody = el('tbody');
     const headers = columns.map((c) => el('th', {
@@ -287,6 +289,7 @@
     }, c.title));
     const details = el('div', { class: 'panel', id: 'interval-details', 'aria-live': 'polite' });
     const table = el('table', { class: 'tree', role: 'treegrid', 'aria-label': 'Intervals' },
+      el('colgroup', null, columns.map((c) => el('col', { style: `width:${c.width}` }))),
       el('thead', null, el('tr', null, headers)), tbody);
 
     function sortBy(c) {
@@ -315,12 +318,46 @@
       }
       if (sorted.length > limit) out.push({ more: parent, remaining: sorted.length - limit, level: list[0].level });
     }
+    // Rows are built once and kept: expanding a node builds only its children's rows.
+    const built = new Map();
+    function rowOf(n) {
+      if (n.more !== undefined) return row(n);
+      let tr = built.get(n);
+      if (!tr) built.set(n, (tr = row(n)));
+      tr.setAttribute('aria-selected', state.selected === n ? 'true' : 'false');
+      tr.tabIndex = -1;
+      return tr;
+    }
+    // Only the rows near the scrolled window are in the document (spacers stand for the others), so
+    // that a tree of ten thousand open rows lays out and paints as fast as one of fifty.
+    const wrap = el('div', { class: 'tree-wrap' }, table);
+    let sliceStart = 0, sliceEnd = 0;
+    function paintSlice() {
+      const height = wrap.clientHeight || 800;
+      sliceStart = Math.max(0, Math.floor(wrap.scrollTop / ROW_HEIGHT) - ROWS_AROUND);
+      sliceEnd = Math.min(visible.length, sliceStart + Math.ceil(height / ROW_HEIGHT) + 2 * ROWS_AROUND);
+      const spacer = (rows) => el('tr', { class: 'spacer', 'aria-hidden': 'true', style: `height:${rows * ROW_HEIGHT}px` });
+      tbody.replaceChildren(spacer(sliceStart), ...visible.slice(sliceStart, sliceEnd).map(rowOf), spacer(visible.length - sliceEnd));
+      const focus = tbody.querySelector('tr[aria-selected="true"]') || tbody.querySelector('tr[data-index]');
+      if (focus) focus.tabIndex = 0;
+    }
+    let scrollPending = false;
+    wrap.addEventListener('scroll', () => {
+      if (scrollPending) return;
+      scrollPending = true;
+      requestAnimationFrame(() => { scrollPending = false; paintSlice(); });
+    });
+    // Scrolls so that the row of `n` is in the painted slice (keyboard moves past its edge).
+    function reveal(n) {
+      const at = visible.indexOf(n);
+      if (at < 0 || (at > sliceStart && at < sliceEnd - 1)) return;
+      wrap.scrollTop = Math.max(0, at * ROW_HEIGHT - wrap.clientHeight / 2);
+      paintSlice();
+    }
     function draw() {
       visible = [];
       collect(roots, null, visible);
-      tbody.replaceChildren(...visible.map(row));
-      const focus = tbody.querySelector('tr[aria-selected="true"]') || tbody.querySelector('tr[data-index]');
-      if (focus) focus.tabIndex = 0;
+      paintSlice();
     }
     function row(n) {
       if (n.more !== undefined) {
@@ -334,7 +371,7 @@
         'data-index': n.index, 'aria-level': n.level + 1, 'aria-selected': state.selected === n ? 'true' : 'false',
         'aria-expanded': n.children.length ? String(expanded) : null, tabindex: -1,
       },
-      el('td', { class: 'name', style: `padding-left:${8 + n.level * 16}px` },
+      el('td', { class: 'name', style: `padding-left:${8 + n.level * 16}px`, title: n.label },
         el('span', { class: 'toggle', 'aria-hidden': 'true', 'data-toggle': n.children.length ? '1' : null },
           n.children.length ? (expanded ? '▾' : '▸') : ''),
         el('span', { class: 'muted' }, n.kind + ' '), n.name ? `"${n.name}"` : '', n.open ? el('span', { class: 'badge', title: 'still open when the profile was written' }, 'open') : null),
@@ -350,14 +387,16 @@
       state.selected = n;
       selectedNode = n;
       for (const tr of tbody.querySelectorAll('tr[aria-selected="true"]')) { tr.setAttribute('aria-selected', 'false'); tr.tabIndex = -1; }
+      if (focus) reveal(n);
       const tr = tbody.querySelector(`tr[data-index="${n.index}"]`);
-      if (tr) { tr.setAttribute('aria-selected', 'true'); tr.tabIndex = 0; if (focus) tr.focus(); }
+      if (tr) { tr.setAttribute('aria-selected', 'true'); tr.tabIndex = 0; if (focus) tr.focus({ preventScroll: true }); }
       showDetails(details, n);
     }
     function toggle(n, open) {
       if (!n.children.length) return;
       if (open === undefined) open = !state.expanded.has(n);
       if (open) state.expanded.add(n); else state.expanded.delete(n);
+      built.delete(n);  // its triangle changes
       draw();
       select(n, true);
     }
@@ -396,7 +435,7 @@
     if (state.selected) showDetails(details, state.selected);
     selectedNode = state.selected;
     return [legend([['productive', 'productive']].concat(LOSSES)),
-      el('div', { class: 'layout' }, el('div', { class: 'tree-wrap' }, table), details)];
+      el('div', { class: 'layout' }, wrap, details)];
   }
 
   // The interval's Total time split into productive time and each kind of loss.
@@ -430,7 +469,8 @@
         el('span', { class: 'loc' }, location(n.file, n.line, n.endLine))),
       el('div', { class: 'big ' + efficiencyClass(n.efficiency), style: 'text-align:left;font-size:24px' }, fmtPct(n.efficiency),
         el('small', null, 'parallel efficiency')),
-      n.diagnosis ? el('p', { class: 'diagnosis' }, n.diagnosis) : null,
+      el('p', { class: 'diagnosis' }, n.diagnosis !== null ? n.diagnosis
+        : `(This page keeps the diagnoses of the intervals that lose most; parperf report --intervals "${n.name || n.kind}" gives this one's.)`),
       el('h3', null, 'Per processor'),
       processorChart(n),
       el('h3', null, 'Characteristics'),
@@ -442,8 +482,7 @@
   function processorChart(n) {
     const columns = data.processors[String(n.index)];
     if (!columns) {
-      const omitted = data.processors_omitted.includes(n.index);
-      return el('p', { class: 'muted', 'data-testid': 'no-processors' }, omitted
+      return el('p', { class: 'muted', 'data-testid': 'no-processors' }, n.processors > 0
         ? `Left out of this page to keep it small; parperf report --per-proc --intervals "${n.name || n.kind}" lists them.`
         : 'No processor executed this interval.');
     }
