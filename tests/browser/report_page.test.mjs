@@ -42,6 +42,10 @@ const exampleRun = join(output, 'example-run');
 const hostileRun = join(output, 'hostile-run');
 parperfRun(['run', '-q', '-o', exampleRun, '--', example]);
 parperfRun(['run', '-q', '-o', hostileRun, '--', hostile, '<b>argument</b>']);
+const tracedRun = join(output, 'traced-run');
+parperfRun(['run', '-q', '--trace', '-o', tracedRun, '--', example]);
+const tracedPage = join(output, 'traced.html');
+parperfRun(['report', tracedRun, '--html', tracedPage]);
 const examplePage = join(output, 'example.html');
 const hostilePage = join(output, 'hostile.html');
 parperfRun(['report', exampleRun, '--html', examplePage]);
@@ -136,6 +140,21 @@ try {
   check(background !== 'rgb(255, 255, 255)', `dark mode keeps a white background (${background})`);
   await page.screenshot({ path: join(output, 'example-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
+
+  // ---- a traced run: the timeline, zoomed to the selected interval ---------------------------------
+  await page.goto(pathToFileURL(tracedPage).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  check(await page.locator('#timeline canvas.timeline').count() === 1, 'the traced run\'s page has no timeline');
+  const wholeRun = await page.textContent('#timeline .timeline-tools span');
+  await page.locator('table.tree tr', { hasText: '"compute"' }).first().click();
+  await page.click('#timeline button:has-text("Selected interval")');
+  const zoomed = await page.textContent('#timeline .timeline-tools span');
+  check(zoomed !== wholeRun, `"Selected interval" did not zoom the timeline to "compute" (still ${zoomed})`);
+  await page.click('#timeline button:has-text("Whole run")');
+  check(await page.textContent('#timeline .timeline-tools span') === wholeRun, '"Whole run" did not zoom back out');
+  check(await page.locator('#wait-states pre').count() === 1, 'the traced run\'s page has no wait states');
+  await page.locator('#timeline').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(output, 'traced.png') });
 
   // ---- hostile names ------------------------------------------------------------------------------
   let dialogs = 0;

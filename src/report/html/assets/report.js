@@ -200,7 +200,7 @@
     else if (run.host) fact('host', run.host);
     const procs = run.processes < run.world_size ? `${run.processes} of ${run.world_size}` : String(run.processes);
     if (run.processes) fact('processes', `${procs} process${run.processes === 1 ? '' : 'es'}, ${run.threads} thread${run.threads === 1 ? '' : 's'}; a processor is a ${run.unit}`);
-    if (program) fact('execution time', fmtTime(program.execution) + (program.startup > 0 ? ` (plus ${fmtTime(program.startup / Math.max(1, program.processors))} MPI start-up and shut-down)` : ''));
+    if (program) fact('execution time', fmtTime(program.execution) + (program.startup > 0 ? ` (plus ${fmtTime(program.startup / Math.max(1, program.processors))} of start-up and shut-down: MPI_Init, shmem_init, their finalization)` : ''));
     if (run.openmp_runtime) fact('OpenMP', run.openmp_runtime);
     if (run.mpi) fact('MPI', run.mpi.library);
     if (run.directory) fact('run directory', el('span', { class: 'mono' }, run.directory));
@@ -357,6 +357,8 @@
     function draw() {
       visible = [];
       collect(roots, null, visible);
+      // As tall as its rows, up to 70 % of the window (a fixed height keeps the containment strict).
+      wrap.style.height = `${Math.min(0.7 * (window.innerHeight || 800), (visible.length + 1) * ROW_HEIGHT + 40)}px`;
       paintSlice();
     }
     function row(n) {
@@ -459,7 +461,7 @@
         ['Load imbalance (potential)', fmtTime(n.imbalance)],
         n.synchronization > 0 ? ['Synchronization (potential)', fmtTime(n.synchronization)] : null,
         n.variation > 0 ? ['Time variation (potential)', fmtTime(n.variation)] : null,
-        n.startup > 0 ? ['MPI start-up and shut-down (outside)', fmtTime(n.startup)] : null,
+        n.startup > 0 ? ['Start-up and shut-down (outside the figures)', fmtTime(n.startup)] : null,
         ['OS CPU time', fmtTime(n.osCpu)],
         ['Entries', fmtCount(n.count)],
       ]).filter(Boolean);
@@ -555,7 +557,7 @@
       { title: 'Calls', num: true, value: (p) => p.count, cell: (p) => fmtCount(p.count) },
       { title: 'Wait', num: true, value: (p) => p.wait, cell: (p) => fmtTime(p.wait) },
       { title: 'Sync', num: true, value: (p) => p.sync, cell: (p) => fmtTime(p.sync) },
-      { title: 'Imbalance', num: true, value: (p) => p.imbalance, cell: (p) => fmtTime(p.imbalance) },
+      { title: 'Work max/mean', num: true, value: (p) => p.imbalance, cell: (p) => (p.imbalance > 0 ? sig(p.imbalance, 3) : '–') },
     ];
     const note = data.src_point_count > data.src_points.length
       ? el('p', { class: 'muted' }, `The ${data.src_points.length} that lose most of ${data.src_point_count}; parperf report --json has them all.`) : null;
@@ -565,7 +567,7 @@
   function communicationView() {
     const parts = [];
     if (data.communication_classes.length) {
-      parts.push(el('h3', null, 'MPI communication classes (whole program)'));
+      parts.push(el('h3', null, 'Communication classes (whole program)'));
       parts.push(sortableTable([
         { title: 'Class', value: (c) => c['class'] || c.name || '', cell: (c) => c['class'] || c.name || '' },
         { title: 'Calls', num: true, value: (c) => c.count, cell: (c) => fmtCount(c.count) },
@@ -633,7 +635,7 @@
         if (w > 40) { ctx.fillStyle = '#000'; ctx.fillText(t.names[s.name[i]].slice(0, Math.floor(w / 6)), x + 2, y + 10); }
       }
       info.textContent = `${fmtTime((from - t.begin) / 1e9)} to ${fmtTime((to - t.begin) / 1e9)} of ${fmtTime((t.end - t.begin) / 1e9)}` +
-        (t.truncated ? ` (the first ${fmtCount(s.start.length)} slices of ${fmtCount(t.total_slices)})` : '');
+        (t.truncated ? ` (the ${fmtCount(s.start.length)} longest slices of ${fmtCount(t.total_slices)}; parperf export has them all)` : '');
     }
     function zoom(factor, at) {
       const span = to - from, centre = from + span * at;
