@@ -5,14 +5,14 @@
 // (they must show as text and run nothing), dark mode, and `parperf diff --html`. Screenshots are
 // saved in the output directory as test artifacts.
 //
-// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE OUTPUT_DIR
+// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE MANY_THREADS OUTPUT_DIR
 // Exit status 77 (ctest: skipped) when the browser or playwright-core is not installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [parperf, example, hostile, output] = process.argv.slice(2);
+const [parperf, example, hostile, manyThreads, output] = process.argv.slice(2);
 const chromiumPath = process.env.PARPERF_CHROMIUM || '/usr/bin/chromium';
 
 function skip(why) {
@@ -46,6 +46,10 @@ const tracedRun = join(output, 'traced-run');
 parperfRun(['run', '-q', '--trace', '-o', tracedRun, '--', example]);
 const tracedPage = join(output, 'traced.html');
 parperfRun(['report', tracedRun, '--html', tracedPage]);
+const manyRun = join(output, 'many-threads-run');
+parperfRun(['run', '-q', '-o', manyRun, '--', manyThreads]);
+const manyPage = join(output, 'many-threads.html');
+parperfRun(['report', manyRun, '--html', manyPage]);
 const examplePage = join(output, 'example.html');
 const hostilePage = join(output, 'hostile.html');
 parperfRun(['report', exampleRun, '--html', examplePage]);
@@ -155,6 +159,18 @@ try {
   check(await page.locator('#wait-states pre').count() === 1, 'the traced run\'s page has no wait states');
   await page.locator('#timeline').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(output, 'traced.png') });
+
+  // ---- 1 000 processors: grouped bars, not a wall of them -------------------------------------------
+  await page.goto(pathToFileURL(manyPage).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  await page.locator('table.tree tr', { hasText: '"work"' }).first().click();
+  const chart = page.locator('#interval-details svg[data-testid="processor-chart"]');
+  const processors = Number(await chart.getAttribute('data-processors'));
+  const groups = await chart.locator('g.bar').count();
+  check(processors === 1000, `the interval "work" of 1 000 threads shows ${processors} processors`);
+  check(groups > 0 && groups <= 64, `1 000 processors should be drawn as at most 64 grouped bars, got ${groups}`);
+  check((await page.textContent('#interval-details')).includes('groups of'), 'the grouped bars do not say they are groups');
+  await page.screenshot({ path: join(output, 'many-threads.png') });
 
   // ---- hostile names ------------------------------------------------------------------------------
   let dialogs = 0;

@@ -180,7 +180,7 @@
       node.total = columns.total[i];
       node.lost = columns.lost[i];
       node.efficiency = columns.efficiency[i];
-      node.label = node.kind + (node.name ? ' ' + node.name : '');
+      node.label = node.kind + (node.name && node.name !== node.kind ? ` "${node.name}"` : '');
       nodes[i] = node;
       if (node.parent >= 0) nodes[node.parent].children.push(node);
     }
