@@ -13,6 +13,7 @@
 // is bounded below by it, less the clock calibration's error (support/clock_tolerance.hpp). The checks
 // that must hold on any machine (what is wait and what is work) are structural.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <filesystem>
 #include <fstream>
@@ -378,6 +379,84 @@ TEST(OpenMPProfile, SizeDoesNotGrowWithIterations) {
   }
   EXPECT_NEAR(static_cast<double>(sizes[1]), static_cast<double>(sizes[0]),
               0.01 * static_cast<double>(sizes[0]));
+}
+
+// Pins the calling thread, and so the processes it starts, to one CPU for its lifetime.
+class OneCpu {
+ public:
+  OneCpu() {
+    CPU_ZERO(&saved_);
+    pinned_ = sched_getaffinity(0, sizeof saved_, &saved_) == 0;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first_cpu(saved_), &one);
+    pinned_ = pinned_ && sched_setaffinity(0, sizeof one, &one) == 0;
+  }
+  ~OneCpu() {
+    if (pinned_) sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  bool pinned() const { return pinned_; }
+
+ private:
+  static int first_cpu(const cpu_set_t& set) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set)) return cpu;
+    return 0;
+  }
+  cpu_set_t saved_;
+  bool pinned_ = false;
+};
+
+const json* finding_with_rule(const json& report, const std::string& rule) {
+  for (const json& f : report["findings"])
+    if (f["rule"] == rule) return &f;
+  return nullptr;
+}
+
+// The case: threads that lose time at a barrier with balanced work because they were off the
+// CPU, not because their work differed. Two threads of equal CPU work share one core; the scheduler
+// interleaves them, so how much is lost at the barrier varies from run to run (about 1 % of the time,
+// a time slice per loop). Whatever is lost, the diagnosis must not call it unbalanced work; and when
+// the barrier loses enough to be a finding (1 %), that finding must be preemption, with its evidence:
+// max/mean of the threads' work near 1, and little of the time on a CPU.
+TEST(OpenMPDiagnosis, BalancedThreadsSharingOneCoreArePreemptedNotUnbalanced) {
+  TempDir tmp;
+  json report;
+  {
+    const OneCpu one_cpu;
+    ASSERT_TRUE(one_cpu.pinned()) << "could not pin the test to one CPU";
+    report = measure_report(tmp, PARPERF_PROGRAM_CPU_BOUND_LOOP_CLANG, {"10"});
+  }
+  const std::string findings = report["findings"].dump(2);
+  EXPECT_EQ(finding_with_rule(report, "unbalanced_barrier"), nullptr)
+      << "each thread burns 48 ms of CPU time per loop: nothing is unbalanced, yet: " << findings;
+  ASSERT_FALSE(report["src_points"].empty());
+  const json& barrier = report["src_points"][0];
+  EXPECT_LE(number(barrier, "imbalance"), 1.10) << "max/mean of the threads' work, equal by construction";
+  const double share = number(barrier, "lost_share");
+  const json* preemption = finding_with_rule(report, "preemption");
+  if (share < 0.01) {
+    EXPECT_EQ(preemption, nullptr) << "the barrier lost only " << share * 100 << " % of the time";
+    return;
+  }
+  ASSERT_NE(preemption, nullptr) << "2 threads on one core lost " << share * 100
+                                 << " % of the time at the loop's barrier; the findings: " << findings;
+  EXPECT_EQ((*preemption)["location"]["line"], site_line("cpu_bound_loop.c", "cpu_loop")) << findings;
+  const json& evidence = (*preemption)["evidence"];
+  EXPECT_LE(number(evidence, "max_over_mean"), 1.10) << findings;
+  EXPECT_LT(number(evidence, "on_cpu_share"), 0.75) << "two threads on one core run about half the time each";
+}
+
+// Its counterpart: work that really differs (36 and 100 ms, sleeping: no CPU needed) is unbalanced.
+TEST(OpenMPDiagnosis, UnequalWorkIsUnbalancedNotPreempted) {
+  TempDir tmp;
+  const json report = measure_report(tmp, PARPERF_PROGRAM_TRIANGULAR_LOOP_CLANG, {"3", "static"});
+  const std::string findings = report["findings"].dump(2);
+  EXPECT_EQ(finding_with_rule(report, "preemption"), nullptr) << findings;
+  const json* unbalanced = finding_with_rule(report, "unbalanced_barrier");
+  ASSERT_NE(unbalanced, nullptr) << findings;
+  EXPECT_GT(number((*unbalanced)["evidence"], "max_over_mean"), 1.25) << "max/mean of 100 and 36 ms is 1.47";
+  EXPECT_EQ((*unbalanced)["remedy"], "dynamic_schedule") << findings;
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, OpenMPEfficiency, ::testing::Values("clang", "gcc"),
