@@ -134,6 +134,8 @@ json processor_json(const analysis::ProcessorFigures& p) {
           {"os_cpu_sys", p.os_cpu_sys}};
 }
 
+}  // namespace
+
 json event_json(const analysis::EventTotals& e) {
   return {{"name", e.name},       {"description", e.description},
           {"starts", e.starts},   {"ends", e.ends},
@@ -141,6 +143,8 @@ json event_json(const analysis::EventTotals& e) {
           {"mean", e.mean},       {"min", e.min},
           {"max", e.max},         {"first_description", e.first_description}};
 }
+
+namespace {
 
 json interval_json(const ReportInterval& interval) {
   const analysis::Characteristics& c = interval.characteristics;

@@ -33,5 +33,6 @@ std::string render_json_text(const Report& report);
 // and one element of "src_points" (`program_total` is the base of its "lost_share").
 nlohmann::ordered_json run_json(const RunSummary& run);
 nlohmann::ordered_json src_point_json(const analysis::SrcPoint& point, double program_total);
+nlohmann::ordered_json event_json(const analysis::EventTotals& event);  // one of an interval's "events"
 
 }  // namespace parperf::report

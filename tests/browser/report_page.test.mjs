@@ -194,6 +194,9 @@ try {
   const hostileRow = page.locator('table.tree tr', { hasText: '<img src=x onerror=alert(1)>' }).first();
   await hostileRow.click();
   await page.waitForTimeout(200);
+  const events = await page.textContent('#interval-details [data-testid="events"]');
+  check(events.includes('</script><script>alert(2)</script>'), `the user event's name is not shown as text: ${events}`);
+  check(events.includes('<b onmouseover=alert(4)>bold</b>'), `the user event's text is not shown as text: ${events}`);
   check(dialogs === 0, `a name from the program ran script: ${dialogs} alert dialog(s)`);
   check(errors.length === 0, `the hostile page has script errors: ${errors.join('; ')}`);
   await page.screenshot({ path: join(output, 'hostile.png') });

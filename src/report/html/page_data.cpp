@@ -178,6 +178,18 @@ json processor_data(const std::vector<FlatInterval>& flat, std::size_t budget) {
   return data;
 }
 
+// The user events of the intervals that have any, by position (few intervals have events).
+json event_data(const std::vector<FlatInterval>& flat) {
+  json data = json::object();
+  for (std::size_t k = 0; k < flat.size(); ++k) {
+    if (flat[k].interval->events.empty()) continue;
+    json events = json::array();
+    for (const analysis::EventTotals& e : flat[k].interval->events) events.push_back(event_json(e));
+    data[std::to_string(k)] = std::move(events);
+  }
+  return data;
+}
+
 json section_json(const PageSection& section) {
   json pictures = json::array();
   for (const Picture& p : section.pictures)
@@ -200,6 +212,7 @@ json report_page_data(const Report& report, const PageExtras& extras, const Page
   json data = {{"page", "report"}, {"run", run_facts(report)}, {"findings", findings_json(report.findings)}};
   data["intervals"] = interval_columns(flat, limits.diagnoses, strings);
   data["processors"] = processor_data(flat, limits.processor_rows);
+  data["events"] = event_data(flat);
   json points = json::array();
   for (const analysis::SrcPoint& p : report.src_points) {
     if (points.size() == limits.src_points) break;

@@ -475,8 +475,19 @@
         : `(This page keeps the diagnoses of the intervals that lose most; parperf report --intervals "${n.name || n.kind}" gives this one's.)`),
       el('h3', null, 'Per processor'),
       processorChart(n),
+      eventsTable(n),
       el('h3', null, 'Characteristics'),
       el('table', null, el('tbody', null, rows.map(([k, v]) => el('tr', null, el('td', null, k), el('td', { class: 'num' }, v)))))]);
+  }
+
+  // The interval's user events (parperf_event_*): their counts, times and first description.
+  function eventsTable(n) {
+    const events = data.events[String(n.index)];
+    if (!events) return null;
+    return [el('h3', null, 'User events'), el('table', { 'data-testid': 'events' }, el('thead', null, el('tr', null,
+      el('th', null, 'Event'), el('th', { class: 'num' }, 'Starts'), el('th', { class: 'num' }, 'Total'), el('th', { class: 'num' }, 'Mean'), el('th', null, 'First text'))),
+    el('tbody', null, events.map((e) => el('tr', null, el('td', null, e.name), el('td', { class: 'num' }, fmtCount(e.starts + e.atomics)),
+      el('td', { class: 'num' }, fmtTime(e.total)), el('td', { class: 'num' }, fmtTime(e.mean)), el('td', { class: 'mono' }, e.first_description)))))];
   }
 
   // ---- per-processor bars: one per processor up to 64, else 64 groups of neighbours ----------------
