@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/interval_findings.hpp"
 #include "analysis/openmp_attribution.hpp"
 #include "analysis/rank_list.hpp"
 #include "analysis/rank_view.hpp"
@@ -78,6 +79,8 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
       characteristics.push_back(interval.characteristics);
     analysis.findings = main_findings(analysis.intervals[0].characteristics, analysis.src_points, loops,
                                       serial_sections(tree, characteristics));
+    for (Finding& f : interval_loss_findings(tree, analysis.intervals, analysis.findings))
+      analysis.findings.push_back(std::move(f));
   }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
   return analysis;

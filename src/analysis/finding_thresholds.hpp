@@ -30,4 +30,10 @@ inline constexpr double kStartupWorthSaying = 0.10;
 // MPI set-up calls (communicator, group and window creation), productive Sys time, worth a finding.
 inline constexpr double kSetupWorthSaying = 0.10;
 
+// An interval named as a main finding for its own loss (interval_loss), when no SRC point or loop
+// explains the program's loss: at least this share of the program's Total time. Lower than the
+// start-up threshold because it points at code, higher than kSignificantLoss because an interval's
+// idle time is also counted in every interval around it, and the few that say most should be named.
+inline constexpr double kIntervalWorthSaying = 0.03;
+
 }  // namespace parperf::analysis

@@ -59,6 +59,9 @@ enum class FindingKind {
   // A loop whose iterations (or chunks) or whose processors' shares are unbalanced (loop_balance.hpp):
   // an interval's note, and one of the run's main findings when balancing it would save enough.
   unbalanced_loop,
+  // An interval that loses a large share of the program's time when no SRC point or loop finding says
+  // why (annotated code: its idle time): the interval with its own largest loss (`explains`).
+  interval_loss,
 };
 
 // What would recover the loss, when the analysis knows of a usual remedy.
@@ -110,8 +113,10 @@ struct Finding {
   std::vector<SerialSection> serial_sections;     // amdahl_limit, sequential_code: the longest, first
   std::optional<FunctionPlace> function;          // poor_spatial_locality
   std::optional<OperationIdentity> startup_call;  // startup: the call that started the model
-  // preemption as an interval's diagnosis: the loss it explains (idle, desync or OpenMP waiting).
+  // preemption as an interval's diagnosis: the loss it explains (idle, desync or OpenMP waiting);
+  // interval_loss: the interval's own largest loss, whose fields (processors, spread) this finding keeps.
   FindingKind explains = FindingKind::no_significant_loss;
+  std::optional<IntervalIdentity> interval;  // interval_loss: the interval
 
   // Evidence, in seconds unless said otherwise.
   double share = 0;             // the loss over the base Total time (the interval's, or the program's)

@@ -65,6 +65,8 @@ std::string_view rule_key(FindingKind kind) {
       return "poor_spatial_locality";
     case FindingKind::unbalanced_loop:
       return "unbalanced_loop";
+    case FindingKind::interval_loss:
+      return "interval_loss";
   }
   return "unknown";
 }

@@ -26,6 +26,7 @@ json finding_interval(const Finding& f) {
   if (f.src_point) return interval_json(f.src_point->interval);
   if (f.loop) return interval_json(f.loop->identity);
   if (!f.serial_sections.empty()) return interval_json(f.serial_sections.front().identity);
+  if (f.interval) return interval_json(*f.interval);
   return nullptr;
 }
 
@@ -38,6 +39,7 @@ json finding_location(const Finding& f) {
     return location_json(f.serial_sections.front().identity.file, f.serial_sections.front().identity.line);
   if (f.function) return location_json(f.function->file, f.function->line);
   if (f.startup_call) return location_json(f.startup_call->file, f.startup_call->line);
+  if (f.interval) return location_json(f.interval->file, f.interval->line);
   return nullptr;
 }
 

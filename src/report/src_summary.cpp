@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "format/records.hpp"
+#include "report/diagnosis.hpp"
 #include "report/interval_kind.hpp"
 #include "report/loop_balance_text.hpp"
 #include "report/time_format.hpp"
@@ -193,6 +194,21 @@ std::string locality_text(const Finding& f) {
       percent(f.evidence_value("far_share")));
 }
 
+// "the parallel loop "compute" at heat.cpp:77 loses 87.3 ms, 8 % of the program's time: idle time is
+// 15% of total: processor 1 finishes ..." — the interval's own diagnosis, as its line in the report.
+std::string interval_loss_text(const Finding& f) {
+  Finding cause = f;
+  cause.kind = f.explains;
+  cause.share = f.evidence_value("interval_share");
+  const analysis::IntervalIdentity& id = *f.interval;
+  // "the interval "solve"", "the parallel loop "compute"", "the program".
+  std::string name = kind_text(id.kind) == "user" ? "interval" : std::string(kind_text(id.kind));
+  if (!id.name.empty() && id.name != name) name += " \"" + id.name + "\"";
+  const std::string where = id.file.empty() ? "" : " at " + source_text(id.file, id.line, id.end_line);
+  return fmt::format("the {}{} loses {}, {} of the program's time: {}", name, where,
+                     format_duration(f.estimated_gain), percent(f.share), diagnosis_text({cause}));
+}
+
 }  // namespace
 
 std::string main_finding_text(const Finding& f) {
@@ -209,6 +225,9 @@ std::string main_finding_text(const Finding& f) {
       return "";
     case FindingKind::poor_spatial_locality:
       if (f.function) return locality_text(f);
+      return "";
+    case FindingKind::interval_loss:
+      if (f.interval) return interval_loss_text(f);
       return "";
     default:
       break;

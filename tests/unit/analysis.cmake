@@ -9,6 +9,7 @@ parperf_add_unit_test(analysis_test
     ${CMAKE_CURRENT_LIST_DIR}/analysis_collective_matching_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_mpi_attribution_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_findings_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_interval_findings_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_loop_balance_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_timeline_merge_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_operations_trace_test.cpp

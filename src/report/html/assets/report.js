@@ -128,13 +128,11 @@
   }
 
   // ================================ the report page =================================================
-  let nodesOfPage = [];
   let selectedNode = null;  // the interval selected in the tree, which the timeline can zoom to
   function reportPage() {
     const run = data.run;
     const strings = data.strings;
     const nodes = buildNodes(data.intervals, strings);
-    nodesOfPage = nodes;
     const roots = nodes.filter((n) => n.parent < 0);
     const program = roots[0];
 
@@ -206,7 +204,6 @@
     if (run.directory) fact('run directory', el('span', { class: 'mono' }, run.directory));
     const efficiency = program ? program.efficiency : null;
     const top = (data.findings || []).slice(0, 3).map(findingText);
-    if (!top.length) for (const n of costliestIntervals(3)) top.push(intervalLossText(n));
     return el('header', { class: 'summary' },
       el('div', null, el('h1', null, 'parperf report'), el('dl', { class: 'facts' }, facts)),
       el('div', { class: 'big ' + (efficiency === null ? '' : efficiencyClass(efficiency)), 'data-testid': 'efficiency' }, fmtPct(efficiency),
@@ -216,30 +213,8 @@
         : el('p', { class: 'losses' }, 'No loss worth naming: the processors were busy with the program\'s own work.'));
   }
 
-  // Without findings (no SRC point, loop or sequential section loses enough), the header names the
-  // intervals that lose most instead: the deepest ones, none inside another, so that no loss counts twice.
-  function costliestIntervals(count) {
-    const all = nodesOfPage.filter((n) => n.lost > 0 && n.total > 0 && n.lost >= 0.01 * n.total);
-    all.sort((a, b) => b.lost - a.lost);
-    const related = (a, b) => { for (let n = a; n; n = n.parent >= 0 ? nodesOfPage[n.parent] : null) if (n === b) return true; return false; };
-    const chosen = [];
-    for (const n of all) {
-      if (chosen.length === count) break;
-      if (n.children.some((c) => all.includes(c) && c.lost >= 0.5 * n.lost)) continue;  // a child holds the loss
-      if (chosen.some((c) => related(c, n) || related(n, c))) continue;
-      chosen.push(n);
-    }
-    return chosen;
-  }
-  function intervalLossText(n) {
-    const where = location(n.file, n.line, n.endLine);
-    const program = nodesOfPage[0];
-    const share = program && program.total > 0 ? ` (${fmtPct(n.lost / program.total)} of the program's time)` : '';
-    return `${n.label}${where ? ' at ' + where : ''} loses ${fmtTime(n.lost)}${share}` + (n.diagnosis ? ': ' + n.diagnosis : '');
-  }
-
   function findingsList(findings) {
-    if (!findings || !findings.length) return el('p', null, 'No finding: no synchronization point, loop, sequential section or start-up loses a significant share of the time by itself. The header names the intervals that lose most; the tree below shows where.');
+    if (!findings || !findings.length) return el('p', null, 'No finding: nothing loses a significant share of the time (docs/diagnosis.md has the rules).');
     return el('ol', { class: 'findings' }, findings.map((f) => el('li', { 'data-rule': f.rule },
       el('span', { class: 'badge' }, f.rule.replace(/_/g, ' ')), ' ', f.text,
       f.estimated_gain > 0 ? el('div', { class: 'muted' }, `estimated gain up to ${fmtTime(f.estimated_gain)} of processor time` +
