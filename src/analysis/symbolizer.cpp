@@ -80,12 +80,14 @@ const char* die_string(Dwarf_Die* die, unsigned int name) {
 }
 
 // The demangled linkage name (qualified, with parameters, as profilers show C++ functions) when
-// there is one, else DW_AT_name.
+// there is a C++ one, else DW_AT_name: other languages' linkage names are the compiler's spelling
+// of the source name (gfortran's `work_`, `__numbers_MOD_accumulate` for `work`, `accumulate`).
 std::string die_function_name(Dwarf_Die* die) {
   const char* linkage = die_string(die, DW_AT_linkage_name);
   if (linkage == nullptr) linkage = die_string(die, DW_AT_MIPS_linkage_name);
-  if (linkage != nullptr) return source_function_name(linkage);
   const char* name = die_string(die, DW_AT_name);
+  if (linkage != nullptr && (name == nullptr || std::string_view(linkage).starts_with("_Z")))
+    return source_function_name(linkage);
   return name != nullptr ? source_function_name(name) : std::string();
 }
 
