@@ -1,7 +1,10 @@
 #include "runtime/functions/function_table.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstring>
 #include <mutex>
 
 #include "format/site_kinds.hpp"
@@ -30,6 +33,23 @@ void warn_full() {
       "parperf: more than 24576 distinct instrumented functions; the later ones are not measured (a "
       "filter keeps small functions out: docs/instrumentation.md)\n";
   [[maybe_unused]] const ssize_t written = write(2, message, sizeof message - 1);
+}
+
+// The site's name until the analysis symbolizes its address (the runtime's own messages use it, as
+// when a longjmp left the function's interval open): the dynamic symbol when the function has one,
+// else "function at <module>+0x<offset>".
+PARPERF_NO_INSTRUMENT const char* provisional_name(const void* fn) {
+  Dl_info info{};
+  if (dladdr(fn, &info) == 0) return "function";
+  if (info.dli_sname && info.dli_saddr == fn) return info.dli_sname;  // the module's string table
+  const char* module = info.dli_fname ? std::strrchr(info.dli_fname, '/') : nullptr;
+  module = module ? module + 1 : (info.dli_fname ? info.dli_fname : "?");
+  char text[160];
+  const int length = std::snprintf(
+      text, sizeof text, "function at %s+0x%zx", module,
+      static_cast<std::size_t>(static_cast<const char*>(fn) - static_cast<const char*>(info.dli_fbase)));
+  const char* copy = length > 0 ? runtime::copy_text_private(text, std::strlen(text)) : nullptr;
+  return copy ? copy : "function";
 }
 
 PARPERF_NO_INSTRUMENT const FunctionEntry* insert(FunctionEntry* entry) {
@@ -61,7 +81,7 @@ PARPERF_NO_INSTRUMENT const FunctionEntry* add_function(const void* fn) noexcept
       entry->fn = fn;
       if (g_measured && !excluded_by_module_filter(fn))
         entry->site = parperf_collector_code_site(fn, static_cast<std::uint32_t>(format::SiteKind::function),
-                                                  "function");
+                                                  provisional_name(fn));
       result = insert(entry);
     }
   }
