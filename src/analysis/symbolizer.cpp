@@ -58,8 +58,17 @@ std::string strip_compiler_suffixes(std::string_view name) {
   return std::string(name.substr(0, cut));
 }
 
+// gfortran names a module procedure __<module>_MOD_<procedure>: shown as <module>::<procedure>, as
+// a C++ name would be (libdw finds no DWARF scope for it: the procedure's DIE is inside the
+// module's).
+std::string fortran_module_procedure(const std::string& name) {
+  const std::size_t mod = name.find("_MOD_");
+  if (!name.starts_with("__") || mod == std::string::npos || mod <= 2 || mod + 5 >= name.size()) return name;
+  return name.substr(2, mod - 2) + "::" + name.substr(mod + 5);
+}
+
 std::string demangle(const std::string& name) {
-  if (!name.starts_with("_Z")) return name;
+  if (!name.starts_with("_Z")) return fortran_module_procedure(name);
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> plain(
       abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);

@@ -190,10 +190,8 @@ TEST_F(FunctionInstrumentation, FortranSubroutinesThroughParperfFortran) {
   ASSERT_NE(work, nullptr) << "the subroutine work is not reported as a function interval";
   EXPECT_EQ(integer(*work->interval, "count"), 1);
   EXPECT_TRUE(text_of(*work->interval, "file").ends_with("functions.f90"));
-  const FunctionInterval* accumulate = nullptr;
-  for (const auto& f : functions)
-    if (f.interval->value("name", "").find("accumulate") != std::string::npos) accumulate = &f;
-  ASSERT_NE(accumulate, nullptr) << "the module procedure accumulate is not reported";
+  const FunctionInterval* accumulate = named(functions, "numbers::accumulate");
+  ASSERT_NE(accumulate, nullptr) << "the module procedure accumulate is not reported as numbers::accumulate";
   EXPECT_EQ(integer(*accumulate->interval, "count"), 200) << "work calls accumulate 200 times";
   EXPECT_EQ(accumulate->parent, "work");
 }
