@@ -12,7 +12,8 @@
 //   functions: an allowlist of `src:*` and `fun:FUNCTION` lines (clang needs both kinds).
 // functions (the default of fortran): every function's entry and exit, with gcc, g++ or gfortran
 //   -finstrument-functions (clang: -finstrument-functions-after-inlining, so that calls the
-//   optimiser inlined cost nothing) and, when linking, libparperf-functions and the runtime.
+//   optimiser inlined cost nothing), -fno-omit-frame-pointer (the hooks know a call by its frame)
+//   and, when linking, libparperf-functions and the runtime.
 //   `--filter FILE` leaves functions out: gcc is told the exclusions it can apply itself, and after
 //   linking the whole filter is decided per function and left in the module for the runtime.
 // Both add -g (function names and source lines for the report) and an rpath to parperf's libraries.
@@ -155,6 +156,9 @@ void add_memory_instrumentation(std::vector<std::string>& command, const Compile
 
 void add_function_instrumentation(std::vector<std::string>& command,
                                   const std::optional<FunctionFilterFile>& filter) {
+  // The hooks tell a call the program has left (a longjmp, an unwound exception) by its frame
+  // address (runtime/functions/call_stack.hpp).
+  command.emplace_back("-fno-omit-frame-pointer");
   if (is_clang(command.front())) {
     command.emplace_back("-finstrument-functions-after-inlining");
     return;

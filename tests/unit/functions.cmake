@@ -18,7 +18,10 @@ add_test(NAME functions_library_private_memory
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/check_private_memory.cmake)
 set_tests_properties(functions_library_private_memory PROPERTIES LABELS "unit")
 
-# The hooks driven directly, in a process with the real runtime (as runtime.cmake's tests).
-parperf_add_runtime_test(functions_hooks_test SOURCES functions_hooks_test.cpp ENV "PARPERF_MAX_DEPTH=6")
+# The hooks under instrumented code, in a process with the real runtime (as runtime.cmake's tests).
+parperf_add_runtime_test(functions_hooks_test SOURCES functions_hooks_test.cpp functions_hooks_program.c
+  ENV "PARPERF_MAX_DEPTH=6")
+set_source_files_properties(functions_hooks_program.c PROPERTIES
+  COMPILE_OPTIONS "-O1;-finstrument-functions;-fno-omit-frame-pointer")
 target_link_libraries(functions_hooks_test PRIVATE parperf-functions)
 set_target_properties(functions_hooks_test PROPERTIES ENABLE_EXPORTS ON)
