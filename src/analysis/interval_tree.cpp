@@ -23,7 +23,8 @@ class ProcessTables {
     if (it == sites_.end()) return {1, fmt::format("<unknown site {}>", node.site), "", 0, node.value, 0, ""};
     const format::Site& site = *it->second.site;
     const SiteLocation& where = it->second.location;
-    return {site.kind, site.name, where.file, where.line, node.value, where.end_line, where.function};
+    return {site.kind,  where.name_of(site), where.file,    where.line,
+            node.value, where.end_line,      where.function};
   }
 
   OperationIdentity operation(std::uint32_t id) const {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "analysis/symbolizer.hpp"
+#include "format/site_kinds.hpp"
 
 namespace parperf::analysis {
 
@@ -15,11 +16,15 @@ SiteTable resolve_code_sites(const RunData& run) {
   for (const format::Profile& profile : run.profiles) {
     for (const format::Site& site : profile.sites) {
       if (site.module.empty() || site.address == 0) continue;
-      const SourceLocation where = symbolizer.locate_return_address(site.module, site.address);
+      // An instrumented function's site is its entry address itself, not a return address.
+      const bool function_entry = site.kind == static_cast<std::uint32_t>(format::SiteKind::function);
+      const SourceLocation where = function_entry
+                                       ? symbolizer.locate(site.module, site.address)
+                                       : symbolizer.locate_return_address(site.module, site.address);
       if (const std::string& problem = symbolizer.problem(site.module);
           !problem.empty() && reported.insert(site.module).second)
         table.warnings.push_back(fmt::format("source locations unavailable: {}", problem));
-      SiteLocation resolved{site.file, site.line, 0, where.function};
+      SiteLocation resolved{site.file, site.line, 0, where.function, {}};
       if (where.line > 0) {
         resolved.file = where.file;
         resolved.line = where.line;
@@ -31,6 +36,10 @@ SiteTable resolve_code_sites(const RunData& run) {
       if (site.end_address != 0 && where.line > 0) {
         const SourceLocation end = symbolizer.locate_return_address(site.module, site.end_address);
         if (end.file == where.file && end.line >= where.line) resolved.end_line = end.line;
+      }
+      if (function_entry) {  // the function is the site: its name, and no "in <function>" beside it
+        resolved.name = std::move(resolved.function);
+        resolved.function.clear();
       }
       table.add(profile.process.rank, site.id, std::move(resolved));
     }

@@ -1,5 +1,7 @@
-// Symbolization of the sites the collectors found at code addresses (OpenMP constructs): module +
-// address become function, file, line and, where the construct's end was seen, its last line.
+// Symbolization of the sites the collectors found at code addresses (OpenMP constructs, instrumented
+// functions): module + address become function, file, line and, where the construct's end was seen,
+// its last line. An instrumented function's site becomes the function: its name is the symbolized
+// (demangled) name, its file and line where the function begins.
 #pragma once
 
 #include "analysis/run_data.hpp"

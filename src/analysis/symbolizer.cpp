@@ -58,8 +58,17 @@ std::string strip_compiler_suffixes(std::string_view name) {
   return std::string(name.substr(0, cut));
 }
 
+// gfortran names a module procedure __<module>_MOD_<procedure>: shown as <module>::<procedure>, as
+// a C++ name would be (libdw finds no DWARF scope for it: the procedure's DIE is inside the
+// module's).
+std::string fortran_module_procedure(const std::string& name) {
+  const std::size_t mod = name.find("_MOD_");
+  if (!name.starts_with("__") || mod == std::string::npos || mod <= 2 || mod + 5 >= name.size()) return name;
+  return name.substr(2, mod - 2) + "::" + name.substr(mod + 5);
+}
+
 std::string demangle(const std::string& name) {
-  if (!name.starts_with("_Z")) return name;
+  if (!name.starts_with("_Z")) return fortran_module_procedure(name);
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> plain(
       abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
@@ -80,12 +89,14 @@ const char* die_string(Dwarf_Die* die, unsigned int name) {
 }
 
 // The demangled linkage name (qualified, with parameters, as profilers show C++ functions) when
-// there is one, else DW_AT_name.
+// there is a C++ one, else DW_AT_name: other languages' linkage names are the compiler's spelling
+// of the source name (gfortran's `work_`, `__numbers_MOD_accumulate` for `work`, `accumulate`).
 std::string die_function_name(Dwarf_Die* die) {
   const char* linkage = die_string(die, DW_AT_linkage_name);
   if (linkage == nullptr) linkage = die_string(die, DW_AT_MIPS_linkage_name);
-  if (linkage != nullptr) return source_function_name(linkage);
   const char* name = die_string(die, DW_AT_name);
+  if (linkage != nullptr && (name == nullptr || std::string_view(linkage).starts_with("_Z")))
+    return source_function_name(linkage);
   return name != nullptr ? source_function_name(name) : std::string();
 }
 

@@ -1,14 +1,22 @@
-// `parperf cc` / `parperf c++`: clang with the memory-access instrumentation of `parperf locality`,
-// in the manner of the classic tool wrappers (scorep-cc, tau_cc.sh). Every argument goes to clang
-// unchanged; the wrapper adds
+// `parperf cc` / `parperf c++` / `parperf fortran`: the compiler with parperf's instrumentation, in
+// the manner of the classic tool wrappers (scorep-cc, tau_cc.sh). Every argument goes to the
+// compiler unchanged; `--instrument` chooses what the wrapper adds (docs/instrumentation.md):
+//
+// memory (the default of cc and c++): the memory-access hooks of `parperf locality`, with clang
 //   -fsanitize-coverage=func,trace-loads,trace-stores   a hook call before every load and store
 //   -fno-sanitize-link-runtime   clang would otherwise link its own weak hooks into the program,
 //                                and they would win over libparperf-mem's
 //   -mno-avx     32-byte AVX accesses are not instrumented: keep vectors at 16 bytes (unless the
 //                user asks for AVX, which gets a warning)
-//   -g           function names and source lines for the report
-// and, when linking, libparperf-mem with an rpath. `--only FUNCTION` (repeatable) instruments only
-// the named functions: an allowlist of `src:*` and `fun:FUNCTION` lines (clang needs both kinds).
+//   and, when linking, libparperf-mem. `--only FUNCTION` (repeatable) instruments only the named
+//   functions: an allowlist of `src:*` and `fun:FUNCTION` lines (clang needs both kinds).
+// functions (the default of fortran): every function's entry and exit, with gcc, g++ or gfortran
+//   -finstrument-functions (clang: -finstrument-functions-after-inlining, so that calls the
+//   optimiser inlined cost nothing), -fno-omit-frame-pointer (the hooks know a call by its frame)
+//   and, when linking, libparperf-functions and the runtime.
+//   `--filter FILE` leaves functions out: gcc is told the exclusions it can apply itself, and after
+//   linking the whole filter is decided per function and left in the module for the runtime.
+// Both add -g (function names and source lines for the report) and an rpath to parperf's libraries.
 #include <unistd.h>
 
 #include <fmt/core.h>
@@ -16,20 +24,31 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
+#include "cli/function_filter_file.hpp"
 #include "cli/preload.hpp"
 #include "cli/temporary_file.hpp"
 
 namespace parperf::cli {
 namespace {
 
+enum class Language { c, cxx, fortran };
+
 struct CompilerOptions {
+  std::vector<std::string> instrument;
+  std::string filter;
   std::vector<std::string> only;
   std::vector<std::string> arguments;
+};
+
+struct Instrumentation {
+  bool memory = false;
+  bool functions = false;
 };
 
 bool links(const std::vector<std::string>& arguments) {
@@ -37,6 +56,19 @@ bool links(const std::vector<std::string>& arguments) {
     if (argument == "-c" || argument == "-S" || argument == "-E" || argument == "-M" || argument == "-MM")
       return false;
   return true;
+}
+
+// Where the link writes: -o's argument, else the compiler's a.out.
+std::filesystem::path link_output(const std::vector<std::string>& arguments) {
+  std::filesystem::path output = "a.out";
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == "-o" && i + 1 < arguments.size()) {
+      output = arguments[++i];
+    } else if (arguments[i].starts_with("-o") && arguments[i].size() > 2) {
+      output = arguments[i].substr(2);
+    }
+  }
+  return output;
 }
 
 bool asks_for_avx(const std::vector<std::string>& arguments) {
@@ -49,19 +81,64 @@ bool asks_for_avx(const std::vector<std::string>& arguments) {
   return false;
 }
 
-std::string compiler(bool cxx) {
-  const char* configured = std::getenv(cxx ? "PARPERF_CXX" : "PARPERF_CC");
-  if (configured && *configured) return configured;
-  return cxx ? "clang++-16" : "clang-16";
+const char* compiler_variable(Language language) {
+  switch (language) {
+    case Language::c:
+      return "PARPERF_CC";
+    case Language::cxx:
+      return "PARPERF_CXX";
+    case Language::fortran:
+      break;
+  }
+  return "PARPERF_FC";
 }
 
-int compile(const CompilerOptions& options, bool cxx) {
-  const auto library_directory = find_runtime_library().parent_path();
-  std::vector<std::string> command = {compiler(cxx)};
-  command.insert(command.end(), options.arguments.begin(), options.arguments.end());
+// The compiler: the one the variable names, else clang for memory instrumentation (only clang has
+// the load and store hooks), the GNU compilers for functions (only gcc applies a filter while
+// compiling).
+std::string compiler(Language language, const Instrumentation& what) {
+  const char* configured = std::getenv(compiler_variable(language));
+  if (configured && *configured) return configured;
+  if (language == Language::fortran) return "gfortran";
+  if (what.memory) return language == Language::cxx ? "clang++-16" : "clang-16";
+  return language == Language::cxx ? "g++" : "gcc";
+}
+
+bool is_clang(const std::string& compiler) {
+  return std::filesystem::path(compiler).filename().string().find("clang") != std::string::npos;
+}
+
+Instrumentation parse_instrumentation(const CompilerOptions& options, Language language) {
+  Instrumentation what;
+  for (const std::string& item : options.instrument) {
+    if (item == "memory") {
+      what.memory = true;
+    } else if (item == "functions") {
+      what.functions = true;
+    } else {
+      throw std::runtime_error(fmt::format("--instrument={}: say 'memory' or 'functions' (or both)", item));
+    }
+  }
+  if (!what.memory && !what.functions) {
+    what.memory = language != Language::fortran;
+    what.functions = language == Language::fortran;
+  }
+  if (what.memory && language == Language::fortran)
+    throw std::runtime_error(
+        "parperf fortran instruments functions only: memory accesses need clang's load and store hooks, "
+        "which gfortran does not have");
+  if (!options.filter.empty() && !what.functions)
+    throw std::runtime_error("--filter chooses instrumented functions: it needs --instrument=functions");
+  if (!options.only.empty() && !what.memory)
+    throw std::runtime_error(
+        "--only chooses functions for memory instrumentation: it needs --instrument=memory");
+  return what;
+}
+
+void add_memory_instrumentation(std::vector<std::string>& command, const CompilerOptions& options,
+                                std::filesystem::path& allowlist) {
   command.emplace_back("-fsanitize-coverage=func,trace-loads,trace-stores");
   command.emplace_back("-fno-sanitize-link-runtime");
-  command.emplace_back("-g");
   if (asks_for_avx(options.arguments)) {
     fmt::print(stderr,
                "parperf: warning: AVX is enabled: clang does not instrument 32-byte vector loads and stores, "
@@ -69,17 +146,51 @@ int compile(const CompilerOptions& options, bool cxx) {
   } else {
     command.emplace_back("-mno-avx");
   }
-  std::filesystem::path allowlist;
   if (!options.only.empty()) {
     std::string text = "src:*\n";
     for (const auto& function : options.only) text += "fun:" + function + "\n";
     allowlist = create_temporary_file("parperf-allowlist-XXXXXX.txt", text);
     command.push_back("-fsanitize-coverage-allowlist=" + allowlist.string());
   }
-  if (links(options.arguments)) {
+}
+
+void add_function_instrumentation(std::vector<std::string>& command,
+                                  const std::optional<FunctionFilterFile>& filter) {
+  // The hooks tell a call the program has left (a longjmp, an unwound exception) by its frame
+  // address (runtime/functions/call_stack.hpp).
+  command.emplace_back("-fno-omit-frame-pointer");
+  if (is_clang(command.front())) {
+    command.emplace_back("-finstrument-functions-after-inlining");
+    return;
+  }
+  command.emplace_back("-finstrument-functions");
+  if (filter)
+    for (std::string& option : gcc_exclusion_options(*filter)) command.push_back(std::move(option));
+}
+
+int compile(const CompilerOptions& options, Language language) {
+  const Instrumentation what = parse_instrumentation(options, language);
+  std::optional<FunctionFilterFile> filter;
+  if (!options.filter.empty()) filter = read_function_filter(options.filter);
+  const auto library_directory = find_runtime_library().parent_path();
+  std::vector<std::string> command = {compiler(language, what)};
+  command.insert(command.end(), options.arguments.begin(), options.arguments.end());
+  std::filesystem::path allowlist;
+  if (what.memory) add_memory_instrumentation(command, options, allowlist);
+  if (what.functions) add_function_instrumentation(command, filter);
+  command.emplace_back("-g");
+  const bool linking = links(options.arguments);
+  if (linking) {
     command.push_back("-L" + library_directory.string());
     command.push_back("-Wl,-rpath," + library_directory.string());
-    command.emplace_back("-lparperf-mem");
+    if (what.memory) command.emplace_back("-lparperf-mem");
+    if (what.functions) {
+      // The hooks, and the runtime they call, whatever --as-needed the toolchain defaults to: the
+      // program must measure itself when it runs without `parperf run`.
+      for (const char* item :
+           {"-Wl,--push-state,--no-as-needed", "-lparperf-functions", "-lparperf", "-Wl,--pop-state"})
+        command.emplace_back(item);
+    }
     command.emplace_back("-pthread");
   }
   std::vector<std::string> environment;
@@ -88,31 +199,64 @@ int compile(const CompilerOptions& options, bool cxx) {
   if (!allowlist.empty()) std::filesystem::remove(allowlist);
   if (result.exec_error != 0) {
     fmt::print(stderr, "parperf: cannot run {}: {} (set {} to name the compiler)\n", command.front(),
-               std::strerror(result.exec_error), cxx ? "PARPERF_CXX" : "PARPERF_CC");
+               std::strerror(result.exec_error), compiler_variable(language));
     return 127;
   }
   if (result.signal) return 128 + *result.signal;
-  return result.exit_code.value_or(125);
+  const int status = result.exit_code.value_or(125);
+  if (status == 0 && linking && filter) {
+    const std::filesystem::path output = link_output(options.arguments);
+    const ModuleExclusions done = embed_function_exclusions(output, *filter);
+    fmt::print(stderr, "parperf: {}: the function filter {} excludes {} of its {} functions\n",
+               output.string(), filter->path, done.excluded, done.functions);
+  }
+  return status;
 }
 
-void add_compiler(CLI::App& app, bool cxx) {
+std::string description(Language language) {
+  switch (language) {
+    case Language::c:
+      return "Compile and link C with parperf's instrumentation: memory accesses for 'parperf locality' "
+             "(clang, the default) or functions (--instrument=functions, gcc)";
+    case Language::cxx:
+      return "Compile and link C++ with parperf's instrumentation: memory accesses for 'parperf locality' "
+             "(clang++, the default) or functions (--instrument=functions, g++)";
+    case Language::fortran:
+      break;
+  }
+  return "Compile and link Fortran with parperf's function instrumentation (gfortran)";
+}
+
+void add_compiler(CLI::App& app, Language language) {
   auto options = std::make_shared<CompilerOptions>();
-  auto* command = app.add_subcommand(cxx ? "c++" : "cc",
-                                     fmt::format("Compile and link {} with the memory-access instrumentation "
-                                                 "of 'parperf locality' (clang)",
-                                                 cxx ? "C++" : "C"));
+  const char* name = language == Language::c ? "cc" : language == Language::cxx ? "c++" : "fortran";
+  auto* command = app.add_subcommand(name, description(language));
+  command
+      ->add_option("--instrument", options->instrument,
+                   "What to instrument: memory (loads and stores, for 'parperf locality') or functions (each "
+                   "function becomes an interval of the profile); comma-separated")
+      ->type_name("memory|functions")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option(
+          "--filter", options->filter,
+          "Function filter (include/exclude rules on function and file names; docs/instrumentation.md)")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
   command
       ->add_option("--only", options->only,
-                   "Instrument only this function (repeatable; mangled names for C++)")
+                   "Memory instrumentation of this function only (repeatable; mangled names for C++)")
       ->type_name("FUNCTION")
-      ->allow_extra_args(false)  // `--only f x.c`: x.c is clang's
+      ->allow_extra_args(false)  // `--only f x.c`: x.c is the compiler's
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->prefix_command();  // everything after parperf's own options is clang's
-  command->callback([options, command, cxx] {
+  command->prefix_command();  // everything after parperf's own options is the compiler's
+  command->callback([options, command, language] {
     options->arguments = command->remaining();
     int status = 0;
     try {
-      status = compile(*options, cxx);
+      status = compile(*options, language);
     } catch (const std::exception& e) {
       fmt::print(stderr, "parperf: {}\n", e.what());
       status = 125;
@@ -124,8 +268,9 @@ void add_compiler(CLI::App& app, bool cxx) {
 }  // namespace
 
 void add_compiler_commands(CLI::App& app) {
-  add_compiler(app, false);
-  add_compiler(app, true);
+  add_compiler(app, Language::c);
+  add_compiler(app, Language::cxx);
+  add_compiler(app, Language::fortran);
 }
 
 }  // namespace parperf::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   parperf::cli::add_diff_command(app);
   parperf::cli::add_locality_command(app);
   parperf::cli::add_compiler_commands(app);
+  parperf::cli::add_filter_command(app);
 
   try {
     app.parse(argc, argv);

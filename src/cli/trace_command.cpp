@@ -73,6 +73,7 @@ report::SiteDescriber located_sites(const analysis::SiteTable& sites, const form
     format::Site located = site;
     located.file = where.file;
     located.line = where.line;
+    located.name = where.name_of(site);
     report::SiteText text = report::describe_site(located, construct);
     text.line2 = where.end_line;
     return text;

@@ -20,6 +20,7 @@ OTF2_RegionRole role_of(std::uint32_t kind) {
   switch (static_cast<SiteKind>(kind)) {
     case SiteKind::program:
     case SiteKind::user:
+    case SiteKind::function:
       return OTF2_REGION_ROLE_FUNCTION;
     case SiteKind::branch:
       return OTF2_REGION_ROLE_CODE;

@@ -25,7 +25,7 @@ TimelineNames::TimelineNames(const analysis::TraceRun& traces, const analysis::S
         const analysis::SiteLocation where = sites.location(trace.rank, s);
         const std::string source =
             where.file.empty() || where.line <= 0 ? where.file : fmt::format("{}:{}", where.file, where.line);
-        names.sites[s.id] = SiteInfo{s.name, s.kind, where.file, where.line, source};
+        names.sites[s.id] = SiteInfo{where.name_of(s), s.kind, where.file, where.line, source};
       }
       for (const format::Event& e : trace.profile->events) names.events[e.id] = e.name;
     }

@@ -12,9 +12,9 @@
 
 namespace parperf::format {
 
-// Kinds of sites (SiteRecord::kind). 0-15 are the annotation API's parperf_kind values; the
-// collectors' kinds follow, one range per collector: OpenMP 16-63, MPI 64-127, OpenSHMEM 128-159,
-// UPC through GASP 160-191. Interval kinds head a tree node; operation
+// Kinds of sites (SiteRecord::kind). 0-15 are the annotation API's parperf_kind values and the
+// instrumented functions' kind (5); the collectors' kinds follow, one range per collector: OpenMP
+// 16-63, MPI 64-127, OpenSHMEM 128-159, UPC through GASP 160-191. Interval kinds head a tree node; operation
 // kinds name an OperationStatsRecord (an event at a source site: DESIGN.md section 2).
 enum class SiteKind : std::uint32_t {
   program = 0,
@@ -22,6 +22,9 @@ enum class SiteKind : std::uint32_t {
   parallel_loop = 2,
   sequential_loop = 3,
   branch = 4,  // one arm of a branch in a loop body (loop balance: its frequency and cost)
+  // A function entered, found by the compiler's instrumentation (src/runtime/functions/): its site
+  // is the function's entry address, symbolized post mortem into its name, file and line.
+  function = 5,
   // OpenMP intervals
   omp_parallel = 16,
   omp_loop = 17,
@@ -160,6 +163,7 @@ inline constexpr SiteKindInfo kSiteKinds[] = {
     {SiteKind::sequential_loop, "sequential_loop", "sequential loop", "sequential loop", "", "",
      SiteClass::interval},
     {SiteKind::branch, "branch", "branch", "branch", "", "", SiteClass::interval},
+    {SiteKind::function, "function", "function", "function", "function", "", SiteClass::interval},
     {SiteKind::omp_parallel, "omp_parallel", "parallel region", "parallel region", "parallel", "",
      SiteClass::interval},
     {SiteKind::omp_loop, "omp_loop", "omp loop", "loop", "loop", "", SiteClass::interval},

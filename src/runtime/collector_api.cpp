@@ -98,6 +98,16 @@ parperf_site* parperf_collector_source_site(const char* name, uint32_t kind, con
   return site;
 }
 
+parperf_site* parperf_collector_code_site(const void* address, uint32_t kind, const char* name) {
+  if (!address || !ensure_initialised()) return nullptr;
+  CodeSite* code = code_site(address, static_cast<parperf::format::SiteKind>(kind), name);
+  if (!code) return nullptr;
+  parperf_site* site = &code->site;
+  if ((__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
+    register_site(site);
+  return site;
+}
+
 int parperf_collector_record_at(parperf_site* site, const parperf_operation* operation,
                                 parperf_position* position) {
   ThreadState* t = current_thread();

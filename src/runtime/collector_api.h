@@ -90,6 +90,13 @@ PARPERF_API int parperf_collector_trace(const parperf_operation* operation);
 PARPERF_API parperf_site* parperf_collector_source_site(const char* name, uint32_t kind, const char* file,
                                                         int line);
 
+/* The site of `kind` at the code address `address` (a function's entry, for the compiler's function
+ * instrumentation), for an interval entered and left through parperf_interval_begin/end. Created on
+ * first use (one dladdr; `name`, in static storage, is its name until the analysis symbolizes the
+ * address into the function, file and line); a lock-free lookup afterwards. Null when `address` is
+ * null, the runtime is not measuring, or the table of code sites is full. */
+PARPERF_API parperf_site* parperf_collector_code_site(const void* address, uint32_t kind, const char* name);
+
 /* parperf_collector_record for an operation at a source site: `operation`'s name, address and kind
  * are not read (the site has them). */
 PARPERF_API int parperf_collector_record_at(parperf_site* site, const parperf_operation* operation,

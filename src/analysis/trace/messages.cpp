@@ -182,7 +182,7 @@ std::string site_location(const RankTrace& rank, std::uint32_t site) {
     for (const format::Site& s : rank.profile->sites) {
       if (s.id != site) continue;
       const SiteLocation where =
-          rank.sites ? rank.sites->location(rank.rank, s) : SiteLocation{s.file, s.line, 0, {}};
+          rank.sites ? rank.sites->location(rank.rank, s) : SiteLocation{s.file, s.line, 0, {}, {}};
       // The file's name, as the rest of the report names source files (the path is in the sites).
       const std::string file = std::filesystem::path(where.file).filename().string();
       if (!file.empty()) return where.line > 0 ? fmt::format("{}:{}", file, where.line) : file;
