@@ -80,6 +80,7 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
                                       serial_sections(tree, characteristics));
   }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
+  analysis.samples = analyse_samples(run, tree, analysis.unit, 0);
   return analysis;
 }
 
