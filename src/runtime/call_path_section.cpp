@@ -20,7 +20,10 @@ void write_call_paths(format::RecordWriter<FileSink>& w, const ThreadState* head
   header.clock = config().sample_wall_clock ? format::SampleClock::wall : format::SampleClock::cpu;
   header.module_count = code_module_count();
   header.period_ns = sample_period_ns();
-  for (const ThreadState* t = head; t; t = t->next) header.thread_count += t->sampling ? 1 : 0;
+  // A thread of the list may start sampling while this is written (never stop): the threads counted
+  // now are sampled below too, so at least as many are found, and no more than these are written.
+  for (const ThreadState* t = head; t; t = t->next)
+    header.thread_count += t->sampling.load(std::memory_order_acquire) ? 1 : 0;
   w.begin_section(format::SectionType::call_paths);
   w.record(header);
   for (std::uint32_t m = 0; m < header.module_count; ++m) {
@@ -30,9 +33,12 @@ void write_call_paths(format::RecordWriter<FileSink>& w, const ThreadState* head
     module.path = std::string_view(path, std::strlen(path));
     w.record(module);
   }
-  for (const ThreadState* t = head; t; t = t->next) {
-    if (!t->sampling) continue;
-    const CallPathTable& table = *t->sampling->table;
+  std::uint32_t written = 0;
+  for (const ThreadState* t = head; t && written < header.thread_count; t = t->next) {
+    const ThreadSampling* sampling = t->sampling.load(std::memory_order_acquire);
+    if (!sampling) continue;
+    ++written;
+    const CallPathTable& table = *sampling->table;
     // Read once: the count announced is the count written, whatever the handler adds meanwhile.
     const std::uint32_t count = table.node_count.load(std::memory_order_acquire);
     format::CallPathThreadRecord thread;

@@ -54,16 +54,17 @@ void on_sample(int signal, siginfo_t* info, void* context) {
     return;
   }
   ThreadState* t = thread_detail::current;
-  if (t && t->sampling && recording()) {
+  ThreadSampling* sampling = t ? t->sampling.load(std::memory_order_acquire) : nullptr;
+  if (sampling && recording()) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count =
-        walk_stack(*static_cast<const ucontext_t*>(context), t->sampling->stack, frames, kMaxSampleFrames);
+        walk_stack(*static_cast<const ucontext_t*>(context), sampling->stack, frames, kMaxSampleFrames);
     const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
     // The kernel checks CPU-time timers at its scheduler tick (250 Hz on many kernels): periods that
     // expired meanwhile come as the overrun count, and the one path found stands for all of them, so
     // the shares stay right while the sample count stays that of the requested rate.
     const std::uint64_t weight = 1 + static_cast<std::uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
-    if (count > 0) t->sampling->table->add_sample(frames, count, t->frames[depth].node.get(), weight);
+    if (count > 0) sampling->table->add_sample(frames, count, t->frames[depth].node.get(), weight);
   }
   errno = saved_errno;
 }
@@ -129,7 +130,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
     return;
   }
   // Published before the timer runs: the handler finds the table through the thread's state.
-  t.sampling = sampling;
+  t.sampling.store(sampling, std::memory_order_release);
   itimerspec period{};
   period.it_interval.tv_sec = static_cast<time_t>(g_period_ns / 1'000'000'000ull);
   period.it_interval.tv_nsec = static_cast<long>(g_period_ns % 1'000'000'000ull);
@@ -139,7 +140,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
 
 void stop_thread_sampling(ThreadState& t) noexcept {
   // The table stays: the profile written later holds the thread's samples.
-  if (t.sampling) timer_delete(t.sampling->timer);
+  if (ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire)) timer_delete(sampling->timer);
 }
 
 }  // namespace parperf::runtime
