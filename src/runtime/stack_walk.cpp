@@ -7,6 +7,10 @@
 
 #include "runtime/code_modules.hpp"
 
+// The walk reads the interrupted thread's stack word by word, its frames' unused slots included:
+// under AddressSanitizer those are poisoned redzones, which is expected here, not a bug.
+#define PARPERF_READS_FOREIGN_STACK __attribute__((no_sanitize("address")))
+
 namespace parperf::runtime {
 namespace {
 
@@ -77,7 +81,8 @@ bool follows_call(std::uintptr_t address) {
 
 // The interrupted function's return address when it has no frame of its own: the first word
 // between the stack pointer and the frame pointer's frame that returns after a call.
-std::uintptr_t unframed_return_address(std::uintptr_t sp, std::uintptr_t fp, std::uintptr_t high) {
+PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_address(std::uintptr_t sp, std::uintptr_t fp,
+                                                                   std::uintptr_t high) {
   constexpr std::uintptr_t kSearchedWords = 64;
   const std::uintptr_t limit = fp >= sp && fp < high ? fp : high - sizeof(std::uintptr_t);
   for (std::uintptr_t at = sp, n = 0; at < limit && n < kSearchedWords; at += sizeof(std::uintptr_t), ++n) {
@@ -123,8 +128,9 @@ StackBounds stack_bounds_of(std::uintptr_t address) noexcept {
   return found;
 }
 
-std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
-                         std::uint32_t capacity) noexcept {
+PARPERF_READS_FOREIGN_STACK std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack,
+                                                     std::uintptr_t* frames,
+                                                     std::uint32_t capacity) noexcept {
   const Registers r = registers_of(context);
   if (r.pc == 0 || capacity == 0) return 0;
   std::uint32_t count = 0;
