@@ -3,7 +3,9 @@
 #  1. one sample: sample_cost.c's fixed work 20 calls deep, timed in its own CPU time, under
 #     `parperf run` plain and with --sample=10000 --sample-clock=wall (elapsed-time timers are
 #     high-resolution: nearly every period is a delivered signal, so the samples counted are the
-#     handler's runs), median of REPS each, taking turns; (sampled - plain) / samples;
+#     handler's runs), median of REPS each, taking turns; (sampled - plain) / samples; beside it the
+#     same work with a timer and an empty handler of the program's own (the kernel's part: signal
+#     delivery and return, the timer's interrupt), so that parperf's own part shows;
 #  2. the OpenMP stencil (bench/openmp/stencil.c, clang-16, 2 threads) under `parperf run` and
 #     `parperf run --sample` (1 kHz of CPU time): the ratio of the sweeps' medians.
 # Usage: bench/sampling/overhead.sh [BUILD_DIR]   (REPS=5 by default)
@@ -24,15 +26,22 @@ samples_of() { "$parperf" report --json "$1" | python3 -c 'import json,sys; prin
 
 echo "machine busy before the runs: $(busy_percent)%"
 snapshot=$(busy_snapshot)
-plain=() sampled=() counts=()
+plain=() sampled=() counts=() empty=() empty_counts=()
 for ((i = 0; i < reps; i++)); do
   plain+=("$("$parperf" run -q -o "$scratch/p$i" -- "$cost" 20 | seconds_of)")
   sampled+=("$("$parperf" run -q --sample=10000 --sample-clock=wall -o "$scratch/s$i" -- "$cost" 20 | seconds_of)")
   counts+=("$(samples_of "$scratch/s$i")")
+  out=$("$parperf" run -q -o "$scratch/e$i" -- "$cost" 20 400000000 empty-handler)
+  empty+=("$(seconds_of <<<"$out")")
+  empty_counts+=("$(sed -n 's/^signals: //p' <<<"$out")")
 done
 p=$(median "${plain[@]}") s=$(median "${sampled[@]}") n=$(median "${counts[@]}")
-awk -v p="$p" -v s="$s" -v n="$n" 'BEGIN {
-  printf "one sample, 23 frames: plain %.4f s, sampled %.4f s, %d samples: %.0f ns a sample\n", p, s, n, (s - p) / n * 1e9 }'
+e=$(median "${empty[@]}") m=$(median "${empty_counts[@]}")
+awk -v p="$p" -v s="$s" -v n="$n" -v e="$e" -v m="$m" 'BEGIN {
+  a = (s - p) / n * 1e9; k = (e - p) / m * 1e9
+  printf "one sample, 23 frames: plain %.4f s, sampled %.4f s, %d samples: %.0f ns a sample\n", p, s, n, a
+  printf "an empty handler of the program: %.4f s, %d signals: %.0f ns a signal (the kernel'"'"'s part)\n", e, m, k
+  printf "parperf'"'"'s own part of a sample: %.0f ns\n", a - k }'
 
 OMP_NUM_THREADS=2
 export OMP_NUM_THREADS
