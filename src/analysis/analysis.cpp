@@ -83,6 +83,7 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
       analysis.findings.push_back(std::move(f));
   }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
+  analysis.samples = analyse_samples(run, tree, analysis.unit, 0);
   return analysis;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/call_path_profile.hpp"
 #include "analysis/characteristics.hpp"
 #include "analysis/findings.hpp"
 #include "analysis/interval_totals.hpp"
@@ -66,6 +67,7 @@ struct Analysis {
   std::optional<RankTime> slowest_rank;     // over the whole run, when it has several ranks
   OneSidedTraffic traffic;                  // who wrote and read whose memory (one-sided models)
   ProbeCompensation probe_compensation;     // what was taken out of the times for parperf's probes
+  SampleProfile samples;                    // the sampled call paths (`parperf run --sample`), by interval
 
   // The tree the figures describe: the whole run, or one rank's view of it.
   const IntervalTree& tree() const { return rank_tree ? *rank_tree : whole_run; }

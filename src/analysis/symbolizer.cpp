@@ -181,6 +181,43 @@ std::string absolute_source_path(Dwarf_Die* cu, const char* file) {
   return path.lexically_normal().string();
 }
 
+// The functions the inlined instance `innermost` was inlined into, innermost first, with the lines
+// of the inlined calls (each inlined instance's DW_AT_call_file and DW_AT_call_line).
+std::vector<InlinedCaller> inlined_callers(Dwarf_Die* cu, Dwarf_Die* innermost) {
+  std::vector<InlinedCaller> callers;
+  Dwarf_Files* files = nullptr;
+  std::size_t file_count = 0;
+  if (dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
+  // dwarf_getscopes continues an inlined instance with its abstract definition; the concrete
+  // scopes around an instance (what it was inlined into) come from dwarf_getscopes_die.
+  Dwarf_Die inlined = *innermost;
+  for (int depth = 0; depth < 64 && dwarf_tag(&inlined) == DW_TAG_inlined_subroutine; ++depth) {
+    Dwarf_Die* scopes = nullptr;
+    const int count = dwarf_getscopes_die(&inlined, &scopes);
+    int caller = -1;
+    for (int i = 1; i < count && caller < 0; ++i)
+      if (const int tag = dwarf_tag(&scopes[i]); tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+        caller = i;
+    if (caller < 0) {
+      std::free(scopes);
+      break;
+    }
+    InlinedCaller call{die_function_name(&scopes[caller]), "", 0};
+    Dwarf_Attribute attribute;
+    Dwarf_Word value = 0;
+    if (dwarf_formudata(dwarf_attr(&inlined, DW_AT_call_line, &attribute), &value) == 0)
+      call.line = static_cast<std::int64_t>(value);
+    if (files && dwarf_formudata(dwarf_attr(&inlined, DW_AT_call_file, &attribute), &value) == 0 &&
+        value < file_count)
+      if (const char* file = dwarf_filesrc(files, value, nullptr, nullptr); file && *file)
+        call.file = absolute_source_path(cu, file);
+    callers.push_back(std::move(call));
+    inlined = scopes[caller];
+    std::free(scopes);
+  }
+  return callers;
+}
+
 // Line and function from the unit's DWARF; `pc` in the DWARF's own addresses.
 void locate_in_unit(Dwarf_Die* cu, Dwarf_Addr pc, SourceLocation& location) {
   if (Dwarf_Line* line = dwarf_getsrc_die(cu, pc); line != nullptr) {
@@ -198,6 +235,8 @@ void locate_in_unit(Dwarf_Die* cu, Dwarf_Addr pc, SourceLocation& location) {
     if (location.function.empty()) location.function = name;  // better than nothing in a report
   } else {
     location.function = die_function_name(&function);
+    if (dwarf_tag(&function) == DW_TAG_inlined_subroutine)
+      location.inlined_into = inlined_callers(cu, &function);
   }
 }
 

@@ -6,14 +6,25 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace parperf::analysis {
+
+// A function that an inlined call was inlined into, with the call's line.
+struct InlinedCaller {
+  std::string function;
+  std::string file;
+  std::int64_t line = 0;
+};
 
 // Empty strings and line 0 mean unknown.
 struct SourceLocation {
   std::string function;  // demangled; for OpenMP outlined code, the source function the construct is in
   std::string file;      // as recorded in DWARF, made absolute with the compilation directory
   std::int64_t line = 0;
+  // When `function` was inlined: the functions it sits in, innermost first, each with the line of
+  // the inlined call; the last one is the function the code was compiled as. Empty otherwise.
+  std::vector<InlinedCaller> inlined_into{};
 };
 
 // Addresses are module-relative: the runtime address minus the module's load bias (link_map::l_addr),

@@ -40,6 +40,7 @@
 #include "report/printable_text.hpp"
 #include "report/processor_list.hpp"
 #include "report/report_builder.hpp"
+#include "report/sampled_functions.hpp"
 #include "report/text_protocol.hpp"
 #include "report/wait_states_report.hpp"
 
@@ -64,6 +65,8 @@ struct ReportCommandOptions {
   bool partial = false;
   bool raw_times = false;  // --no-compensation
   int processes = 0;       // --np: analyse the traces as an MPI job of that many processes
+  bool functions = false;  // --functions: the sampled functions per interval, after the report
+  bool folded = false;     // --folded: only the folded stacks of the samples
 };
 
 report::ReportOptions report_options(const ReportCommandOptions& o) {
@@ -142,6 +145,8 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool co
   arguments.push_back(colour ? "--color=always" : "--color=never");
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
+  if (o.functions) arguments.push_back("--functions");
+  if (o.folded) arguments.push_back("--folded");
   arguments.push_back(o.directory);
   return arguments;
 }
@@ -209,6 +214,14 @@ void run_report(const ReportCommandOptions& o) {
     analysis::attach_sites(*traces, analyzed.sites);
     traced = analysis::analyse_traces(*traces);
   }
+  if (o.folded) {
+    fmt::print("{}", report::folded_stacks_text(analyzed.samples));
+    if (!analyzed.samples.sampled)
+      fmt::print(stderr, "parperf: {} was not sampled (record it with `parperf run --sample`)\n",
+                 o.directory);
+    std::fflush(stdout);
+    return;
+  }
   if (!o.html.empty()) {
     write_html_report(o.html, HtmlReportInputs{&run, built, &analyzed.sites, traces ? &*traces : nullptr,
                                                traced ? &*traced : nullptr, &locality});
@@ -226,6 +239,7 @@ void run_report(const ReportCommandOptions& o) {
   } else {
     fmt::print("{}", report::render_text(built, text_options(o)));
     if (traced) fmt::print("\n{}", report::wait_states_text(*traced));
+    if (o.functions) fmt::print("\n{}", report::sampled_functions_text(built.samples, report::kSampledRows));
     if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));
   }
   std::fflush(stdout);
@@ -286,6 +300,14 @@ void add_report_command(CLI::App& app) {
       ->add_option("--color", o->colour,
                    "Colour the text report: auto (on a terminal, unless NO_COLOR is set), never, always")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kColourModes), std::end(kColourModes))));
+  report->add_flag("--functions", o->functions,
+                   "After the report, per interval the sampled functions (self and inclusive samples, "
+                   "file:line), call paths and each processor's top function (`parperf run --sample`)");
+  report
+      ->add_flag("--folded", o->folded,
+                 "Print only the sampled stacks, folded (\"interval;f;g 12\" lines), for flamegraph.pl or "
+                 "speedscope")
+      ->excludes(json);
   report->add_flag("--no-compensation", o->raw_times,
                    "Report times as measured, with the cost of parperf's own probes left in");
   report

@@ -254,6 +254,7 @@ int run_job(const RunOptions& options) {
   if (options.quiet) inner.emplace_back("-q");
   if (options.verbose) inner.emplace_back("-v");
   for (const std::string& argument : trace_arguments(options.trace)) inner.push_back(argument);
+  for (const std::string& argument : sample_arguments(options.sample)) inner.push_back(argument);
   const auto self = std::filesystem::read_symlink("/proc/self/exe");
   const auto [command, mpirun] = job_command(options, inner, self);
   std::vector<std::string> environment;
@@ -306,6 +307,7 @@ int run_program(const RunOptions& options) {
   if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
   const auto local_traces = local_trace_directory(options.trace);
   for (auto& setting : trace_settings(options.trace, local_traces)) settings.push_back(std::move(setting));
+  for (auto& setting : sample_settings(options.sample)) settings.push_back(std::move(setting));
   const auto openmp = choose_openmp_runtime(options);
   std::vector<std::filesystem::path> preloads = {library};
   const auto mpi_collector = choose_mpi_collector(options, library);
@@ -387,6 +389,7 @@ void add_run_command(CLI::App& app) {
           },
           "N");
   add_trace_options(*run, options->trace);
+  add_sample_options(*run, options->sample);
   auto parameters = std::make_shared<std::vector<std::string>>();
   run->add_option(
          "--param", *parameters,

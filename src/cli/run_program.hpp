@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/sample_recording.hpp"
 #include "cli/trace_recording.hpp"
 #include "format/run_info.hpp"
 
@@ -27,6 +28,7 @@ struct RunOptions {
   int processes = 0;        // --np: start an MPI job of that many ranks (kRanksOfTheSweep: --sweep's)
   bool job_member = false;  // started by `parperf run --np`: the launcher writes run.json
   TraceOptions trace;
+  SampleOptions sample;
   std::map<std::string, std::string> parameters;  // --param name=value, recorded in run.json
   std::optional<format::SweepPoint> sweep;        // set by --sweep for each run it makes
   std::vector<std::string> command;

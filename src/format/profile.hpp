@@ -56,6 +56,17 @@ struct ShmemInfo : ShmemRecord {
   std::vector<ShmemTrafficRecord> traffic;
 };
 
+// The sampled call paths (section `call_paths`, since 3.4).
+using CallPathModule = CallPathModuleFields<std::string>;
+using CallPathNode = CallPathNodeRecord;
+struct CallPathThread : CallPathThreadRecord {
+  std::vector<CallPathNode> nodes;  // parents before children
+};
+struct CallPaths : CallPathsRecord {
+  std::vector<CallPathModule> modules;  // by id
+  std::vector<CallPathThread> threads;
+};
+
 struct Profile {
   ProcessInfo process;
   std::vector<Site> sites;  // any order; look up by id
@@ -67,6 +78,7 @@ struct Profile {
   ShmemInfo shmem{};
   std::uint64_t threads_not_measured = 0;     // from the limits section (3.1); 0 in a 3.0 file
   std::vector<ProbeCostsRecord> probe_costs;  // from the probe_costs section (3.3): calibrated threads
+  std::optional<CallPaths> call_paths;        // the call_paths section (3.4): when the run was sampled
 };
 
 }  // namespace parperf::format

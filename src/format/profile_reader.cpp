@@ -38,6 +38,8 @@ std::string section_name(std::uint32_t type) {
       return "shmem";
     case SectionType::iterations:
       return "iterations";
+    case SectionType::call_paths:
+      return "call paths";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -199,6 +201,40 @@ void attach_iteration_histograms(Profile& profile, const std::vector<PendingHist
   }
 }
 
+CallPaths decode_call_paths(ByteReader& in) {
+  CallPaths paths;
+  static_cast<CallPathsRecord&>(paths) = in.record<CallPathsRecord>("call paths record");
+  if (static_cast<std::uint32_t>(paths.clock) > static_cast<std::uint32_t>(SampleClock::wall))
+    throw FormatError("corrupt: " + in.context() + ": unknown sample clock " +
+                      std::to_string(static_cast<std::uint32_t>(paths.clock)));
+  in.check_count(paths.module_count, min_encoded_size<CallPathModuleRecord>(), "call path modules");
+  for (std::uint32_t m = 0; m < paths.module_count; ++m) {
+    paths.modules.push_back(in.record<CallPathModule>("call path module"));
+    if (paths.modules.back().id != m)
+      throw FormatError("corrupt: " + in.context() + ": module " + std::to_string(m) + " has id " +
+                        std::to_string(paths.modules.back().id));
+  }
+  in.check_count(paths.thread_count, min_encoded_size<CallPathThreadRecord>(), "call path threads");
+  for (std::uint32_t t = 0; t < paths.thread_count; ++t) {
+    CallPathThread thread;
+    static_cast<CallPathThreadRecord&>(thread) = in.record<CallPathThreadRecord>("call path thread");
+    in.check_count(thread.node_count, min_encoded_size<CallPathNodeRecord>(), "call path nodes");
+    thread.nodes.reserve(thread.node_count);
+    for (std::uint32_t i = 0; i < thread.node_count; ++i) {
+      const auto n = in.record<CallPathNodeRecord>("call path node");
+      const auto where = "corrupt: " + in.context() + ": thread " + std::to_string(thread.thread) +
+                         " call path node " + std::to_string(i);
+      if (n.parent != kNoParent && n.parent >= i) throw FormatError(where + " comes before its parent");
+      if (n.module != kNoParent && n.module >= paths.module_count)
+        throw FormatError(where + " names module " + std::to_string(n.module) + " of " +
+                          std::to_string(paths.module_count));
+      thread.nodes.push_back(n);
+    }
+    paths.threads.push_back(std::move(thread));
+  }
+  return paths;
+}
+
 // Cross-record checks once everything is decoded.
 void validate(const Profile& profile, std::size_t process_sections) {
   if (process_sections != 1)
@@ -232,6 +268,19 @@ void validate(const Profile& profile, std::size_t process_sections) {
                             " refers to undefined operation site " + std::to_string(o.site));
     }
   }
+  if (profile.call_paths)
+    for (const auto& t : profile.call_paths->threads) {
+      const auto thread = std::find_if(profile.threads.begin(), profile.threads.end(),
+                                       [&](const Thread& x) { return x.index == t.thread; });
+      if (thread == profile.threads.end())
+        throw FormatError("corrupt: the call paths of thread " + std::to_string(t.thread) +
+                          " name a thread the file does not hold");
+      for (const auto& n : t.nodes)
+        if (n.interval >= thread->nodes.size())
+          throw FormatError("corrupt: a call path of thread " + std::to_string(t.thread) +
+                            " is in interval node " + std::to_string(n.interval) +
+                            ", which the file does not hold");
+    }
   std::set<std::uint32_t> communicators;
   for (const auto& c : profile.mpi.communicators) {
     if (!communicators.insert(c.id).second)
@@ -325,6 +374,10 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
       case SectionType::probe_costs:
         while (body.remaining() > 0)
           profile.probe_costs.push_back(body.record<ProbeCostsRecord>("probe costs record"));
+        break;
+      case SectionType::call_paths:
+        if (profile.call_paths) throw FormatError("corrupt: " + context + " appears twice");
+        profile.call_paths = decode_call_paths(body);
         break;
       default:
         body.take(body.remaining(), "unknown section");

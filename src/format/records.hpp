@@ -22,8 +22,9 @@ namespace parperf::format {
 // files that are not ours.
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
-// 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections
-inline constexpr std::uint16_t kVersionMinor = 3;
+// 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections,
+// 3.4 the call paths section
+inline constexpr std::uint16_t kVersionMinor = 4;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -49,7 +50,12 @@ enum class SectionType : std::uint32_t {
   shmem = 7,        // one ShmemRecord, then its ShmemTrafficRecords (since 3.2)
   iterations = 8,   // IterationDistributionRecord*, each followed by its IterationBucketRecords (since 3.3)
   probe_costs = 9,  // ProbeCostsRecords, one per calibrated thread (since 3.3)
+  call_paths = 10,  // one CallPathsRecord, its CallPathModuleRecords, then per sampled thread a
+                    // CallPathThreadRecord followed by its CallPathNodeRecords (since 3.4)
 };
+
+// CallPathsRecord::clock: what the sampling timers counted.
+enum class SampleClock : std::uint32_t { cpu = 0, wall = 1 };
 
 // ShmemTrafficRecord::operation: what the process did to its target's memory.
 enum class OneSidedOperation : std::uint32_t { put = 0, get = 1, atomic = 2 };
@@ -371,6 +377,50 @@ struct ProbeCostsRecord {
   std::uint64_t mark_ns = 0;    // a loop iteration mark
 };
 
+// How the threads' call paths were sampled (section `call_paths`, since 3.4).
+struct CallPathsRecord {
+  static constexpr std::string_view kName = "CallPathsRecord";
+  SampleClock clock = SampleClock::cpu;
+  std::uint32_t module_count = 0;  // CallPathModuleRecords that follow
+  std::uint64_t period_ns = 0;     // the sampling timers' period
+  std::uint32_t thread_count = 0;  // CallPathThreadRecords that follow the modules
+  std::uint32_t reserved = 0;
+};
+
+// A module (the executable, a shared library) whose code the call paths' addresses lie in.
+template <class Text>
+struct CallPathModuleFields {
+  static constexpr std::string_view kName = "CallPathModuleRecord";
+  std::uint32_t id = 0;  // what CallPathNodeRecord::module refers to
+  std::uint32_t reserved = 0;
+  Text path{};
+};
+using CallPathModuleRecord = CallPathModuleFields<Str>;
+
+// One thread's samples: how many its timer delivered, how many found no room, and its call-path
+// tree's node count.
+struct CallPathThreadRecord {
+  static constexpr std::string_view kName = "CallPathThreadRecord";
+  std::uint32_t thread = 0;      // ThreadRecord::index
+  std::uint32_t node_count = 0;  // CallPathNodeRecords that follow
+  std::uint64_t samples = 0;     // samples taken (recorded or dropped)
+  std::uint64_t dropped = 0;     // samples not recorded: the thread's call-path table was full
+};
+
+// One node of a thread's call-path tree: a code address (the interrupted instruction for a path's
+// last frame, a return address for the frames above it) reached from its parent. A node's parent
+// comes before it; roots (kNoParent) are a path's outermost frame. `interval` is the index of the
+// interval node (in the thread's `thread` section) the thread was in when the path was sampled.
+struct CallPathNodeRecord {
+  static constexpr std::string_view kName = "CallPathNodeRecord";
+  std::uint32_t parent = kNoParent;  // index among this thread's CallPathNodeRecords
+  std::uint32_t interval = 0;
+  std::uint32_t module = kNoParent;  // CallPathModuleRecord id; kNoParent when no module held it
+  std::uint32_t frame = 0;           // 0: the interrupted instruction; 1: a return address
+  std::uint64_t address = 0;         // module-relative (as SiteRecord::address), absolute without module
+  std::uint64_t samples = 0;         // samples whose path ended at this node (self samples)
+};
+
 // The field lists. `f` is called with each field's name and a reference to it, in file order. The
 // names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
@@ -486,6 +536,24 @@ template <class F>
 void named_fields(IterationBucketRecord& r, F&& f) {
   f("bucket", r.bucket), f("reserved", r.reserved), f("count", r.count);
 }
+template <class F>
+void named_fields(CallPathsRecord& r, F&& f) {
+  f("clock", r.clock), f("module_count", r.module_count), f("period_ns", r.period_ns),
+      f("thread_count", r.thread_count), f("reserved", r.reserved);
+}
+template <class Text, class F>
+void named_fields(CallPathModuleFields<Text>& r, F&& f) {
+  f("id", r.id), f("reserved", r.reserved), f("path", r.path);
+}
+template <class F>
+void named_fields(CallPathThreadRecord& r, F&& f) {
+  f("thread", r.thread), f("node_count", r.node_count), f("samples", r.samples), f("dropped", r.dropped);
+}
+template <class F>
+void named_fields(CallPathNodeRecord& r, F&& f) {
+  f("parent", r.parent), f("interval", r.interval), f("module", r.module), f("frame", r.frame),
+      f("address", r.address), f("samples", r.samples);
+}
 
 // The records of a profile file, each with its own table in docs/format.md.
 template <class... Records>
@@ -494,7 +562,8 @@ using ProfileRecords =
     RecordList<ProcessRecord, LimitsRecord, SiteRecord, EventRecord, ThreadRecord, NodeRecord,
                EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
                CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord, IterationDistributionRecord,
-               IterationBucketRecord, ProbeCostsRecord>;
+               IterationBucketRecord, ProbeCostsRecord, CallPathsRecord, CallPathModuleRecord,
+               CallPathThreadRecord, CallPathNodeRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>

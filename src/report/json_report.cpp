@@ -1,4 +1,5 @@
 #include "report/json_report.hpp"
+#include "report/sampled_functions.hpp"
 
 #include <ctime>
 
@@ -297,7 +298,8 @@ nlohmann::ordered_json render_json(const Report& report) {
           {"findings", findings_json(report.findings)},
           {"src_points", std::move(points)},
           {"loops", std::move(loops)},
-          {"mpi", mpi_json(report.collectives)}};
+          {"mpi", mpi_json(report.collectives)},
+          {"samples", samples_json(report.samples, kSampledRows)}};
 }
 
 std::string render_json_text(const Report& report) {

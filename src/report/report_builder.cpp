@@ -178,6 +178,7 @@ Report build_report(const analysis::RunData& run, const analysis::Analysis& anal
   report.program_total_time = analysis.program_total_time();
   add_findings(report, analysis.findings);
   report.collectives = analysis.mpi.matching.communicators;
+  report.samples = analysis.samples;
   return report;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/call_path_profile.hpp"
 #include "analysis/characteristics.hpp"
 #include "analysis/collective_matching.hpp"
 #include "analysis/findings.hpp"
@@ -114,6 +115,8 @@ struct Report {
   double program_total_time = 0;               // the program's Total time, for shares
   // The communicators whose collectives were matched across ranks, with their first instances.
   std::vector<analysis::CommunicatorMatch> collectives;
+  // The sampled call paths by interval (`parperf run --sample`); `sampled` false without samples.
+  analysis::SampleProfile samples;
 };
 
 }  // namespace parperf::report

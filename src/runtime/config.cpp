@@ -210,6 +210,18 @@ void read_trace_settings(Config& config) {
   if (config.trace_dir[0]) make_absolute(config.trace_dir, sizeof config.trace_dir);
 }
 
+void read_sample_settings(Config& config) {
+  config.sample_hz = static_cast<std::uint32_t>(integer_from("PARPERF_SAMPLE_HZ", 0, 100000, 0));
+  if (config.sample_hz == 0) return;
+  config.sample_nodes = static_cast<std::uint32_t>(integer_from("PARPERF_SAMPLE_NODES", 64, 1 << 22, 16384));
+  if (const char* clock = env("PARPERF_SAMPLE_CLOCK")) {
+    if (std::strcmp(clock, "wall") == 0)
+      config.sample_wall_clock = true;
+    else if (std::strcmp(clock, "cpu") != 0)
+      warn("PARPERF_SAMPLE_CLOCK='%s' is neither 'cpu' nor 'wall'; sampling CPU time", clock);
+  }
+}
+
 }  // namespace
 
 void load_config(Config& config) {
@@ -247,6 +259,7 @@ void load_config(Config& config) {
   }
   make_absolute(config.output_dir, sizeof config.output_dir);
   read_trace_settings(config);
+  read_sample_settings(config);
 }
 
 bool flag_setting(const char* variable, bool fallback) noexcept { return parse_flag(variable, fallback); }

@@ -36,6 +36,10 @@ struct Config {
   char trace_dir[4096] = {};  // PARPERF_TRACE_DIR: where the trace is written (node-local), else output_dir
   char trace_filter[1024] = {};             // PARPERF_TRACE_FILTER: comma-separated globs, "-glob" excludes
   std::uint32_t trace_writer_delay_us = 0;  // PARPERF_TEST_TRACE_WRITER_DELAY_US: a slow disk, for tests
+  // Call-path sampling (sampler.hpp): samples per second of each thread's clock; 0 = off.
+  std::uint32_t sample_hz = 0;         // PARPERF_SAMPLE_HZ
+  bool sample_wall_clock = false;      // PARPERF_SAMPLE_CLOCK=wall: threads that wait are sampled too
+  std::uint32_t sample_nodes = 16384;  // PARPERF_SAMPLE_NODES: call-path nodes per thread
 };
 
 // Reads the environment (not thread-safe; called once during initialisation).

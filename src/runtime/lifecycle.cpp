@@ -20,6 +20,7 @@
 #include "runtime/profile_writer.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sampler.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/trace_writer.hpp"
@@ -148,6 +149,7 @@ bool ensure_initialised() noexcept {
   if (state_detail::config.trace) start_trace();
   start_recording_switch(state_detail::config.start_recording, now_ticks());
   if (state_detail::config.install_signal_handlers) install_signal_handlers();
+  start_sampling();
   g_initialising_pid = getpid();
   std::atexit(finish_at_exit);
   at_quick_exit(finish_at_exit);

@@ -12,6 +12,7 @@
 
 #include "format/record_writer.hpp"
 #include "format/run_directory.hpp"
+#include "runtime/call_path_section.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/code_sites.hpp"
 #include "runtime/collector_registry.hpp"
@@ -314,7 +315,8 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
   open_frames.process_ends = reason != format::EndReason::flush;
   for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now, open_frames);
   write_collector_sections(w, clock);  // may refer to the node indices the thread sections just gave
-  write_iteration_distributions(w, head, clock);  // so does this
+  write_iteration_distributions(w, head, clock);                   // so does this
+  write_call_paths(w, head, reason == format::EndReason::signal);  // and this
 
   // Sites and events last: every node written above refers to a site registered before it.
   w.begin_section(format::SectionType::sites);

@@ -11,6 +11,7 @@
 #include "runtime/private_memory.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sampler.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/trace_writer.hpp"
 
@@ -87,12 +88,14 @@ ThreadState* register_current_thread() noexcept {
 
   thread_detail::current = t;
   if (g_exit_key_created) pthread_setspecific(g_exit_key, t);
+  start_thread_sampling(*t);
   return t;
 }
 
 void close_current_thread(std::uint64_t now) noexcept {
   ThreadState* t = thread_detail::current;
   if (!t) return;
+  stop_thread_sampling(*t);
   std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
   Node* innermost = t->frames[depth].node.get();
   sample_os_cpu_time(*t, now, innermost);

@@ -42,6 +42,7 @@ struct OpenEvent {
 
 struct OperationStats;
 struct ThreadTrace;
+struct ThreadSampling;
 
 struct ThreadState {
   std::uint32_t index = 0;
@@ -65,6 +66,9 @@ struct ThreadState {
   // The thread's event trace buffers (thread_trace.hpp); null when not tracing. Beside the stack's
   // depth: every interval boundary reads both.
   ThreadTrace* trace = nullptr;
+  // The thread's call-path samples (sampler.hpp); null when not sampled. Set (release) after the
+  // thread is published: the profile writer may read it from another thread at any time.
+  std::atomic<ThreadSampling*> sampling{nullptr};
   Frame frames[kMaxFrames];
 
   // What this thread's probes cost, measured when it registered (probe_calibration.hpp).

@@ -58,7 +58,11 @@ std::string kind_of(const std::string& message) {
                            "second shmem section",
                            "(shmem): PE",
                            "traffic to PE",
-                           "iteration bucket"})
+                           "iteration bucket",
+                           "has id",
+                           "before its parent",
+                           "names module",
+                           "sample clock"})
     if (message.find(kind) != std::string::npos) return kind;
   return "other: " + message;
 }

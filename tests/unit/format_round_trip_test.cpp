@@ -183,7 +183,8 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   const auto file = encode_profile(rich_sample_profile());
   FieldCoverage walk(file);
   std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
-      instance, shmem, traffic, distribution, bucket, probe_costs;
+      instance, shmem, traffic, distribution, bucket, probe_costs, call_paths, call_path_module,
+      call_path_thread, call_path_node;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -226,6 +227,15 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
       case SectionType::probe_costs:
         while (walk.at() < end) walk.next<ProbeCostsRecord>(probe_costs);
         break;
+      case SectionType::call_paths: {
+        const auto c = walk.next<CallPathsRecord>(call_paths);
+        for (std::uint32_t m = 0; m < c.module_count; ++m) walk.next<CallPathModuleRecord>(call_path_module);
+        for (std::uint32_t t = 0; t < c.thread_count; ++t) {
+          const auto th = walk.next<CallPathThreadRecord>(call_path_thread);
+          for (std::uint32_t n = 0; n < th.node_count; ++n) walk.next<CallPathNodeRecord>(call_path_node);
+        }
+        break;
+      }
       case SectionType::shmem: {
         const auto s = walk.next<ShmemRecord>(shmem);
         for (std::uint32_t t = 0; t < s.traffic_count; ++t) walk.next<ShmemTrafficRecord>(traffic);
@@ -257,6 +267,33 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   check_reserved("IterationDistributionRecord", distribution, reserved_field<IterationDistributionRecord>());
   check_reserved("IterationBucketRecord", bucket, reserved_field<IterationBucketRecord>());
   check_reserved("ProbeCostsRecord", probe_costs, reserved_field<ProbeCostsRecord>());
+  check_reserved("CallPathsRecord", call_paths, reserved_field<CallPathsRecord>());
+  check_reserved("CallPathModuleRecord", call_path_module, reserved_field<CallPathModuleRecord>());
+  EXPECT_EQ(unset_fields("CallPathThreadRecord", call_path_thread), "");
+  EXPECT_EQ(unset_fields("CallPathNodeRecord", call_path_node), "");
+}
+
+TEST(FormatRoundTrip, CallPathsRoundTripAndOlderFilesHaveNone) {
+  const format::Profile rich = rich_sample_profile();
+  const format::Profile decoded = format::decode_profile(encode_profile(rich));
+  ASSERT_TRUE(decoded.call_paths) << "the call_paths section (3.4) was not read back";
+  EXPECT_EQ(test::first_difference(decoded, rich), "");
+  EXPECT_EQ(decoded.call_paths->threads[0].nodes[2].samples, 526u);
+  format::Profile older = rich;
+  older.call_paths.reset();
+  EXPECT_FALSE(format::decode_profile(encode_profile(older)).call_paths)
+      << "a file without the section (3.3 and before) must read as not sampled";
+}
+
+TEST(FormatRoundTrip, CallPathNodeBeforeItsParentIsRefused) {
+  format::Profile p = rich_sample_profile();
+  p.call_paths->threads[0].nodes[0].parent = 2;
+  try {
+    format::decode_profile(encode_profile(p));
+    FAIL() << "a call-path node that names a later node as its parent was accepted";
+  } catch (const format::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("before its parent"), std::string::npos) << e.what();
+  }
 }
 
 TEST(FormatRoundTrip, RichSampleHasEveryThreadKindAndBothNodeFlags) {

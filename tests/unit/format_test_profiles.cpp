@@ -105,6 +105,33 @@ Profile rich_sample_profile() {
   p.threads_not_measured = 976;
   p.probe_costs = {{.thread = 0, .reserved = 0, .entry_ns = 31, .inside_ns = 12, .mark_ns = 9},
                    {.thread = 1, .reserved = 0, .entry_ns = 44, .inside_ns = 17, .mark_ns = 13}};
+  // Sampled call paths (3.4): two modules, a path of three frames on thread 0 (one frame with no
+  // module), one on thread 1 whose table overflowed.
+  format::CallPaths paths;
+  paths.clock = format::SampleClock::wall;
+  paths.module_count = 2;
+  paths.period_ns = 999'983;
+  paths.thread_count = 2;
+  paths.modules = {{.id = 0, .reserved = 0, .path = "/opt/solver/bin/solver"},
+                   {.id = 1, .reserved = 0, .path = "/usr/lib/libm.so.6 (ç)"}};
+  format::CallPathThread first;
+  first.thread = 0;
+  first.node_count = 3;
+  first.samples = 1'234;
+  first.dropped = 5;
+  first.nodes = {
+      {.parent = kNoParent, .interval = 1, .module = 0, .frame = 1, .address = 0x401a2b, .samples = 3},
+      {.parent = 0, .interval = 1, .module = 1, .frame = 1, .address = 0x2f0c1, .samples = 700},
+      {.parent = 1, .interval = 1, .module = kNoParent, .frame = 0, .address = 0x7fff0001, .samples = 526}};
+  format::CallPathThread second;
+  second.thread = 1;
+  second.node_count = 1;
+  second.samples = 77;
+  second.dropped = 76;
+  second.nodes = {
+      {.parent = kNoParent, .interval = 0, .module = 0, .frame = 0, .address = 0x401000, .samples = 1}};
+  paths.threads = {first, second};
+  p.call_paths = paths;
   proc.hostname = "nœud-07.cluster.example";
   proc.command_line = "./solver --grid 512 --label \"a b\"";
   proc.parperf_version = "0.1.0-test";
@@ -363,6 +390,35 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   d.field("process.parperf_version", a.parperf_version, e.parperf_version);
   d.field("process.openmp_runtime", a.openmp_runtime, e.openmp_runtime);
   d.field("threads_not_measured", actual.threads_not_measured, expected.threads_not_measured);
+  d.field("call_paths", actual.call_paths.has_value(), expected.call_paths.has_value());
+  if (actual.call_paths && expected.call_paths) {
+    const format::CallPaths& ap = *actual.call_paths;
+    const format::CallPaths& ep = *expected.call_paths;
+    d.field("call_paths.clock", static_cast<std::uint32_t>(ap.clock), static_cast<std::uint32_t>(ep.clock));
+    d.field("call_paths.period_ns", ap.period_ns, ep.period_ns);
+    d.list(
+        "call_paths.modules", ap.modules, ep.modules,
+        [&](const std::string& path, const format::CallPathModule& got, const format::CallPathModule& want) {
+          d.field(path + ".id", got.id, want.id);
+          d.field(path + ".path", got.path, want.path);
+        });
+    d.list(
+        "call_paths.threads", ap.threads, ep.threads,
+        [&](const std::string& path, const format::CallPathThread& got, const format::CallPathThread& want) {
+          d.field(path + ".thread", got.thread, want.thread);
+          d.field(path + ".samples", got.samples, want.samples);
+          d.field(path + ".dropped", got.dropped, want.dropped);
+          d.list(path + ".nodes", got.nodes, want.nodes,
+                 [&](const std::string& at, const format::CallPathNode& g, const format::CallPathNode& w) {
+                   d.field(at + ".parent", g.parent, w.parent);
+                   d.field(at + ".interval", g.interval, w.interval);
+                   d.field(at + ".module", g.module, w.module);
+                   d.field(at + ".frame", g.frame, w.frame);
+                   d.field(at + ".address", g.address, w.address);
+                   d.field(at + ".samples", g.samples, w.samples);
+                 });
+        });
+  }
   d.list("probe_costs", actual.probe_costs, expected.probe_costs,
          [&](const std::string& path, const format::ProbeCostsRecord& got,
              const format::ProbeCostsRecord& want) {

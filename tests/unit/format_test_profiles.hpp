@@ -151,6 +151,17 @@ void write_records(Writer& writer, const format::Profile& profile) {
   }
   if (histograms) writer.end_section();
 
+  if (profile.call_paths) {
+    const format::CallPaths& paths = *profile.call_paths;
+    writer.begin_section(SectionType::call_paths);
+    writer.record(static_cast<const format::CallPathsRecord&>(paths));
+    for (const auto& module : paths.modules) writer.record(module);
+    for (const auto& thread : paths.threads) {
+      writer.record(static_cast<const format::CallPathThreadRecord&>(thread));
+      for (const auto& node : thread.nodes) writer.record(node);
+    }
+    writer.end_section();
+  }
   if (!profile.probe_costs.empty()) {
     writer.begin_section(SectionType::probe_costs);
     for (const auto& costs : profile.probe_costs) writer.record(costs);

@@ -146,8 +146,9 @@ Report sample_report() {
 TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   json j = render_json(sample_report());
   EXPECT_EQ(keys_of(j), (std::set<std::string>{"parperf_report", "run", "threads", "summary", "findings",
-                                               "intervals", "src_points", "loops", "mpi"}));
+                                               "intervals", "src_points", "loops", "mpi", "samples"}));
   EXPECT_EQ(j["parperf_report"], 1);
+  EXPECT_TRUE(j["samples"].is_null()) << "a run recorded without --sample has no samples";
   const json& run = j["run"];
   EXPECT_EQ(keys_of(run),
             (std::set<std::string>{
@@ -171,6 +172,44 @@ TEST(report_json, TheTopLevelAndTheRunHaveExactlyTheDocumentedFields) {
   EXPECT_EQ(run["openmp_runtime_substituted"], false);
   EXPECT_EQ(j["summary"],
             (json{"the implicit barrier of loop 'sweep' (solver.cpp:42) loses 5% of total time"}));
+}
+
+// The sampled call paths (docs/report.md, "samples"): per interval the functions with their self and
+// inclusive samples and file:line, the call paths and each processor's top function.
+TEST(report_json, SamplesHaveTheDocumentedFields) {
+  Report report = sample_report();
+  analysis::SampleProfile& samples = report.samples;
+  samples.sampled = true;
+  samples.wall_clock = true;
+  samples.period_ns = 2'000'000;
+  samples.samples = 800;
+  samples.dropped = 3;
+  analysis::IntervalSamples interval;
+  interval.interval = 2;
+  interval.identity.name = "sweep";
+  interval.path = {"program", "sweep"};
+  interval.samples = 400;
+  interval.functions = {{"f", "/src/a.c", 12, 300, 310}, {"g", "/src/a.c", 20, 100, 100}};
+  interval.paths = {{{"main", "f"}, 300}};
+  interval.processors = {{0, "f", 150, 200}, {1, "g", 100, 200}};
+  samples.intervals = {interval};
+  samples.warnings = {"sampled functions unnamed: /lib/x.so: no such file"};
+  const json j = render_json(report)["samples"];
+  EXPECT_EQ(keys_of(j),
+            (std::set<std::string>{"clock", "period", "samples", "dropped", "intervals", "warnings"}));
+  EXPECT_EQ(j["clock"], "wall");
+  EXPECT_DOUBLE_EQ(j["period"].get<double>(), 0.002);
+  EXPECT_EQ(j["dropped"], 3);
+  const json& i = j["intervals"][0];
+  EXPECT_EQ(keys_of(i), (std::set<std::string>{"interval", "name", "path", "samples", "functions", "paths",
+                                               "processors"}));
+  EXPECT_EQ(i["path"], (json{"program", "sweep"}));
+  EXPECT_EQ(keys_of(i["functions"][0]),
+            (std::set<std::string>{"function", "file", "line", "self", "inclusive"}));
+  EXPECT_EQ(i["functions"][0]["inclusive"], 310);
+  EXPECT_EQ(i["paths"][0], (json{{"frames", {"main", "f"}}, {"samples", 300}}));
+  EXPECT_EQ(keys_of(i["processors"][1]), (std::set<std::string>{"processor", "samples", "function", "self"}));
+  EXPECT_EQ(i["processors"][1]["function"], "g");
 }
 
 // The structured findings (docs/report.md, docs/diagnosis.md): stable keys, the text report's own

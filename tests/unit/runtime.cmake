@@ -39,3 +39,12 @@ add_test(NAME runtime_library_private_memory
          COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:parperf> -DBUILD_TREE=${PROJECT_BINARY_DIR}
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/check_private_memory.cmake)
 set_tests_properties(runtime_library_private_memory PROPERTIES LABELS "unit")
+
+# Call-path sampling: the handler under many threads, flushes and a small table (also under TSan
+# and ASan), and the table itself, compiled into its test (the library hides it).
+parperf_add_runtime_test(runtime_sampling_test SOURCES runtime_sampling_test.cpp
+  ENV "PARPERF_SAMPLE_HZ=5000" "PARPERF_SAMPLE_NODES=64")
+parperf_add_unit_test(runtime_call_path_table_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/runtime_call_path_table_test.cpp
+          ${PROJECT_SOURCE_DIR}/src/runtime/call_path_table.cpp ${PROJECT_SOURCE_DIR}/src/runtime/private_memory.cpp
+  LABELS tsan)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# What call-path sampling costs (docs/runtime.md, "Call-path sampling"):
+#  1. one sample: sample_cost.c's fixed work 20 calls deep, timed in its own CPU time, under
+#     `parperf run` plain and with --sample=10000 --sample-clock=wall (elapsed-time timers are
+#     high-resolution: nearly every period is a delivered signal, so the samples counted are the
+#     handler's runs), median of REPS each, taking turns; (sampled - plain) / samples; beside it the
+#     same work with a timer and an empty handler of the program's own (the kernel's part: signal
+#     delivery and return, the timer's interrupt), so that parperf's own part shows;
+#  2. the OpenMP stencil (bench/openmp/stencil.c, clang-16, 2 threads) under `parperf run` and
+#     `parperf run --sample` (1 kHz of CPU time): the ratio of the sweeps' medians.
+# Usage: bench/sampling/overhead.sh [BUILD_DIR]   (REPS=5 by default)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../../build}
+reps=${REPS:-5}
+# shellcheck source=../overhead_common.sh
+source "$here/../overhead_common.sh"
+parperf=$build/bin/parperf
+cost=$build/bin/parperf-bench-sample-cost
+stencil=$build/bin/parperf-bench-omp-stencil
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+seconds_of() { sed -n 's/^seconds: //p'; }
+samples_of() { "$parperf" report --json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["samples"]["samples"])'; }
+
+echo "machine busy before the runs: $(busy_percent)%"
+snapshot=$(busy_snapshot)
+plain=() sampled=() counts=() empty=() empty_counts=()
+for ((i = 0; i < reps; i++)); do
+  plain+=("$("$parperf" run -q -o "$scratch/p$i" -- "$cost" 20 | seconds_of)")
+  sampled+=("$("$parperf" run -q --sample=10000 --sample-clock=wall -o "$scratch/s$i" -- "$cost" 20 | seconds_of)")
+  counts+=("$(samples_of "$scratch/s$i")")
+  out=$("$parperf" run -q -o "$scratch/e$i" -- "$cost" 20 400000000 empty-handler)
+  empty+=("$(seconds_of <<<"$out")")
+  empty_counts+=("$(sed -n 's/^signals: //p' <<<"$out")")
+done
+p=$(median "${plain[@]}") s=$(median "${sampled[@]}") n=$(median "${counts[@]}")
+e=$(median "${empty[@]}") m=$(median "${empty_counts[@]}")
+awk -v p="$p" -v s="$s" -v n="$n" -v e="$e" -v m="$m" 'BEGIN {
+  a = (s - p) / n * 1e9; k = (e - p) / m * 1e9
+  printf "one sample, 23 frames: plain %.4f s, sampled %.4f s, %d samples: %.0f ns a sample\n", p, s, n, a
+  printf "an empty handler of the program: %.4f s, %d signals: %.0f ns a signal (the kernel'"'"'s part)\n", e, m, k
+  printf "parperf'"'"'s own part of a sample: %.0f ns\n", a - k }'
+
+OMP_NUM_THREADS=2
+export OMP_NUM_THREADS
+plain=() sampled=()
+for ((i = 0; i < reps; i++)); do
+  plain+=("$("$parperf" run -q -o "$scratch/op$i" -- "$stencil" | seconds_of)")
+  sampled+=("$("$parperf" run -q --sample -o "$scratch/os$i" -- "$stencil" | seconds_of)")
+done
+p=$(median "${plain[@]}") s=$(median "${sampled[@]}")
+awk -v p="$p" -v s="$s" -v n="$(samples_of "$scratch/os0")" 'BEGIN {
+  printf "stencil, 2 threads: sweeps %.4f s measured, %.4f s measured and sampled at 1 kHz (%d samples): ratio %.3f\n", p, s, n, s / p }'
+echo "other programs kept $(others_busy_since "$snapshot") cores busy during the runs"

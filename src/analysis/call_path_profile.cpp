@@ -1,0 +1,203 @@
+#include "analysis/call_path_profile.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "analysis/symbolizer.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+struct Frame {
+  std::string function;
+  std::string file;
+  std::int64_t line = 0;
+};
+
+// Resolves each (module, address, kind of frame) once, into its source frames, outermost first: the
+// function the code was compiled as, then each function inlined into it down to the innermost.
+class FrameNames {
+ public:
+  explicit FrameNames(std::vector<std::string>& warnings) : warnings_(warnings) {}
+
+  const std::vector<Frame>& of(const format::CallPaths& paths, const format::CallPathNode& node) {
+    const std::string* module =
+        node.module < paths.modules.size() ? &paths.modules[node.module].path : nullptr;
+    const auto key = std::make_tuple(module ? *module : std::string(), node.address, node.frame);
+    auto found = cache_.find(key);
+    if (found != cache_.end()) return found->second;
+    std::vector<Frame> frames;
+    if (!module) {
+      frames.push_back({fmt::format("0x{:x}", node.address), "", 0});
+    } else if (module->find("linux-vdso") != std::string::npos) {
+      // The kernel's virtual library has no file to read: its code is the kernel's fast system calls.
+      frames.push_back({"[vdso]", "", 0});
+    } else {
+      const SourceLocation where = node.frame == 0 ? symbolizer_.locate(*module, node.address)
+                                                   : symbolizer_.locate_return_address(*module, node.address);
+      if (const std::string& problem = symbolizer_.problem(*module);
+          !problem.empty() && reported_.insert(*module).second)
+        warnings_.push_back(fmt::format("sampled functions unnamed: {}", problem));
+      for (auto caller = where.inlined_into.rbegin(); caller != where.inlined_into.rend(); ++caller)
+        frames.push_back({caller->function, caller->file, caller->line});
+      frames.push_back({where.function, where.file, where.line});
+      if (frames.back().function.empty())
+        frames.back().function =
+            fmt::format("0x{:x} ({})", node.address, std::filesystem::path(*module).filename().string());
+    }
+    return cache_.emplace(key, std::move(frames)).first->second;
+  }
+
+ private:
+  Symbolizer symbolizer_;
+  std::map<std::tuple<std::string, std::uint64_t, std::uint32_t>, std::vector<Frame>> cache_;
+  std::set<std::string> reported_;
+  std::vector<std::string>& warnings_;
+};
+
+struct FunctionTally {
+  std::uint64_t self = 0;
+  std::uint64_t inclusive = 0;
+  std::map<std::pair<std::string, std::int64_t>, std::uint64_t> lines;       // (file, line) -> self samples
+  std::map<std::pair<std::string, std::int64_t>, std::uint64_t> call_lines;  // -> samples through the call
+};
+
+struct IntervalTally {
+  std::uint64_t samples = 0;
+  std::map<std::string, FunctionTally> functions;
+  std::map<std::vector<std::string>, std::uint64_t> paths;
+  std::map<std::int64_t, std::map<std::string, std::uint64_t>> processor_self;  // processor -> function
+  std::map<std::int64_t, std::uint64_t> processor_samples;
+};
+
+std::int64_t processor_of(const IntervalTree& tree, const Location& location, Unit unit) {
+  if (unit == Unit::rank) return location.rank;
+  if (tree.threads_per_rank.size() <= 1) return location.thread;
+  const auto it = std::lower_bound(tree.locations.begin(), tree.locations.end(), location);
+  return static_cast<std::int64_t>(it - tree.locations.begin());
+}
+
+std::vector<std::string> interval_path(const IntervalTree& tree, std::size_t interval) {
+  std::vector<std::string> path;
+  for (std::size_t i = interval;; i = tree.intervals[i].parent) {
+    const IntervalIdentity& id = tree.intervals[i].identity;
+    std::string name = id.name.empty() ? "interval" : id.name;
+    if (id.value != 0) {
+      name += '=';
+      name += std::to_string(id.value);
+    }
+    path.push_back(name);
+    if (i == 0 || tree.intervals[i].parent == i) break;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+// Frame names must not hold the folded format's separators.
+std::string folded_name(std::string name) {
+  std::replace(name.begin(), name.end(), ';', ':');
+  std::replace(name.begin(), name.end(), '\n', ' ');
+  return name;
+}
+
+SampledFunction function_figures(const std::string& name, const FunctionTally& tally) {
+  SampledFunction f{name, "", 0, tally.self, tally.inclusive};
+  // The line most self samples were at; a function with none: the call most samples went through.
+  for (const auto* lines : {&tally.lines, &tally.call_lines}) {
+    std::uint64_t best = 0;
+    for (const auto& [where, samples] : *lines)
+      if (samples > best && where.second > 0) best = samples, f.file = where.first, f.line = where.second;
+    if (best > 0) break;
+  }
+  return f;
+}
+
+}  // namespace
+
+SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top) {
+  SampleProfile result;
+  FrameNames names(result.warnings);
+  std::map<std::size_t, IntervalTally> tallies;
+  std::map<std::vector<std::string>, std::uint64_t> folded;
+  for (const format::Profile& profile : run.profiles) {
+    if (!profile.call_paths) continue;
+    const format::CallPaths& paths = *profile.call_paths;
+    result.sampled = true;
+    result.wall_clock = paths.clock == format::SampleClock::wall;
+    result.period_ns = paths.period_ns;
+    for (const format::CallPathThread& thread : paths.threads) {
+      result.samples += thread.samples;
+      result.dropped += thread.dropped;
+      const Location location{profile.process.rank, thread.thread};
+      const auto intervals = tree.node_intervals.find(location);
+      if (intervals == tree.node_intervals.end()) continue;
+      const std::int64_t processor = processor_of(tree, location, unit);
+      for (std::size_t i = 0; i < thread.nodes.size(); ++i) {
+        const format::CallPathNode& leaf = thread.nodes[i];
+        if (leaf.samples == 0 || leaf.interval >= intervals->second.size()) continue;
+        const std::size_t interval = intervals->second[leaf.interval];
+        std::vector<const Frame*> frames;  // innermost first, then outermost first once reversed
+        for (std::uint32_t n = static_cast<std::uint32_t>(i); n != format::kNoParent;
+             n = thread.nodes[n].parent) {
+          const std::vector<Frame>& source = names.of(paths, thread.nodes[n]);
+          for (auto f = source.rbegin(); f != source.rend(); ++f) frames.push_back(&*f);
+        }
+        std::reverse(frames.begin(), frames.end());
+        std::vector<std::string> path;
+        for (const Frame* f : frames)
+          if (path.empty() || path.back() != f->function) path.push_back(f->function);  // inlined repeats
+        IntervalTally& tally = tallies[interval];
+        tally.samples += leaf.samples;
+        const Frame& last = *frames.back();
+        FunctionTally& self = tally.functions[last.function];
+        self.self += leaf.samples;
+        self.lines[{last.file, last.line}] += leaf.samples;
+        std::set<std::string> seen;
+        for (const Frame* f : frames) {
+          FunctionTally& t = tally.functions[f->function];
+          if (seen.insert(f->function).second) t.inclusive += leaf.samples;
+          if (f != &last) t.call_lines[{f->file, f->line}] += leaf.samples;
+        }
+        tally.paths[path] += leaf.samples;
+        tally.processor_self[processor][last.function] += leaf.samples;
+        tally.processor_samples[processor] += leaf.samples;
+        std::vector<std::string> stack = interval_path(tree, interval);
+        for (const std::string& name : path) stack.push_back(name);
+        for (std::string& name : stack) name = folded_name(std::move(name));
+        folded[stack] += leaf.samples;
+      }
+    }
+  }
+  for (auto& [interval, tally] : tallies) {
+    IntervalSamples s;
+    s.interval = interval;
+    s.identity = tree.intervals[interval].identity;
+    s.path = interval_path(tree, interval);
+    s.samples = tally.samples;
+    for (const auto& [name, t] : tally.functions) s.functions.push_back(function_figures(name, t));
+    std::stable_sort(s.functions.begin(), s.functions.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.self, a.inclusive) > std::tie(b.self, b.inclusive);
+    });
+    for (auto& [frames, samples] : tally.paths) s.paths.push_back({frames, samples});
+    std::stable_sort(s.paths.begin(), s.paths.end(),
+                     [](const auto& a, const auto& b) { return a.samples > b.samples; });
+    if (top > 0 && s.functions.size() > top) s.functions.resize(top);
+    if (top > 0 && s.paths.size() > top) s.paths.resize(top);
+    for (const auto& [processor, functions] : tally.processor_self) {
+      ProcessorTopFunction p{processor, "", 0, tally.processor_samples[processor]};
+      for (const auto& [name, self] : functions)
+        if (self > p.self) p.function = name, p.self = self;
+      s.processors.push_back(p);
+    }
+    result.intervals.push_back(std::move(s));
+  }
+  for (auto& [frames, samples] : folded) result.folded.push_back({frames, samples});
+  return result;
+}
+
+}  // namespace parperf::analysis

@@ -1,0 +1,71 @@
+// Where the sampled threads spent their samples (the profile's `call_paths` section, `parperf run
+// --sample`): per interval, the functions and call paths by samples, self and inclusive, and each
+// processor's top function, so that an imbalance found in the interval figures can be traced to a
+// function. A pure function of the loaded run and its merged interval tree; it never changes the
+// interval figures.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/interval_tree.hpp"
+#include "analysis/processors.hpp"
+#include "analysis/run_data.hpp"
+
+namespace parperf::analysis {
+
+// A function as the samples name it: the innermost (inlined) function at the address.
+struct SampledFunction {
+  std::string function;  // demangled; "0x<address> (<module>)" when nothing names it
+  // The line with most self samples; without self samples, the call most samples went through.
+  std::string file;  // empty if unknown
+  std::int64_t line = 0;
+  std::uint64_t self = 0;       // samples whose last frame is in the function
+  std::uint64_t inclusive = 0;  // samples with the function anywhere on their path (once per sample)
+};
+
+struct SampledPath {
+  std::vector<std::string> frames;  // function names, outermost first
+  std::uint64_t samples = 0;
+};
+
+struct ProcessorTopFunction {
+  std::int64_t processor = 0;  // numbered as processors.hpp numbers them
+  std::string function;        // its function with most self samples in the interval
+  std::uint64_t self = 0;
+  std::uint64_t samples = 0;  // the processor's samples in the interval
+};
+
+// The samples taken while threads were in one interval (innermost: not its children's).
+struct IntervalSamples {
+  std::size_t interval = 0;  // index in the tree
+  IntervalIdentity identity;
+  std::vector<std::string> path;  // the interval names from the program down to this one
+  std::uint64_t samples = 0;
+  std::vector<SampledFunction> functions;        // most self samples first, then most inclusive
+  std::vector<SampledPath> paths;                // most samples first
+  std::vector<ProcessorTopFunction> processors;  // by processor
+};
+
+struct FoldedStack {
+  std::vector<std::string> frames;  // the interval path (program first), then the functions
+  std::uint64_t samples = 0;
+};
+
+struct SampleProfile {
+  bool sampled = false;     // some profile has a call_paths section
+  bool wall_clock = false;  // the timers counted elapsed time, not CPU time
+  std::uint64_t period_ns = 0;
+  std::uint64_t samples = 0;               // taken, over all threads
+  std::uint64_t dropped = 0;               // not recorded: a thread's table was full
+  std::vector<IntervalSamples> intervals;  // intervals with samples, in tree order
+  std::vector<FoldedStack> folded;         // every distinct stack, in a stable order
+  std::vector<std::string> warnings;       // modules that could not be symbolized
+};
+
+// `top`: how many functions and paths to keep per interval (0: all).
+SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,114 @@
+#include "report/sampled_functions.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace parperf::report {
+namespace {
+
+std::string interval_label(const analysis::IntervalSamples& interval) {
+  const analysis::IntervalIdentity& id = interval.identity;
+  std::string label = id.name.empty() ? std::string("interval") : id.name;
+  if (id.value != 0) label += fmt::format(" = {}", id.value);
+  if (!id.file.empty() && id.line > 0)
+    label += fmt::format(" ({}:{})", std::filesystem::path(id.file).filename().string(), id.line);
+  return label;
+}
+
+std::string where(const analysis::SampledFunction& f) {
+  if (f.file.empty()) return "";
+  return fmt::format("{}:{}", std::filesystem::path(f.file).filename().string(), f.line);
+}
+
+double percent(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+std::string joined(const std::vector<std::string>& frames, const char* separator) {
+  std::string text;
+  for (const std::string& frame : frames) {
+    if (!text.empty()) text += separator;
+    text += frame;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string sampled_functions_text(const analysis::SampleProfile& samples, std::size_t top) {
+  if (!samples.sampled)
+    return "Functions: the run was not sampled (record it with `parperf run --sample`).\n";
+  std::string out = fmt::format("Functions, by samples of {} time every {:.3g} ms per thread: {} samples",
+                                samples.wall_clock ? "elapsed" : "CPU",
+                                static_cast<double>(samples.period_ns) / 1e6, samples.samples);
+  if (samples.dropped > 0)
+    out += fmt::format(" ({} not recorded: a thread's call-path table was full)", samples.dropped);
+  out += "\n";
+  for (const analysis::IntervalSamples& interval : samples.intervals) {
+    out += fmt::format("\n{}: {} samples\n", interval_label(interval), interval.samples);
+    out += fmt::format("  {:>6}  {:>6}  {:>8}  {:<32} {}\n", "self", "incl", "samples", "function", "where");
+    for (std::size_t i = 0; i < interval.functions.size() && (top == 0 || i < top); ++i) {
+      const analysis::SampledFunction& f = interval.functions[i];
+      out += fmt::format("  {:>5.1f}%  {:>5.1f}%  {:>8}  {:<32} {}\n", percent(f.self, interval.samples),
+                         percent(f.inclusive, interval.samples), f.self, f.function, where(f));
+    }
+    out += "  call paths:\n";
+    for (std::size_t i = 0; i < interval.paths.size() && (top == 0 || i < top); ++i)
+      out += fmt::format("  {:>5.1f}%  {}\n", percent(interval.paths[i].samples, interval.samples),
+                         joined(interval.paths[i].frames, " > "));
+    if (interval.processors.size() > 1) {
+      out += "  per processor, top function:\n";
+      for (const analysis::ProcessorTopFunction& p : interval.processors)
+        out += fmt::format("  {:>4}  {:>8} samples  {} ({:.1f}% of its samples)\n", p.processor, p.samples,
+                           p.function, percent(p.self, p.samples));
+    }
+  }
+  for (const std::string& warning : samples.warnings) out += fmt::format("warning: {}\n", warning);
+  return out;
+}
+
+std::string folded_stacks_text(const analysis::SampleProfile& samples) {
+  std::string out;
+  for (const analysis::FoldedStack& stack : samples.folded)
+    out += fmt::format("{} {}\n", joined(stack.frames, ";"), stack.samples);
+  return out;
+}
+
+nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std::size_t top) {
+  if (!samples.sampled) return nullptr;
+  nlohmann::ordered_json json;
+  json["clock"] = samples.wall_clock ? "wall" : "cpu";
+  json["period"] = static_cast<double>(samples.period_ns) / 1e9;
+  json["samples"] = samples.samples;
+  json["dropped"] = samples.dropped;
+  json["intervals"] = nlohmann::ordered_json::array();
+  for (const analysis::IntervalSamples& interval : samples.intervals) {
+    nlohmann::ordered_json i;
+    i["interval"] = interval.interval;
+    i["name"] = interval.identity.name;
+    i["path"] = interval.path;
+    i["samples"] = interval.samples;
+    i["functions"] = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < interval.functions.size() && (top == 0 || k < top); ++k) {
+      const analysis::SampledFunction& f = interval.functions[k];
+      i["functions"].push_back({{"function", f.function},
+                                {"file", f.file},
+                                {"line", f.line},
+                                {"self", f.self},
+                                {"inclusive", f.inclusive}});
+    }
+    i["paths"] = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < interval.paths.size() && (top == 0 || k < top); ++k)
+      i["paths"].push_back({{"frames", interval.paths[k].frames}, {"samples", interval.paths[k].samples}});
+    i["processors"] = nlohmann::ordered_json::array();
+    for (const analysis::ProcessorTopFunction& p : interval.processors)
+      i["processors"].push_back(
+          {{"processor", p.processor}, {"samples", p.samples}, {"function", p.function}, {"self", p.self}});
+    json["intervals"].push_back(std::move(i));
+  }
+  json["warnings"] = samples.warnings;
+  return json;
+}
+
+}  // namespace parperf::report

@@ -1,0 +1,93 @@
+#include "runtime/code_modules.hpp"
+
+#include <link.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+#include "runtime/plain_mutex.hpp"
+#include "runtime/private_memory.hpp"
+
+namespace parperf::runtime {
+namespace {
+
+constexpr std::size_t kMaxRanges = 2048;
+constexpr std::size_t kMaxModules = 1024;
+
+CodeRange g_ranges[kMaxRanges];
+std::atomic<std::uint32_t> g_range_count{0};
+const char* g_module_paths[kMaxModules];
+std::uintptr_t g_module_biases[kMaxModules];
+std::atomic<std::uint32_t> g_module_count{0};
+PlainMutex g_refresh_mutex;
+char g_executable_path[4096];
+
+const char* path_of(const char* name) {
+  if (name && name[0] != '\0') {
+    const char* copy = copy_text_private(name, std::strlen(name));
+    return copy ? copy : "";
+  }
+  // The main program's entry has no name.
+  if (g_executable_path[0] == '\0') {
+    const ssize_t n = readlink("/proc/self/exe", g_executable_path, sizeof g_executable_path - 1);
+    g_executable_path[n > 0 ? n : 0] = '\0';
+  }
+  return g_executable_path;
+}
+
+// Whether the module at `bias` named `name` is known already (its segments are then listed).
+bool known(const char* name, std::uintptr_t bias) {
+  const std::uint32_t count = g_module_count.load(std::memory_order_relaxed);
+  const char* wanted = name && name[0] ? name : g_executable_path;
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (g_module_biases[i] == bias && std::strcmp(g_module_paths[i], wanted) == 0) return true;
+  return false;
+}
+
+int add_module(dl_phdr_info* info, std::size_t, void*) {
+  if (known(info->dlpi_name, info->dlpi_addr)) return 0;
+  const std::uint32_t module = g_module_count.load(std::memory_order_relaxed);
+  if (module >= kMaxModules) return 1;
+  std::uint32_t ranges = g_range_count.load(std::memory_order_relaxed);
+  bool any = false;
+  for (int i = 0; i < info->dlpi_phnum && ranges < kMaxRanges; ++i) {
+    const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+    if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_X)) continue;
+    CodeRange& r = g_ranges[ranges];
+    r.start = info->dlpi_addr + segment.p_vaddr;
+    r.end = r.start + segment.p_memsz;
+    r.load_bias = info->dlpi_addr;
+    r.module = module;
+    r.readable = (segment.p_flags & PF_R) != 0;
+    ++ranges;
+    any = true;
+  }
+  if (!any) return 0;  // the vDSO's segments are executable too; a module without code says nothing
+  g_module_paths[module] = path_of(info->dlpi_name);
+  g_module_biases[module] = info->dlpi_addr;
+  g_module_count.store(module + 1, std::memory_order_release);
+  g_range_count.store(ranges, std::memory_order_release);
+  return 0;
+}
+
+}  // namespace
+
+void refresh_code_modules() noexcept {
+  std::lock_guard lock(g_refresh_mutex);
+  dl_iterate_phdr(add_module, nullptr);
+}
+
+const CodeRange* code_range_of(std::uintptr_t address) noexcept {
+  const std::uint32_t count = g_range_count.load(std::memory_order_acquire);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (address >= g_ranges[i].start && address < g_ranges[i].end) return &g_ranges[i];
+  return nullptr;
+}
+
+std::uint32_t code_module_count() noexcept { return g_module_count.load(std::memory_order_acquire); }
+
+const char* code_module_path(std::uint32_t module) noexcept { return g_module_paths[module]; }
+
+}  // namespace parperf::runtime

@@ -1,0 +1,36 @@
+// The executable segments of the modules loaded in the process, as the sample handler needs them:
+// to accept a return address only when it points into code (a frame-pointer walk through code built
+// without frame pointers reads arbitrary words), and at write time to turn addresses into a module
+// and a module-relative address (what the analysis symbolizes).
+//
+// The table is filled off the signal path (dl_iterate_phdr takes the loader's lock): when sampling
+// starts, when a thread registers and when a profile is written outside a signal handler. It only
+// grows; entries are complete before the release store of the count that publishes them, so the
+// handler reads them without a lock. A library unloaded since keeps its entry (a stale range is
+// harmless: its addresses no longer occur).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace parperf::runtime {
+
+struct CodeRange {
+  std::uintptr_t start = 0;  // absolute addresses of one executable segment: [start, end)
+  std::uintptr_t end = 0;
+  std::uintptr_t load_bias = 0;  // link_map::l_addr: absolute minus module-relative
+  std::uint32_t module = 0;      // index into the module paths
+  bool readable = false;         // the segment's bytes may be read (not execute-only)
+};
+
+// Adds the executable segments of the modules loaded since the last call. Not from a signal handler.
+void refresh_code_modules() noexcept;
+
+// The range holding `address`, or null. Async-signal-safe, lock-free.
+const CodeRange* code_range_of(std::uintptr_t address) noexcept;
+
+// The module paths known so far, by index; path(i) is NUL-terminated.
+std::uint32_t code_module_count() noexcept;
+const char* code_module_path(std::uint32_t module) noexcept;
+
+}  // namespace parperf::runtime

@@ -1,0 +1,160 @@
+#include "runtime/stack_walk.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "runtime/code_modules.hpp"
+
+// The walk reads the interrupted thread's stack word by word, its frames' unused slots included:
+// under AddressSanitizer those are poisoned redzones, which is expected here, not a bug.
+#define PARPERF_READS_FOREIGN_STACK __attribute__((no_sanitize("address")))
+
+namespace parperf::runtime {
+namespace {
+
+std::uintptr_t hex_at(const char*& p, const char* end) {
+  std::uintptr_t value = 0;
+  for (; p < end; ++p) {
+    const char c = *p;
+    if (c >= '0' && c <= '9')
+      value = value * 16 + static_cast<std::uintptr_t>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      value = value * 16 + static_cast<std::uintptr_t>(c - 'a' + 10);
+    else
+      break;
+  }
+  return value;
+}
+
+struct Registers {
+  std::uintptr_t pc = 0, sp = 0, fp = 0;
+};
+
+Registers registers_of(const ucontext_t& context) {
+  Registers r;
+#if defined(__x86_64__)
+  r.pc = static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RIP]);
+  r.sp = static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RSP]);
+  r.fp = static_cast<std::uintptr_t>(context.uc_mcontext.gregs[REG_RBP]);
+#elif defined(__aarch64__)
+  r.pc = context.uc_mcontext.pc;
+  r.sp = context.uc_mcontext.sp;
+  r.fp = context.uc_mcontext.regs[29];
+#else
+  (void)context;
+#endif
+  return r;
+}
+
+// Whether the instruction before `address` is a call: `address` is then a return address, not a word
+// of data that happens to point into code.
+bool follows_call(std::uintptr_t address) {
+  const CodeRange* range = code_range_of(address);
+  if (!range || !range->readable || address < range->start + 8) return false;
+#if defined(__x86_64__)
+  const auto* code = reinterpret_cast<const unsigned char*>(address);
+  if (code[-5] == 0xe8) return true;  // call rel32
+  // call r/m64 (FF /2): register or memory operand with no, 8-bit or 32-bit displacement.
+  const auto indirect = [&](int length, bool (*mode)(unsigned char)) {
+    return code[-length] == 0xff && ((code[-length + 1] >> 3) & 7) == 2 && mode(code[-length + 1]);
+  };
+  if (indirect(2, [](unsigned char m) {
+        return (m >> 6) == 3 || ((m >> 6) == 0 && (m & 7) != 4 && (m & 7) != 5);
+      }))
+    return true;
+  if (indirect(3, [](unsigned char m) { return (m >> 6) == 1 && (m & 7) != 4; })) return true;
+  if (indirect(3, [](unsigned char m) { return (m >> 6) == 0 && (m & 7) == 4; })) return true;  // [sib]
+  if (indirect(4, [](unsigned char m) { return (m >> 6) == 1 && (m & 7) == 4; })) return true;  // [sib+d8]
+  if (indirect(6, [](unsigned char m) { return (m >> 6) == 2 || ((m >> 6) == 0 && (m & 7) == 5); }))
+    return true;
+  return false;
+#elif defined(__aarch64__)
+  std::uint32_t instruction;
+  __builtin_memcpy(&instruction, reinterpret_cast<const void*>(address - 4), 4);
+  return (instruction & 0xfc000000u) == 0x94000000u || (instruction & 0xfffffc1fu) == 0xd63f0000u;  // bl, blr
+#else
+  return false;
+#endif
+}
+
+// The interrupted function's return address when it has no frame of its own: the first word
+// between the stack pointer and the frame pointer's frame that returns after a call.
+PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_address(std::uintptr_t sp, std::uintptr_t fp,
+                                                                   std::uintptr_t high) {
+  constexpr std::uintptr_t kSearchedWords = 64;
+  const std::uintptr_t limit = fp >= sp && fp < high ? fp : high - sizeof(std::uintptr_t);
+  for (std::uintptr_t at = sp, n = 0; at < limit && n < kSearchedWords; at += sizeof(std::uintptr_t), ++n) {
+    const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(at);
+    if (follows_call(word)) return word;
+  }
+  return 0;
+}
+
+}  // namespace
+
+StackBounds stack_bounds_of(std::uintptr_t address) noexcept {
+  const int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  char buffer[4096];
+  std::size_t filled = 0;
+  StackBounds found{};
+  for (;;) {
+    const ssize_t n = read(fd, buffer + filled, sizeof buffer - filled);
+    if (n <= 0) break;
+    filled += static_cast<std::size_t>(n);
+    // Every complete line: "low-high perms ..."
+    std::size_t consumed = 0;
+    for (;;) {
+      const char* line = buffer + consumed;
+      const void* newline = std::memchr(line, '\n', filled - consumed);
+      if (!newline) break;
+      const char* end = static_cast<const char*>(newline);
+      const char* p = line;
+      const std::uintptr_t low = hex_at(p, end);
+      if (p < end && *p == '-') ++p;
+      const std::uintptr_t high = hex_at(p, end);
+      if (address >= low && address < high)
+        found = {low, high, end - p >= 7 && std::memcmp(end - 7, "[stack]", 7) == 0};
+      consumed = static_cast<std::size_t>(end + 1 - buffer);
+    }
+    std::memmove(buffer, buffer + consumed, filled - consumed);
+    filled -= consumed;
+    if (filled == sizeof buffer) filled = 0;  // a line longer than the buffer: no address in it for us
+    if (found.high) break;
+  }
+  close(fd);
+  return found;
+}
+
+PARPERF_READS_FOREIGN_STACK std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack,
+                                                     std::uintptr_t* frames,
+                                                     std::uint32_t capacity) noexcept {
+  const Registers r = registers_of(context);
+  if (r.pc == 0 || capacity == 0) return 0;
+  std::uint32_t count = 0;
+  frames[count++] = r.pc;
+  constexpr std::uintptr_t kMainStackReach = 8u << 20;
+  std::uintptr_t low = stack.low;
+  if (stack.grows_down && stack.high > kMainStackReach && r.sp >= stack.high - kMainStackReach) low = r.sp;
+  if (r.sp < low || r.sp >= stack.high) return count;  // on another stack (a signal stack)
+  std::uintptr_t fp = r.fp;
+  if ((r.sp & 7) == 0)
+    if (const std::uintptr_t caller = unframed_return_address(r.sp, fp, stack.high);
+        caller && count < capacity)
+      frames[count++] = caller;
+  while (count < capacity) {
+    if (fp < r.sp || fp + 2 * sizeof(std::uintptr_t) > stack.high || (fp & 7) != 0) break;
+    const auto* frame = reinterpret_cast<const std::uintptr_t*>(fp);
+    const std::uintptr_t next = frame[0];
+    const std::uintptr_t return_address = frame[1];
+    if (!code_range_of(return_address)) break;
+    frames[count++] = return_address;
+    if (next <= fp) break;
+    fp = next;
+  }
+  return count;
+}
+
+}  // namespace parperf::runtime

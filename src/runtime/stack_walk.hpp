@@ -1,0 +1,44 @@
+// The call path of an interrupted thread, from the signal's machine context, by walking the chain
+// of frame pointers. Async-signal-safe, no allocation, no lock, and it never faults:
+//
+// - a frame pointer is followed only while it lies inside the thread's own stack (the mapping that
+//   held the thread's stack when it started sampling), above the interrupted stack pointer,
+//   8-byte aligned and strictly increasing, so every word read is mapped and the walk ends;
+// - a return address is kept only when it points into an executable segment of a loaded module
+//   (code_modules.hpp). Code built without frame pointers uses the register for data: the walk
+//   then stops at the first word that is not a return address, and the path has its innermost
+//   frame (always right: the interrupted instruction) and fewer callers;
+// - the interrupted function may not have set up its frame (a library built without frame pointers,
+//   a sample in a prologue or epilogue): the frame pointer is then its caller's, and the walk would
+//   skip the caller. So the words between the stack pointer and the frame pointer are searched for
+//   the first one that returns to just after a call instruction; found, it is the caller.
+//
+// Why not an unwinder reading DWARF call-frame information (libunwind): it finds each module's
+// tables through dl_iterate_phdr, which takes the loader's lock: a sample landing while the thread
+// loads a library would deadlock. Frame pointers need no table.
+#pragma once
+
+#include <ucontext.h>
+
+#include <cstdint>
+
+namespace parperf::runtime {
+
+struct StackBounds {
+  std::uintptr_t low = 0;  // [low, high): the thread's stack mapping
+  std::uintptr_t high = 0;
+  // The process's main stack ("[stack]"), which the kernel extends downwards as it is used: any
+  // stack pointer in the 8 MB below `high` is in it, and everything between it and `high` is mapped.
+  bool grows_down = false;
+};
+
+// The mapping of /proc/self/maps that holds `address` (a local variable of the calling thread):
+// read with open/read into a buffer on the stack, no allocation. {0, 0} when not found.
+StackBounds stack_bounds_of(std::uintptr_t address) noexcept;
+
+// Fills frames[0] with the interrupted instruction and frames[1..] with return addresses, innermost
+// first; returns how many (at least 1 when the context holds a program counter).
+std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
+                         std::uint32_t capacity) noexcept;
+
+}  // namespace parperf::runtime

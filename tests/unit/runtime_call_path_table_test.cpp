@@ -1,0 +1,62 @@
+// The per-thread call-path table of the sample handler (runtime/call_path_table.hpp): a path is
+// stored once and counted, shared prefixes share nodes, paths are kept apart by interval, and a
+// full table counts samples as dropped instead of growing.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "runtime/call_path_table.hpp"
+
+namespace parperf::runtime {
+namespace {
+
+const Node* interval(std::uintptr_t n) { return reinterpret_cast<const Node*>(n * 64); }
+
+TEST(CallPathTable, RepeatedSamplesOfOnePathAddCountsNotNodes) {
+  CallPathTable* table = create_call_path_table(64);
+  ASSERT_NE(table, nullptr);
+  const std::uintptr_t path[] = {0x1010, 0x2020, 0x3030};  // innermost first
+  for (int i = 0; i < 1000; ++i) table->add_sample(path, 3, interval(1));
+  ASSERT_EQ(table->node_count.load(), 3u) << "one node per frame of the one path, whatever the samples";
+  EXPECT_EQ(table->samples.get(), 1000u);
+  EXPECT_EQ(table->dropped.get(), 0u);
+  // Outermost first, each the parent of the next; the samples on the innermost frame.
+  EXPECT_EQ(table->nodes[0].address, 0x3030u);
+  EXPECT_EQ(table->nodes[0].parent, CallPathTable::kNoNode);
+  EXPECT_EQ(table->nodes[1].parent, 0u);
+  EXPECT_EQ(table->nodes[2].parent, 1u);
+  EXPECT_EQ(table->nodes[2].frame, 0u) << "the interrupted instruction";
+  EXPECT_EQ(table->nodes[1].frame, 1u) << "a return address";
+  EXPECT_EQ(table->nodes[2].samples.get(), 1000u);
+  EXPECT_EQ(table->nodes[0].samples.get(), 0u);
+}
+
+TEST(CallPathTable, PathsShareTheirCommonCallersAndIntervalsStayApart) {
+  CallPathTable* table = create_call_path_table(64);
+  ASSERT_NE(table, nullptr);
+  const std::uintptr_t via_a[] = {0x9000, 0xa000, 0x1000};
+  const std::uintptr_t via_b[] = {0x9000, 0xb000, 0x1000};
+  table->add_sample(via_a, 3, interval(1));
+  table->add_sample(via_b, 3, interval(1));
+  EXPECT_EQ(table->node_count.load(), 5u) << "main shared, then via_a > g and via_b > g";
+  table->add_sample(via_a, 3, interval(2));
+  EXPECT_EQ(table->node_count.load(), 8u) << "the same path in another interval is another path";
+}
+
+TEST(CallPathTable, AFullTableCountsDroppedSamplesAndKeepsWhatItHas) {
+  CallPathTable* table = create_call_path_table(4);
+  ASSERT_NE(table, nullptr);
+  for (std::uintptr_t leaf = 1; leaf <= 10; ++leaf) {
+    const std::uintptr_t path[] = {leaf * 16, 0x5000};
+    table->add_sample(path, 2, interval(1), 3);  // weight 3: a timer overrun of 2
+  }
+  EXPECT_EQ(table->node_count.load(), 4u);
+  EXPECT_EQ(table->samples.get(), 30u);
+  std::uint64_t recorded = 0;
+  for (std::uint32_t i = 0; i < table->node_count.load(); ++i) recorded += table->nodes[i].samples.get();
+  EXPECT_EQ(recorded, 9u) << "three paths fit (a caller and three leaves)";
+  EXPECT_EQ(table->dropped.get(), 21u) << "every sample that found no room is counted";
+}
+
+}  // namespace
+}  // namespace parperf::runtime
