@@ -7,8 +7,11 @@
 #     same work with a timer and an empty handler of the program's own (the kernel's part: signal
 #     delivery and return, the timer's interrupt), so that parperf's own part shows;
 #  2. the OpenMP stencil (bench/openmp/stencil.c, clang-16, 2 threads) under `parperf run` and
-#     `parperf run --sample` (1 kHz of CPU time): the ratio of the sweeps' medians.
-# Usage: bench/sampling/overhead.sh [BUILD_DIR]   (REPS=5 by default)
+#     `parperf run --sample` (1 kHz of CPU time): the ratio of the sweeps' medians;
+#  3. the MPI halo stencil (bench/mpi/halo_stencil.c, 2 ranks under mpirun) the same way: every rank
+#     measured, and every rank measured and sampled; the ratio of rank 0's loop medians.
+# Usage: bench/sampling/overhead.sh [BUILD_DIR]   (REPS=5 by default; MPI_STENCIL="N SWEEPS", default
+#        "2048 400")
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
@@ -18,6 +21,8 @@ source "$here/../overhead_common.sh"
 parperf=$build/bin/parperf
 cost=$build/bin/parperf-bench-sample-cost
 stencil=$build/bin/parperf-bench-omp-stencil
+mpi_stencil=$build/bin/parperf-bench-mpi-halo-stencil
+read -r mpi_n mpi_sweeps <<<"${MPI_STENCIL:-2048 400}"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -53,4 +58,21 @@ done
 p=$(median "${plain[@]}") s=$(median "${sampled[@]}")
 awk -v p="$p" -v s="$s" -v n="$(samples_of "$scratch/os0")" 'BEGIN {
   printf "stencil, 2 threads: sweeps %.4f s measured, %.4f s measured and sampled at 1 kHz (%d samples): ratio %.3f\n", p, s, n, s / p }'
+
+if command -v mpirun >/dev/null && [ -x "$mpi_stencil" ]; then
+  # Open MPI refuses to run as root without these (containers, CI).
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  unset OMP_NUM_THREADS
+  mpi() { mpirun --oversubscribe -np 2 "$parperf" run -q "$@" 2>/dev/null | seconds_of; }
+  plain=() sampled=()
+  for ((i = 0; i < reps; i++)); do
+    plain+=("$(mpi -o "$scratch/mp$i" -- "$mpi_stencil" "$mpi_n" "$mpi_sweeps")")
+    sampled+=("$(mpi --sample -o "$scratch/ms$i" -- "$mpi_stencil" "$mpi_n" "$mpi_sweeps")")
+  done
+  p=$(median "${plain[@]}") s=$(median "${sampled[@]}")
+  awk -v p="$p" -v s="$s" -v n="$(samples_of "$scratch/ms0")" 'BEGIN {
+    printf "MPI halo stencil, 2 ranks: loop %.4f s measured, %.4f s measured and sampled at 1 kHz (%d samples): ratio %.3f, target <= 1.02\n", p, s, n, s / p }'
+else
+  echo "MPI halo stencil: skipped (no mpirun, or $mpi_stencil not built)"
+fi
 echo "other programs kept $(others_busy_since "$snapshot") cores busy during the runs"

@@ -14,6 +14,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/run_comparison.hpp"
 #include "analysis/run_loader.hpp"
+#include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_file.hpp"
 #include "report/diff_json.hpp"
@@ -81,16 +82,7 @@ void add_diff_command(CLI::App& app) {
   diff->add_flag("--all", o->all, "List every interval (the text lists the 25 largest changes)");
   diff->add_flag("--partial", o->partial,
                  "Compare what can be read when profile files are missing or damaged (with warnings)");
-  diff->callback([o] {
-    try {
-      run_diff(*o);
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::exception& e) {  // LoadError names the file and what is wrong with it
-      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));
-      throw CLI::RuntimeError(1);
-    }
-  });
+  diff->callback([o] { report_errors_of([&] { run_diff(*o); }); });
 }
 
 }  // namespace parperf::cli

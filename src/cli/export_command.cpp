@@ -16,6 +16,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "analysis/trace/trace_run.hpp"
+#include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "export/chrome_json_writer.hpp"
 #include "export/communication_flows.hpp"
@@ -91,16 +92,7 @@ void add_export_command(CLI::App& app) {
   command->add_flag("--partial", o->partial,
                     "Export what can be read when profile files are missing or damaged (with warnings)");
   command->footer("Several outputs may be written by one call. docs/trace.md says how to open each.");
-  command->callback([o] {
-    try {
-      run_export(*o);
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));
-      throw CLI::RuntimeError(1);
-    }
-  });
+  command->callback([o] { report_errors_of([&] { run_export(*o); }); });
 }
 
 }  // namespace parperf::cli

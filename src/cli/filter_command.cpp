@@ -15,10 +15,10 @@
 #include "analysis/analysis.hpp"
 #include "analysis/function_scores.hpp"
 #include "analysis/run_loader.hpp"
+#include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_file.hpp"
 #include "report/filter_suggestion.hpp"
-#include "report/printable_text.hpp"
 
 namespace parperf::cli {
 namespace {
@@ -78,16 +78,7 @@ void add_filter_command(CLI::App& app) {
       ->capture_default_str();
   suggest_command->add_option("--probe-ns", o->probe_ns,
                               "What one measured call costs (ns); default: the run's calibrated probe cost");
-  suggest_command->callback([o] {
-    try {
-      suggest(*o);
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));
-      throw CLI::RuntimeError(1);
-    }
-  });
+  suggest_command->callback([o] { report_errors_of([&] { suggest(*o); }); });
 }
 
 }  // namespace parperf::cli

@@ -17,6 +17,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/scaling/run_sample.hpp"
 #include "analysis/scaling/scaling_study.hpp"
+#include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "cli/predict_options.hpp"
 #include "cli/text_file.hpp"
@@ -118,14 +119,7 @@ void add_predict_command(CLI::App& app) {
   predict->add_flag("--json", options->json, "The prediction as JSON");
   predict->add_option("--svg", options->svg, "Also draw the speedup plot as SVG")->type_name("FILE");
   predict->add_option("--png", options->png, "Also draw the speedup plot as PNG")->type_name("FILE");
-  predict->callback([options] {
-    try {
-      print_prediction(*options);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "parperf: {}\n", e.what());
-      throw CLI::RuntimeError(1);
-    }
-  });
+  predict->callback([options] { report_errors_of([&] { print_prediction(*options); }); });
 }
 
 }  // namespace parperf::cli

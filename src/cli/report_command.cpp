@@ -26,6 +26,7 @@
 #include "analysis/locality_findings.hpp"
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/trace_analysis.hpp"
+#include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "cli/html_report.hpp"
 #include "cli/mpi_launch.hpp"
@@ -320,17 +321,7 @@ void add_report_command(CLI::App& app) {
   report->add_flag("--partial", o->partial,
                    "Report what can be read when profile files are missing or damaged (with warnings)");
 
-  report->callback([o] {
-    try {
-      run_report(*o);
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::exception& e) {  // LoadError, a bad --procs list, anything unexpected
-      // Messages can quote names from the files (site names of an impossible value).
-      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));
-      throw CLI::RuntimeError(1);
-    }
-  });
+  report->callback([o] { report_errors_of([&] { run_report(*o); }); });
 }
 
 }  // namespace parperf::cli

@@ -17,6 +17,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "analysis/trace/trace_run.hpp"
+#include "cli/command_errors.hpp"
 #include "report/event_listing.hpp"
 #include "report/interval_selection.hpp"
 #include "report/printable_text.hpp"
@@ -172,16 +173,7 @@ void add_trace_command(CLI::App& app) {
       "barrier, taskwait, taskgroup, reduction, critical, lock, nested lock, ordered, atomic, flush, task "
       "creation, lock init, lock destroy; user event. Case, '_' and '-' do not matter in kind words.");
 
-  trace->callback([o] {
-    try {
-      run_trace(*o);
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::exception& e) {  // LoadError, a bad --thread list, anything unexpected
-      fmt::print(stderr, "parperf: {}\n", report::printable(e.what()));  // may quote names from the files
-      throw CLI::RuntimeError(1);
-    }
-  });
+  trace->callback([o] { report_errors_of([&] { run_trace(*o); }); });
 }
 
 }  // namespace parperf::cli
