@@ -50,8 +50,7 @@ Registers registers_of(const ucontext_t& context) {
 
 // Whether the instruction before `address` is a call: `address` is then a return address, not a word
 // of data that happens to point into code.
-bool follows_call(std::uintptr_t address) {
-  const CodeRange* range = code_range_of(address);
+bool follows_call(std::uintptr_t address, const CodeRange* range) {
   if (!range || !range->readable || address < range->start + 8) return false;
 #if defined(__x86_64__)
   const auto* code = reinterpret_cast<const unsigned char*>(address);
@@ -87,7 +86,7 @@ PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_address(std::uintptr_
   const std::uintptr_t limit = fp >= sp && fp < high ? fp : high - sizeof(std::uintptr_t);
   for (std::uintptr_t at = sp, n = 0; at < limit && n < kSearchedWords; at += sizeof(std::uintptr_t), ++n) {
     const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(at);
-    if (follows_call(word)) return word;
+    if (follows_call(word, code_range_of(word))) return word;
   }
   return 0;
 }
@@ -149,7 +148,10 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk_stack(const ucontext_t& context, 
     const auto* frame = reinterpret_cast<const std::uintptr_t*>(fp);
     const std::uintptr_t next = frame[0];
     const std::uintptr_t return_address = frame[1];
-    if (!code_range_of(return_address)) break;
+    // Code without frame pointers uses the register for data: a "frame" it points to ends the walk
+    // unless its return address returns after a call (where the code can be read to tell).
+    const CodeRange* code = code_range_of(return_address);
+    if (!code || (code->readable && !follows_call(return_address, code))) break;
     frames[count++] = return_address;
     if (next <= fp) break;
     fp = next;
