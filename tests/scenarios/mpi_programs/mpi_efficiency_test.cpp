@@ -841,10 +841,12 @@ TEST(MpiClockCorrection, BarrierArrivalsKeepTheirGapsUnderSkewedClocks) {
 
 // Ranks as processors: rank 0 waits 60 ms a repetition at the Allreduce. Rank 1 alone (--rank 1):
 // its 2 threads, thread 0 waiting 40 ms a repetition at the loop's end.
-TEST(MpiHybrid, RanksViewAndTheOpenMPViewOfOneRank) {
+// The hybrid program's constructed figures, measured with `extra_env` added to the ranks'.
+void expect_hybrid_ground_truth(const TempDir& tmp,
+                                const std::vector<std::pair<std::string, std::string>>& extra_env) {
   constexpr int kRepetitions = 3;
-  TempDir tmp;
-  const Launch launch{2, {PARPERF_PROGRAM_MPI_HYBRID}, {{"OMP_NUM_THREADS", "2"}}};
+  Launch launch{2, {PARPERF_PROGRAM_MPI_HYBRID}, {{"OMP_NUM_THREADS", "2"}}};
+  launch.env.insert(launch.env.end(), extra_env.begin(), extra_env.end());
   const json ranks = measure_report(tmp, launch);
   EXPECT_EQ(text_of(mpi_of(ranks), "thread_level"), "funneled") << "what MPI_Init_thread provided";
   const json& program = program_interval(ranks);
@@ -855,6 +857,7 @@ TEST(MpiHybrid, RanksViewAndTheOpenMPViewOfOneRank) {
   EXPECT_EQ(integer(early, "count"), kRepetitions);
   expect_constructed(number(early, "synchronization"), kRepetitions * 0.060, 0.015 * kRepetitions, "rank 0");
   const json& late = call_at(program, "MPI_Allreduce", "hybrid.c", "allreduce", 1);
+  EXPECT_EQ(integer(late, "count"), kRepetitions);
   EXPECT_LT(number(late, "synchronization"), 0.015 * kRepetitions) << "rank 1 arrives last";
 
   const json rank1 = report_json(tmp / "run", {"--rank", "1"});
@@ -865,6 +868,25 @@ TEST(MpiHybrid, RanksViewAndTheOpenMPViewOfOneRank) {
   const json rank0 = report_json(tmp / "run", {"--rank", "0"});
   EXPECT_LT(number(program_interval(rank0), "desync_time"), 0.015 * kRepetitions)
       << "rank 0's threads are balanced";
+}
+
+TEST(MpiHybrid, RanksViewAndTheOpenMPViewOfOneRank) {
+  TempDir tmp;
+  expect_hybrid_ground_truth(tmp, {});
+}
+
+// Samples never change the MPI and OpenMP figures: the same ground truth holds with every thread of
+// every rank sampled at 2 kHz of elapsed time (the most intrusive mode: it interrupts the waits and
+// the sleeps, which the program retries), and the samples are there.
+TEST(MpiHybrid, SamplingLeavesTheMpiAndOpenMPFiguresAsTheyAre) {
+  TempDir tmp;
+  expect_hybrid_ground_truth(tmp, {{"PARPERF_SAMPLE_HZ", "2000"}, {"PARPERF_SAMPLE_CLOCK", "wall"}});
+  const json report = report_json(tmp / "run");
+  const json& samples = field(report, "samples");
+  // About 2 ranks x (1 + 2 threads' share) x 0.5 s x 2000 Hz; far fewer means sampling was off.
+  EXPECT_GT(integer(samples, "samples"), 500)
+      << "the ranks were not sampled: " << samples.dump().substr(0, 400);
+  EXPECT_EQ(text_of(samples, "clock"), "wall");
 }
 
 // --- ranks that fail -----------------------------------------------------------------------------
