@@ -46,25 +46,44 @@ void take_default_course(int signal) {
   raise(signal);
 }
 
+// Whether `info` is our timers' signal, not one someone else sent with its number.
+bool from_our_timer(const siginfo_t* info) {
+  return info && info->si_code == SI_TIMER && info->si_value.sival_ptr == &g_cookie;
+}
+
+// The thread's sampling state when its samples are to be recorded now, else null.
+ThreadSampling* recording_sampling(ThreadState* t) {
+  ThreadSampling* sampling = t ? t->sampling.load(std::memory_order_acquire) : nullptr;
+  return sampling && recording() ? sampling : nullptr;
+}
+
+// The kernel checks CPU-time timers at its scheduler tick (250 Hz on many kernels): periods that
+// expired meanwhile come as the overrun count, and the one path found stands for all of them, so the
+// shares stay right while the sample count stays that of the requested rate. A timer whose signal
+// is blocked counts its periods the same way.
+std::uint64_t weight_of(const siginfo_t& info) {
+  return 1 + static_cast<std::uint64_t>(info.si_overrun > 0 ? info.si_overrun : 0);
+}
+
+void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_t* frames,
+                   std::uint32_t count, std::uint64_t weight) {
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
+  if (count > 0) sampling.table->add_sample(frames, count, t.frames[depth].node.get(), weight);
+}
+
 void on_sample(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  if (!info || info->si_code != SI_TIMER || info->si_value.sival_ptr != &g_cookie) {
+  if (!from_our_timer(info)) {
     take_default_course(signal);
     errno = saved_errno;
     return;
   }
   ThreadState* t = thread_detail::current;
-  ThreadSampling* sampling = t ? t->sampling.load(std::memory_order_acquire) : nullptr;
-  if (sampling && recording()) {
+  if (ThreadSampling* sampling = recording_sampling(t)) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count =
         walk_stack(*static_cast<const ucontext_t*>(context), sampling->stack, frames, kMaxSampleFrames);
-    const std::uint32_t depth = t->depth.load(std::memory_order_relaxed);
-    // The kernel checks CPU-time timers at its scheduler tick (250 Hz on many kernels): periods that
-    // expired meanwhile come as the overrun count, and the one path found stands for all of them, so
-    // the shares stay right while the sample count stays that of the requested rate.
-    const std::uint64_t weight = 1 + static_cast<std::uint64_t>(info->si_overrun > 0 ? info->si_overrun : 0);
-    if (count > 0) sampling->table->add_sample(frames, count, t->frames[depth].node.get(), weight);
+    record_sample(*t, *sampling, frames, count, weight_of(*info));
   }
   errno = saved_errno;
 }
@@ -136,6 +155,34 @@ void start_thread_sampling(ThreadState& t) noexcept {
   period.it_interval.tv_nsec = static_cast<long>(g_period_ns % 1'000'000'000ull);
   period.it_value = period.it_interval;
   timer_settime(sampling->timer, 0, &period, nullptr);
+}
+
+int held_sample_signal() noexcept {
+  if (!sampling_active()) return 0;
+  const ThreadState* t = thread_detail::current;
+  return t && t->sampling.load(std::memory_order_acquire) ? sample_signal() : 0;
+}
+
+__attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcept {
+  // An instruction of the caller (the wrapper whose frame `frame` is), for the path's innermost frame.
+  const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  const int saved_errno = errno;
+  sigset_t ours;
+  sigemptyset(&ours);
+  sigaddset(&ours, sample_signal());
+  siginfo_t info{};
+  const timespec now{0, 0};
+  // The raw system call: the library's own sigtimedwait is one of the calls it keeps whole.
+  if (syscall(SYS_rt_sigtimedwait, &ours, &info, &now, _NSIG / 8) == sample_signal()) {
+    if (!from_our_timer(&info)) {
+      take_default_course(sample_signal());
+    } else if (ThreadState* t = thread_detail::current; ThreadSampling* sampling = recording_sampling(t)) {
+      std::uintptr_t frames[kMaxSampleFrames];
+      const std::uint32_t count = walk_stack_from_frame(pc, frame, sampling->stack, frames, kMaxSampleFrames);
+      record_sample(*t, *sampling, frames, count, weight_of(info));
+    }
+  }
+  errno = saved_errno;
 }
 
 void stop_thread_sampling(ThreadState& t) noexcept {

@@ -39,4 +39,19 @@ void stop_thread_sampling(ThreadState& t) noexcept;
 // The timers' period in nanoseconds (0 when not sampling).
 std::uint64_t sample_period_ns() noexcept;
 
+// Some blocking calls return early with EINTR, or return at all (pause, sigsuspend), when any
+// handled signal arrives, SA_RESTART or not (signal(7)): sleeps, poll, select, epoll_wait and more.
+// A sample must not cut them short, so uninterrupted_calls.cpp blocks the sample signal in the
+// calling thread while one runs; the samples that fall due meanwhile are not lost: the timer keeps
+// one signal pending and counts the others as its overrun, and they are recorded, with that weight,
+// at the call when it returns.
+//
+// The signal to block around such a call when the calling thread is sampled, else 0.
+int held_sample_signal() noexcept;
+
+// After such a call, the signal still blocked: takes the pending sample, if any, and records it with
+// its weight at the calling wrapper: `frame` is its __builtin_frame_address(0), the path's innermost
+// frame the instruction it returns to. errno is kept.
+void record_held_samples(std::uintptr_t frame) noexcept;
+
 }  // namespace parperf::runtime

@@ -127,10 +127,11 @@ StackBounds stack_bounds_of(std::uintptr_t address) noexcept {
   return found;
 }
 
-PARPERF_READS_FOREIGN_STACK std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack,
-                                                     std::uintptr_t* frames,
-                                                     std::uint32_t capacity) noexcept {
-  const Registers r = registers_of(context);
+namespace {
+
+// The walk of walk_stack: `unframed`, when the interrupted function may not have set up its frame.
+PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const Registers& r, bool unframed, const StackBounds& stack,
+                                               std::uintptr_t* frames, std::uint32_t capacity) {
   if (r.pc == 0 || capacity == 0) return 0;
   std::uint32_t count = 0;
   frames[count++] = r.pc;
@@ -139,7 +140,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk_stack(const ucontext_t& context, 
   if (stack.grows_down && stack.high > kMainStackReach && r.sp >= stack.high - kMainStackReach) low = r.sp;
   if (r.sp < low || r.sp >= stack.high) return count;  // on another stack (a signal stack)
   std::uintptr_t fp = r.fp;
-  if ((r.sp & 7) == 0)
+  if (unframed && (r.sp & 7) == 0)
     if (const std::uintptr_t caller = unframed_return_address(r.sp, fp, stack.high);
         caller && count < capacity)
       frames[count++] = caller;
@@ -157,6 +158,18 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk_stack(const ucontext_t& context, 
     fp = next;
   }
   return count;
+}
+
+}  // namespace
+
+std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
+                         std::uint32_t capacity) noexcept {
+  return walk(registers_of(context), true, stack, frames, capacity);
+}
+
+std::uint32_t walk_stack_from_frame(std::uintptr_t pc, std::uintptr_t frame, const StackBounds& stack,
+                                    std::uintptr_t* frames, std::uint32_t capacity) noexcept {
+  return walk({pc, frame, frame}, false, stack, frames, capacity);
 }
 
 }  // namespace parperf::runtime

@@ -41,4 +41,9 @@ StackBounds stack_bounds_of(std::uintptr_t address) noexcept;
 std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
                          std::uint32_t capacity) noexcept;
 
+// The same from a function's own frame (its frame pointer, __builtin_frame_address(0)) and an
+// instruction inside it: frames[0] = `pc`, then its callers' return addresses.
+std::uint32_t walk_stack_from_frame(std::uintptr_t pc, std::uintptr_t frame, const StackBounds& stack,
+                                    std::uintptr_t* frames, std::uint32_t capacity) noexcept;
+
 }  // namespace parperf::runtime

@@ -46,9 +46,10 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 # Sanitizer builds leave out the interpositions (the sanitizers intercept these functions themselves,
-# thread_start_hook.cpp and exit_hook.cpp say why).
+# thread_start_hook.cpp, exit_hook.cpp and uninterrupted_calls.cpp say why).
 execute_process(COMMAND readelf -d ${LIBRARY} OUTPUT_VARIABLE dynamic)
-set(absent_when_sanitized pthread_create _exit _Exit)
+set(absent_when_sanitized pthread_create _exit _Exit sleep usleep nanosleep clock_nanosleep pause sigsuspend poll ppoll
+    select pselect epoll_wait epoll_pwait sigtimedwait sigwaitinfo semop semtimedop msgrcv msgsnd)
 foreach(name IN LISTS documented)
   if(dynamic MATCHES "lib[at]san" AND name IN_LIST absent_when_sanitized)
     continue()

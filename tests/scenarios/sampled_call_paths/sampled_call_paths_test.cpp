@@ -128,6 +128,36 @@ TEST(SampledCallPaths, WallClockSeesTheSleepingFunctionAndCpuClockDoesNot) {
   EXPECT_NEAR(share_of(cpu_interval, "f").self, 1.0, kTolerance) << functions_of(cpu_interval);
 }
 
+// Wall-clock samples fall inside every wait longer than a period; usleep, nanosleep, poll and select
+// would fail with EINTR and pause would return at the first one, whatever SA_RESTART says. The
+// program calls each once for 100 ms without retrying: each must last its 100 ms and return as
+// unmeasured, pause must still end at the program's own SIGALRM, and each wait's 100 ms must still
+// show in the samples, at the call (20 % of the run each).
+TEST(SampledCallPaths, WallClockSamplesDoNotCutWaitsShortAndStillSeeThem) {
+  TempDir tmp;
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_WHOLE_WAITS}, sampled("wall"));
+  EXPECT_EQ(result.exit_code, 0) << "a wait returned early or failed under sampling: " << describe(result);
+  EXPECT_NE(result.out.find("whole"), std::string::npos) << describe(result);
+  const auto report = report_json(tmp / "run");
+  const nlohmann::json& interval = program_samples(report);
+  for (const char* wait : {"usleep", "nanosleep", "poll", "select", "pause"}) {
+    EXPECT_NEAR(share_of(interval, wait).self, 0.2, kTolerance)
+        << wait << " waits 100 ms of the run's 500: its samples must land on the call; "
+        << functions_of(interval);
+    const double all = interval.value("samples", 0.0);
+    double through_caller = 0;
+    for (const auto& path : interval["paths"]) {
+      const auto& frames = path["frames"];
+      if (frames.size() >= 2 && frames.back() == wait &&
+          frames[frames.size() - 2] == std::string("wait_") + wait)
+        through_caller += path["samples"].get<double>();
+    }
+    EXPECT_NEAR(all > 0 ? through_caller / all : 0, 0.2, kTolerance)
+        << "wait_" << wait << " calls " << wait << ": the path must keep its caller; "
+        << interval["paths"].dump(1);
+  }
+}
+
 // The profile holds call paths with counts, not samples: four times the run, about the same file.
 TEST(SampledCallPaths, ProfileSizeDoesNotGrowWithTheRunLength) {
   TempDir tmp;
