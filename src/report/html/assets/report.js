@@ -470,7 +470,7 @@
     const share = (part, whole) => (whole > 0 ? part / whole : 0);
     const fileName = (file) => (file ? file.split('/').pop() : '');
     const table = el('table', { class: 'functions', 'data-testid': 'functions' },
-      el('thead', null, el('tr', null, el('th', { class: 'num' }, 'Self'), el('th', { class: 'num' }, 'Inclusive'),
+      el('thead', null, el('tr', null, el('th', { class: 'num' }, 'Self'), el('th', { class: 'num', title: 'inclusive: samples with the function anywhere on their call path' }, 'Incl.'),
         el('th', { class: 'num' }, 'Samples'), el('th', null, 'Function'), el('th', null, 'Where'))),
       el('tbody', null, sampled.functions.map((f) => el('tr', { 'data-function': f.function, 'data-self': f.self, 'data-inclusive': f.inclusive },
         el('td', { class: 'num' }, fmtPct(share(f.self, sampled.samples))),
