@@ -46,6 +46,11 @@ inline constexpr std::uint64_t kMinSamplesToBlame = 30;
 // ... and only when it takes at least this much more of the late processors' samples than of the
 // waiting ones' (25 points): a function both groups run alike is their common work, not the cause.
 inline constexpr double kBlameShareGap = 0.25;
+// Where the waiting processors wait (wall-clock samples): a function the late processors spend at
+// most this share of their samples in. A function both run is work, even when the waiting ones'
+// share of it is larger (their work stretched by preemption, under wall-clock samples); the wait is
+// where only they are.
+inline constexpr double kLateHardlyRuns = 0.05;
 // At most this many functions named per finding: the sentence must stay readable.
 inline constexpr std::size_t kMostBlamedFunctions = 2;
 

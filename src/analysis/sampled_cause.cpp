@@ -114,7 +114,7 @@ std::optional<SampledCause> sampled_cause(const SampleProfile& samples, const In
     for (const auto& [name, self] : waiting_tally.self) {
       ComparedFunction f = compared(name, late_tally, waiting_tally, places);
       const double gap = f.waiting_share - f.late_share;
-      if (gap >= kBlameShareGap &&
+      if (gap >= kBlameShareGap && f.late_share <= kLateHardlyRuns &&
           (!cause.waiting_in || gap > cause.waiting_in->waiting_share - cause.waiting_in->late_share))
         cause.waiting_in = std::move(f);
     }

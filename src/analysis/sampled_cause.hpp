@@ -41,7 +41,8 @@ struct SampledCause {
   // their samples, most difference first, at most kMostBlamedFunctions.
   std::vector<ComparedFunction> functions;
   // Where the waiting processors sit (the runtime's or MPI library's wait), when their wall-clock
-  // samples show it as clearly (CPU-time samples miss threads that sleep while they wait).
+  // samples show it as clearly, in a function the late ones hardly run (kLateHardlyRuns; CPU-time
+  // samples miss threads that sleep while they wait).
   std::optional<ComparedFunction> waiting_in;
 };
 

@@ -138,6 +138,21 @@ TEST(SampledCause, CpuTimeSamplesDoNotSayWhereTheOthersWait) {
   EXPECT_FALSE(findings[0].sampled_cause->waiting_in) << "g is the waiting threads' work, not their wait";
 }
 
+// Wall-clock samples of waiting threads whose own work was stretched (preempted): g takes 60 % of
+// their samples against 20 % of the late thread's, yet the late thread runs it too, so it is work,
+// not the wait; the wait is __kmp_wait, where only they are.
+TEST(SampledCause, TheWaitIsWhereOnlyTheWaitingThreadsAre) {
+  const IntervalTree tree = region_tree({0.0, 0.6, 0.6});
+  std::vector<std::map<std::string, std::uint64_t>> per_thread = {
+      {{"f", 800}, {"g", 200}}, {{"g", 600}, {"__kmp_wait", 400}}, {{"g", 600}, {"__kmp_wait", 400}}};
+  std::vector<Finding> findings{join_barrier_finding(tree)};
+  add_sampled_causes(findings, tree, {}, region_samples(per_thread, true), Unit::thread);
+  ASSERT_TRUE(findings[0].sampled_cause);
+  ASSERT_TRUE(findings[0].sampled_cause->waiting_in);
+  EXPECT_EQ(findings[0].sampled_cause->waiting_in->function, "__kmp_wait")
+      << "g is work both groups run (40 points more of the waiting threads' samples)";
+}
+
 // CPU-time samples of threads that slept while they waited: none; f is still the late thread's work.
 TEST(SampledCause, WaitingThreadsWithoutSamplesStillLetTheLateOnesBeNamed) {
   const IntervalTree tree = region_tree({0.0, 0.6, 0.6});

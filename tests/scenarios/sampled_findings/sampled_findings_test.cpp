@@ -7,7 +7,8 @@
 // = 80 %. Tolerance 8 points: at 1 kHz thread 0 takes about 1000 samples in the region, so the share's
 // sampling error is about 1.3 points; the rest is the time thread 0 spends outside f and g (the
 // region's start and end, the clock reads, which land in the vDSO), a few points at most. Balanced,
-// the threads run the same function and no function may be blamed.
+// the threads run the same function and no function may be blamed. With wall-clock samples, where
+// the waiting threads wait may be named, but never as their work.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -102,21 +103,25 @@ TEST(SampledFindings, GccBalancedBlamesNothing) {
   expect_nothing_blamed_when_balanced(PARPERF_PROGRAM_LATE_FUNCTION_GCC);
 }
 
-// Wall-clock samples see the waiting threads too: where they wait is in the runtime, not in f or g.
-TEST(SampledFindings, WallClockSamplesShowWhereTheOthersWait) {
+// Wall-clock samples: f is still thread 0's, and where the others wait, when named, is never their
+// work (f or g). Not required to be named: on a loaded machine a preempted thread's wall-clock samples
+// land where the kernel resumes it (a clock read's return, [vdso], which the libomp spin loop of the
+// waiting threads reads too), so the late thread can have a share of the waiting ones' innermost
+// function, and then the analysis names none (docs/diagnosis.md, kLateHardlyRuns).
+TEST(SampledFindings, WallClockSamplesNeverTakeWorkForTheWait) {
   TempDir tmp;
   const json report = measured_report(tmp, PARPERF_PROGRAM_LATE_FUNCTION_CLANG, {}, "wall");
   const json* blamed = finding_with_cause(report);
   ASSERT_TRUE(blamed) << field(report, "findings").dump(1);
   const json& cause = (*blamed)["sampled_cause"];
   EXPECT_EQ(cause["clock"], "wall");
+  EXPECT_EQ(cause["late"], json::array({0})) << cause.dump(1);
   EXPECT_EQ(cause["functions"][0]["function"], "f") << cause.dump(1);
-  ASSERT_TRUE(cause["waiting_in"].is_object())
-      << "threads 1 and 2 wait 200 ms of every 250 at the barrier: their wall-clock samples should say "
-         "where: "
-      << cause.dump(1);
-  EXPECT_NE(cause["waiting_in"]["function"], "f");
-  EXPECT_NE(cause["waiting_in"]["function"], "g");
+  if (cause["waiting_in"].is_object()) {
+    EXPECT_NE(cause["waiting_in"]["function"], "f") << "threads 1 and 2 never run f: " << cause.dump(1);
+    EXPECT_NE(cause["waiting_in"]["function"], "g")
+        << "g is the work every thread does, not where threads 1 and 2 wait: " << cause.dump(1);
+  }
 }
 
 // `parperf report --functions` says it under the region, with the finding's number.
