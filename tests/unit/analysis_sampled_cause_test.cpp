@@ -210,6 +210,51 @@ TEST(SampledCause, ComparesTheLateRankOfACollectiveWithTheOthers) {
   EXPECT_EQ(findings[0].sampled_cause->waiting_in->function, "MPI_Allreduce");
 }
 
+// A rank waiting in MPI_Recv for its partner: the partner is the late one.
+TEST(SampledCause, ComparesTheLatePartnerWithTheRankThatWaitsForIt) {
+  IntervalTree tree;
+  for (std::int64_t r = 0; r < 2; ++r) tree.threads_per_rank[r] = 1, tree.locations.push_back({r, 0});
+  MergedInterval program;
+  program.identity = {kind(SiteKind::program), "program", "", 0};
+  tree.intervals = {program};
+  Finding f;
+  f.kind = FindingKind::mpi_waits_for_partner;
+  SrcPoint p;
+  p.interval = program.identity;
+  f.src_point = p;
+  f.waiting_rank = RankAtSite{.rank = 1, .partner_min = 0, .partner_max = 0};
+  SampleProfile samples = region_samples({{{"produce", 400}}, {{"MPI_Recv", 300}, {"consume", 100}}}, true);
+  samples.intervals[0].interval = 0;
+  std::vector<Finding> findings{f};
+  add_sampled_causes(findings, tree, {}, samples, Unit::rank);
+  ASSERT_TRUE(findings[0].sampled_cause);
+  EXPECT_EQ(findings[0].sampled_cause->late, (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(findings[0].sampled_cause->waiting, (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(findings[0].sampled_cause->functions[0].function, "produce");
+  ASSERT_TRUE(findings[0].sampled_cause->waiting_in);
+  EXPECT_EQ(findings[0].sampled_cause->waiting_in->function, "MPI_Recv");
+}
+
+// An unbalanced loop: the processor with the most iteration time against the others, in the loop.
+TEST(SampledCause, ComparesTheSlowestProcessorsOfAnUnbalancedLoop) {
+  IntervalTree tree = region_tree({0.0, 0.0, 0.0});
+  Finding f;
+  f.kind = FindingKind::unbalanced_loop;
+  LoopBalance loop;
+  loop.interval = 1;
+  loop.processors = {{0, 10, 0.3}, {1, 10, 0.1}, {2, 10, 0.12}};
+  loop.processor_max = 0.3;
+  f.loop = loop;
+  std::vector<Finding> findings{f};
+  add_sampled_causes(findings, tree, {},
+                     region_samples({{{"heavy", 200}, {"light", 100}}, {{"light", 100}}, {{"light", 120}}}),
+                     Unit::thread);
+  ASSERT_TRUE(findings[0].sampled_cause);
+  EXPECT_EQ(findings[0].sampled_cause->late, (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(findings[0].sampled_cause->functions[0].function, "heavy");
+  EXPECT_EQ(findings[0].sampled_cause->functions.size(), 1u) << "light is every processor's work";
+}
+
 // An unsampled run adds nothing.
 TEST(SampledCause, AnUnsampledRunAddsNothing) {
   const IntervalTree tree = region_tree({0.0, 0.6});
