@@ -9,6 +9,7 @@
 #include "analysis/openmp_attribution.hpp"
 #include "analysis/rank_list.hpp"
 #include "analysis/rank_view.hpp"
+#include "analysis/sampled_findings.hpp"
 #include "analysis/site_resolution.hpp"
 
 namespace parperf::analysis {
@@ -84,6 +85,7 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
   }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
   analysis.samples = analyse_samples(run, tree, analysis.unit, 0);
+  add_sampled_causes(analysis.findings, tree, analysis.intervals, analysis.samples, analysis.unit);
   return analysis;
 }
 

@@ -75,13 +75,6 @@ struct IntervalTally {
   std::map<std::int64_t, std::uint64_t> processor_samples;
 };
 
-std::int64_t processor_of(const IntervalTree& tree, const Location& location, Unit unit) {
-  if (unit == Unit::rank) return location.rank;
-  if (tree.threads_per_rank.size() <= 1) return location.thread;
-  const auto it = std::lower_bound(tree.locations.begin(), tree.locations.end(), location);
-  return static_cast<std::int64_t>(it - tree.locations.begin());
-}
-
 std::vector<std::string> interval_path(const IntervalTree& tree, std::size_t interval) {
   std::vector<std::string> path;
   for (std::size_t i = interval;; i = tree.intervals[i].parent) {
@@ -136,7 +129,7 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
       const Location location{profile.process.rank, thread.thread};
       const auto intervals = tree.node_intervals.find(location);
       if (intervals == tree.node_intervals.end()) continue;
-      const std::int64_t processor = processor_of(tree, location, unit);
+      const std::int64_t processor = processor_number(tree, location, unit);
       for (std::size_t i = 0; i < thread.nodes.size(); ++i) {
         const format::CallPathNode& leaf = thread.nodes[i];
         if (leaf.samples == 0 || leaf.interval >= intervals->second.size()) continue;
@@ -188,11 +181,12 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
                      [](const auto& a, const auto& b) { return a.samples > b.samples; });
     if (top > 0 && s.functions.size() > top) s.functions.resize(top);
     if (top > 0 && s.paths.size() > top) s.paths.resize(top);
-    for (const auto& [processor, functions] : tally.processor_self) {
+    for (auto& [processor, functions] : tally.processor_self) {
       ProcessorTopFunction p{processor, "", 0, tally.processor_samples[processor]};
       for (const auto& [name, self] : functions)
         if (self > p.self) p.function = name, p.self = self;
       s.processors.push_back(p);
+      s.processor_samples.push_back({processor, p.samples, std::move(functions)});
     }
     result.intervals.push_back(std::move(s));
   }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,15 +39,24 @@ struct ProcessorTopFunction {
   std::uint64_t samples = 0;  // the processor's samples in the interval
 };
 
+// One processor's samples in an interval with every function it has self samples in: what the
+// late and the waiting processors are compared by (sampled_cause.hpp).
+struct ProcessorSamples {
+  std::int64_t processor = 0;
+  std::uint64_t samples = 0;
+  std::map<std::string, std::uint64_t> self;  // function -> self samples
+};
+
 // The samples taken while threads were in one interval (innermost: not its children's).
 struct IntervalSamples {
   std::size_t interval = 0;  // index in the tree
   IntervalIdentity identity;
   std::vector<std::string> path;  // the interval names from the program down to this one
   std::uint64_t samples = 0;
-  std::vector<SampledFunction> functions;        // most self samples first, then most inclusive
-  std::vector<SampledPath> paths;                // most samples first
-  std::vector<ProcessorTopFunction> processors;  // by processor
+  std::vector<SampledFunction> functions;           // most self samples first, then most inclusive
+  std::vector<SampledPath> paths;                   // most samples first
+  std::vector<ProcessorTopFunction> processors;     // by processor
+  std::vector<ProcessorSamples> processor_samples;  // by processor
 };
 
 struct FoldedStack {

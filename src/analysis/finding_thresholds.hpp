@@ -2,6 +2,9 @@
 // docs/diagnosis.md lists them rule by rule; change both together.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 namespace parperf::analysis {
 
 // Losses below this share of Total time are noise (timer reads, scheduling), not a finding.
@@ -35,5 +38,20 @@ inline constexpr double kSetupWorthSaying = 0.10;
 // start-up threshold because it points at code, higher than kSignificantLoss because an interval's
 // idle time is also counted in every interval around it, and the few that say most should be named.
 inline constexpr double kIntervalWorthSaying = 0.03;
+
+// Sampled causes (sampled_cause.hpp): a function is blamed for a wait only on at least this many
+// samples of the late processors in the interval. A share measured on n samples has a standard error
+// of at most 0.5/√n: 9 points at 30 samples, so the gap below is nearly three standard errors.
+inline constexpr std::uint64_t kMinSamplesToBlame = 30;
+// ... and only when it takes at least this much more of the late processors' samples than of the
+// waiting ones' (25 points): a function both groups run alike is their common work, not the cause.
+inline constexpr double kBlameShareGap = 0.25;
+// Where the waiting processors wait (wall-clock samples): a function the late processors spend at
+// most this share of their samples in. A function both run is work, even when the waiting ones'
+// share of it is larger (their work stretched by preemption, under wall-clock samples); the wait is
+// where only they are.
+inline constexpr double kLateHardlyRuns = 0.05;
+// At most this many functions named per finding: the sentence must stay readable.
+inline constexpr std::size_t kMostBlamedFunctions = 2;
 
 }  // namespace parperf::analysis

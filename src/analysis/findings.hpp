@@ -17,6 +17,7 @@
 
 #include "analysis/characteristics.hpp"
 #include "analysis/loop_balance.hpp"
+#include "analysis/sampled_cause.hpp"
 #include "analysis/src_points.hpp"
 
 namespace parperf::analysis {
@@ -117,6 +118,9 @@ struct Finding {
   // interval_loss: the interval's own largest loss, whose fields (processors, spread) this finding keeps.
   FindingKind explains = FindingKind::no_significant_loss;
   std::optional<IntervalIdentity> interval;  // interval_loss: the interval
+  // Findings where processors wait for others, in a sampled run: the functions the late processors
+  // spend their extra time in (sampled_findings.hpp); none when the samples cannot say.
+  std::optional<SampledCause> sampled_cause;
 
   // Evidence, in seconds unless said otherwise.
   double share = 0;             // the loss over the base Total time (the interval's, or the program's)

@@ -6,15 +6,9 @@
 namespace parperf::analysis {
 namespace {
 
-std::int64_t thread_processor_number(const IntervalTree& tree, Location location) {
-  if (tree.threads_per_rank.size() <= 1) return location.thread;
-  auto it = std::lower_bound(tree.locations.begin(), tree.locations.end(), location);
-  return it - tree.locations.begin();
-}
-
 ProcessorInput thread_input(const IntervalTree& tree, const LocationStats& stats) {
   return ProcessorInput{
-      .processor = thread_processor_number(tree, stats.location),
+      .processor = processor_number(tree, stats.location, Unit::thread),
       .rank = stats.location.rank,
       .thread = stats.location.thread,
       .process_threads = 1,
@@ -61,6 +55,13 @@ ProcessorInput process_input(std::span<const ProcessorInput> threads) {
 }
 
 }  // namespace
+
+std::int64_t processor_number(const IntervalTree& tree, Location location, Unit unit) {
+  if (unit == Unit::rank) return location.rank;
+  if (tree.threads_per_rank.size() <= 1) return location.thread;
+  auto it = std::lower_bound(tree.locations.begin(), tree.locations.end(), location);
+  return it - tree.locations.begin();
+}
 
 Unit default_unit(std::int64_t process_count) { return process_count > 1 ? Unit::rank : Unit::thread; }
 

@@ -19,6 +19,9 @@ Unit default_unit(std::int64_t process_count);
 std::string_view unit_name(Unit unit);  // "thread" / "rank"
 std::optional<Unit> parse_unit(std::string_view name);
 
+// The processor `location` belongs to, numbered as below.
+std::int64_t processor_number(const IntervalTree& tree, Location location, Unit unit);
+
 // The processors that executed `interval` (entries > 0), ordered by processor number.
 //
 // Numbering: in thread unit, the thread index when the tree has one process, else the position of

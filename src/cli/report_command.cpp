@@ -240,7 +240,8 @@ void run_report(const ReportCommandOptions& o) {
   } else {
     fmt::print("{}", report::render_text(built, text_options(o)));
     if (traced) fmt::print("\n{}", report::wait_states_text(*traced));
-    if (o.functions) fmt::print("\n{}", report::sampled_functions_text(built.samples, report::kSampledRows));
+    if (o.functions)
+      fmt::print("\n{}", report::sampled_functions_text(built.samples, report::kSampledRows, built.findings));
     if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));
   }
   std::fflush(stdout);

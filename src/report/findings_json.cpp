@@ -43,6 +43,33 @@ json finding_location(const Finding& f) {
   return nullptr;
 }
 
+json compared_json(const analysis::ComparedFunction& f) {
+  return {{"function", f.function},
+          {"file", f.file},
+          {"line", f.line},
+          {"late_samples", f.late_samples},
+          {"waiting_samples", f.waiting_samples},
+          {"late_share", f.late_share},
+          {"waiting_share", f.waiting_share}};
+}
+
+// What the samples say about the wait (docs/diagnosis.md, "Sampled causes"); null when nothing.
+json sampled_cause_json(const Finding& f) {
+  if (!f.sampled_cause) return nullptr;
+  const analysis::SampledCause& c = *f.sampled_cause;
+  json functions = json::array();
+  for (const analysis::ComparedFunction& function : c.functions) functions.push_back(compared_json(function));
+  return {{"clock", c.wall_clock ? "wall" : "cpu"},
+          {"unit", analysis::unit_name(c.unit)},
+          {"intervals", c.intervals},
+          {"late", c.late},
+          {"waiting", c.waiting},
+          {"late_samples", c.late_samples},
+          {"waiting_samples", c.waiting_samples},
+          {"functions", std::move(functions)},
+          {"waiting_in", c.waiting_in ? compared_json(*c.waiting_in) : json(nullptr)}};
+}
+
 }  // namespace
 
 json findings_json(const std::vector<Finding>& findings) {
@@ -58,7 +85,8 @@ json findings_json(const std::vector<Finding>& findings) {
          {"interval", finding_interval(f)},
          {"location", finding_location(f)},
          {"evidence", std::move(evidence)},
-         {"remedy", f.remedy == analysis::Remedy::none ? json(nullptr) : json(remedy_key(f.remedy))}});
+         {"remedy", f.remedy == analysis::Remedy::none ? json(nullptr) : json(remedy_key(f.remedy))},
+         {"sampled_cause", sampled_cause_json(f)}});
   }
   return out;
 }

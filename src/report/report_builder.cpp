@@ -123,6 +123,7 @@ class IntervalReporter {
 
     ReportInterval interval;
     interval.identity = merged.identity;
+    interval.tree_index = selected.interval;
     interval.level = merged.level;
     interval.count = analysed.totals.count;
     interval.open = analysed.totals.open;

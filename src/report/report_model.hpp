@@ -82,6 +82,7 @@ struct ThreadLine {
 
 struct ReportInterval {
   analysis::IntervalIdentity identity;
+  std::size_t tree_index = 0;  // in the analysed tree: what the samples name it by
   std::uint32_t level = 0;
   std::uint64_t count = 0;  // entries over all locations, open ones included
   bool open = false;        // an entry had not ended when a profile was written

@@ -1,8 +1,11 @@
 #include "report/sampled_functions.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
+
+#include "report/sampled_cause_text.hpp"
 
 namespace parperf::report {
 namespace {
@@ -36,7 +39,8 @@ std::string joined(const std::vector<std::string>& frames, const char* separator
 
 }  // namespace
 
-std::string sampled_functions_text(const analysis::SampleProfile& samples, std::size_t top) {
+std::string sampled_functions_text(const analysis::SampleProfile& samples, std::size_t top,
+                                   const std::vector<analysis::Finding>& findings) {
   if (!samples.sampled)
     return "Functions: the run was not sampled (record it with `parperf run --sample`).\n";
   std::string out = fmt::format("Functions, by samples of {} time every {:.3g} ms per thread: {} samples",
@@ -62,6 +66,12 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
       for (const analysis::ProcessorTopFunction& p : interval.processors)
         out += fmt::format("  {:>4}  {:>8} samples  {} ({:.1f}% of its samples)\n", p.processor, p.samples,
                            p.function, percent(p.self, p.samples));
+    }
+    for (std::size_t n = 0; n < findings.size(); ++n) {
+      const auto& cause = findings[n].sampled_cause;
+      if (cause && std::find(cause->intervals.begin(), cause->intervals.end(), interval.interval) !=
+                       cause->intervals.end())
+        out += fmt::format("  why processors wait (finding {}): {}\n", n + 1, sampled_cause_text(*cause));
     }
   }
   for (const std::string& warning : samples.warnings) out += fmt::format("warning: {}\n", warning);

@@ -1,19 +1,25 @@
 // The sampled call paths as the user reads them: `parperf report --functions` (per interval, the top
-// functions by self and inclusive samples with file:line, the top call paths and each processor's
-// top function), `--folded` (one "frame;frame;... samples" line per distinct stack, the interval path
-// first, for flamegraph.pl and speedscope) and the JSON report's `samples` part.
+// functions by self and inclusive samples with file:line, the top call paths, each processor's
+// top function, and why processors wait there when a finding's samples say so), `--folded` (one
+// "frame;frame;... samples" line per distinct stack, the interval path first, for flamegraph.pl and
+// speedscope) and the JSON report's `samples` part.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/call_path_profile.hpp"
+#include "analysis/findings.hpp"
 
 namespace parperf::report {
 
-std::string sampled_functions_text(const analysis::SampleProfile& samples, std::size_t top);
+// `findings`: the run's main findings; under each interval whose samples explain one (its sampled
+// cause compares them), the explanation with the finding's number.
+std::string sampled_functions_text(const analysis::SampleProfile& samples, std::size_t top,
+                                   const std::vector<analysis::Finding>& findings = {});
 
 std::string folded_stacks_text(const analysis::SampleProfile& samples);
 

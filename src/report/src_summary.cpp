@@ -8,6 +8,7 @@
 #include "report/diagnosis.hpp"
 #include "report/interval_kind.hpp"
 #include "report/loop_balance_text.hpp"
+#include "report/sampled_cause_text.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -209,9 +210,8 @@ std::string interval_loss_text(const Finding& f) {
                      format_duration(f.estimated_gain), percent(f.share), diagnosis_text({cause}));
 }
 
-}  // namespace
-
-std::string main_finding_text(const Finding& f) {
+// The finding's own sentence, without what the samples add.
+std::string finding_sentence(const Finding& f) {
   switch (f.kind) {
     case FindingKind::sequential_code:
     case FindingKind::amdahl_limit:
@@ -236,6 +236,15 @@ std::string main_finding_text(const Finding& f) {
   if (is_mpi_finding(f.kind)) return mpi_text(f, *f.src_point);
   return fmt::format("{} of thread time is lost at {}{}", percent(f.share), src_point_text(*f.src_point),
                      why(f, *f.src_point));
+}
+
+}  // namespace
+
+std::string main_finding_text(const Finding& f) {
+  std::string text = finding_sentence(f);
+  if (f.sampled_cause && !text.empty())
+    text += "; the samples show why: " + sampled_cause_text(*f.sampled_cause);
+  return text;
 }
 
 std::string source_text(const std::string& file, std::int64_t line, std::int64_t end_line) {

@@ -2,7 +2,8 @@
 // playwright-core). It measures two real programs with `parperf run`, writes their pages with
 // `parperf report --html` and checks what a user does with them: the header, expanding a tree node,
 // selecting an interval (the per-processor bars must change), the keyboard, names that are markup
-// (they must show as text and run nothing), dark mode, and `parperf diff --html`. Screenshots are
+// (they must show as text and run nothing), dark mode, the Functions view of a sampled run (against
+// `parperf report --json`), and `parperf diff --html`. Screenshots are
 // saved in the output directory as test artifacts.
 //
 // Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE MANY_THREADS OUTPUT_DIR
@@ -171,6 +172,56 @@ try {
   check(groups > 0 && groups <= 64, `1 000 processors should be drawn as at most 64 grouped bars, got ${groups}`);
   check((await page.textContent('#interval-details')).includes('groups of'), 'the grouped bars do not say they are groups');
   await page.screenshot({ path: join(output, 'many-threads.png') });
+
+  // ---- a sampled run: the Functions view of the selected interval, against parperf report --json ----
+  check(await page.locator('[data-testid="functions"], [data-testid="functions-none"]').count() === 0,
+    'the page of a run recorded without --sample shows a Functions view');
+  const sampledRun = join(output, 'sampled-run');
+  parperfRun(['run', '-q', '--sample=1000', '--sample-clock=wall', '-o', sampledRun, '--', example]);
+  const sampledPage = join(output, 'sampled.html');
+  parperfRun(['report', sampledRun, '--html', sampledPage]);
+  const sampledJson = JSON.parse(parperfRun(['report', sampledRun, '--json']));
+  errors.length = 0;
+  await page.goto(pathToFileURL(sampledPage).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  check(errors.length === 0, `the sampled run's page has script errors: ${errors.join('; ')}`);
+  const sampledIntervals = sampledJson.samples ? sampledJson.samples.intervals : [];
+  check(sampledIntervals.length > 0, 'parperf report --json of the sampled example has no sampled intervals');
+  if (sampledIntervals.length) {
+    const busiest = sampledIntervals.reduce((a, b) => (b.samples > a.samples ? b : a));
+    // Its row in the page: the page's data says which node the tree index is.
+    const node = await page.evaluate((index) => {
+      const pageData = JSON.parse(document.getElementById('parperf-data').textContent);
+      const found = pageData.samples.intervals.find((i) => i.interval === index);
+      return found ? found.node : -1;
+    }, busiest.interval);
+    check(node >= 0, `the page has no node for the sampled interval ${busiest.path.join(' > ')}`);
+    for (let k = 0; k < 6 && !(await page.locator(`table.tree tr[data-index="${node}"]`).count()); ++k) {
+      const closed = page.locator('table.tree tr[aria-expanded="false"] [data-toggle]');
+      if (!(await closed.count())) break;
+      await closed.first().click();
+    }
+    await page.locator(`table.tree tr[data-index="${node}"]`).click();
+    const shownFunctions = await page.$$eval('#interval-details [data-testid="functions"] tbody tr',
+      (trs) => trs.map((tr) => ({ function: tr.dataset.function, self: Number(tr.dataset.self), inclusive: Number(tr.dataset.inclusive) })));
+    const expected = busiest.functions.map((f) => ({ function: f.function, self: f.self, inclusive: f.inclusive }));
+    check(JSON.stringify(shownFunctions) === JSON.stringify(expected),
+      `the Functions view of ${busiest.path.join(' > ')} shows ${JSON.stringify(shownFunctions)}, parperf report --json says ${JSON.stringify(expected)}`);
+    const tableText = await page.textContent('#interval-details [data-testid="functions"]');
+    const top = busiest.functions[0];
+    if (top && top.file) {
+      const where = `${top.file.split('/').pop()}:${top.line}`;
+      check(tableText.includes(where), `the Functions view does not give ${top.function}'s file:line ${where}`);
+    }
+    const shownBars = await page.$$eval('#interval-details [data-testid="function-bars"] .fbar',
+      (bars) => bars.map((b) => `${b.dataset.processor}:${b.dataset.function}:${b.dataset.self}/${b.dataset.samples}`));
+    const expectedBars = busiest.processors.length > 1
+      ? busiest.processors.map((p) => `${p.processor}:${p.function}:${p.self}/${p.samples}`) : [];
+    check(JSON.stringify(shownBars) === JSON.stringify(expectedBars),
+      `each processor's top function: the page shows ${shownBars.join(', ')}, parperf report --json says ${expectedBars.join(', ')}`);
+    await page.locator('#interval-details').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(output, 'sampled.png') });
+  }
 
   // ---- hostile names ------------------------------------------------------------------------------
   let dialogs = 0;

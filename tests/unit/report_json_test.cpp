@@ -232,7 +232,7 @@ TEST(report_json, FindingsHaveTheDocumentedFieldsAndTheTextReportsWords) {
   ASSERT_EQ(findings.size(), 2u);
   for (const json& f : findings)
     EXPECT_EQ(keys_of(f), (std::set<std::string>{"rule", "share", "estimated_gain", "text", "interval",
-                                                 "location", "evidence", "remedy"}));
+                                                 "location", "evidence", "remedy", "sampled_cause"}));
   EXPECT_EQ(findings[0]["rule"], "preemption");
   EXPECT_EQ(findings[0]["remedy"], "fewer_threads_than_cores");
   EXPECT_DOUBLE_EQ(findings[0]["estimated_gain"].get<double>(), 0.04);
@@ -247,6 +247,47 @@ TEST(report_json, FindingsHaveTheDocumentedFieldsAndTheTextReportsWords) {
   EXPECT_TRUE(findings[1]["location"].is_null());
   EXPECT_TRUE(findings[1]["interval"].is_null());
   EXPECT_EQ(findings[1]["text"], report.summary[1]);
+  EXPECT_TRUE(findings[0]["sampled_cause"].is_null()) << "an unsampled run's findings have no sampled cause";
+}
+
+// A finding whose samples name the late thread's function (docs/diagnosis.md, "Sampled causes"):
+// the structured `sampled_cause`, and the same words in the text.
+TEST(report_json, SampledCauseHasTheDocumentedFields) {
+  Report report = sample_report();
+  analysis::Finding barrier;
+  barrier.kind = analysis::FindingKind::unbalanced_barrier;
+  barrier.src_point = report.src_points[0];
+  barrier.share = 0.3;
+  analysis::SampledCause cause;
+  cause.wall_clock = true;
+  cause.intervals = {1};
+  cause.late = {0};
+  cause.waiting = {1, 2, 3};
+  cause.late_samples = 1000;
+  cause.waiting_samples = 3000;
+  cause.functions = {{"f", "/src/stencil.c", 12, 800, 60, 0.8, 0.02}};
+  cause.waiting_in = analysis::ComparedFunction{"__kmp_wait", "", 0, 0, 2400, 0.0, 0.8};
+  barrier.sampled_cause = cause;
+  report.findings = {barrier};
+  report.summary = main_findings_text(report.findings);
+  const json f = render_json(report)["findings"][0];
+  const json& c = f["sampled_cause"];
+  EXPECT_EQ(keys_of(c),
+            (std::set<std::string>{"clock", "unit", "intervals", "late", "waiting", "late_samples",
+                                   "waiting_samples", "functions", "waiting_in"}));
+  EXPECT_EQ(c["clock"], "wall");
+  EXPECT_EQ(c["unit"], "thread");
+  EXPECT_EQ(c["late"], (json{0}));
+  EXPECT_EQ(keys_of(c["functions"][0]),
+            (std::set<std::string>{"function", "file", "line", "late_samples", "waiting_samples",
+                                   "late_share", "waiting_share"}));
+  EXPECT_EQ(c["functions"][0]["function"], "f");
+  EXPECT_EQ(c["waiting_in"]["function"], "__kmp_wait");
+  const std::string text = f["text"].get<std::string>();
+  EXPECT_NE(text.find("thread 0 spends 80 % of its samples in f (stencil.c:12), which threads 1-3 hardly run "
+                      "(2 %); threads 1-3 wait in __kmp_wait, 80 % of their samples"),
+            std::string::npos)
+      << text;
 }
 
 TEST(report_json, RunWithoutOpenMpHasAnEmptyRuntimeAndEmptyLists) {

@@ -12,6 +12,7 @@
 #include "report/interval_kind.hpp"
 #include "report/json_report.hpp"
 #include "report/mpi_json.hpp"
+#include "report/sampled_functions.hpp"
 #include "report/src_summary.hpp"
 
 namespace parperf::report::html {
@@ -197,6 +198,25 @@ json section_json(const PageSection& section) {
   return {{"text", section.text}, {"pictures", std::move(pictures)}};
 }
 
+// The sampled functions (docs/report.md, "samples") of the intervals the page shows, each with its
+// `node`: its position in the page's tree. The call paths stay in `parperf report --functions`.
+json samples_data(const Report& report, const std::vector<FlatInterval>& flat) {
+  json samples = samples_json(report.samples, kSampledRows);
+  if (samples.is_null()) return samples;
+  std::unordered_map<std::size_t, std::size_t> node_of;
+  for (std::size_t k = 0; k < flat.size(); ++k) node_of.emplace(flat[k].interval->tree_index, k);
+  json shown = json::array();
+  for (json& interval : samples["intervals"]) {
+    const auto node = node_of.find(interval["interval"].get<std::size_t>());
+    if (node == node_of.end()) continue;
+    interval["node"] = node->second;
+    interval.erase("paths");
+    shown.push_back(std::move(interval));
+  }
+  samples["intervals"] = std::move(shown);
+  return samples;
+}
+
 json run_facts(const Report& report) {
   json run = run_json(report.run);
   run["program_total_time"] = report.program_total_time;
@@ -223,6 +243,7 @@ json report_page_data(const Report& report, const PageExtras& extras, const Page
   data["communication_classes"] =
       report.intervals.empty() ? json::array()
                                : communication_classes_json(report.intervals.front().communication_classes);
+  data["samples"] = samples_data(report, flat);
   if (extras.wait_states) data["wait_states"] = section_json(*extras.wait_states);
   if (extras.locality) data["locality"] = section_json(*extras.locality);
   if (extras.prediction) data["prediction"] = section_json(*extras.prediction);

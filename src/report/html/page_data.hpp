@@ -49,7 +49,8 @@ struct PageLimits {
 };
 
 // {"page": "report", "run", "findings", "strings", "intervals": {columns}, "processors", "src_points",
-//  "communication_classes", ...extras}; the layout is documented in docs/report.md ("HTML").
+//  "communication_classes", "samples" (null unless sampled), ...extras}; the layout is documented in
+//  docs/report.md ("HTML").
 nlohmann::ordered_json report_page_data(const Report& report, const PageExtras& extras = {},
                                         const PageLimits& limits = {});
 

@@ -451,8 +451,46 @@
       el('h3', null, 'Per processor'),
       processorChart(n),
       eventsTable(n),
+      functionsView(n),
       el('h3', null, 'Characteristics'),
       el('table', null, el('tbody', null, rows.map(([k, v]) => el('tr', null, el('td', null, k), el('td', { class: 'num' }, v)))))]);
+  }
+
+  // The sampled functions of the interval (`parperf run --sample`; absent otherwise): the top functions
+  // by self and inclusive samples with file:line, then each processor's top function as a bar of its
+  // share of that processor's samples. Function names come from the program: text nodes only.
+  function functionsView(n) {
+    if (!data.samples) return null;
+    const sampled = data.samples.intervals.find((i) => i.node === n.index);
+    const title = el('h3', null, 'Functions');
+    if (!sampled || !sampled.samples) {
+      return [title, el('p', { class: 'muted', 'data-testid': 'functions-none' },
+        'No samples while this interval was a thread\'s innermost one (the intervals inside it have theirs).')];
+    }
+    const share = (part, whole) => (whole > 0 ? part / whole : 0);
+    const fileName = (file) => (file ? file.split('/').pop() : '');
+    const table = el('table', { class: 'functions', 'data-testid': 'functions' },
+      el('thead', null, el('tr', null, el('th', { class: 'num' }, 'Self'), el('th', { class: 'num', title: 'inclusive: samples with the function anywhere on their call path' }, 'Incl.'),
+        el('th', { class: 'num' }, 'Samples'), el('th', null, 'Function'), el('th', null, 'Where'))),
+      el('tbody', null, sampled.functions.map((f) => el('tr', { 'data-function': f.function, 'data-self': f.self, 'data-inclusive': f.inclusive },
+        el('td', { class: 'num' }, fmtPct(share(f.self, sampled.samples))),
+        el('td', { class: 'num' }, fmtPct(share(f.inclusive, sampled.samples))),
+        el('td', { class: 'num' }, fmtCount(f.self)),
+        el('td', { class: 'mono' }, f.function),
+        el('td', { class: 'loc' }, location(fileName(f.file), f.line))))));
+    const bars = sampled.processors.map((p) => {
+      const fraction = share(p.self, p.samples);
+      return el('div', { class: 'fbar', 'data-processor': p.processor, 'data-function': p.function, 'data-self': p.self, 'data-samples': p.samples },
+        el('span', { class: 'fbar-who' }, `${data.run.unit} ${p.processor}`),
+        el('span', { class: 'fbar-track', role: 'img', 'aria-label': `${p.function}: ${fmtPct(fraction)} of its samples` },
+          el('span', { class: 'fbar-fill', style: `width:${(100 * fraction).toFixed(1)}%` })),
+        el('span', null, el('span', { class: 'mono' }, p.function), ` ${fmtPct(fraction)} of ${fmtCount(p.samples)} samples`));
+    });
+    return [title,
+      el('p', { class: 'muted' }, `${fmtCount(sampled.samples)} samples of ${data.samples.clock === 'wall' ? 'elapsed' : 'CPU'} time, one every ` +
+        `${fmtTime(data.samples.period)} per thread, while this interval was the thread's innermost`),
+      table,
+      bars.length > 1 ? [el('h4', null, 'Each processor\'s top function'), el('div', { class: 'fbars', 'data-testid': 'function-bars' }, bars)] : null];
   }
 
   // The interval's user events (parperf_event_*): their counts, times and first description.
