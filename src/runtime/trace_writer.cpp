@@ -314,16 +314,17 @@ bool prepare_block_buffers(std::uint32_t buffer_bytes) {
   const std::size_t workspace_bytes = ZSTD_estimateCCtxSize(1);
   void* workspace = allocate_private(workspace_bytes, 64);
   // Sample blocks, when the threads are to be sampled too (sampling starts after the trace): a ring's
-  // samples and their encoding.
+  // samples and their encoding, which the compressed buffer must hold as well.
+  std::size_t largest_block = buffer_bytes;
   if (config().sample_hz != 0) {
+    constexpr std::size_t sample_bytes = kSampleBlockSamples * format::kMaxSampleBytes;
     g_file->sample_staging = static_cast<format::TraceSample*>(
         allocate_private(kSampleBlockSamples * sizeof(format::TraceSample), 64));
-    g_file->sample_block =
-        static_cast<std::uint8_t*>(allocate_private(kSampleBlockSamples * format::kMaxSampleBytes, 64));
+    g_file->sample_block = static_cast<std::uint8_t*>(allocate_private(sample_bytes, 64));
     if (!g_file->sample_block) g_file->sample_staging = nullptr;
+    largest_block = std::max(largest_block, sample_bytes);
   }
-  g_file->compressed_capacity =
-      ZSTD_compressBound(std::max<std::size_t>(buffer_bytes, kSampleBlockSamples * format::kMaxSampleBytes));
+  g_file->compressed_capacity = ZSTD_compressBound(largest_block);
   g_file->compressed = static_cast<std::uint8_t*>(allocate_private(g_file->compressed_capacity, 64));
   if (workspace && g_file->compressed) g_file->compressor = ZSTD_initStaticCCtx(workspace, workspace_bytes);
   return true;

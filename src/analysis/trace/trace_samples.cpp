@@ -112,12 +112,6 @@ TraceSamples load_trace_samples(const TraceRun& traces) {
       }
     }
     for (auto& [index, thread] : threads) {
-      if (thread.lost)
-        out.warnings.push_back(
-            fmt::format("{}: thread {} lost {} samples (the trace writer fell behind): the profile counts "
-                        "them, the trace "
-                        "does not",
-                        rank.file, index, thread.lost));
       if (thread.unresolved)
         out.warnings.push_back(
             fmt::format("{}: {} samples of thread {} name call paths its profile does not hold: left out",

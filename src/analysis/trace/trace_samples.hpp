@@ -51,7 +51,9 @@ struct TraceSamples {
   std::vector<ThreadTraceSamples> threads;  // by rank, then thread
   std::uint64_t samples = 0;                // Σ weights of the samples held
   std::uint64_t lost = 0;
-  std::vector<std::string> warnings;  // samples lost or unresolved, modules that could not be read
+  // Samples whose node no profile holds, modules that could not be read (lost samples are
+  // load_traces' warnings: every reader of the traces hears of them).
+  std::vector<std::string> warnings;
 };
 
 // Decodes every sample block of `traces` (one per thread at a time from the files) and resolves
