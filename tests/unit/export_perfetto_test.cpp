@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/trace/trace_samples.hpp"
 #include "export/perfetto_writer.hpp"
 #include "unit/export_test_support.hpp"
 #include "unit/protobuf_test_reader.hpp"
@@ -434,6 +435,30 @@ TEST_F(export_perfetto, SamplesAreOnTheirThreadsWithTheirIntervalsAndCallStacks)
     }
     EXPECT_EQ(step_samples, kStepSamplesPerRank);
   }
+}
+
+// Samples the trace writer could not keep, and a sample naming a node its profile lacks, are said in
+// warnings and not exported; the others are, unchanged.
+TEST_F(export_perfetto, LostAndUnresolvedSamplesAreWarnedOfAndLeftOut) {
+  const auto run = dir_ / "troubled";
+  write_export_test_run(run, true);
+  LoadedRun loaded(run);
+  const std::string lost_warning =
+      "trace.0.ppt: " + std::to_string(kLostSamples) + " call-path samples did not reach";
+  bool warned = false;
+  for (const std::string& w : loaded.traces.warnings) warned |= w.rfind(lost_warning, 0) == 0;
+  EXPECT_TRUE(warned) << "no warning of the lost samples: " << testing::PrintToString(loaded.traces.warnings);
+  const analysis::TraceSamples samples = analysis::load_trace_samples(loaded.traces);
+  EXPECT_EQ(samples.lost, kLostSamples);
+  EXPECT_EQ(samples.samples, 2u * kSamplesPerRank) << "the unresolved sample is not counted among the shown";
+  ASSERT_EQ(samples.warnings.size(), 1u) << testing::PrintToString(samples.warnings);
+  EXPECT_EQ(samples.warnings[0],
+            "trace.0.ppt: 1 samples of thread 0 name call paths its profile does not hold: left out");
+  const auto file = dir_ / "troubled.perfetto";
+  export_with(run, message_flows(), [&](const exports::TimelineNames& names) {
+    return std::make_unique<exports::PerfettoWriter>(file, names);
+  });
+  EXPECT_EQ(decode(read_file_bytes(file)).samples.size(), 2u * kSamplesPerRank);
 }
 
 TEST_F(export_perfetto, EachCallStackIsInternedOnce) {

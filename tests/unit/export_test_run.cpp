@@ -151,15 +151,17 @@ void write_block(format::RecordWriter<format::MemorySink>& writer, std::uint32_t
 }
 
 // Thread 0's samples (the profile's nodes 1 and 3), as the trace writer writes them.
-void write_samples(format::RecordWriter<format::MemorySink>& writer, std::int64_t rank) {
-  const std::vector<format::TraceSample> samples = {
+void write_samples(format::RecordWriter<format::MemorySink>& writer, std::int64_t rank, bool troubled) {
+  std::vector<format::TraceSample> samples = {
       {local(rank, 11), 1, 1}, {local(rank, 11.5), 1, 1}, {local(rank, 13), 3, 2}, {local(rank, 14), 3, 1}};
+  if (troubled) samples.push_back({local(rank, 15), 99, 1});
   std::vector<std::uint8_t> raw(samples.size() * format::kMaxSampleBytes);
   raw.resize(format::encode_trace_samples(samples.data(), samples.size(), samples[0].ticks, raw.data()));
   format::TraceSampleBlockRecord block;
   block.base_ticks = samples[0].ticks;
   block.sample_count = static_cast<std::uint32_t>(samples.size());
   block.raw_bytes = block.encoded_bytes = static_cast<std::uint32_t>(raw.size());
+  block.lost = troubled ? kLostSamples : 0;
   format::write_trace_samples(writer, block, raw);
 }
 
@@ -171,7 +173,7 @@ void write_file(const std::filesystem::path& path, const std::vector<std::uint8_
 
 }  // namespace
 
-std::uint64_t write_export_test_run(const std::filesystem::path& directory) {
+std::uint64_t write_export_test_run(const std::filesystem::path& directory, bool troubled_samples) {
   std::filesystem::create_directories(directory);
   std::uint64_t rank1_before_last_block = 0;
   for (std::int64_t rank : {0, 1}) {
@@ -196,7 +198,7 @@ std::uint64_t write_export_test_run(const std::filesystem::path& directory) {
       write_block(writer, 0, 0, first);
       write_block(writer, 1, 0, thread1(rank));
     }
-    write_samples(writer, rank);
+    write_samples(writer, rank, troubled_samples && rank == 0);
     format::TraceClockRecord clock;
     clock.ticks_per_second = ticks_per_second(rank);
     clock.end_ticks = local(rank, 21);

@@ -45,7 +45,10 @@ inline constexpr int kSamplesPerRank = 5;
 inline constexpr int kStepSamplesPerRank = 3;
 
 // Writes profile.<r>.ppf and trace.<r>.ppt of ranks 0 and 1 into `directory` (created); returns the
-// size of trace.1.ppt's first blocks (everything up to its last block), for truncation tests.
-std::uint64_t write_export_test_run(const std::filesystem::path& directory);
+// size of trace.1.ppt's first blocks (everything up to its last block), for truncation tests. With
+// `troubled_samples`, rank 0's sample block also says its ring lost kLostSamples samples, and holds
+// one more sample (at 15 ms) naming a call-path node its profile does not have.
+inline constexpr std::uint64_t kLostSamples = 7;
+std::uint64_t write_export_test_run(const std::filesystem::path& directory, bool troubled_samples = false);
 
 }  // namespace parperf::test
