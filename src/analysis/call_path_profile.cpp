@@ -1,64 +1,18 @@
 #include "analysis/call_path_profile.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include <fmt/format.h>
 
-#include "analysis/symbolizer.hpp"
+#include "analysis/sampled_frames.hpp"
 
 namespace parperf::analysis {
 namespace {
 
-struct Frame {
-  std::string function;
-  std::string file;
-  std::int64_t line = 0;
-};
-
-// Resolves each (module, address, kind of frame) once, into its source frames, outermost first: the
-// function the code was compiled as, then each function inlined into it down to the innermost.
-class FrameNames {
- public:
-  explicit FrameNames(std::vector<std::string>& warnings) : warnings_(warnings) {}
-
-  const std::vector<Frame>& of(const format::CallPaths& paths, const format::CallPathNode& node) {
-    const std::string* module =
-        node.module < paths.modules.size() ? &paths.modules[node.module].path : nullptr;
-    const auto key = std::make_tuple(module ? *module : std::string(), node.address, node.frame);
-    auto found = cache_.find(key);
-    if (found != cache_.end()) return found->second;
-    std::vector<Frame> frames;
-    if (!module) {
-      frames.push_back({fmt::format("0x{:x}", node.address), "", 0});
-    } else if (module->find("linux-vdso") != std::string::npos) {
-      // The kernel's virtual library has no file to read: its code is the kernel's fast system calls.
-      frames.push_back({"[vdso]", "", 0});
-    } else {
-      const SourceLocation where = node.frame == 0 ? symbolizer_.locate(*module, node.address)
-                                                   : symbolizer_.locate_return_address(*module, node.address);
-      if (const std::string& problem = symbolizer_.problem(*module);
-          !problem.empty() && reported_.insert(*module).second)
-        warnings_.push_back(fmt::format("sampled functions unnamed: {}", problem));
-      for (auto caller = where.inlined_into.rbegin(); caller != where.inlined_into.rend(); ++caller)
-        frames.push_back({caller->function, caller->file, caller->line});
-      frames.push_back({where.function, where.file, where.line});
-      if (frames.back().function.empty())
-        frames.back().function =
-            fmt::format("0x{:x} ({})", node.address, std::filesystem::path(*module).filename().string());
-    }
-    return cache_.emplace(key, std::move(frames)).first->second;
-  }
-
- private:
-  Symbolizer symbolizer_;
-  std::map<std::tuple<std::string, std::uint64_t, std::uint32_t>, std::vector<Frame>> cache_;
-  std::set<std::string> reported_;
-  std::vector<std::string>& warnings_;
-};
+using Frame = SampledFrame;
 
 struct FunctionTally {
   std::uint64_t self = 0;
@@ -114,7 +68,7 @@ SampledFunction function_figures(const std::string& name, const FunctionTally& t
 
 SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top) {
   SampleProfile result;
-  FrameNames names(result.warnings);
+  SampledFrameNames names(result.warnings);
   std::map<std::size_t, IntervalTally> tallies;
   std::map<std::vector<std::string>, std::uint64_t> folded;
   for (const format::Profile& profile : run.profiles) {

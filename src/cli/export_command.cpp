@@ -16,6 +16,7 @@
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
 #include "analysis/trace/trace_run.hpp"
+#include "analysis/trace/trace_samples.hpp"
 #include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "export/chrome_json_writer.hpp"
@@ -54,7 +55,9 @@ void run_export(const ExportCommandOptions& o) {
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   const analysis::TraceRun traces = exports::load_exported_traces(run);
   const analysis::SiteTable sites = analysis::resolve_code_sites(run);
-  for (const auto* warnings : {&run.warnings, &sites.warnings, &traces.warnings, &traces.clocks.warnings})
+  const analysis::TraceSamples samples = analysis::load_trace_samples(traces);
+  for (const auto* warnings :
+       {&run.warnings, &sites.warnings, &traces.warnings, &traces.clocks.warnings, &samples.warnings})
     for (const std::string& warning : *warnings)
       fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
   const exports::TimelineNames names(traces, sites);
@@ -69,7 +72,7 @@ void run_export(const ExportCommandOptions& o) {
   for (const auto& w : writers) outputs.push_back(w.get());
   const std::vector<exports::Flow> flows =
       exports::communication_flows(analysis::match_communication(traces), names);
-  exports::export_timeline(traces, names, flows, outputs, progress_on_terminal());
+  exports::export_timeline(traces, names, flows, outputs, progress_on_terminal(), 1 << 18, &samples);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "export/timeline_samples.hpp"
+
 namespace parperf::exports {
 
 analysis::TraceRun load_exported_traces(const analysis::RunData& run) {
@@ -16,7 +18,7 @@ analysis::TraceRun load_exported_traces(const analysis::RunData& run) {
 std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNames& names,
                               const std::vector<Flow>& flows, const std::vector<TimelineWriter*>& writers,
                               const std::function<void(const ExportProgress&)>& progress,
-                              std::uint64_t progress_every) {
+                              std::uint64_t progress_every, const analysis::TraceSamples* samples) {
   ExportProgress done;
   for (const analysis::RankTrace& rank : traces.ranks)
     // From the block records: a trace read as an index has not decoded its events yet.
@@ -32,6 +34,8 @@ std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNa
     if (progress && done.events_done % progress_every == 0) progress(done);
   });
   slices.finish();
+  if (samples && !samples->threads.empty())
+    for (TimelineWriter* w : writers) w->samples(TimelineSamples{*samples, slices.origin_ns()});
   for (TimelineWriter* w : writers) w->finish();
   if (progress) progress(done);
   return done.events_done;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/trace/trace_run.hpp"
+#include "analysis/trace/trace_samples.hpp"
 #include "export/timeline_names.hpp"
 #include "export/timeline_slices.hpp"
 
@@ -23,11 +24,13 @@ struct ExportProgress {
 // event trace: record one with parperf run --trace") when the run has none.
 analysis::TraceRun load_exported_traces(const analysis::RunData& run);
 
-// Every event of `traces` to every writer, then finish() on each. `progress`, when set, is called
-// every `progress_every` events and once at the end. Returns the number of events exported.
+// Every event of `traces` to every writer, then `samples` (when given), then finish() on each. `progress`,
+// when set, is called every `progress_every` events and once at the end. Returns the number of events
+// exported.
 std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNames& names,
                               const std::vector<Flow>& flows, const std::vector<TimelineWriter*>& writers,
                               const std::function<void(const ExportProgress&)>& progress = {},
-                              std::uint64_t progress_every = 1 << 18);
+                              std::uint64_t progress_every = 1 << 18,
+                              const analysis::TraceSamples* samples = nullptr);
 
 }  // namespace parperf::exports

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "export/timeline_samples.hpp"
+
 namespace parperf::exports {
 
 namespace {
@@ -13,7 +15,7 @@ constexpr std::uint32_t kPacket = 1;
 }
 namespace packet {
 constexpr std::uint32_t kTimestamp = 8, kTrustedPacketSequenceId = 10, kTrackEvent = 11, kInternedData = 12,
-                        kSequenceFlags = 13, kTrackDescriptor = 60;
+                        kSequenceFlags = 13, kTrackDescriptor = 60, kPerfSample = 66;
 constexpr std::uint64_t kIncrementalStateCleared = 1, kNeedsIncrementalState = 2;
 }  // namespace packet
 namespace track_descriptor {
@@ -40,6 +42,10 @@ constexpr std::uint32_t kEventCategories = 1, kEventNames = 2, kDebugAnnotationN
 constexpr std::uint32_t kIid = 1, kName = 2;  // EventCategory, EventName, DebugAnnotationName
 constexpr std::uint32_t kFileName = 2, kFunctionName = 3, kLineNumber = 4;  // SourceLocation
 }  // namespace interned
+namespace perf_sample {  // profiling/profile_packet.proto
+constexpr std::uint32_t kPid = 2, kTid = 3, kCallstackIid = 4, kCpuMode = 5;
+constexpr std::uint64_t kModeUser = 2;  // Profiling.CpuMode: the frame-pointer walk sees user code only
+}  // namespace perf_sample
 namespace annotation {
 constexpr std::uint32_t kNameIid = 1, kIntValue = 4, kStringValue = 6;
 }
@@ -104,7 +110,9 @@ std::uint64_t PerfettoWriter::thread_track(std::int64_t rank, std::uint32_t thre
   inner_.sint(thread_descriptor::kPid, pid_of(rank));
   // Tids only need to be unique in the file; Perfetto takes a tid equal to a pid for that
   // process's main thread, so they start past the pids.
-  inner_.sint(thread_descriptor::kTid, static_cast<std::int64_t>(1'000'000 + threads_.size()));
+  const auto tid = static_cast<std::int64_t>(1'000'000 + threads_.size());
+  tids_[key] = tid;
+  inner_.sint(thread_descriptor::kTid, tid);
   inner_.text(thread_descriptor::kThreadName, fmt::format("thread {}", thread));
   descriptor_.clear();
   descriptor_.uint(track_descriptor::kUuid, uuid);
@@ -216,6 +224,29 @@ void PerfettoWriter::item(const TimelineItem& item) {
   packet_.message(packet::kTrackEvent, event_);
   if (!interned_.empty()) packet_.message(packet::kInternedData, interned_);
   write_packet(packet_, true);
+}
+
+void PerfettoWriter::samples(const TimelineSamples& timeline) {
+  for (const analysis::ThreadTraceSamples& thread : timeline.samples.threads) {
+    thread_track(thread.rank, thread.thread);  // described before its samples
+    const std::int64_t tid = tids_.at((static_cast<std::uint64_t>(thread.rank) << 32) | thread.thread);
+    for (const analysis::TraceSampleEntry& s : thread.samples) {
+      for (std::uint32_t copy = 0; copy < s.weight; ++copy) {
+        interned_.clear();
+        const std::uint64_t callstack = callstacks_.callstack(timeline.samples, s.stack, interned_);
+        sample_.clear();
+        sample_.sint(perf_sample::kPid, pid_of(thread.rank));
+        sample_.sint(perf_sample::kTid, tid);
+        sample_.uint(perf_sample::kCallstackIid, callstack);
+        sample_.uint(perf_sample::kCpuMode, perf_sample::kModeUser);
+        packet_.clear();
+        packet_.uint(packet::kTimestamp, timeline.timestamp(s));
+        packet_.message(packet::kPerfSample, sample_);
+        if (!interned_.empty()) packet_.message(packet::kInternedData, interned_);
+        write_packet(packet_, true);
+      }
+    }
+  }
 }
 
 void PerfettoWriter::finish() { file_.close(); }

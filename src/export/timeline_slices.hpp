@@ -81,13 +81,17 @@ struct Argument {
 // site's source file and line. Calls `f` for each that the item has.
 void for_each_argument(const TimelineItem& item, const std::function<void(const Argument&)>& f);
 
+struct TimelineSamples;
+
 // What a writer is given: every recorded event as it comes out of the merge (CSV wants them all),
-// and the timeline items made of them.
+// the timeline items made of them, then the call-path samples (when the run has them; a writer
+// whose format cannot show them ignores them).
 class TimelineWriter {
  public:
   virtual ~TimelineWriter() = default;
   virtual void event(const analysis::TimelineEvent&) {}
   virtual void item(const TimelineItem&) {}
+  virtual void samples(const TimelineSamples&) {}
   // After the last event: write what remains, close, and throw naming the file when it failed.
   virtual void finish() = 0;
 };
@@ -103,6 +107,8 @@ class SliceBuilder {
   void add(const analysis::TimelineEvent& e);
   // Ends the operations still running and closes the intervals still open, at the last time seen.
   void finish();
+  // What corrected times are shifted by to make the timestamps (0 before the first event).
+  double origin_ns() const { return origin_ns_; }
 
  private:
   struct OpenInterval {

@@ -13,9 +13,10 @@ std::string where(const Section& s) {
   return "section " + std::to_string(s.number) + " (offset " + std::to_string(s.offset) + ")";
 }
 
-// A block's event bytes from its stored bytes (decompressed when stored compressed), checked
-// against its record.
-std::vector<std::uint8_t> raw_events(const TraceBlockRecord& h, std::span<const std::uint8_t> encoded,
+// A block's event (or sample) bytes from its stored bytes (decompressed when stored compressed),
+// checked against its record.
+template <class Record>
+std::vector<std::uint8_t> raw_events(const Record& h, std::span<const std::uint8_t> encoded,
                                      const std::string& context) {
   if (h.compression != static_cast<std::uint32_t>(TraceCompression::zstd))
     return std::vector<std::uint8_t>(encoded.begin(), encoded.end());
@@ -30,7 +31,7 @@ std::vector<std::uint8_t> raw_events(const TraceBlockRecord& h, std::span<const 
   const std::size_t got =
       ZSTD_decompressDCtx(decompressor.dctx, raw.data(), raw.size(), encoded.data(), encoded.size());
   if (ZSTD_isError(got) || got != h.raw_bytes)
-    throw FormatError("corrupt: " + context + ": the events do not decompress to " +
+    throw FormatError("corrupt: " + context + ": its contents do not decompress to " +
                       std::to_string(h.raw_bytes) + " bytes" +
                       (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()));
   return raw;
@@ -48,16 +49,51 @@ std::vector<TraceEvent> decode_events(const TraceBlockRecord& h, std::span<const
 }
 
 // Where a block of an index lies in its file, checked against the file's size.
+std::span<const std::uint8_t> stored_bytes(const TraceFile& trace, std::size_t offset, std::uint32_t size,
+                                           const std::string& context) {
+  const std::span<const std::uint8_t> file = trace.source->bytes();
+  if (offset + size > file.size())
+    throw FormatError("corrupt: " + context + ": it lies past the end of the file");
+  return file.subspan(offset, size);
+}
 std::span<const std::uint8_t> stored_events(const TraceFile& trace, const TraceBlock& block,
                                             const std::string& context) {
-  const std::span<const std::uint8_t> file = trace.source->bytes();
-  if (block.events_offset + block.header.encoded_bytes > file.size())
-    throw FormatError("corrupt: " + context + ": its events lie past the end of the file");
-  return file.subspan(block.events_offset, block.header.encoded_bytes);
+  return stored_bytes(trace, block.events_offset, block.header.encoded_bytes, context);
 }
 
-std::string block_context(const TraceFile& trace, const TraceBlock& block) {
-  return trace.source->path().string() + ": the block at offset " + std::to_string(block.offset);
+std::string block_context(const TraceFile& trace, std::size_t offset) {
+  return trace.source->path().string() + ": the block at offset " + std::to_string(offset);
+}
+
+// A sample block's samples from its stored bytes.
+std::vector<TraceSample> decode_samples(const TraceSampleBlockRecord& h,
+                                        std::span<const std::uint8_t> encoded, const std::string& context) {
+  const std::vector<std::uint8_t> raw = raw_events(h, encoded, context);
+  try {
+    return decode_trace_samples(raw, h.base_ticks, h.sample_count);
+  } catch (const FormatError& e) {
+    throw FormatError("corrupt: " + context + ": " + e.what());
+  }
+}
+
+// The checks every stored block passes before its contents are trusted: its record's sizes against
+// the section's bytes, a known compression.
+template <class Record>
+std::span<const std::uint8_t> checked_contents(ByteReader& in, const Record& h, const char* what) {
+  if (h.encoded_bytes != in.remaining())
+    throw FormatError("corrupt: " + in.context() + ": " + std::to_string(in.remaining()) + " bytes of " +
+                      what + ", the block record says " + std::to_string(h.encoded_bytes));
+  if (h.raw_bytes > kMaxTraceBlockBytes)
+    throw FormatError("corrupt: " + in.context() + ": " + std::to_string(h.raw_bytes) + " bytes of " + what +
+                      ", more than a block may hold");
+  const std::span<const std::uint8_t> encoded = in.take(h.encoded_bytes, what);
+  if (h.compression != static_cast<std::uint32_t>(TraceCompression::zstd) &&
+      h.compression != static_cast<std::uint32_t>(TraceCompression::none))
+    throw FormatError("corrupt: " + in.context() + ": unknown compression " + std::to_string(h.compression));
+  if (h.compression == static_cast<std::uint32_t>(TraceCompression::none) && h.raw_bytes != h.encoded_bytes)
+    throw FormatError("corrupt: " + in.context() + ": uncompressed, yet " + std::to_string(h.raw_bytes) +
+                      " raw bytes against " + std::to_string(h.encoded_bytes) + " stored");
+  return encoded;
 }
 
 TraceBlock decode_block(const Section& s, bool swap, std::span<const std::uint8_t> file, bool with_events) {
@@ -66,21 +102,21 @@ TraceBlock decode_block(const Section& s, bool swap, std::span<const std::uint8_
   block.offset = s.offset;
   block.header = in.record<TraceBlockRecord>("block record");
   const TraceBlockRecord& h = block.header;
-  if (h.encoded_bytes != in.remaining())
-    throw FormatError("corrupt: " + in.context() + ": " + std::to_string(in.remaining()) +
-                      " bytes of events, the block record says " + std::to_string(h.encoded_bytes));
-  if (h.raw_bytes > kMaxTraceBlockBytes)
-    throw FormatError("corrupt: " + in.context() + ": " + std::to_string(h.raw_bytes) +
-                      " bytes of events, more than a block may hold");
-  const std::span<const std::uint8_t> encoded = in.take(h.encoded_bytes, "events");
+  const std::span<const std::uint8_t> encoded = checked_contents(in, h, "events");
   block.events_offset = static_cast<std::size_t>(encoded.data() - file.data());
-  if (h.compression != static_cast<std::uint32_t>(TraceCompression::zstd) &&
-      h.compression != static_cast<std::uint32_t>(TraceCompression::none))
-    throw FormatError("corrupt: " + in.context() + ": unknown compression " + std::to_string(h.compression));
-  if (h.compression == static_cast<std::uint32_t>(TraceCompression::none) && h.raw_bytes != h.encoded_bytes)
-    throw FormatError("corrupt: " + in.context() + ": uncompressed, yet " + std::to_string(h.raw_bytes) +
-                      " raw bytes against " + std::to_string(h.encoded_bytes) + " stored");
   if (with_events) block.events = decode_events(h, encoded, in.context());
+  return block;
+}
+
+TraceSampleBlock decode_sample_block(const Section& s, bool swap, std::span<const std::uint8_t> file,
+                                     bool with_samples) {
+  ByteReader in(s.payload, swap, where(s) + " (sample block)");
+  TraceSampleBlock block;
+  block.offset = s.offset;
+  block.header = in.record<TraceSampleBlockRecord>("sample block record");
+  const std::span<const std::uint8_t> encoded = checked_contents(in, block.header, "samples");
+  block.samples_offset = static_cast<std::size_t>(encoded.data() - file.data());
+  if (with_samples) block.samples = decode_samples(block.header, encoded, in.context());
   return block;
 }
 
@@ -105,6 +141,11 @@ TraceFile decode_trace(std::span<const std::uint8_t> bytes, bool events) {
       case TraceSection::block:
         if (!have_process) throw FormatError("corrupt: a block before the process record in " + where(*s));
         trace.blocks.push_back(decode_block(*s, swap, bytes, events));
+        continue;
+      case TraceSection::samples:
+        if (!have_process)
+          throw FormatError("corrupt: a sample block before the process record in " + where(*s));
+        trace.sample_blocks.push_back(decode_sample_block(*s, swap, bytes, events));
         continue;
       case TraceSection::clock:
         trace.clock = in.record<TraceClockRecord>("clock record");
@@ -146,13 +187,20 @@ TraceFile open_trace_index(const std::filesystem::path& path) {
 
 std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block) {
   if (!block.events.empty() || block.header.event_count == 0 || !trace.source) return block.events;
-  const std::string context = block_context(trace, block);
+  const std::string context = block_context(trace, block.offset);
   return decode_events(block.header, stored_events(trace, block, context), context);
+}
+
+std::vector<TraceSample> samples_of(const TraceFile& trace, const TraceSampleBlock& block) {
+  if (!block.samples.empty() || block.header.sample_count == 0 || !trace.source) return block.samples;
+  const std::string context = block_context(trace, block.offset);
+  return decode_samples(
+      block.header, stored_bytes(trace, block.samples_offset, block.header.encoded_bytes, context), context);
 }
 
 BlockEvents::BlockEvents(const TraceFile& trace, const TraceBlock& block) : block_(&block) {
   if (!block.events.empty() || block.header.event_count == 0 || !trace.source) return;
-  context_ = block_context(trace, block);
+  context_ = block_context(trace, block.offset);
   bytes_ = raw_events(block.header, stored_events(trace, block, context_), context_);
   try {
     reader_.emplace(bytes_, block.header.base_ticks, block.header.event_count);

@@ -13,6 +13,7 @@
 #include "format/record_writer.hpp"
 #include "format/trace_events.hpp"
 #include "format/trace_records.hpp"
+#include "format/trace_samples.hpp"
 
 namespace parperf::format {
 
@@ -23,10 +24,18 @@ struct TraceBlock {
   std::size_t events_offset = 0;   // of its encoded events
 };
 
+struct TraceSampleBlock {
+  TraceSampleBlockRecord header;
+  std::vector<TraceSample> samples;  // empty in an index (open_trace_index): samples_of decodes them
+  std::size_t offset = 0;            // of the block's section in the file
+  std::size_t samples_offset = 0;    // of its encoded samples
+};
+
 struct TraceFile {
   TraceProcessRecord process;
-  std::optional<TraceClockRecord> clock;  // absent when the trace was cut short
-  std::vector<TraceBlock> blocks;         // in file order; a thread's blocks by sequence
+  std::optional<TraceClockRecord> clock;        // absent when the trace was cut short
+  std::vector<TraceBlock> blocks;               // in file order; a thread's blocks by sequence
+  std::vector<TraceSampleBlock> sample_blocks;  // in file order, which is each thread's sample order
   // Where and why the trace ends early (the program was killed while its trace was written): the
   // blocks before it are complete and read. Empty for a trace that was closed.
   std::string cut_short;
@@ -52,6 +61,10 @@ TraceFile open_trace_index(const std::filesystem::path& path);
 // naming the file, the block's offset and what is wrong.
 std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block);
 
+// A sample block's samples: those decoded already, or decoded now from the index's file. Throws
+// FormatError naming the file, the block's offset and what is wrong.
+std::vector<TraceSample> samples_of(const TraceFile& trace, const TraceSampleBlock& block);
+
 // A block's events one at a time: those decoded already, or decoded from the index's file as they
 // are read, holding the block's bytes (a few an event) rather than its decoded events. Errors throw
 // FormatError as events_of's. The trace must outlive the stream.
@@ -75,15 +88,27 @@ class BlockEvents {
 // smaller (the block is then written as it is).
 std::vector<std::uint8_t> compress_trace_events(std::span<const std::uint8_t> raw);
 
-// Appends one block section: `header` (its raw_bytes, encoded_bytes and compression must describe
-// `encoded`) and the encoded events.
-template <class Sink>
-void write_trace_block(RecordWriter<Sink>& writer, const TraceBlockRecord& header,
-                       std::span<const std::uint8_t> encoded) {
-  writer.begin_section(static_cast<std::uint32_t>(TraceSection::block));
+// Appends one section of `type` holding a block: its `header` record (whose raw_bytes, encoded_bytes
+// and compression must describe `encoded`), then the encoded contents.
+template <class Sink, class Record>
+void write_stored_block(RecordWriter<Sink>& writer, TraceSection type, const Record& header,
+                        std::span<const std::uint8_t> encoded) {
+  writer.begin_section(static_cast<std::uint32_t>(type));
   writer.record(header);
   writer.payload(encoded.data(), encoded.size());
   writer.end_section();
+}
+
+// An event block section; a sample block section.
+template <class Sink>
+void write_trace_block(RecordWriter<Sink>& writer, const TraceBlockRecord& header,
+                       std::span<const std::uint8_t> encoded) {
+  write_stored_block(writer, TraceSection::block, header, encoded);
+}
+template <class Sink>
+void write_trace_samples(RecordWriter<Sink>& writer, const TraceSampleBlockRecord& header,
+                         std::span<const std::uint8_t> encoded) {
+  write_stored_block(writer, TraceSection::samples, header, encoded);
 }
 
 }  // namespace parperf::format

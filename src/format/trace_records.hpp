@@ -1,13 +1,14 @@
-// The event trace file (`trace.<rank>.ppt`), version 2.0: every interval entry and exit, operation
-// and user event of one process with its time stamp, beside the profile of the same run
-// (docs/format.md, "The event trace file"). The container is the profile's (file header, sections
-// with a CRC-32C, end marker and section count) with its own magic; sites and user events are those
-// of the profile written by the same process, referred to by their ids.
+// The event trace file (`trace.<rank>.ppt`), version 2.1: every interval entry and exit, operation
+// and user event of one process with its time stamp, and with call-path sampling its samples, beside the
+// profile of the same run (docs/format.md, "The event trace file"). The container is the profile's (file
+// header, sections with a CRC-32C, end marker and section count) with its own magic; sites and user events
+// are those of the profile written by the same process, referred to by their ids.
 //
 // The events of one thread come in blocks: a block section holds a TraceBlockRecord and then the
 // block's events, encoded compactly (trace_events.hpp) and compressed with zstd when that helps.
 // A writer appends blocks while the program runs, so a trace cut short (the program was killed) is
-// still read up to its last complete block.
+// still read up to its last complete block. Sample blocks (since 2.1) hold a thread's call-path
+// samples the same way (trace_samples.hpp); a 2.0 reader skips them.
 #pragma once
 
 #include <array>
@@ -22,7 +23,7 @@ namespace parperf::format {
 
 inline constexpr std::array<std::uint8_t, 8> kTraceMagic = {0x89, 'P', 'P', 'T', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kTraceVersionMajor = 2;
-inline constexpr std::uint16_t kTraceVersionMinor = 0;
+inline constexpr std::uint16_t kTraceVersionMinor = 1;
 inline constexpr const char* kTracePrefix = "trace.";  // trace.<rank>.ppt
 inline constexpr const char* kTraceSuffix = ".ppt";
 
@@ -35,6 +36,7 @@ enum class TraceSection : std::uint32_t {
   process = 1,  // one TraceProcessRecord, first
   block = 2,    // one TraceBlockRecord, then `encoded_bytes` bytes of events
   clock = 3,    // one TraceClockRecord, last: the calibration of the whole run
+  samples = 4,  // one TraceSampleBlockRecord, then `encoded_bytes` bytes of samples (since 2.1)
 };
 
 // TraceBlockRecord::compression
@@ -70,6 +72,22 @@ struct TraceBlockRecord {
   std::uint32_t reserved = 0;
 };
 
+// A thread's call-path samples, in the order it took them: each the time, the call-path node its
+// path ended at and its weight (trace_samples.hpp). The thread's sample blocks come in file order.
+struct TraceSampleBlockRecord {
+  static constexpr std::string_view kName = "TraceSampleBlockRecord";
+  std::uint32_t thread = 0;       // ThreadRecord::index of the profile
+  std::uint32_t compression = 0;  // TraceCompression
+  std::uint64_t base_ticks = 0;   // the first sample's time is base_ticks + its delta
+  std::uint32_t sample_count = 0;
+  std::uint32_t raw_bytes = 0;      // the samples' encoded size before compression
+  std::uint32_t encoded_bytes = 0;  // what follows in the section (raw_bytes when not compressed)
+  std::uint32_t reserved = 0;
+  // Samples (timer periods) the thread took since its previous sample block that its ring could not
+  // hold: the writer fell behind. They are in the profile's counts, not in the trace.
+  std::uint64_t lost = 0;
+};
+
 struct TraceClockRecord {
   static constexpr std::string_view kName = "TraceClockRecord";
   std::uint64_t ticks_per_second = 0;  // calibrated over the whole run
@@ -91,13 +109,20 @@ void named_fields(TraceBlockRecord& r, F&& f) {
       f("encoded_bytes", r.encoded_bytes), f("reserved", r.reserved);
 }
 template <class F>
+void named_fields(TraceSampleBlockRecord& r, F&& f) {
+  f("thread", r.thread), f("compression", r.compression), f("base_ticks", r.base_ticks),
+      f("sample_count", r.sample_count), f("raw_bytes", r.raw_bytes), f("encoded_bytes", r.encoded_bytes),
+      f("reserved", r.reserved), f("lost", r.lost);
+}
+template <class F>
 void named_fields(TraceClockRecord& r, F&& f) {
   f("ticks_per_second", r.ticks_per_second), f("end_ticks", r.end_ticks), f("lost_events", r.lost_events),
       f("writer_wait_ns", r.writer_wait_ns);
 }
 
 // The records of a trace file, each with its table in docs/format.md.
-using TraceRecords = RecordList<TraceProcessRecord, TraceBlockRecord, TraceClockRecord>;
+using TraceRecords =
+    RecordList<TraceProcessRecord, TraceBlockRecord, TraceSampleBlockRecord, TraceClockRecord>;
 
 // The event trace's file header.
 inline FileHeader trace_header() {

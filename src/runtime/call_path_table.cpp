@@ -43,18 +43,19 @@ std::uint32_t CallPathTable::find_or_insert(std::uint32_t parent, std::uintptr_t
   return kNoNode;
 }
 
-void CallPathTable::add_sample(const std::uintptr_t* frames, std::uint32_t count, const Node* interval,
-                               std::uint64_t weight) noexcept {
+std::uint32_t CallPathTable::add_sample(const std::uintptr_t* frames, std::uint32_t count,
+                                        const Node* interval, std::uint64_t weight) noexcept {
   samples.add(weight);
   std::uint32_t node = kNoNode;
   for (std::uint32_t i = count; i-- > 0;) {
     node = find_or_insert(node, frames[i], i == 0 ? 0 : 1, interval);
     if (node == kNoNode) {
       dropped.add(weight);
-      return;
+      return kNoNode;
     }
   }
   if (node != kNoNode) nodes[node].samples.add(weight);
+  return node;
 }
 
 CallPathTable* create_call_path_table(std::uint32_t capacity) noexcept {

@@ -38,9 +38,10 @@ struct CallPathTable {
   Relaxed<std::uint64_t> dropped;  // taken but not recorded: the table was full
 
   // Adds `weight` samples of the path frames[count-1] (outermost) .. frames[0] (the interrupted
-  // instruction) under `interval`. Async-signal-safe; only the owning thread calls it.
-  void add_sample(const std::uintptr_t* frames, std::uint32_t count, const Node* interval,
-                  std::uint64_t weight = 1) noexcept;
+  // instruction) under `interval`. Async-signal-safe; only the owning thread calls it. Returns the
+  // index of the node the path ends at (stable: the table only grows), kNoNode when it was dropped.
+  std::uint32_t add_sample(const std::uintptr_t* frames, std::uint32_t count, const Node* interval,
+                           std::uint64_t weight = 1) noexcept;
 
  private:
   std::uint32_t find_or_insert(std::uint32_t parent, std::uintptr_t address, std::uint32_t frame,

@@ -22,6 +22,7 @@
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sampler.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
@@ -443,6 +444,7 @@ bool write_profile(format::EndReason reason, int signal) noexcept {
   const bool final_write = reason != format::EndReason::flush;
   if (final_write) {
     g_final_started.store(true, std::memory_order_seq_cst);
+    stop_tracing_samples();  // the trace's samples are then those the profile counts
   } else {
     // Claim first, then look: a final write that has not seen this claim has already begun, and the
     // flush sees that and makes no file (it could be cut off half-written by the exit).

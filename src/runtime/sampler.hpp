@@ -13,6 +13,7 @@
 #include <ctime>
 
 #include "runtime/call_path_table.hpp"
+#include "runtime/sample_ring.hpp"
 #include "runtime/stack_walk.hpp"
 
 namespace parperf::runtime {
@@ -22,6 +23,9 @@ struct ThreadState;
 // A thread's sampling state, taken in private memory when the thread registers.
 struct ThreadSampling {
   CallPathTable* table = nullptr;
+  // With the event trace on: each sample's time, leaf node and weight, for the trace writer
+  // (sample_ring.hpp). Null otherwise: the handler then costs what it cost before traces had samples.
+  SampleRing* ring = nullptr;
   StackBounds stack;
   timer_t timer{};
 };
@@ -35,6 +39,10 @@ bool sampling_active() noexcept;
 // The calling thread (`t`, registered and published) starts / stops being sampled.
 void start_thread_sampling(ThreadState& t) noexcept;
 void stop_thread_sampling(ThreadState& t) noexcept;
+
+// From now on samples go no more into the event trace: the final profile is being written, and a
+// sample it does not count must not be in the trace either (its node may not even be in it).
+void stop_tracing_samples() noexcept;
 
 // The timers' period in nanoseconds (0 when not sampling).
 std::uint64_t sample_period_ns() noexcept;

@@ -12,6 +12,7 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_initStaticCCtx: a context in our own workspace, no malloc
 #include <zstd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -27,6 +28,7 @@
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/runtime_thread.hpp"
+#include "runtime/sampler.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/thread_state.hpp"
 
@@ -46,6 +48,8 @@ struct TraceFileState {
   ZSTD_CCtx* compressor = nullptr;
   std::uint8_t* compressed = nullptr;
   std::size_t compressed_capacity = 0;
+  format::TraceSample* sample_staging = nullptr;  // a ring's samples, popped (kSampleBlockSamples)
+  std::uint8_t* sample_block = nullptr;           // their encoding
   std::uint64_t process_section_at = 0;
   std::int64_t file_rank = 0;
   char directory[sizeof Config::output_dir] = {};
@@ -64,6 +68,10 @@ constinit std::atomic<bool> g_writer_sleeping{false};
 constinit std::atomic<std::uint32_t> g_wake{0};  // the futex the writer sleeps on
 constinit std::atomic<pid_t> g_writer_tid{0};
 constinit std::atomic<std::uint64_t> g_dropped_events{0};
+constinit std::atomic<std::uint64_t> g_dropped_samples{0};  // popped, then not written: writing failed
+
+// The most samples a sample block holds: a whole ring.
+constexpr std::uint32_t kSampleBlockSamples = SampleRing::kDefaultCapacity;
 // Threads waiting for the writer to free a buffer: while there are any, the writer stores blocks
 // uncompressed (a write is far faster than compressing), trading bytes on disk for the program's time.
 constinit std::atomic<std::uint32_t> g_waiting_threads{0};
@@ -138,6 +146,56 @@ void write_block(const ThreadTrace& trace, const TraceBuffer& b, std::uint64_t p
   }
 }
 
+// Appends the `count` samples of the staging area (a thread's, in order) as one sample block, with
+// the samples its ring lost since its previous block.
+void write_sample_block(std::uint32_t thread, std::uint32_t count, std::uint64_t lost) {
+  if (g_failed.load(std::memory_order_relaxed)) {
+    for (std::uint32_t i = 0; i < count; ++i)
+      g_dropped_samples.fetch_add(g_file->sample_staging[i].weight, std::memory_order_relaxed);
+    return;
+  }
+  const std::uint64_t base = count ? g_file->sample_staging[0].ticks : 0;
+  const std::size_t size =
+      format::encode_trace_samples(g_file->sample_staging, count, base, g_file->sample_block);
+  bool compressed = false;
+  const std::span<const std::uint8_t> encoded = compress(g_file->sample_block, size, compressed);
+  format::TraceSampleBlockRecord header;
+  header.thread = thread;
+  header.compression = static_cast<std::uint32_t>(compressed ? format::TraceCompression::zstd
+                                                             : format::TraceCompression::none);
+  header.base_ticks = base;
+  header.sample_count = count;
+  header.raw_bytes = static_cast<std::uint32_t>(size);
+  header.encoded_bytes = static_cast<std::uint32_t>(encoded.size());
+  header.lost = lost;
+  format::write_trace_samples(*g_file->writer, header, encoded);
+  g_file->sink->flush();
+  if (g_file->sink->failed()) report_failure(g_file->sink->error());
+}
+
+// Writes the samples waiting in the thread's ring as sample blocks: at a wake of the writer only when
+// the ring is at least a quarter full (a block of a few samples would cost more in its record than
+// its samples: at 1 kHz that is every second), at the end (`all`) whatever it holds, and the lost
+// count even without samples.
+void write_thread_samples(const ThreadState& t, bool all) {
+  ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire);
+  if (!sampling || !sampling->ring || !g_file->sample_staging) return;
+  SampleRing& ring = *sampling->ring;
+  if (!all && ring.size() < ring.capacity() / 4) return;
+  for (;;) {
+    const std::uint32_t count = ring.pop(g_file->sample_staging, kSampleBlockSamples);
+    const std::uint64_t lost = ring.lost() - ring.lost_written;
+    if (count == 0 && lost == 0) return;
+    ring.lost_written += lost;
+    write_sample_block(t.index, count, lost);
+    if (count < kSampleBlockSamples) return;
+  }
+}
+
+void write_waiting_samples(bool all) {
+  for (ThreadState* t = first_thread(); t; t = t->next) write_thread_samples(*t, all);
+}
+
 // A thread's two buffers, the older block first (a reader wants each thread's blocks in order).
 std::array<TraceBuffer*, 2> in_sequence(ThreadTrace& trace) {
   TraceBuffer* a = &trace.buffers[0];
@@ -173,6 +231,7 @@ void* writer_main(void*) {
   g_writer_tid.store(static_cast<pid_t>(syscall(SYS_gettid)), std::memory_order_release);
   prctl(PR_SET_NAME, "parperf-trace", 0, 0, 0);
   while (!g_stopping.load(std::memory_order_acquire)) {
+    write_waiting_samples(false);  // before the blocks: a stream of full blocks must not starve the rings
     if (write_full_blocks()) continue;
     const std::uint32_t seen = g_wake.load(std::memory_order_seq_cst);
     g_writer_sleeping.store(true, std::memory_order_seq_cst);
@@ -254,7 +313,18 @@ bool prepare_block_buffers(std::uint32_t buffer_bytes) {
   if (!g_file->block) return false;
   const std::size_t workspace_bytes = ZSTD_estimateCCtxSize(1);
   void* workspace = allocate_private(workspace_bytes, 64);
-  g_file->compressed_capacity = ZSTD_compressBound(buffer_bytes);
+  // Sample blocks, when the threads are to be sampled too (sampling starts after the trace): a ring's
+  // samples and their encoding, which the compressed buffer must hold as well.
+  std::size_t largest_block = buffer_bytes;
+  if (config().sample_hz != 0) {
+    constexpr std::size_t sample_bytes = kSampleBlockSamples * format::kMaxSampleBytes;
+    g_file->sample_staging = static_cast<format::TraceSample*>(
+        allocate_private(kSampleBlockSamples * sizeof(format::TraceSample), 64));
+    g_file->sample_block = static_cast<std::uint8_t*>(allocate_private(sample_bytes, 64));
+    if (!g_file->sample_block) g_file->sample_staging = nullptr;
+    largest_block = std::max(largest_block, sample_bytes);
+  }
+  g_file->compressed_capacity = ZSTD_compressBound(largest_block);
   g_file->compressed = static_cast<std::uint8_t*>(allocate_private(g_file->compressed_capacity, 64));
   if (workspace && g_file->compressed) g_file->compressor = ZSTD_initStaticCCtx(workspace, workspace_bytes);
   return true;
@@ -396,7 +466,12 @@ void close_trace() noexcept {
   }
   std::uint64_t lost = 0;
   std::uint64_t wait_ticks = 0;
+  std::uint64_t lost_samples = 0;
   for (ThreadState* t = first_thread(); t; t = t->next) {
+    write_thread_samples(*t, true);
+    if (const ThreadSampling* sampling = t->sampling.load(std::memory_order_acquire);
+        sampling && sampling->ring)
+      lost_samples += sampling->ring->lost();
     ThreadTrace* trace = t->trace;
     if (!trace) continue;
     // What the thread handed over and the writer did not take, then what it has filled since.
@@ -434,6 +509,13 @@ void close_trace() noexcept {
       rename(g_file->path, renamed);
   }
   close(g_file->fd);
+  lost_samples += g_dropped_samples.load(std::memory_order_relaxed);
+  if (lost_samples && !config().quiet) {
+    SignalSafeLine line;
+    line << "the event trace lost " << static_cast<long long>(lost_samples)
+         << " call-path samples (the writer could not keep up, or writing failed); the profile counts them";
+    line.emit();
+  }
   if (lost && !config().quiet) {
     SignalSafeLine line;
     line << "the event trace lost " << static_cast<long long>(lost)

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/trace/trace_samples.hpp"
 #include "export/perfetto_writer.hpp"
 #include "unit/export_test_support.hpp"
 #include "unit/protobuf_test_reader.hpp"
@@ -24,6 +25,16 @@ struct Track {
   std::string kind;  // process, thread, counter, lane
   std::string name;  // process_name, thread_name or the track's name
   std::int64_t pid = 0;
+  std::int64_t tid = 0;  // threads
+};
+
+// A PerfSample with its interned callstack resolved.
+struct Sample {
+  std::uint64_t ts = 0;
+  std::int64_t pid = 0, tid = 0;
+  std::vector<std::string> functions;  // outermost first
+  std::vector<std::string> modules;    // each frame's mapping's path
+  std::vector<std::uint64_t> addresses;
 };
 
 struct Slice {
@@ -44,7 +55,83 @@ struct DecodedTrace {
       counters;  // track -> (ts, value)
   std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> flow_starts,
       flow_ends;  // id -> (track, ts)
+  std::vector<Sample> samples;
   std::vector<std::string> problems;
+};
+
+// Perfetto's profiling tables of one sequence (InternedData fields 5, 6, 7, 17, 19).
+struct StackTables {
+  std::map<std::uint64_t, std::string> function_names, mapping_paths;
+  std::map<std::uint64_t, std::uint64_t> mapping_path;  // mapping iid -> path iid
+  struct Frame {
+    std::uint64_t function = 0, mapping = 0, rel_pc = 0;
+  };
+  std::map<std::uint64_t, Frame> frames;
+  std::map<std::uint64_t, std::vector<std::uint64_t>> callstacks;
+
+  // Takes an interned entry of a profiling table; false for any other field.
+  bool add(const ProtoField& entry, std::vector<std::string>& problems) {
+    const auto fields = read_proto(entry.bytes);
+    const ProtoField* iid = find_field(fields, 1);
+    if (entry.number != 5 && entry.number != 6 && entry.number != 7 && entry.number != 17 &&
+        entry.number != 19)
+      return false;
+    if (!iid || iid->value == 0) {
+      problems.push_back("an interned profiling entry without an iid (field " + std::to_string(entry.number) +
+                         ")");
+      return true;
+    }
+    auto once = [&](auto& table) {
+      if (table.count(iid->value))
+        problems.push_back("iid " + std::to_string(iid->value) + " interned twice");
+    };
+    if (entry.number == 5 || entry.number == 17) {  // InternedString: str 2
+      auto& table = entry.number == 5 ? function_names : mapping_paths;
+      once(table);
+      table[iid->value] = std::string(find_field(fields, 2)->bytes);
+    } else if (entry.number == 19) {  // Mapping: path_string_ids 7
+      once(mapping_path);
+      const ProtoField* path = find_field(fields, 7);
+      if (!path) problems.push_back("a mapping without a path");
+      mapping_path[iid->value] = path ? path->value : 0;
+    } else if (entry.number == 6) {  // Frame: function_name_id 2, mapping_id 3, rel_pc 4
+      once(frames);
+      Frame f;
+      for (const ProtoField& field : fields) {
+        if (field.number == 2) f.function = field.value;
+        if (field.number == 3) f.mapping = field.value;
+        if (field.number == 4) f.rel_pc = field.value;
+      }
+      frames[iid->value] = f;
+    } else {  // Callstack: frame_ids 2, repeated
+      once(callstacks);
+      auto& ids = callstacks[iid->value];
+      for (const ProtoField& field : fields)
+        if (field.number == 2) ids.push_back(field.value);
+    }
+    return true;
+  }
+
+  // A sample's stack, as Perfetto's trace processor would resolve it (every id must be known).
+  void resolve(std::uint64_t callstack, Sample& s, std::vector<std::string>& problems) const {
+    const auto stack = callstacks.find(callstack);
+    if (stack == callstacks.end()) {
+      problems.push_back("callstack iid " + std::to_string(callstack) + " not interned");
+      return;
+    }
+    for (const std::uint64_t id : stack->second) {
+      const auto frame = frames.find(id);
+      if (frame == frames.end() || !function_names.count(frame->second.function) ||
+          !mapping_path.count(frame->second.mapping) ||
+          !mapping_paths.count(mapping_path.at(frame->second.mapping))) {
+        problems.push_back("frame iid " + std::to_string(id) + " or its name or mapping is not interned");
+        return;
+      }
+      s.functions.push_back(function_names.at(frame->second.function));
+      s.modules.push_back(mapping_paths.at(mapping_path.at(frame->second.mapping)));
+      s.addresses.push_back(frame->second.rel_pc);
+    }
+  }
 };
 
 std::string text_of(std::string_view bytes) { return std::string(bytes); }
@@ -52,6 +139,7 @@ std::string text_of(std::string_view bytes) { return std::string(bytes); }
 DecodedTrace decode(const std::string& file) {
   DecodedTrace t;
   std::map<std::uint64_t, std::string> names, categories, annotation_names, sources;
+  StackTables stacks;
   std::map<std::uint64_t, std::vector<std::size_t>> open;  // track -> open slices
   std::uint64_t last_ts = 0;
   auto problem = [&](const std::string& p) { t.problems.push_back(p); };
@@ -67,6 +155,7 @@ DecodedTrace decode(const std::string& file) {
       problem("the first packet does not clear the incremental state");
     if (const ProtoField* interned = find_field(packet, 12)) {
       for (const ProtoField& entry : read_proto(interned->bytes)) {
+        if (stacks.add(entry, t.problems)) continue;
         const auto fields = read_proto(entry.bytes);
         const std::uint64_t iid = find_field(fields, 1)->value;
         if (entry.number == 4) {  // SourceLocation: file_name 2, line_number 4
@@ -95,6 +184,7 @@ DecodedTrace decode(const std::string& file) {
         const auto p = read_proto(thread->bytes);
         track.kind = "thread";
         track.pid = static_cast<std::int64_t>(find_field(p, 1)->value);
+        track.tid = static_cast<std::int64_t>(find_field(p, 2)->value);
         track.name = text_of(find_field(p, 5)->bytes);
       } else {
         track.kind = find_field(fields, 8) ? "counter" : "lane";
@@ -102,6 +192,31 @@ DecodedTrace decode(const std::string& file) {
       if (track.parent && !t.tracks.count(track.parent))
         problem("track " + track.name + " has an undescribed parent");
       t.tracks[uuid] = track;
+    }
+    if (const ProtoField* perf_sample = find_field(packet, 66)) {  // PerfSample
+      const auto fields = read_proto(perf_sample->bytes);
+      Sample s;
+      const ProtoField* ts = find_field(packet, 8);
+      const ProtoField* pid = find_field(fields, 2);
+      const ProtoField* tid = find_field(fields, 3);
+      const ProtoField* callstack = find_field(fields, 4);
+      const ProtoField* mode = find_field(fields, 5);
+      if (!ts || !pid || !tid || !callstack) {
+        problem("a perf sample without its timestamp, pid, tid or callstack");
+        continue;
+      }
+      if (!mode || mode->value != 2) problem("a perf sample not in user mode");
+      if (!flags || flags->value != 2)
+        problem("a perf sample packet does not say it needs the interned state");
+      s.ts = ts->value;
+      s.pid = static_cast<std::int64_t>(pid->value);
+      s.tid = static_cast<std::int64_t>(tid->value);
+      stacks.resolve(callstack->value, s, t.problems);
+      bool described = false;
+      for (const auto& [uuid, track] : t.tracks)
+        described |= track.kind == "thread" && track.pid == s.pid && track.tid == s.tid;
+      if (!described) problem("a perf sample of a thread no track describes (before it)");
+      t.samples.push_back(s);
     }
     if (const ProtoField* event = find_field(packet, 11)) {
       const auto fields = read_proto(event->bytes);
@@ -282,6 +397,85 @@ TEST_F(export_perfetto, EachRanksLostTimeIsACounterOfItsWaits) {
       << "the allreduce's 0.5 ms wait";
   EXPECT_EQ(by_rank["rank 1 (node, pid 1001)"], (Values{{15'000'000, 1'000'000}}))
       << "the receive's 1 ms wait";
+}
+
+// Each rank's thread 0 has 5 samples (export_test_run.hpp): at true 11 and 11.5 ms in solve, and 13
+// (weight 2: written twice) and 14 ms in step. Perfetto must find each on the thread's track, at the
+// corrected time, with its stack: the intervals from the program down, then main, then the leaf.
+TEST_F(export_perfetto, SamplesAreOnTheirThreadsWithTheirIntervalsAndCallStacks) {
+  const DecodedTrace t = exported();
+  EXPECT_TRUE(t.problems.empty()) << testing::PrintToString(t.problems);
+  ASSERT_EQ(t.samples.size(), 2u * kSamplesPerRank)
+      << "every sample of both ranks, a sample of weight 2 twice, as parperf report --functions counts them";
+  for (std::int64_t rank : {0, 1}) {
+    const Track& thread = t.tracks.at(thread_track(t, rank, 0));
+    std::vector<const Sample*> mine;
+    for (const Sample& s : t.samples)
+      if (s.pid == thread.pid && s.tid == thread.tid) mine.push_back(&s);
+    ASSERT_EQ(mine.size(), static_cast<std::size_t>(kSamplesPerRank)) << "rank " << rank << " thread 0";
+    const std::vector<std::uint64_t> expected_ms_ns = {11'000'000, 11'500'000, 13'000'000, 13'000'000,
+                                                       14'000'000};
+    const std::vector<std::string> in_solve = {"app", "solve", "0x1000", "0x2000"};
+    const std::vector<std::string> in_step = {"app", "solve", "step", "0x1000", "0x3000"};
+    int step_samples = 0;
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      EXPECT_EQ(mine[i]->ts, expected_ms_ns[i])
+          << "rank " << rank << " sample " << i
+          << ": its time, corrected onto rank 0's clock (rank 1's runs 5 ms "
+          << "behind)";
+      const bool step = mine[i]->ts >= 13'000'000;
+      step_samples += step;
+      EXPECT_EQ(mine[i]->functions, step ? in_step : in_solve)
+          << "rank " << rank << " sample " << i << ": the intervals the thread was in, then its call path";
+      const std::size_t intervals = step ? 3 : 2;
+      for (std::size_t f = 0; f < mine[i]->modules.size(); ++f)
+        EXPECT_EQ(mine[i]->modules[f], f < intervals ? "[parperf intervals]" : "[unknown]")
+            << "frame " << f << " (" << mine[i]->functions[f] << ")";
+      EXPECT_EQ(mine[i]->addresses.back(), step ? 0x3000u : 0x2000u);
+    }
+    EXPECT_EQ(step_samples, kStepSamplesPerRank);
+  }
+}
+
+// Samples the trace writer could not keep, and a sample naming a node its profile lacks, are said in
+// warnings and not exported; the others are, unchanged.
+TEST_F(export_perfetto, LostAndUnresolvedSamplesAreWarnedOfAndLeftOut) {
+  const auto run = dir_ / "troubled";
+  write_export_test_run(run, true);
+  LoadedRun loaded(run);
+  const std::string lost_warning =
+      "trace.0.ppt: " + std::to_string(kLostSamples) + " call-path samples did not reach";
+  bool warned = false;
+  for (const std::string& w : loaded.traces.warnings) warned |= w.rfind(lost_warning, 0) == 0;
+  EXPECT_TRUE(warned) << "no warning of the lost samples: " << testing::PrintToString(loaded.traces.warnings);
+  const analysis::TraceSamples samples = analysis::load_trace_samples(loaded.traces);
+  EXPECT_EQ(samples.lost, kLostSamples);
+  EXPECT_EQ(samples.samples, 2u * kSamplesPerRank) << "the unresolved sample is not counted among the shown";
+  ASSERT_EQ(samples.warnings.size(), 1u) << testing::PrintToString(samples.warnings);
+  EXPECT_EQ(samples.warnings[0],
+            "trace.0.ppt: 1 samples of thread 0 name call paths its profile does not hold: left out");
+  const auto file = dir_ / "troubled.perfetto";
+  export_with(run, message_flows(), [&](const exports::TimelineNames& names) {
+    return std::make_unique<exports::PerfettoWriter>(file, names);
+  });
+  EXPECT_EQ(decode(read_file_bytes(file)).samples.size(), 2u * kSamplesPerRank);
+}
+
+TEST_F(export_perfetto, EachCallStackIsInternedOnce) {
+  const auto file = dir_ / "trace.perfetto";
+  export_with(dir_ / "run", message_flows(), [&](const exports::TimelineNames& names) {
+    return std::make_unique<exports::PerfettoWriter>(file, names);
+  });
+  // decode() reports a second interning of any iid; count the callstack entries written.
+  int callstacks = 0;
+  const std::string bytes = read_file_bytes(file);
+  for (const ProtoField& packet : read_proto(bytes)) {
+    const auto fields = read_proto(packet.bytes);
+    if (const ProtoField* interned = find_field(fields, 12))
+      for (const ProtoField& entry : read_proto(interned->bytes)) callstacks += entry.number == 7;
+  }
+  EXPECT_EQ(callstacks, 4) << "two distinct stacks on each of two ranks' threads, each written once";
+  EXPECT_TRUE(decode(bytes).problems.empty());
 }
 
 TEST_F(export_perfetto, ProtocDecodesTheFile) {

@@ -44,6 +44,32 @@ format::Profile profile_of(std::int64_t rank) {
     p.clock(format::ClockPhase::init, 999 * kMs, 1001 * kMs);
   else
     p.master_clock(format::ClockPhase::init, 1, 1005 * kMs);
+  // Thread 0's intervals as its profile has them (node 1 solve, node 2 step), and its sampled paths.
+  const std::uint32_t solve = p.node(0, 0, kSolve, 10 * kMs);
+  const std::uint32_t step = p.node(0, solve, kStep, 4 * kMs);
+  format::CallPaths paths;
+  paths.period_ns = 1'000'000;
+  format::CallPathThread thread;
+  thread.thread = 0;
+  auto node = [&](std::uint32_t parent, std::uint32_t interval, std::uint32_t frame, std::uint64_t address,
+                  std::uint64_t samples) {
+    format::CallPathNode n;
+    n.parent = parent;
+    n.interval = interval;
+    n.frame = frame;
+    n.address = address;
+    n.samples = samples;
+    thread.nodes.push_back(n);
+  };
+  node(format::kNoParent, solve, 1, 0x1000, 0);  // 0: main
+  node(0, solve, 0, 0x2000, 2);                  // 1: the samples at 11 and 11.5 ms
+  node(format::kNoParent, step, 1, 0x1000, 0);   // 2: main
+  node(2, step, 0, 0x3000, 3);                   // 3: at 13 ms (weight 2) and 14 ms
+  thread.node_count = static_cast<std::uint32_t>(thread.nodes.size());
+  thread.samples = kSamplesPerRank;
+  paths.threads.push_back(thread);
+  paths.thread_count = 1;
+  p.profile().call_paths = paths;
   return p.profile();
 }
 
@@ -124,6 +150,21 @@ void write_block(format::RecordWriter<format::MemorySink>& writer, std::uint32_t
   format::write_trace_block(writer, block, raw);
 }
 
+// Thread 0's samples (the profile's nodes 1 and 3), as the trace writer writes them.
+void write_samples(format::RecordWriter<format::MemorySink>& writer, std::int64_t rank, bool troubled) {
+  std::vector<format::TraceSample> samples = {
+      {local(rank, 11), 1, 1}, {local(rank, 11.5), 1, 1}, {local(rank, 13), 3, 2}, {local(rank, 14), 3, 1}};
+  if (troubled) samples.push_back({local(rank, 15), 99, 1});
+  std::vector<std::uint8_t> raw(samples.size() * format::kMaxSampleBytes);
+  raw.resize(format::encode_trace_samples(samples.data(), samples.size(), samples[0].ticks, raw.data()));
+  format::TraceSampleBlockRecord block;
+  block.base_ticks = samples[0].ticks;
+  block.sample_count = static_cast<std::uint32_t>(samples.size());
+  block.raw_bytes = block.encoded_bytes = static_cast<std::uint32_t>(raw.size());
+  block.lost = troubled ? kLostSamples : 0;
+  format::write_trace_samples(writer, block, raw);
+}
+
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -132,7 +173,7 @@ void write_file(const std::filesystem::path& path, const std::vector<std::uint8_
 
 }  // namespace
 
-std::uint64_t write_export_test_run(const std::filesystem::path& directory) {
+std::uint64_t write_export_test_run(const std::filesystem::path& directory, bool troubled_samples) {
   std::filesystem::create_directories(directory);
   std::uint64_t rank1_before_last_block = 0;
   for (std::int64_t rank : {0, 1}) {
@@ -157,6 +198,7 @@ std::uint64_t write_export_test_run(const std::filesystem::path& directory) {
       write_block(writer, 0, 0, first);
       write_block(writer, 1, 0, thread1(rank));
     }
+    write_samples(writer, rank, troubled_samples && rank == 0);
     format::TraceClockRecord clock;
     clock.ticks_per_second = ticks_per_second(rank);
     clock.end_ticks = local(rank, 21);

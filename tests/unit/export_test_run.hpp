@@ -18,6 +18,11 @@
 //   20 leave solve
 // The messages and the allreduce are on communicator (0x5eed, 0), the profiles' communicator 100.
 // Rank 1's thread 0 events come in two blocks: the enters up to MPI_Recv, then the rest.
+//
+// Each rank's thread 0 was also sampled (`--trace --sample`): its profile's call_paths hold two
+// paths, main (0x1000) > 0x2000 in `solve` and main > 0x3000 in `step`, with no module (their names
+// are their addresses); its trace holds the samples at true 11 and 11.5 ms (0x2000, in solve), 13 ms
+// (0x3000, in step, weight 2: two timer periods) and 14 ms (0x3000), in a sample block of their own.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +40,15 @@ inline constexpr int kEventsPerRank = kThread0Events + kThread1Events;
 // Rank 1's thread 0, first block: enter solve, enter step, MPI_Recv.
 inline constexpr int kRank1FirstBlockEvents = 3;
 
+// The samples each rank's thread 0 has in its trace, weights counted, and how many were of 0x3000.
+inline constexpr int kSamplesPerRank = 5;
+inline constexpr int kStepSamplesPerRank = 3;
+
 // Writes profile.<r>.ppf and trace.<r>.ppt of ranks 0 and 1 into `directory` (created); returns the
-// size of trace.1.ppt's first blocks (everything up to its last block), for truncation tests.
-std::uint64_t write_export_test_run(const std::filesystem::path& directory);
+// size of trace.1.ppt's first blocks (everything up to its last block), for truncation tests. With
+// `troubled_samples`, rank 0's sample block also says its ring lost kLostSamples samples, and holds
+// one more sample (at 15 ms) naming a call-path node its profile does not have.
+inline constexpr std::uint64_t kLostSamples = 7;
+std::uint64_t write_export_test_run(const std::filesystem::path& directory, bool troubled_samples = false);
 
 }  // namespace parperf::test

@@ -1,5 +1,6 @@
 // Exporting the hand-built run of export_test_run.hpp in the tests: load it as `parperf export`
-// does, with the one message of the run as a flow arrow, and write it with the given writers.
+// does, with the one message of the run as a flow arrow and its samples, and write it with the given
+// writers.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 
 #include "analysis/run_loader.hpp"
 #include "analysis/site_table.hpp"
+#include "analysis/trace/trace_samples.hpp"
 #include "export/export_timeline.hpp"
 #include "unit/export_test_run.hpp"
 
@@ -45,7 +47,8 @@ std::uint64_t export_with(const std::filesystem::path& directory, const std::vec
   (writers.push_back(make(loaded.names)), ...);
   std::vector<exports::TimelineWriter*> outputs;
   for (auto& w : writers) outputs.push_back(w.get());
-  return exports::export_timeline(loaded.traces, loaded.names, flows, outputs);
+  const analysis::TraceSamples samples = analysis::load_trace_samples(loaded.traces);
+  return exports::export_timeline(loaded.traces, loaded.names, flows, outputs, {}, 1 << 18, &samples);
 }
 
 // A fresh, empty directory under the temporary one, named after `what` and this process.

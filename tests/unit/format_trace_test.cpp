@@ -272,6 +272,8 @@ TEST(TraceFormat, ATraceOfTheRowFormatOfVersion1IsRefusedNamingItsVersion) {
   std::vector<std::uint8_t> bytes = sample_trace(every_kind());
   bytes[8] = 1;  // the major version, a little-endian u16 after the 8 magic bytes (docs/format.md)
   bytes[9] = 0;
+  bytes[10] = 0;  // and the minor one
+  bytes[11] = 0;
   try {
     decode_trace(bytes);
     FAIL() << "a version 1 trace was read";

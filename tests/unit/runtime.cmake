@@ -44,6 +44,15 @@ set_tests_properties(runtime_library_private_memory PROPERTIES LABELS "unit")
 # and ASan), and the table itself, compiled into its test (the library hides it).
 parperf_add_runtime_test(runtime_sampling_test SOURCES runtime_sampling_test.cpp
   ENV "PARPERF_SAMPLE_HZ=5000" "PARPERF_SAMPLE_NODES=64")
+# The same with the event trace on: the handler also pushes each sample into its thread's ring while
+# the trace writer drains the rings and the threads append their events (TSan: no race among them).
+parperf_add_runtime_test(runtime_traced_sampling_test SOURCES runtime_sampling_test.cpp
+  ENV "PARPERF_SAMPLE_HZ=5000" "PARPERF_SAMPLE_NODES=64" "PARPERF_TRACE=1" "PARPERF_TRACE_BUFFER=4096")
+# The ring that carries a traced thread's samples to the trace writer, compiled into its test.
+parperf_add_unit_test(runtime_sample_ring_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/runtime_sample_ring_test.cpp
+          ${PROJECT_SOURCE_DIR}/src/runtime/sample_ring.cpp ${PROJECT_SOURCE_DIR}/src/runtime/private_memory.cpp
+  LABELS tsan)
 parperf_add_unit_test(runtime_call_path_table_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/runtime_call_path_table_test.cpp
           ${PROJECT_SOURCE_DIR}/src/runtime/call_path_table.cpp ${PROJECT_SOURCE_DIR}/src/runtime/private_memory.cpp

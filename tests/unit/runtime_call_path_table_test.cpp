@@ -58,5 +58,19 @@ TEST(CallPathTable, AFullTableCountsDroppedSamplesAndKeepsWhatItHas) {
   EXPECT_EQ(table->dropped.get(), 21u) << "every sample that found no room is counted";
 }
 
+TEST(CallPathTable, ASampleNamesItsLeafNodeWhichStaysTheSameAsTheTableGrows) {
+  CallPathTable* table = create_call_path_table(8);
+  ASSERT_NE(table, nullptr);
+  const std::uintptr_t f[] = {0x1010, 0x2020};
+  const std::uintptr_t g[] = {0x3030, 0x2020};
+  const std::uint32_t leaf_f = table->add_sample(f, 2, interval(1));
+  EXPECT_EQ(leaf_f, 1u) << "the caller is node 0, f's instruction node 1";
+  EXPECT_EQ(table->add_sample(g, 2, interval(1)), 2u) << "g's path shares the caller";
+  EXPECT_EQ(table->add_sample(f, 2, interval(1)), leaf_f)
+      << "the trace's samples name nodes the profile keeps";
+  const std::uintptr_t deep[] = {1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(table->add_sample(deep, 7, interval(1)), CallPathTable::kNoNode) << "a path that finds no room";
+}
+
 }  // namespace
 }  // namespace parperf::runtime

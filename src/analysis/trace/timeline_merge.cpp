@@ -15,27 +15,24 @@ class DecodedThread final : public ThreadEvents {
  public:
   DecodedThread(std::shared_ptr<const format::TraceFile> trace, std::uint32_t thread,
                 std::vector<const format::TraceBlock*> blocks)
-      : ThreadEvents(trace->process.rank, thread), trace_(std::move(trace)), blocks_(std::move(blocks)) {
-    ns_per_tick_ = ns_per_tick(*trace_);
-  }
+      : ThreadEvents(trace->process.rank, thread),
+        trace_(std::move(trace)),
+        clock_(*trace_),
+        blocks_(std::move(blocks)) {}
 
   bool next(double& local_ns, format::TraceEvent& event) override {
     while (!block_events_ || !block_events_->next(event)) {
       if (block_ == blocks_.size()) return false;
       block_events_.emplace(*trace_, *blocks_[block_++]);
     }
-    const double local =
-        (static_cast<double>(event.ticks) - static_cast<double>(trace_->process.origin_ticks)) * ns_per_tick_;
-    local_ns = local * skew_rate_ + static_cast<double>(trace_->process.skew_offset_ns);
+    local_ns = clock_.local_ns(event.ticks);
     return true;
   }
 
  private:
   std::shared_ptr<const format::TraceFile> trace_;
-  // A test's injected clock error, as its profile applied it (trace_records.hpp).
-  double skew_rate_ = 1.0 + static_cast<double>(trace_->process.skew_drift_ppb) * 1e-9;
+  TraceClock clock_;
   std::vector<const format::TraceBlock*> blocks_;
-  double ns_per_tick_ = 1.0;
   std::size_t block_ = 0;                            // the next block to read
   std::optional<format::BlockEvents> block_events_;  // the current block's
 };

@@ -51,6 +51,24 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
 // the estimate at start of its process record when it was cut short.
 double ns_per_tick(const format::TraceFile& trace);
 
+// A trace's ticks as ns since its process's start on the process's own clock: its calibration, and a
+// test's injected clock error as its profile applied it (trace_records.hpp). What the streams below
+// give as `local_ns`, and what the trace's samples are timed by.
+class TraceClock {
+ public:
+  explicit TraceClock(const format::TraceFile& trace)
+      : origin_(static_cast<double>(trace.process.origin_ticks)),
+        ns_per_tick_(ns_per_tick(trace)),
+        skew_rate_(1.0 + static_cast<double>(trace.process.skew_drift_ppb) * 1e-9),
+        skew_offset_(static_cast<double>(trace.process.skew_offset_ns)) {}
+  double local_ns(std::uint64_t ticks) const {
+    return (static_cast<double>(ticks) - origin_) * ns_per_tick_ * skew_rate_ + skew_offset_;
+  }
+
+ private:
+  double origin_, ns_per_tick_, skew_rate_, skew_offset_;
+};
+
 // The threads' streams of one decoded trace: each thread's blocks in sequence order, ticks turned
 // into ns with the trace's calibration (its clock record, else the estimate of its process record).
 std::vector<std::unique_ptr<ThreadEvents>> thread_streams(std::shared_ptr<const format::TraceFile> trace);

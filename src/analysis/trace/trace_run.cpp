@@ -26,6 +26,13 @@ RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vect
     warnings.push_back(fmt::format("{}: the trace ends early ({})", name, rank.trace->cut_short));
   if (rank.trace->clock && rank.trace->clock->lost_events)
     warnings.push_back(fmt::format("{}: {} events were not recorded", name, rank.trace->clock->lost_events));
+  std::uint64_t lost_samples = 0;
+  for (const format::TraceSampleBlock& block : rank.trace->sample_blocks) lost_samples += block.header.lost;
+  if (lost_samples)
+    warnings.push_back(fmt::format(
+        "{}: {} call-path samples did not reach the trace (the trace writer fell behind): the profile counts "
+        "them, the trace's timeline does not show them",
+        name, lost_samples));
   if (rank.trace->clock && rank.trace->clock->writer_wait_ns)
     warnings.push_back(fmt::format(
         "{}: the program's threads waited {:.3g} ms in all for the trace writer (events came faster than it "
