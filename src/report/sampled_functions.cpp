@@ -39,6 +39,22 @@ std::string joined(const std::vector<std::string>& frames, const char* separator
 
 }  // namespace
 
+std::vector<const analysis::SampledFunction*> shown_functions(const analysis::IntervalSamples& interval,
+                                                              std::size_t top) {
+  std::vector<const analysis::SampledFunction*> shown;
+  const std::vector<analysis::SampledFunction>& all = interval.functions;
+  std::vector<const analysis::SampledFunction*> by_inclusive;
+  for (const analysis::SampledFunction& f : all) by_inclusive.push_back(&f);
+  std::stable_sort(by_inclusive.begin(), by_inclusive.end(),
+                   [](const auto* a, const auto* b) { return a->inclusive > b->inclusive; });
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const bool top_self = top == 0 || i < top;
+    const auto rank = std::find(by_inclusive.begin(), by_inclusive.end(), &all[i]) - by_inclusive.begin();
+    if (top_self || static_cast<std::size_t>(rank) < top) shown.push_back(&all[i]);
+  }
+  return shown;
+}
+
 std::string sampled_functions_text(const analysis::SampleProfile& samples, std::size_t top,
                                    const std::vector<analysis::Finding>& findings) {
   if (!samples.sampled)
@@ -52,8 +68,8 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     out += fmt::format("\n{}: {} samples\n", interval_label(interval), interval.samples);
     out += fmt::format("  {:>6}  {:>6}  {:>8}  {:<32} {}\n", "self", "incl", "samples", "function", "where");
-    for (std::size_t i = 0; i < interval.functions.size() && (top == 0 || i < top); ++i) {
-      const analysis::SampledFunction& f = interval.functions[i];
+    for (const analysis::SampledFunction* shown : shown_functions(interval, top)) {
+      const analysis::SampledFunction& f = *shown;
       out += fmt::format("  {:>5.1f}%  {:>5.1f}%  {:>8}  {:<32} {}\n", percent(f.self, interval.samples),
                          percent(f.inclusive, interval.samples), f.self, f.function, where(f));
     }
@@ -100,8 +116,8 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
     i["path"] = interval.path;
     i["samples"] = interval.samples;
     i["functions"] = nlohmann::ordered_json::array();
-    for (std::size_t k = 0; k < interval.functions.size() && (top == 0 || k < top); ++k) {
-      const analysis::SampledFunction& f = interval.functions[k];
+    for (const analysis::SampledFunction* shown : shown_functions(interval, top)) {
+      const analysis::SampledFunction& f = *shown;
       i["functions"].push_back({{"function", f.function},
                                 {"file", f.file},
                                 {"line", f.line},

@@ -26,7 +26,14 @@ std::string folded_stacks_text(const analysis::SampleProfile& samples);
 // docs/report.md, "samples": null when the run was not sampled.
 nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std::size_t top);
 
-// How many functions and call paths per interval the text and the JSON show.
+// The functions of an interval that the text and the JSON show: the `top` with most self samples
+// and the `top` with most inclusive ones (a caller whose callees share its time has no self samples
+// but may hold most of the interval), in the interval's order; all when `top` is 0.
+std::vector<const analysis::SampledFunction*> shown_functions(const analysis::IntervalSamples& interval,
+                                                              std::size_t top);
+
+// How many functions (by self and by inclusive samples) and call paths per interval the text and
+// the JSON show.
 inline constexpr std::size_t kSampledRows = 10;
 
 }  // namespace parperf::report
