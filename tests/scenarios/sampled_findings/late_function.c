@@ -13,33 +13,10 @@
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "cpu_work.h"
 
 enum { kRepetitions = 4, kThreads = 3 };
-
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Each function has its own loop (a shared helper would be what the samples name), with few clock
- * reads among many additions. */
-__attribute__((noinline)) double f(double seconds) { /* SITE:f_begin */
-  volatile double sum = 0;
-  const double end = cpu_seconds() + seconds;
-  while (cpu_seconds() < end)
-    for (int i = 0; i < 100000; ++i) sum = sum + (double)i;
-  return sum;
-} /* SITE:f_end */
-
-__attribute__((noinline)) double g(double seconds) {
-  volatile double sum = 0;
-  const double end = cpu_seconds() + seconds;
-  while (cpu_seconds() < end)
-    for (int i = 0; i < 100000; ++i) sum = sum + (double)i;
-  return sum;
-}
 
 int main(int argc, char** argv) {
   const int balanced = argc > 1 && strcmp(argv[1], "balanced") == 0;

@@ -3,7 +3,7 @@
 // Ground truth: in each of 4 repetitions of a 3-thread parallel region, thread 0 runs g for 50 ms and
 // f for 200 ms of its CPU time, threads 1 and 2 run g for 50 ms and wait at the region's implicit
 // barrier. Expected: the finding on that barrier names thread 0 as the late one and f at
-// late_function.c (a line of f's body), with f's share of thread 0's samples in the region 200 / 250
+// cpu_work.h (a line of f's body), with f's share of thread 0's samples in the region 200 / 250
 // = 80 %. Tolerance 8 points: at 1 kHz thread 0 takes about 1000 samples in the region, so the share's
 // sampling error is about 1.3 points; the rest is the time thread 0 spends outside f and g (the
 // region's start and end, the clock reads, which land in the vDSO), a few points at most. Balanced,
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "support/artifacts.hpp"
+#include "support/mpi_run.hpp"
 #include "support/parperf_json.hpp"
 #include "support/parperf_run.hpp"
 #include "support/process.hpp"
@@ -51,6 +52,8 @@ const json* finding_with_cause(const json& report) {
 }
 
 std::int64_t marker(const std::string& name) { return marker_line(SAMPLED_FINDINGS_SOURCE, name); }
+// f's lines, in the programs' shared work (cpu_work.h).
+std::int64_t work_marker(const std::string& name) { return marker_line(SAMPLED_FINDINGS_WORK, name); }
 
 void expect_f_blamed_on_thread_0(const std::string& program) {
   TempDir tmp;
@@ -70,17 +73,17 @@ void expect_f_blamed_on_thread_0(const std::string& program) {
   ASSERT_FALSE(cause["functions"].empty()) << cause.dump(1);
   const json& f = cause["functions"][0];
   EXPECT_EQ(f["function"], "f") << "the late thread's extra time is in f, not " << f.dump();
-  EXPECT_EQ(file_name_of(f["file"]), "late_function.c") << f.dump();
+  EXPECT_EQ(file_name_of(f["file"]), "cpu_work.h") << f.dump();
   const std::int64_t line = f["line"].get<std::int64_t>();
-  EXPECT_TRUE(line > marker("f_begin") && line < marker("f_end"))
-      << "f's line should be in its body, late_function.c:" << marker("f_begin") << "-" << marker("f_end")
-      << ", not " << line;
+  EXPECT_TRUE(line > work_marker("f_begin") && line < work_marker("f_end"))
+      << "f's line should be in its body, cpu_work.h:" << work_marker("f_begin") << "-"
+      << work_marker("f_end") << ", not " << line;
   EXPECT_NEAR(f["late_share"].get<double>(), kFShare, kTolerance)
       << "f is 200 of thread 0's 250 ms of CPU time in the region: " << cause.dump(1);
   EXPECT_LT(f["waiting_share"].get<double>(), 0.02) << "threads 1 and 2 never run f: " << cause.dump(1);
   const std::string text = finding["text"].get<std::string>();
   EXPECT_NE(text.find("thread 0 spends"), std::string::npos) << text;
-  EXPECT_NE(text.find("in f (late_function.c:" + std::to_string(line) + ")"), std::string::npos) << text;
+  EXPECT_NE(text.find("in f (cpu_work.h:" + std::to_string(line) + ")"), std::string::npos) << text;
   EXPECT_NE(text.find("threads 1-2"), std::string::npos) << text;
 }
 
@@ -133,6 +136,43 @@ TEST(SampledFindings, FunctionsListingSaysWhyThreadsWait) {
   ASSERT_EQ(text.exit_code, 0) << describe(text);
   EXPECT_NE(text.out.find("why processors wait (finding"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("thread 0 spends"), std::string::npos) << text.out;
+}
+
+// An MPI job: rank 1 runs f for 200 ms of CPU time before each of 4 MPI_Allreduce calls while rank 0
+// waits there (late_rank_function.c). The late-rank finding names rank 1 at the call's line and f as
+// the reason, with 80 % of rank 1's samples (8 points: its start-up, MPI calls and clock reads).
+TEST(SampledFindings, MpiLateRankNamesFOnRank1) {
+  TempDir tmp;
+  ProcessOptions options = sampled("cpu");
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const auto result = mpi_measure(2, tmp / "run", {PARPERF_PROGRAM_LATE_RANK_FUNCTION}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const json report = report_json(tmp / "run");
+  const json* blamed = finding_with_cause(report);
+  ASSERT_TRUE(blamed)
+      << "rank 1 spends 200 ms more than rank 0 in f before each MPI_Allreduce, yet no finding "
+         "names a function; findings: "
+      << field(report, "findings").dump(1);
+  const json& finding = *blamed;
+  EXPECT_EQ(finding["rule"], "mpi_late_rank") << finding.dump(1);
+  const std::int64_t allreduce = marker_line(SAMPLED_FINDINGS_MPI_SOURCE, "allreduce");
+  EXPECT_EQ(finding["location"]["line"], allreduce)
+      << "the finding should be MPI_Allreduce at late_rank_function.c:" << allreduce;
+  const json& cause = finding["sampled_cause"];
+  EXPECT_EQ(cause["unit"], "rank") << cause.dump(1);
+  EXPECT_EQ(cause["late"], json::array({1})) << "rank 1 is the late one: " << cause.dump(1);
+  EXPECT_EQ(cause["waiting"], json::array({0})) << "rank 0 waits for it: " << cause.dump(1);
+  ASSERT_FALSE(cause["functions"].empty()) << cause.dump(1);
+  const json& f = cause["functions"][0];
+  EXPECT_EQ(f["function"], "f") << "the late rank's extra time is in f, not " << f.dump();
+  const std::int64_t line = f["line"].get<std::int64_t>();
+  EXPECT_TRUE(line > work_marker("f_begin") && line < work_marker("f_end"))
+      << "f's line should be in its body, not " << line;
+  EXPECT_NEAR(f["late_share"].get<double>(), kFShare, kTolerance)
+      << "f is 200 of rank 1's 250 ms of CPU time a repetition: " << cause.dump(1);
+  EXPECT_LT(f["waiting_share"].get<double>(), 0.02) << "rank 0 never runs f: " << cause.dump(1);
+  const std::string text = finding["text"].get<std::string>();
+  EXPECT_NE(text.find("rank 1 spends"), std::string::npos) << text;
 }
 
 }  // namespace
