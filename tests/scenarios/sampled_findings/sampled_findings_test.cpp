@@ -55,6 +55,26 @@ std::int64_t marker(const std::string& name) { return marker_line(SAMPLED_FINDIN
 // f's lines, in the programs' shared work (cpu_work.h).
 std::int64_t work_marker(const std::string& name) { return marker_line(SAMPLED_FINDINGS_WORK, name); }
 
+// The cause's first function is f, at a line of its body, with 80 % of the late processor's samples
+// (200 of its 250 ms of CPU time a repetition) and none of the waiting ones'. Returns f's line.
+std::int64_t expect_f_is_the_cause(const json& cause, const std::string& late, const std::string& waiting) {
+  if (cause["functions"].empty()) {
+    ADD_FAILURE() << "no function named for " << late << "'s extra time: " << cause.dump(1);
+    return 0;
+  }
+  const json& f = cause["functions"][0];
+  EXPECT_EQ(f["function"], "f") << late << "'s extra time is in f, not " << f.dump();
+  EXPECT_EQ(file_name_of(f["file"]), "cpu_work.h") << f.dump();
+  const std::int64_t line = f["line"].get<std::int64_t>();
+  EXPECT_TRUE(line > work_marker("f_begin") && line < work_marker("f_end"))
+      << "f's line should be in its body, cpu_work.h:" << work_marker("f_begin") << "-"
+      << work_marker("f_end") << ", not " << line;
+  EXPECT_NEAR(f["late_share"].get<double>(), kFShare, kTolerance)
+      << "f is 200 of " << late << "'s 250 ms of CPU time a repetition: " << cause.dump(1);
+  EXPECT_LT(f["waiting_share"].get<double>(), 0.02) << waiting << " never run f: " << cause.dump(1);
+  return line;
+}
+
 void expect_f_blamed_on_thread_0(const std::string& program) {
   TempDir tmp;
   const json report = measured_report(tmp, program, {});
@@ -70,17 +90,7 @@ void expect_f_blamed_on_thread_0(const std::string& program) {
   const json& cause = finding["sampled_cause"];
   EXPECT_EQ(cause["late"], json::array({0})) << "thread 0 is the late one: " << cause.dump(1);
   EXPECT_EQ(cause["waiting"], json::array({1, 2})) << "threads 1 and 2 wait for it: " << cause.dump(1);
-  ASSERT_FALSE(cause["functions"].empty()) << cause.dump(1);
-  const json& f = cause["functions"][0];
-  EXPECT_EQ(f["function"], "f") << "the late thread's extra time is in f, not " << f.dump();
-  EXPECT_EQ(file_name_of(f["file"]), "cpu_work.h") << f.dump();
-  const std::int64_t line = f["line"].get<std::int64_t>();
-  EXPECT_TRUE(line > work_marker("f_begin") && line < work_marker("f_end"))
-      << "f's line should be in its body, cpu_work.h:" << work_marker("f_begin") << "-"
-      << work_marker("f_end") << ", not " << line;
-  EXPECT_NEAR(f["late_share"].get<double>(), kFShare, kTolerance)
-      << "f is 200 of thread 0's 250 ms of CPU time in the region: " << cause.dump(1);
-  EXPECT_LT(f["waiting_share"].get<double>(), 0.02) << "threads 1 and 2 never run f: " << cause.dump(1);
+  const std::int64_t line = expect_f_is_the_cause(cause, "thread 0", "threads 1 and 2");
   const std::string text = finding["text"].get<std::string>();
   EXPECT_NE(text.find("thread 0 spends"), std::string::npos) << text;
   EXPECT_NE(text.find("in f (cpu_work.h:" + std::to_string(line) + ")"), std::string::npos) << text;
@@ -162,15 +172,7 @@ TEST(SampledFindings, MpiLateRankNamesFOnRank1) {
   EXPECT_EQ(cause["unit"], "rank") << cause.dump(1);
   EXPECT_EQ(cause["late"], json::array({1})) << "rank 1 is the late one: " << cause.dump(1);
   EXPECT_EQ(cause["waiting"], json::array({0})) << "rank 0 waits for it: " << cause.dump(1);
-  ASSERT_FALSE(cause["functions"].empty()) << cause.dump(1);
-  const json& f = cause["functions"][0];
-  EXPECT_EQ(f["function"], "f") << "the late rank's extra time is in f, not " << f.dump();
-  const std::int64_t line = f["line"].get<std::int64_t>();
-  EXPECT_TRUE(line > work_marker("f_begin") && line < work_marker("f_end"))
-      << "f's line should be in its body, not " << line;
-  EXPECT_NEAR(f["late_share"].get<double>(), kFShare, kTolerance)
-      << "f is 200 of rank 1's 250 ms of CPU time a repetition: " << cause.dump(1);
-  EXPECT_LT(f["waiting_share"].get<double>(), 0.02) << "rank 0 never runs f: " << cause.dump(1);
+  expect_f_is_the_cause(cause, "rank 1", "rank 0");
   const std::string text = finding["text"].get<std::string>();
   EXPECT_NE(text.find("rank 1 spends"), std::string::npos) << text;
 }
