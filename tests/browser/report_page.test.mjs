@@ -219,6 +219,35 @@ try {
       ? busiest.processors.map((p) => `${p.processor}:${p.function}:${p.self}/${p.samples}`) : [];
     check(JSON.stringify(shownBars) === JSON.stringify(expectedBars),
       `each processor's top function: the page shows ${shownBars.join(', ')}, parperf report --json says ${expectedBars.join(', ')}`);
+    // The flame graph: every frame as many samples as the JSON's call paths through it, and zooming.
+    const flameLeftOut = await page.evaluate((index) => {
+      const pageData = JSON.parse(document.getElementById('parperf-data').textContent);
+      return pageData.samples.intervals.find((i) => i.interval === index).flame.left_out;
+    }, busiest.interval);
+    const flame = page.locator('#interval-details [data-testid="flame"]');
+    check(await flame.count() === 1, `the selected interval ${busiest.path.join(' > ')} has samples but no flame graph`);
+    const rootSamples = Number(await flame.locator('[data-cell="0"]').getAttribute('data-samples'));
+    check(rootSamples + flameLeftOut === busiest.samples,
+      `the flame graph's top frame holds ${rootSamples} samples (+${flameLeftOut} left out), the interval has ${busiest.samples}`);
+    const cells = await flame.locator('.flame-frame').evaluateAll(
+      (frames) => frames.map((f) => ({ frames: f.dataset.frames, samples: Number(f.dataset.samples) })));
+    for (const path of busiest.paths.filter((p) => p.samples >= 0.01 * busiest.samples)) {
+      const cell = cells.find((c) => c.frames === JSON.stringify(path.frames));
+      check(cell && cell.samples >= path.samples,
+        `the flame graph should end the call path ${path.frames.join(' > ')} (${path.samples} samples in parperf report --json) ` +
+        `in a frame of at least as many samples; found ${cell ? cell.samples : 'none'}`);
+    }
+    const widest = busiest.paths[0];
+    if (widest && widest.frames.length > 0) {
+      const first = JSON.stringify([widest.frames[0]]);
+      await flame.locator(`.flame-frame[data-frames='${first.replace(/'/g, "\\'")}']`).first().click();
+      check(await flame.locator('[data-cell="0"]').getAttribute('data-frames') === first,
+        `clicking ${widest.frames[0]} in the flame graph does not zoom into it`);
+      await flame.locator('[data-cell="0"]').focus();
+      await page.keyboard.press('Enter');
+      check(await flame.locator('[data-cell="0"]').getAttribute('data-frames') === '[]',
+        'Enter on the zoomed-into top frame does not zoom back out to all samples');
+    }
     await page.locator('#interval-details').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(output, 'sampled.png') });
   }

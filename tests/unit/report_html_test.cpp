@@ -143,6 +143,41 @@ TEST(PageData, ExtrasAppearOnlyWhenTheRunHasThem) {
   EXPECT_EQ(with["locality"]["pictures"][0]["src"], "data:image/svg+xml;base64,PHN2Zy8+");
 }
 
+// "big" (tree index 1) sampled 100 times: main > solve > a 60, main > solve > b 30, main > c 10.
+Report sampled_big() {
+  Report report = three_intervals();
+  report.intervals[0].tree_index = 0;
+  report.intervals[0].children[0].tree_index = 1;
+  report.intervals[0].children[0].children[0].tree_index = 2;
+  report.samples.sampled = true;
+  report.samples.samples = 100;
+  analysis::IntervalSamples big;
+  big.interval = 1;
+  big.identity.name = "big";
+  big.samples = 100;
+  big.paths = {{{"main", "solve", "a"}, 60}, {{"main", "solve", "b"}, 30}, {{"main", "c"}, 10}};
+  big.functions = {{"a", "", 0, 60, 60}, {"b", "", 0, 30, 30}, {"c", "", 0, 10, 10}};
+  report.samples.intervals.push_back(big);
+  return report;
+}
+
+TEST(PageData, FlameGraphPathsAreFrameIndicesAndSamplesWithinTheBudget) {
+  const json data = report_page_data(sampled_big(), {}, PageLimits{.flame_paths_per_interval = 2});
+  const json& samples = data["samples"];
+  ASSERT_EQ(samples["intervals"].size(), 1u) << samples.dump();
+  const json& big = samples["intervals"][0];
+  EXPECT_EQ(big["node"], 1) << "big is the page's second node";
+  EXPECT_FALSE(big.contains("paths")) << "the call paths travel as the flame graph's, not twice";
+  const json& names = samples["frame_names"];
+  EXPECT_EQ(names, json({"main", "solve", "a", "b"})) << "each name once, c's path left out";
+  EXPECT_EQ(big["flame"]["paths"], json({{0, 1, 2, 60}, {0, 1, 3, 30}}))
+      << "the two commonest paths, as name indices then samples";
+  EXPECT_EQ(big["flame"]["left_out"], 10) << "main > c's 10 samples are said to be left out";
+  const json unlimited = report_page_data(sampled_big());
+  EXPECT_EQ(unlimited["samples"]["intervals"][0]["flame"]["left_out"], 0);
+  EXPECT_EQ(unlimited["samples"]["intervals"][0]["flame"]["paths"].size(), 3u);
+}
+
 TEST(HtmlPage, StandsAloneAndLoadsNothing) {
   const std::string page = report_page(three_intervals());
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);

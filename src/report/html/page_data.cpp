@@ -198,22 +198,53 @@ json section_json(const PageSection& section) {
   return {{"text", section.text}, {"pictures", std::move(pictures)}};
 }
 
+// An interval's call paths for its flame graph: each path as the indices of its frames' names in
+// `names` (outermost first) followed by its samples, most samples first, within the budgets;
+// `left_out` counts the samples of the paths not kept.
+json flame_data(const analysis::IntervalSamples& interval, StringTable& names, std::size_t& budget,
+                std::size_t per_interval) {
+  json paths = json::array();
+  std::uint64_t left_out = 0;
+  for (const analysis::SampledPath& path : interval.paths) {
+    if (budget == 0 || paths.size() == per_interval) {
+      left_out += path.samples;
+      continue;
+    }
+    json row = json::array();
+    for (const std::string& frame : path.frames) row.push_back(names.index(frame));
+    row.push_back(path.samples);
+    paths.push_back(std::move(row));
+    --budget;
+  }
+  return {{"paths", std::move(paths)}, {"left_out", left_out}};
+}
+
 // The sampled functions (docs/report.md, "samples") of the intervals the page shows, each with its
-// `node`: its position in the page's tree. The call paths stay in `parperf report --functions`.
-json samples_data(const Report& report, const std::vector<FlatInterval>& flat) {
+// `node` (its position in the page's tree) and its `flame` (the call paths for the flame graph, their
+// function names in `samples.frame_names`).
+json samples_data(const Report& report, const std::vector<FlatInterval>& flat, const PageLimits& limits) {
   json samples = samples_json(report.samples, kSampledRows);
   if (samples.is_null()) return samples;
   std::unordered_map<std::size_t, std::size_t> node_of;
   for (std::size_t k = 0; k < flat.size(); ++k) node_of.emplace(flat[k].interval->tree_index, k);
+  std::unordered_map<std::size_t, const analysis::IntervalSamples*> sampled_interval;
+  for (const analysis::IntervalSamples& interval : report.samples.intervals)
+    sampled_interval.emplace(interval.interval, &interval);
+  StringTable names;
+  std::size_t budget = limits.flame_paths;
   json shown = json::array();
   for (json& interval : samples["intervals"]) {
-    const auto node = node_of.find(interval["interval"].get<std::size_t>());
+    const std::size_t index = interval["interval"].get<std::size_t>();
+    const auto node = node_of.find(index);
     if (node == node_of.end()) continue;
     interval["node"] = node->second;
     interval.erase("paths");
+    interval["flame"] =
+        flame_data(*sampled_interval.at(index), names, budget, limits.flame_paths_per_interval);
     shown.push_back(std::move(interval));
   }
   samples["intervals"] = std::move(shown);
+  samples["frame_names"] = names.release();
   return samples;
 }
 
@@ -243,7 +274,7 @@ json report_page_data(const Report& report, const PageExtras& extras, const Page
   data["communication_classes"] =
       report.intervals.empty() ? json::array()
                                : communication_classes_json(report.intervals.front().communication_classes);
-  data["samples"] = samples_data(report, flat);
+  data["samples"] = samples_data(report, flat, limits);
   if (extras.wait_states) data["wait_states"] = section_json(*extras.wait_states);
   if (extras.locality) data["locality"] = section_json(*extras.locality);
   if (extras.prediction) data["prediction"] = section_json(*extras.prediction);

@@ -46,6 +46,9 @@ struct PageLimits {
   std::size_t processor_rows = 24'000;  // per-processor rows over all intervals
   std::size_t diagnoses = 1'000;        // intervals with their one-line diagnosis, those that lose most
   std::size_t src_points = 200;
+  // Sampled call paths for the flame graphs, most samples first: per interval and over all.
+  std::size_t flame_paths_per_interval = 2'000;
+  std::size_t flame_paths = 20'000;
 };
 
 // {"page": "report", "run", "findings", "strings", "intervals": {columns}, "processors", "src_points",

@@ -490,7 +490,80 @@
       el('p', { class: 'muted' }, `${fmtCount(sampled.samples)} samples of ${data.samples.clock === 'wall' ? 'elapsed' : 'CPU'} time, one every ` +
         `${fmtTime(data.samples.period)} per thread, while this interval was the thread's innermost`),
       table,
-      bars.length > 1 ? [el('h4', null, 'Each processor\'s top function'), el('div', { class: 'fbars', 'data-testid': 'function-bars' }, bars)] : null];
+      bars.length > 1 ? [el('h4', null, 'Each processor\'s top function'), el('div', { class: 'fbars', 'data-testid': 'function-bars' }, bars)] : null,
+      flameGraph(sampled)];
+  }
+
+  // The interval's call paths as a flame graph, callers above their callees, each frame as wide as its
+  // samples (`parperf report --folded` has the same stacks for other tools). Click a frame, or Enter on
+  // it, to zoom into it; the top frame zooms back out. Frames under half a percent are left out.
+  function flameGraph(sampled) {
+    const flame = sampled.flame;
+    if (!flame || !flame.paths.length) return null;
+    const names = data.samples.frame_names;
+    const root = { name: null, samples: 0, children: new Map(), frames: [], parent: null };
+    for (const path of flame.paths) {
+      const count = path[path.length - 1];
+      let node = root;
+      node.samples += count;
+      for (let i = 0; i < path.length - 1; ++i) {
+        const name = names[path[i]];
+        let child = node.children.get(name);
+        if (!child) {
+          child = { name, samples: 0, children: new Map(), frames: node.frames.concat([name]), parent: node };
+          node.children.set(name, child);
+        }
+        child.samples += count;
+        node = child;
+      }
+    }
+    const kRow = 18;
+    const kLeastWidth = 0.005;
+    const box = el('div', { class: 'flame', 'data-testid': 'flame', role: 'group', 'aria-label': 'flame graph of the call paths' });
+    const trail = el('p', { class: 'muted' });
+    // A warm colour per function name, the same wherever the name appears.
+    const hue = (name) => { let h = 0; for (const c of name) h = (h * 31 + c.codePointAt(0)) % 360; return 10 + (h % 45); };
+    let shown = [];
+    function draw(focus) {
+      shown = [];
+      let depth = 0;
+      (function place(node, level, left, width) {
+        depth = Math.max(depth, level);
+        shown.push({ node, level, left, width });
+        let x = left;
+        for (const child of [...node.children.values()].sort((a, b) => b.samples - a.samples)) {
+          const w = (width * child.samples) / node.samples;
+          if (w >= kLeastWidth) place(child, level + 1, x, w);
+          x += w;
+        }
+      })(focus, 0, 0, 1);
+      box.style.height = `${(depth + 1) * kRow}px`;
+      box.replaceChildren(...shown.map(({ node, level, left, width }, k) => {
+        const label = node === root ? 'all samples' : node.name;
+        const share = fmtPct(node.samples / root.samples);
+        return el('button', {
+          class: 'flame-frame', 'data-cell': k, 'data-frames': JSON.stringify(node.frames), 'data-samples': node.samples,
+          title: `${label}: ${fmtCount(node.samples)} samples (${share})${node === focus && focus !== root ? ', click to zoom out' : ''}`,
+          style: `left:${(100 * left).toFixed(3)}%;width:${(100 * width).toFixed(3)}%;top:${level * kRow}px;` +
+            (node === root ? 'color:var(--fg)' : `background:hsl(${hue(node.name)},80%,62%)`),
+        }, label);
+      }));
+      trail.replaceChildren(focus === root
+        ? `${fmtCount(root.samples)} samples${flame.left_out ? `, and ${fmtCount(flame.left_out)} on rarer paths not drawn (parperf report --folded has them all)` : ''}`
+        : `zoomed into ${focus.frames.join(' > ')}: ${fmtCount(focus.samples)} samples (${fmtPct(focus.samples / root.samples)})`);
+      current = focus;
+    }
+    let current = root;
+    box.addEventListener('click', (event) => {
+      const cell = event.target.closest('.flame-frame');
+      if (!cell) return;
+      const { node } = shown[Number(cell.dataset.cell)];
+      draw(node === current ? node.parent || root : node);
+      const again = box.querySelector(`[data-cell="0"]`);
+      if (again && event.detail === 0) again.focus();  // from the keyboard: stay in the graph
+    });
+    draw(root);
+    return [el('h4', null, 'Call paths'), trail, box];
   }
 
   // The interval's user events (parperf_event_*): their counts, times and first description.
