@@ -6,8 +6,8 @@
 // in the middle of an append to those buffers (the encoder's cursors half moved), so it must not
 // touch them. The ring is the handler's alone to write: a push is two loads, a 16-byte store and one
 // release store; no allocation, lock or system call, so it is async-signal-safe. The writer thread
-// pops what is there at its wakes (at least every 10 ms, trace_writer.cpp). A full ring counts the
-// sample (its weight) as lost, which the trace records and the reader reports: never silent.
+// pops what is there at its wakes (at least every 10 ms) once a quarter is full, trace_writer.cpp. A full
+// ring counts the sample (its weight) as lost, which the trace records and the reader reports: never silent.
 #pragma once
 
 #include <atomic>
@@ -20,7 +20,7 @@ namespace parperf::runtime {
 
 class SampleRing {
  public:
-  // At 1 kHz a thread fills it in 4 s; the writer empties it every 10 ms.
+  // At 1 kHz a thread fills it in 4 s; the writer, looking every 10 ms, empties it once a quarter full.
   static constexpr std::uint32_t kDefaultCapacity = 4096;
 
   // Over `entries` (capacity a power of two, zeroed memory the ring keeps).
