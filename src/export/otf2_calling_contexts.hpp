@@ -2,9 +2,9 @@
 // each distinct stack a path of CallingContext definitions, its outermost node the program interval.
 // A stack starts with the intervals the thread was in (their regions: the Enter/Leave records'
 // regions, one per site; an interval's value, when not 0, a CallingContextProperty "value"), then
-// the functions, outermost first, each a region of role function named by the function (shared with
-// an interval region of role function that has its name, else one of paradigm sampling) and its
-// file and line as the context's SourceCodeLocation when known. Contexts with the same parent,
+// the functions, outermost first, each named by the function (the region of a site with its name,
+// an annotated function or an MPI call, else a region of role function and paradigm sampling), its
+// file and line the context's SourceCodeLocation when known. Contexts with the same parent,
 // region, source code location and value are one node: a run's samples cost one context id each.
 //
 // The sampling timers are InterruptGenerators of mode time, one per (clock, period) of the profiles.

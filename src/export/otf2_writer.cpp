@@ -167,13 +167,12 @@ struct Otf2Writer::Archive {
     }
   }
 
-  // A sampled function's region: the interval region of role function with its name, when there
-  // is one (an annotated function), else a region of its own.
+  // A sampled function's region: the region of a site with its name, when there is one (an annotated
+  // function, an MPI call's wrapper), else a region of its own.
   OTF2_RegionRef function_region(const Otf2CallingContexts::Function& f) {
     const OTF2_StringRef name = string(f.name);
     for (std::size_t i = 0; i < regions.size(); ++i)
-      if (regions[i].name == name && regions[i].role == OTF2_REGION_ROLE_FUNCTION &&
-          regions[i].paradigm != OTF2_PARADIGM_SAMPLING)
+      if (regions[i].name == name && regions[i].paradigm != OTF2_PARADIGM_SAMPLING)
         return static_cast<OTF2_RegionRef>(i);
     regions.push_back(Region{name, string(f.file), OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_SAMPLING, 0});
     return static_cast<OTF2_RegionRef>(regions.size() - 1);

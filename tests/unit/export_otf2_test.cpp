@@ -12,6 +12,7 @@
 
 #include "export/otf2_calling_contexts.hpp"
 #include "export/otf2_writer.hpp"
+#include "export/timeline_samples.hpp"
 #include "unit/export_test_support.hpp"
 
 namespace parperf::test {
@@ -251,13 +252,24 @@ analysis::RankTrace nonblocking_rank(std::int64_t rank, format::Profile& profile
   return analysis::RankTrace{rank, "trace.ppt", trace, &profile};
 }
 
+// Both ranks of nonblocking_rank, with their names.
+struct NonblockingRun {
+  NonblockingRun() : names(traces, sites) {}
+  std::vector<format::Profile> profiles = std::vector<format::Profile>(2);
+  analysis::TraceRun traces = [this] {
+    analysis::TraceRun t;
+    for (std::int64_t rank : {0, 1})
+      t.ranks.push_back(nonblocking_rank(rank, profiles[static_cast<std::size_t>(rank)]));
+    return t;
+  }();
+  analysis::SiteTable sites;
+  exports::TimelineNames names;
+};
+
 TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndCollectivesNameTheirRoot) {
-  std::vector<format::Profile> profiles(2);
-  analysis::TraceRun traces;
-  for (std::int64_t rank : {0, 1})
-    traces.ranks.push_back(nonblocking_rank(rank, profiles[static_cast<std::size_t>(rank)]));
-  const analysis::SiteTable sites;
-  const exports::TimelineNames names(traces, sites);
+  const NonblockingRun run;
+  const exports::TimelineNames& names = run.names;
+  const analysis::TraceRun& traces = run.traces;
   exports::Otf2Writer writer(dir_ / "otf2", names);
   exports::export_timeline(traces, names, {}, {&writer});
   const std::string events = print();
@@ -272,6 +284,43 @@ TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndColle
   EXPECT_EQ(defs.find("CALLING_CONTEXT"), std::string::npos)
       << "a run without samples has no calling context";
   EXPECT_EQ(defs.find("INTERRUPT_GENERATOR"), std::string::npos) << defs;
+}
+
+// A sampled function named as a site is that site's region: a sample of rank 0 at 4550 ns, inside its
+// MPI_Bcast (4500 to 4600 ns), with the stack app > main > MPI_Bcast (the wrapper's symbol) names
+// the region of the Enter and Leave around it; main, no site's name, gets a region of its own.
+TEST_F(export_otf2, ASampledFunctionNamedAsASiteSharesItsRegion) {
+  const NonblockingRun run;
+  const exports::TimelineNames& names = run.names;
+  const analysis::TraceRun& traces = run.traces;
+  analysis::TraceSamples samples;
+  samples.stacks = {
+      {{"app"}, {{1, 0}}, 0, {{"main", "app.c", 3, "app", 0x10}, {"MPI_Bcast", "", 0, "app", 0x40}}}};
+  samples.threads = {{0, 0, {{4550, 4550, 1, 0}}, 0, 0}};
+  samples.samples = 1;
+  exports::Otf2Writer writer(dir_ / "otf2", names);
+  writer.samples_ahead(
+      exports::TimelineSamples{samples, 0});  // as export_timeline does before the first item
+  exports::export_timeline(traces, names, {}, {&writer});
+  const std::string events = print();
+  const std::vector<std::string> rank0 = records_of(events, 0);
+  const std::vector<std::string> tail(rank0.end() - std::min<std::size_t>(rank0.size(), 6), rank0.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"ENTER 4500", "MPI_COLLECTIVE_BEGIN 4500",
+                                            "CALLING_CONTEXT_SAMPLE 4550", "MPI_COLLECTIVE_END 4600",
+                                            "LEAVE 4600", "LEAVE 6000"}))
+      << events;
+  const std::string defs = print("-A --silent");
+  int bcast_regions = 0;
+  std::string main_region;
+  std::istringstream lines(defs);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("REGION ", 0) == 0 && line.find("Name: \"MPI_Bcast\"") != std::string::npos)
+      ++bcast_regions;
+    if (line.rfind("REGION ", 0) == 0 && line.find("Name: \"main\"") != std::string::npos) main_region = line;
+  }
+  EXPECT_EQ(bcast_regions, 1) << "the sampled MPI_Bcast is the region the Enter and Leave name:\n" << defs;
+  EXPECT_NE(main_region.find("Role: FUNCTION, Paradigm: SAMPLING"), std::string::npos) << defs;
+  EXPECT_NE(defs.find("Region: \"MPI_Bcast\""), std::string::npos) << defs;
 }
 
 // The calling-context tree by construction: three stacks under the intervals site 1 > site 2 (value
