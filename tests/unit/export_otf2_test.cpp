@@ -288,14 +288,15 @@ TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndColle
 
 // A sampled function named as a site is that site's region: a sample of rank 0 at 4550 ns, inside its
 // MPI_Bcast (4500 to 4600 ns), with the stack app > main > MPI_Bcast (the wrapper's symbol) names
-// the region of the Enter and Leave around it; main, no site's name, gets a region of its own.
+// the region of the Enter and Leave around it; main, no site's name, gets a region of its own. The
+// sample was taken in app with value 7: a property of app's context.
 TEST_F(export_otf2, ASampledFunctionNamedAsASiteSharesItsRegion) {
   const NonblockingRun run;
   const exports::TimelineNames& names = run.names;
   const analysis::TraceRun& traces = run.traces;
   analysis::TraceSamples samples;
   samples.stacks = {
-      {{"app"}, {{1, 0}}, 0, {{"main", "app.c", 3, "app", 0x10}, {"MPI_Bcast", "", 0, "app", 0x40}}}};
+      {{"app=7"}, {{1, 7}}, 0, {{"main", "app.c", 3, "app", 0x10}, {"MPI_Bcast", "", 0, "app", 0x40}}}};
   samples.threads = {{0, 0, {{4550, 4550, 1, 0}}, 0, 0}};
   samples.samples = 1;
   exports::Otf2Writer writer(dir_ / "otf2", names);
@@ -321,6 +322,11 @@ TEST_F(export_otf2, ASampledFunctionNamedAsASiteSharesItsRegion) {
   EXPECT_EQ(bcast_regions, 1) << "the sampled MPI_Bcast is the region the Enter and Leave name:\n" << defs;
   EXPECT_NE(main_region.find("Role: FUNCTION, Paradigm: SAMPLING"), std::string::npos) << defs;
   EXPECT_NE(defs.find("Region: \"MPI_Bcast\""), std::string::npos) << defs;
+  const std::size_t property = defs.find("CALLING_CONTEXT_PROPERTY ");
+  ASSERT_NE(property, std::string::npos) << "app's value 7, a property of its context:\n" << defs;
+  const std::string line = defs.substr(property, defs.find('\n', property) - property);
+  EXPECT_NE(line.find("Calling Context: \"app\" <0>, Name: \"value\""), std::string::npos) << line;
+  EXPECT_NE(line.find("Type: INT64, Value: 7"), std::string::npos) << line;
 }
 
 // The calling-context tree by construction: three stacks under the intervals site 1 > site 2 (value
