@@ -27,14 +27,25 @@ std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNa
     for (TimelineWriter* w : writers) w->item(item);
   });
   std::vector<std::unique_ptr<analysis::ThreadEvents>> streams = analysis::all_thread_streams(traces);
+  const bool sampled = samples && !samples->threads.empty();
+  bool started = false;
+  // Once the first event fixes the timeline's origin, before any item: the samples' timestamps.
+  auto samples_ahead = [&](double first_ns) {
+    if (sampled)
+      for (TimelineWriter* w : writers)
+        w->samples_ahead(TimelineSamples{*samples, SliceBuilder::origin_for(first_ns)});
+    started = true;
+  };
   analysis::merge_timeline(streams, traces.clocks, [&](const analysis::TimelineEvent& e) {
     for (TimelineWriter* w : writers) w->event(e);
+    if (!started) samples_ahead(e.time_ns);
     slices.add(e);
     ++done.events_done;
     if (progress && done.events_done % progress_every == 0) progress(done);
   });
+  if (!started) samples_ahead(0);
   slices.finish();
-  if (samples && !samples->threads.empty())
+  if (sampled)
     for (TimelineWriter* w : writers) w->samples(TimelineSamples{*samples, slices.origin_ns()});
   for (TimelineWriter* w : writers) w->finish();
   if (progress) progress(done);

@@ -24,7 +24,8 @@ struct ExportProgress {
 // event trace: record one with parperf run --trace") when the run has none.
 analysis::TraceRun load_exported_traces(const analysis::RunData& run);
 
-// Every event of `traces` to every writer, then `samples` (when given), then finish() on each. `progress`,
+// Every event of `traces` to every writer, then `samples` (when given; also before the first item, to
+// the writers that merge them into their threads' events), then finish() on each. `progress`,
 // when set, is called every `progress_every` events and once at the end. Returns the number of events
 // exported.
 std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNames& names,

@@ -5,14 +5,18 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "export/otf2_calling_contexts.hpp"
 #include "export/otf2_vocabulary.hpp"
+#include "export/timeline_samples.hpp"
 #include "format/site_kinds.hpp"
 
 namespace parperf::exports {
@@ -59,8 +63,15 @@ struct Otf2Writer::Archive {
     OTF2_LocationRef ref = 0;
     OTF2_EvtWriter* writer = nullptr;
     std::uint64_t events = 0;
+    std::int64_t rank = 0;
     std::uint32_t thread = 0;
     std::size_t group = 0;  // the rank's index
+    std::uint64_t last_time = 0;
+    // The thread's call-path samples, written among its events in time order from next_sample on.
+    const analysis::ThreadTraceSamples* samples = nullptr;
+    std::size_t next_sample = 0;
+    OTF2_CallingContextRef last_context = OTF2_UNDEFINED_CALLING_CONTEXT;
+    OTF2_InterruptGeneratorRef generator = OTF2_UNDEFINED_INTERRUPT_GENERATOR;
   };
   struct Comm {
     std::string name;
@@ -87,6 +98,8 @@ struct Otf2Writer::Archive {
   // (rank, CommunicatorRecord::id) -> index in comms
   std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> comm_of;
   std::unordered_map<std::int64_t, std::size_t> rank_index;
+  std::optional<TimelineSamples> samples;
+  Otf2CallingContexts contexts;
 
   Archive(const TimelineNames& n, std::filesystem::path dir) : names(n), directory(std::move(dir)) {}
 
@@ -120,12 +133,49 @@ struct Otf2Writer::Archive {
     auto [it, added] = locations.try_emplace({rank, thread});
     if (added) {
       it->second.ref = locations.size() - 1;
+      it->second.rank = rank;
       it->second.thread = thread;
       it->second.group = rank_index.at(rank);
       it->second.writer = OTF2_Archive_GetEvtWriter(archive, it->second.ref);
       if (!it->second.writer) check(OTF2_ERROR_MEM_ALLOC_FAILED, "write");
     }
     return it->second;
+  }
+
+  // The location's samples up to `time` (all of them when `time` is the largest), each of weight w
+  // written w times, so that a profile of the archive counts what `parperf report --functions` counts.
+  void samples_until(Location& at, std::uint64_t time) {
+    if (!at.samples) return;
+    const std::vector<analysis::TraceSampleEntry>& list = at.samples->samples;
+    for (; at.next_sample < list.size(); ++at.next_sample) {
+      const analysis::TraceSampleEntry& s = list[at.next_sample];
+      const std::uint64_t sample_time = samples->timestamp(s);
+      if (sample_time > time) return;
+      const OTF2_TimeStamp t = std::max(at.last_time, sample_time);  // a location's times never go back
+      const OTF2_CallingContextRef context = contexts.context(
+          samples->samples, s.stack, [&](std::uint32_t site) { return region(names.site(at.rank, site)); });
+      for (std::uint32_t copy = 0; copy < s.weight; ++copy) {
+        check(OTF2_EvtWriter_CallingContextSample(at.writer, nullptr, t, context,
+                                                  contexts.unwind_distance(at.last_context, context),
+                                                  at.generator),
+              "write");
+        at.last_context = context;
+        ++at.events;
+      }
+      at.last_time = t;
+      last_timestamp = std::max(last_timestamp, t);
+    }
+  }
+
+  // A sampled function's region: the region of a site with its name, when there is one (an annotated
+  // function, an MPI call's wrapper), else a region of its own.
+  OTF2_RegionRef function_region(const Otf2CallingContexts::Function& f) {
+    const OTF2_StringRef name = string(f.name);
+    for (std::size_t i = 0; i < regions.size(); ++i)
+      if (regions[i].name == name && regions[i].paradigm != OTF2_PARADIGM_SAMPLING)
+        return static_cast<OTF2_RegionRef>(i);
+    regions.push_back(Region{name, string(f.file), OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_SAMPLING, 0});
+    return static_cast<OTF2_RegionRef>(regions.size() - 1);
   }
 
   // The communicators of every traced rank's profile, identified across ranks by (members' hash,
@@ -224,6 +274,8 @@ void Otf2Writer::item(const TimelineItem& item) {
   const SiteInfo& site = item.site ? *item.site : kWriterWait;
   Archive::Location& at = a.location(item.rank, item.thread);
   const OTF2_TimeStamp time = item.timestamp;
+  a.samples_until(at, time);  // those at the event's time too: taken before it was recorded
+  at.last_time = time;
   a.last_timestamp = std::max(a.last_timestamp, time);
   const OTF2_RegionRef region = a.region(site);
   const bool message = item.category == ItemCategory::operation && item.event && item.event->partner >= 0;
@@ -266,9 +318,25 @@ void Otf2Writer::item(const TimelineItem& item) {
   ++at.events;
 }
 
+void Otf2Writer::samples_ahead(const TimelineSamples& samples) {
+  Archive& a = *archive_;
+  a.samples.emplace(samples);
+  for (const analysis::ThreadTraceSamples& thread : samples.samples.threads) {
+    Archive::Location& at = a.location(thread.rank, thread.thread);
+    at.samples = &thread;
+    const RankInfo* rank = a.names.find_rank(thread.rank);
+    if (rank && rank->profile && rank->profile->call_paths)
+      at.generator =
+          a.contexts.generator(rank->profile->call_paths->clock, rank->profile->call_paths->period_ns);
+  }
+}
+
 void Otf2Writer::Archive::write_definitions() {
   OTF2_GlobalDefWriter* defs = OTF2_Archive_GetGlobalDefWriter(archive);
   if (!defs) check(OTF2_ERROR_MEM_ALLOC_FAILED, "write the definitions of");
+  // The sampled functions' regions and the strings of the calling contexts, before any is written.
+  contexts.prepare([&](const Otf2CallingContexts::Function& f) { return function_region(f); },
+                   [&](std::string_view text) { return string(text); });
   // Strings the other definitions name, registered before the strings are written.
   const OTF2_StringRef machine = string("machine"), node_class = string("node"), empty = string("");
   std::map<std::string, OTF2_StringRef> hosts;
@@ -294,6 +362,7 @@ void Otf2Writer::Archive::write_definitions() {
                                            r.role, r.paradigm, OTF2_REGION_FLAG_NONE, r.file, r.line, r.line),
           "write the definitions of");
   }
+  check(contexts.write(defs), "write the definitions of");
   check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
         "write the definitions of");
   std::map<std::string, OTF2_SystemTreeNodeRef> nodes;
@@ -337,7 +406,10 @@ void Otf2Writer::Archive::write_definitions() {
 
 void Otf2Writer::finish() {
   Archive& a = *archive_;
-  for (auto& [key, l] : a.locations) a.check(OTF2_Archive_CloseEvtWriter(a.archive, l.writer), "close");
+  for (auto& [key, l] : a.locations) {
+    a.samples_until(l, std::numeric_limits<std::uint64_t>::max());  // those after the thread's last event
+    a.check(OTF2_Archive_CloseEvtWriter(a.archive, l.writer), "close");
+  }
   a.check(OTF2_Archive_CloseEvtFiles(a.archive), "close");
   // Local definitions: none (every reference is global), but a reader expects a file per location.
   a.check(OTF2_Archive_OpenDefFiles(a.archive), "write the definitions of");

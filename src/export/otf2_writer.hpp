@@ -16,6 +16,16 @@
 // as a blocking one where its message leaves or arrives (OTF2's MpiIsend/MpiIrecv pair their records
 // by request ids, which the trace does not keep); user events, iteration marks and the lost-time
 // counter are not written.
+//
+// Call-path samples (`parperf run --trace --sample`) are CallingContextSample records on their
+// thread's location, merged into its Enter/Leave records in time order (a sample at an event's time
+// comes before it), their stacks a calling-context tree (otf2_calling_contexts.hpp), their timer an
+// InterruptGenerator. A sample of weight w (the timer fired w times before it was delivered) is w
+// records at its time, so that the samples count what `parperf report --functions` counts. OTF2
+// says CallingContext events and Enter/Leave should not both be in a trace (Score-P's unwinding
+// writes CallingContextEnter/Leave instead); the intervals stay Enter/Leave so that an archive reads
+// the same with and without samples, and every sample's context starts with the intervals it was
+// taken in. A run without samples is written as before: no calling-context definition.
 #pragma once
 
 #include <filesystem>
@@ -30,6 +40,7 @@ class Otf2Writer final : public TimelineWriter {
   // Throws naming `directory` when it already holds an archive or the archive cannot be created.
   Otf2Writer(const std::filesystem::path& directory, const TimelineNames& names);
   ~Otf2Writer() override;
+  void samples_ahead(const TimelineSamples& samples) override;
   void item(const TimelineItem& item) override;
   void finish() override;
 

@@ -187,7 +187,7 @@ void SliceBuilder::release_until(double time, bool inclusive) {
 void SliceBuilder::add(const analysis::TimelineEvent& e) {
   if (!started_) {
     started_ = true;
-    origin_ns_ = std::min(0.0, e.time_ns);
+    origin_ns_ = origin_for(e.time_ns);
     last_ns_ = e.time_ns;
   }
   release_until(e.time_ns, false);

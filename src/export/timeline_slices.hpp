@@ -11,6 +11,7 @@
 // slice on a lane of its own beside the thread's track (user events need not nest with intervals).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -89,6 +90,9 @@ struct TimelineSamples;
 class TimelineWriter {
  public:
   virtual ~TimelineWriter() = default;
+  // Before the first item, when the run has call-path samples: for a format that wants each thread's
+  // samples among its events in time order (OTF2). The samples outlive the export.
+  virtual void samples_ahead(const TimelineSamples&) {}
   virtual void event(const analysis::TimelineEvent&) {}
   virtual void item(const TimelineItem&) {}
   virtual void samples(const TimelineSamples&) {}
@@ -109,6 +113,9 @@ class SliceBuilder {
   void finish();
   // What corrected times are shifted by to make the timestamps (0 before the first event).
   double origin_ns() const { return origin_ns_; }
+  // The origin of a timeline whose first event is at `first_ns`: times are not shifted unless some
+  // are negative (a rank started before rank 0).
+  static double origin_for(double first_ns) { return std::min(0.0, first_ns); }
 
  private:
   struct OpenInterval {

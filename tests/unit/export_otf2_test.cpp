@@ -1,5 +1,6 @@
 // The OTF2 export (export/otf2_writer.hpp), read back by OTF2's own otf2-print: the archive opens,
-// and holds the expected regions, Enter/Leave pairs and MPI records at corrected times.
+// and holds the expected regions, Enter/Leave pairs and MPI records at corrected times, and the
+// call-path samples as CallingContextSample records among them.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,8 +8,11 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "export/otf2_calling_contexts.hpp"
 #include "export/otf2_writer.hpp"
+#include "export/timeline_samples.hpp"
 #include "unit/export_test_support.hpp"
 
 namespace parperf::test {
@@ -54,6 +58,26 @@ std::string first_record(const std::string& listing, const std::string& record) 
   return "";
 }
 
+// "RECORD time" of each record of location `location`, in the order otf2-print lists them.
+std::vector<std::string> records_of(const std::string& listing, int location) {
+  std::istringstream lines(listing);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string name, at, time;
+    if (fields >> name >> at >> time && at == std::to_string(location)) out.push_back(name + " " + time);
+  }
+  return out;
+}
+
+// The text of `line` between `key` ("Region: \"") and the next quote.
+std::string quoted_after(const std::string& line, const std::string& key) {
+  const std::size_t start = line.find(key);
+  if (start == std::string::npos) return "UNDEFINED";
+  const std::size_t from = start + key.size();
+  return line.substr(from, line.find('"', from) - from);
+}
+
 TEST_F(export_otf2, OtfPrintReadsTheEnterLeaveAndMpiRecords) {
   export_archive();
   const std::string events = print();
@@ -70,6 +94,75 @@ TEST_F(export_otf2, OtfPrintReadsTheEnterLeaveAndMpiRecords) {
       << "rank 1's receive, at its corrected end";
   EXPECT_EQ(count_records(events, "MPI_COLLECTIVE_BEGIN"), 2);
   EXPECT_EQ(count_records(events, "MPI_COLLECTIVE_END"), 2);
+}
+
+// Each rank's thread 0 has 5 samples (export_test_run.hpp): at 11 and 11.5 ms in solve, at 13 ms
+// (weight 2) and 14 ms in step, on rank 0's clock. Each is a CallingContextSample on the thread's
+// location (0: rank 0's thread 0, 2: rank 1's), among its Enter/Leave records in time order, a
+// sample at an event's time before the event; the one of weight 2 twice, as parperf report
+// --functions counts it.
+TEST_F(export_otf2, SamplesAreCallingContextSamplesAmongTheirThreadsEventsInTimeOrder) {
+  export_archive();
+  const std::string events = print();
+  EXPECT_EQ(count_records(events, "CALLING_CONTEXT_SAMPLE"), 2 * kSamplesPerRank) << events;
+  for (const int location : {0, 2}) {
+    const std::vector<std::string> all = records_of(events, location);
+    const std::vector<std::string> head(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 11));
+    std::vector<std::string> expected = {"ENTER 10000000",  // solve
+                                         "CALLING_CONTEXT_SAMPLE 11000000",
+                                         "CALLING_CONTEXT_SAMPLE 11500000",
+                                         "ENTER 12000000",  // step
+                                         "CALLING_CONTEXT_SAMPLE 13000000",
+                                         "CALLING_CONTEXT_SAMPLE 13000000",
+                                         "ENTER 13000000"};  // MPI_Send or MPI_Recv
+    if (location == 0)
+      expected.insert(expected.end(), {"MPI_SEND 13000000", "CALLING_CONTEXT_SAMPLE 14000000",
+                                       "LEAVE 14000000", "LEAVE 16000000"});
+    else  // the receive lasts to 15 ms, where its message arrives
+      expected.insert(expected.end(), {"CALLING_CONTEXT_SAMPLE 14000000", "MPI_RECV 15000000",
+                                       "LEAVE 15000000", "LEAVE 16000000"});
+    EXPECT_EQ(head, expected) << "location " << location << ":\n" << events;
+  }
+  // The contexts the samples name, and their unwind distances: the first sample enters all of its 4
+  // nodes (4 + 1), the next makes progress in its leaf (1), the first in step enters step, main and
+  // 0x3000 below solve (3 + 1).
+  std::vector<std::string> samples;
+  std::istringstream lines(events);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("CALLING_CONTEXT_SAMPLE ", 0) == 0 && records_of(line, 0).size() == 1) {
+      const std::size_t distance = line.find("Unwind Distance: ");
+      samples.push_back(quoted_after(line, "Calling Context: \"") + " " +
+                        line.substr(distance + 17, line.find(',', distance) - distance - 17));
+    }
+  EXPECT_EQ(samples, (std::vector<std::string>{"0x2000 5", "0x2000 1", "0x3000 4", "0x3000 1", "0x3000 1"}))
+      << events;
+}
+
+// The calling-context tree: the intervals the thread was in (their regions, those of the Enter and
+// Leave records), then the functions; the timer with the profiles' period.
+TEST_F(export_otf2, SampledStacksAreACallingContextTreeUnderTheIntervals) {
+  export_archive();
+  const std::string defs = print("-A --silent");
+  std::vector<std::string> contexts;
+  int solve_regions = 0;
+  std::istringstream lines(defs);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("CALLING_CONTEXT ", 0) == 0)
+      contexts.push_back(quoted_after(line, "Region: \"") + " < " + quoted_after(line, "Parent: \""));
+    if (line.rfind("REGION ", 0) == 0 && line.find("Name: \"solve\"") != std::string::npos) ++solve_regions;
+  }
+  EXPECT_EQ(contexts,
+            (std::vector<std::string>{"app < UNDEFINED", "solve < app", "0x1000 < solve", "0x2000 < 0x1000",
+                                      "step < solve", "0x1000 < step", "0x3000 < 0x1000"}))
+      << "one node per distinct (parent, region), both ranks' stacks sharing them:\n"
+      << defs;
+  EXPECT_EQ(solve_regions, 1) << "the samples' solve is the region solve's Enter and Leave name:\n" << defs;
+  EXPECT_NE(defs.find("INTERRUPT_GENERATOR                    0  Name: \"parperf CPU-time timer\""),
+            std::string::npos)
+      << defs;
+  EXPECT_NE(defs.find("Mode: TIME, Base: DECIMAL, Exponent: -9, Period: 1000000"), std::string::npos)
+      << "the profiles' period, 1 ms:\n"
+      << defs;
 }
 
 TEST_F(export_otf2, DefinitionsNameTheRegionsRanksAndThreads) {
@@ -159,13 +252,24 @@ analysis::RankTrace nonblocking_rank(std::int64_t rank, format::Profile& profile
   return analysis::RankTrace{rank, "trace.ppt", trace, &profile};
 }
 
+// Both ranks of nonblocking_rank, with their names.
+struct NonblockingRun {
+  NonblockingRun() : names(traces, sites) {}
+  std::vector<format::Profile> profiles = std::vector<format::Profile>(2);
+  analysis::TraceRun traces = [this] {
+    analysis::TraceRun t;
+    for (std::int64_t rank : {0, 1})
+      t.ranks.push_back(nonblocking_rank(rank, profiles[static_cast<std::size_t>(rank)]));
+    return t;
+  }();
+  analysis::SiteTable sites;
+  exports::TimelineNames names;
+};
+
 TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndCollectivesNameTheirRoot) {
-  std::vector<format::Profile> profiles(2);
-  analysis::TraceRun traces;
-  for (std::int64_t rank : {0, 1})
-    traces.ranks.push_back(nonblocking_rank(rank, profiles[static_cast<std::size_t>(rank)]));
-  const analysis::SiteTable sites;
-  const exports::TimelineNames names(traces, sites);
+  const NonblockingRun run;
+  const exports::TimelineNames& names = run.names;
+  const analysis::TraceRun& traces = run.traces;
   exports::Otf2Writer writer(dir_ / "otf2", names);
   exports::export_timeline(traces, names, {}, {&writer});
   const std::string events = print();
@@ -176,6 +280,91 @@ TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndColle
   EXPECT_EQ(first_record(events, "MPI_RECV"), "MPI_RECV 1 3500") << "at the end of rank 1's MPI_Wait";
   EXPECT_EQ(count_records(events, "MPI_COLLECTIVE_END"), 2);
   EXPECT_EQ(events.find("Root: NONE"), std::string::npos) << "the broadcast's root is known:\n" << events;
+  const std::string defs = print("-A --silent");
+  EXPECT_EQ(defs.find("CALLING_CONTEXT"), std::string::npos)
+      << "a run without samples has no calling context";
+  EXPECT_EQ(defs.find("INTERRUPT_GENERATOR"), std::string::npos) << defs;
+}
+
+// A sampled function named as a site is that site's region: a sample of rank 0 at 4550 ns, inside its
+// MPI_Bcast (4500 to 4600 ns), with the stack app > main > MPI_Bcast (the wrapper's symbol) names
+// the region of the Enter and Leave around it; main, no site's name, gets a region of its own. The
+// sample was taken in app with value 7: a property of app's context.
+TEST_F(export_otf2, ASampledFunctionNamedAsASiteSharesItsRegion) {
+  const NonblockingRun run;
+  const exports::TimelineNames& names = run.names;
+  const analysis::TraceRun& traces = run.traces;
+  analysis::TraceSamples samples;
+  samples.stacks = {
+      {{"app=7"}, {{1, 7}}, 0, {{"main", "app.c", 3, "app", 0x10}, {"MPI_Bcast", "", 0, "app", 0x40}}}};
+  samples.threads = {{0, 0, {{4550, 4550, 1, 0}}, 0, 0}};
+  samples.samples = 1;
+  exports::Otf2Writer writer(dir_ / "otf2", names);
+  writer.samples_ahead(
+      exports::TimelineSamples{samples, 0});  // as export_timeline does before the first item
+  exports::export_timeline(traces, names, {}, {&writer});
+  const std::string events = print();
+  const std::vector<std::string> rank0 = records_of(events, 0);
+  const std::vector<std::string> tail(rank0.end() - std::min<std::size_t>(rank0.size(), 6), rank0.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"ENTER 4500", "MPI_COLLECTIVE_BEGIN 4500",
+                                            "CALLING_CONTEXT_SAMPLE 4550", "MPI_COLLECTIVE_END 4600",
+                                            "LEAVE 4600", "LEAVE 6000"}))
+      << events;
+  const std::string defs = print("-A --silent");
+  int bcast_regions = 0;
+  std::string main_region;
+  std::istringstream lines(defs);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("REGION ", 0) == 0 && line.find("Name: \"MPI_Bcast\"") != std::string::npos)
+      ++bcast_regions;
+    if (line.rfind("REGION ", 0) == 0 && line.find("Name: \"main\"") != std::string::npos) main_region = line;
+  }
+  EXPECT_EQ(bcast_regions, 1) << "the sampled MPI_Bcast is the region the Enter and Leave name:\n" << defs;
+  EXPECT_NE(main_region.find("Role: FUNCTION, Paradigm: SAMPLING"), std::string::npos) << defs;
+  EXPECT_NE(defs.find("Region: \"MPI_Bcast\""), std::string::npos) << defs;
+  const std::size_t property = defs.find("CALLING_CONTEXT_PROPERTY ");
+  ASSERT_NE(property, std::string::npos) << "app's value 7, a property of its context:\n" << defs;
+  const std::string line = defs.substr(property, defs.find('\n', property) - property);
+  EXPECT_NE(line.find("Calling Context: \"app\" <0>, Name: \"value\""), std::string::npos) << line;
+  EXPECT_NE(line.find("Type: INT64, Value: 7"), std::string::npos) << line;
+}
+
+// The calling-context tree by construction: three stacks under the intervals site 1 > site 2 (value
+// 3 or 4) or site 1 alone, then main and f. A node is a (parent, region, source line, value): the
+// stacks share what they have in common from the root down, and no more.
+TEST(Otf2CallingContexts, StacksShareTheirCommonNodesAndSayWhatWasEnteredSinceTheLastSample) {
+  analysis::TraceSamples samples;
+  const analysis::SampleStackFrame main_at_5{"main", "a.c", 5, "app", 0x10},
+      f_at_9{"f", "a.c", 9, "app", 0x20}, main_at_7{"main", "a.c", 7, "app", 0x18};
+  samples.stacks = {{{}, {{1, 0}, {2, 3}}, 0, {main_at_5, f_at_9}},
+                    {{}, {{1, 0}, {2, 4}}, 0, {main_at_5, f_at_9}},
+                    {{}, {{1, 0}}, 0, {main_at_7}}};
+  exports::Otf2CallingContexts contexts;
+  auto region = [](std::uint32_t site) { return static_cast<OTF2_RegionRef>(100 + site); };
+  const OTF2_CallingContextRef first = contexts.context(samples, 0, region);
+  EXPECT_EQ(first, 3u) << "site 1, site 2 = 3, main, f: four new nodes";
+  EXPECT_EQ(contexts.context(samples, 0, region), first) << "the same stack, the same context";
+  const OTF2_CallingContextRef second = contexts.context(samples, 1, region);
+  EXPECT_EQ(second, 6u) << "site 2 with another value is another node, and main and f below it";
+  const OTF2_CallingContextRef third = contexts.context(samples, 2, region);
+  EXPECT_EQ(third, 7u) << "main at another line, under site 1";
+
+  EXPECT_EQ(contexts.unwind_distance(OTF2_UNDEFINED_CALLING_CONTEXT, first), 5u)
+      << "a location's first sample: its 4 nodes entered, then the undefined root";
+  EXPECT_EQ(contexts.unwind_distance(first, first), 1u) << "the same stack: its leaf made progress";
+  EXPECT_EQ(contexts.unwind_distance(first, second), 4u) << "site 2 = 4, main, f entered below site 1";
+  EXPECT_EQ(contexts.unwind_distance(second, third), 2u) << "main at 7 entered below site 1";
+  EXPECT_EQ(contexts.unwind_distance(second, 0), 1u) << "back in site 1: it made progress, nothing entered";
+
+  std::vector<std::string> functions;
+  contexts.prepare(
+      [&](const exports::Otf2CallingContexts::Function& f) {
+        functions.push_back(f.name + " " + f.module + " " + f.file);
+        return static_cast<OTF2_RegionRef>(functions.size());
+      },
+      [](std::string_view) { return OTF2_StringRef{0}; });
+  EXPECT_EQ(functions, (std::vector<std::string>{"main app a.c", "f app a.c"}))
+      << "one region per function, whatever the line";
 }
 
 }  // namespace

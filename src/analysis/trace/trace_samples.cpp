@@ -26,20 +26,20 @@ const format::CallPathThread* sampled_thread(const format::Profile& profile, std
   return nullptr;
 }
 
-// The interval names from the program down to node `interval` of the thread's tree.
-std::vector<std::string> interval_path(const RankTrace& rank, const format::Thread* thread,
-                                       std::uint32_t interval) {
-  std::vector<std::string> path;
-  if (!thread) return path;
+// The intervals from the program down to node `interval` of the thread's tree, by name and by site.
+void interval_path(const RankTrace& rank, const format::Thread* thread, std::uint32_t interval,
+                   SampleStack& stack) {
+  if (!thread) return;
   for (std::uint32_t n = interval; n < thread->nodes.size(); n = thread->nodes[n].parent) {
     const format::Node& node = thread->nodes[n];
     std::string name = site_name(rank, node.site);
     if (node.value != 0) name += fmt::format("={}", node.value);
-    path.push_back(std::move(name));
-    if (node.parent == format::kNoParent || path.size() > thread->nodes.size()) break;
+    stack.interval_path.push_back(std::move(name));
+    stack.intervals.push_back({node.site, node.value});
+    if (node.parent == format::kNoParent || stack.intervals.size() > thread->nodes.size()) break;
   }
-  std::reverse(path.begin(), path.end());
-  return path;
+  std::reverse(stack.interval_path.begin(), stack.interval_path.end());
+  std::reverse(stack.intervals.begin(), stack.intervals.end());
 }
 
 // Resolves the stacks of one rank's threads, each leaf once.
@@ -64,7 +64,7 @@ class StackResolver {
     const format::CallPaths& call_paths = *rank.profile->call_paths;
     SampleStack stack;
     stack.interval_node = paths->nodes[leaf].interval;
-    stack.interval_path = interval_path(rank, profile_thread(*rank.profile, thread), stack.interval_node);
+    interval_path(rank, profile_thread(*rank.profile, thread), stack.interval_node, stack);
     // Parents come before their children: the walk up from the leaf ends.
     for (std::uint32_t n = leaf; n != format::kNoParent && n < paths->nodes.size();
          n = paths->nodes[n].parent) {

@@ -23,9 +23,16 @@ struct SampleStackFrame {
   std::uint64_t address = 0;  // module-relative (absolute without a module)
 };
 
+// One interval of a sample's path as the profile holds it: for exports that name sites (OTF2's regions).
+struct SampleInterval {
+  std::uint32_t site = 0;  // the rank's profile site id
+  std::int64_t value = 0;
+};
+
 // A distinct (rank, thread, leaf node): the interval the samples were taken in and their stack.
 struct SampleStack {
   std::vector<std::string> interval_path;  // the interval names from the program down, "name=value"
+  std::vector<SampleInterval> intervals;   // the same intervals, by site and value
   std::uint32_t interval_node = 0;         // the interval's node in the thread's profile section
   std::vector<SampleStackFrame> frames;    // outermost first, the interrupted function last
 };

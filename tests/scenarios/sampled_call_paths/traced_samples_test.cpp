@@ -1,7 +1,8 @@
-// Scenario: call-path samples in the event trace, exported to Perfetto. hot_functions.c (gcc, frame
-// pointers) runs two threads under `parperf run --trace --sample`, each spending 300 ms of its CPU
-// time in f and 100 ms in g; `parperf export --perfetto` writes the timeline, which the test decodes
-// with a protobuf reader of its own (tests/unit/protobuf_test_reader.hpp). Expected, by construction:
+// Scenario: call-path samples in the event trace, exported to Perfetto and OTF2. hot_functions.c (gcc,
+// frame pointers) runs two threads under `parperf run --trace --sample`, each spending 300 ms of its
+// CPU time in f and 100 ms in g; `parperf export --perfetto --otf2` writes the timeline, which the
+// test decodes with a protobuf reader of its own (tests/unit/protobuf_test_reader.hpp) and with OTF2's
+// otf2-print. Expected, by construction:
 //
 // - the exported samples are exactly the trace's (each weighted sample written weight times), and the
 //   trace's plus those it reports lost are the profile's (the handler feeds both from one sample;
@@ -10,7 +11,11 @@
 // - every sample lies inside the run, on a thread Perfetto knows, inside the interval it is attributed
 //   to: the stack's outermost frame is that interval (the program is the only one of this
 //   unannotated program) and the time lies between its thread's start and end, give or take 0.1 ms
-//   (the trace's and the profile's clock calibrations may differ by a few parts per million).
+//   (the trace's and the profile's clock calibrations may differ by a few parts per million);
+// - the OTF2 archive has as many CallingContextSample records as the Perfetto file has samples (the
+//   trace's, weights counted), f the leaf of 75 % of them ± 5 points, every calling context under
+//   the program's (the only interval), every sample of the CPU-time timer; otf2-print reads it
+//   without complaint.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -100,14 +105,34 @@ ExportedTrace decode(const std::string& file) {
   return t;
 }
 
-TEST(TracedSamples, PerfettoShowsEverySampleOnItsThreadInsideItsIntervalWithFsShare) {
-  TempDir tmp;
-  const auto run = run_process({parperf_command().string(), "run", "-q", "--trace", "--sample", "-o",
-                                (tmp / "run").string(), "--", PARPERF_PROGRAM_HOT_FUNCTIONS_GCC_FP, "2"});
-  ASSERT_EQ(run.exit_code, 0) << describe(run);
-  const auto exported = run_process({parperf_command().string(), "export", (tmp / "run").string(),
-                                     "--perfetto", (tmp / "t.pftrace").string()});
-  ASSERT_EQ(exported.exit_code, 0) << describe(exported);
+// The program run once under --trace --sample and exported once to both formats, for every test.
+class TracedSamples : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new TempDir;
+    const auto run = run_process({parperf_command().string(), "run", "-q", "--trace", "--sample", "-o",
+                                  (*tmp_ / "run").string(), "--", PARPERF_PROGRAM_HOT_FUNCTIONS_GCC_FP, "2"});
+    setup_problem_ = run.exit_code != 0 ? describe(run) : "";
+    if (!setup_problem_.empty()) return;
+    const auto exported =
+        run_process({parperf_command().string(), "export", (*tmp_ / "run").string(), "--perfetto",
+                     (*tmp_ / "t.pftrace").string(), "--otf2", (*tmp_ / "otf2").string()});
+    setup_problem_ = exported.exit_code != 0 ? describe(exported) : "";
+  }
+  static void TearDownTestSuite() {
+    delete tmp_;
+    tmp_ = nullptr;
+  }
+  void SetUp() override { ASSERT_TRUE(setup_problem_.empty()) << setup_problem_; }
+
+  static TempDir* tmp_;
+  static std::string setup_problem_;
+};
+TempDir* TracedSamples::tmp_ = nullptr;
+std::string TracedSamples::setup_problem_;
+
+TEST_F(TracedSamples, PerfettoShowsEverySampleOnItsThreadInsideItsIntervalWithFsShare) {
+  const TempDir& tmp = *tmp_;
 
   // What the run recorded: the profile's samples, the trace's and those it lost.
   const analysis::RunData data = analysis::load_run(tmp / "run");
@@ -161,6 +186,52 @@ TEST(TracedSamples, PerfettoShowsEverySampleOnItsThreadInsideItsIntervalWithFsSh
   EXPECT_NEAR(f_share, 0.75, kShareTolerance)
       << "f spins 300 of each thread's 400 ms of CPU time, yet has " << in_f << " of the "
       << perfetto.samples.size() << " samples in the Perfetto timeline";
+}
+
+// The archive's samples, read by otf2-print: their count, f's share as the leaf of their calling
+// contexts ("f@hot_functions.c:37": the region, then the source line of the sample).
+TEST_F(TracedSamples, Otf2HasEverySampleAsACallingContextSampleWithFsShare) {
+  const TempDir& tmp = *tmp_;
+  const auto printed = run_process({PARPERF_OTF2_PRINT, (tmp / "otf2" / "traces.otf2").string()});
+  ASSERT_EQ(printed.exit_code, 0) << describe(printed);
+  EXPECT_EQ(printed.err, "") << "otf2-print complained of the archive";
+  const ExportedTrace perfetto = decode(read_file(tmp / "t.pftrace"));
+  const std::string context_key = "Calling Context: \"";
+  std::uint64_t samples = 0, in_f = 0;
+  for (const std::string& line : lines_of(printed.out)) {
+    if (line.rfind("CALLING_CONTEXT_SAMPLE ", 0) != 0) continue;
+    ++samples;
+    const std::size_t context = line.find(context_key);
+    ASSERT_NE(context, std::string::npos) << line;
+    const std::size_t from = context + context_key.size();
+    in_f += line.substr(from, line.find_first_of("@\"", from) - from) == "f";
+    EXPECT_NE(line.find("Interrupt Generator: \"parperf CPU-time timer\""), std::string::npos) << line;
+  }
+  EXPECT_EQ(samples, perfetto.samples.size())
+      << "the OTF2 archive has " << samples << " CallingContextSample records, the Perfetto file "
+      << perfetto.samples.size() << " samples: one of the exports lost or invented samples";
+  const analysis::RunData data = analysis::load_run(tmp / "run");
+  EXPECT_EQ(samples, analysis::load_trace_samples(analysis::load_traces(data)).samples)
+      << "the archive's samples are not the trace's, weights counted";
+  ASSERT_GT(samples, 0u);
+  const double f_share = static_cast<double>(in_f) / static_cast<double>(samples);
+  EXPECT_NEAR(f_share, 0.75, kShareTolerance)
+      << "f spins 300 of each thread's 400 ms of CPU time, yet is the leaf of " << in_f << " of the "
+      << samples << " samples in the OTF2 archive";
+  // Every stack starts with the interval its samples were taken in: the program, in this program.
+  const auto defs = run_process({PARPERF_OTF2_PRINT, "-G", (tmp / "otf2" / "traces.otf2").string()});
+  ASSERT_EQ(defs.exit_code, 0) << describe(defs);
+  int roots = 0;
+  for (const std::string& line : lines_of(defs.out)) {
+    const bool root =
+        line.rfind("CALLING_CONTEXT ", 0) == 0 && line.find("Parent: UNDEFINED") != std::string::npos;
+    if (root) {
+      ++roots;
+      EXPECT_NE(line.find("Region: \"program\""), std::string::npos)
+          << "a root context that is not the program: " << line;
+    }
+  }
+  EXPECT_EQ(roots, 1) << "the calling-context tree has one root, the program:\n" << defs.out;
 }
 
 }  // namespace
