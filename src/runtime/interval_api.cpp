@@ -22,6 +22,11 @@
 // consistent across parperf_control() switches. A name-filtered entry pushes a transparent frame
 // so its children still attach to its parent. An entry that spans a pause leaves the paused time
 // out (recording_switch.hpp): one more load of the pause clock on each begin and end.
+//
+// What is recorded is decided when an entry begins, never when it ends: an entry begun while
+// recording was on is recorded whole, with the time recording was on, even when it ends during a
+// pause. Deciding at the end instead would drop an entry whose children were kept, and a child's
+// time would exceed its parent's (the report would refuse the profile).
 #include <atomic>
 #include <cstring>
 
@@ -60,12 +65,10 @@ void pop_frame(ThreadState& t, std::uint32_t depth, std::uint64_t now) noexcept 
   Frame& f = t.frames[depth];
   if (f.mode.get() == FrameMode::record) {
     Node* node = f.node.get();
-    if (recording()) {
-      const std::uint64_t begin = f.begin_ticks.get();
-      node->record_entry(begin, recorded_ticks(begin, f.paused_at_begin.get(), now));
-      const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
-      if (iteration_begin) node->record_iteration(ticks_between(iteration_begin, now));
-    }
+    const std::uint64_t begin = f.begin_ticks.get();
+    node->record_entry(begin, recorded_ticks(begin, f.paused_at_begin.get(), now));
+    const std::uint64_t iteration_begin = f.iteration_begin_ticks.get();
+    if (iteration_begin && recording()) node->record_iteration(ticks_between(iteration_begin, now));
     maybe_sample_os_cpu_time(t, now, node);
     trace_leave(t, depth, f.site.get(), now);
   }

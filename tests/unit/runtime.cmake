@@ -15,6 +15,9 @@ endfunction()
 
 parperf_add_runtime_test(runtime_aggregation_test SOURCES runtime_aggregation_test.cpp)
 parperf_add_runtime_test(runtime_control_test SOURCES runtime_control_test.cpp)
+# Every short sequence of begins, ends and recording switches, checked against the report's invariants.
+parperf_add_runtime_test(runtime_pause_sequences_test SOURCES runtime_pause_sequences_test.cpp)
+target_link_libraries(runtime_pause_sequences_test PRIVATE parperf_analysis)
 parperf_add_runtime_test(runtime_limits_test SOURCES runtime_limits_test.cpp
   ENV "PARPERF_MAX_DEPTH=4" "PARPERF_EXCLUDE=hidden*" "PARPERF_MAX_THREADS=3" "PARPERF_MAX_NODES=64")
 parperf_add_runtime_test(runtime_threads_test SOURCES runtime_threads_test.cpp)
