@@ -39,7 +39,8 @@ typedef enum parperf_kind {
 
 /*
  * A static interval site. Declare it `static` and zero-initialise the runtime-owned fields
- * (the PARPERF_SITE_INIT macro does both); the runtime caches its registration in them.
+ * (the PARPERF_SITE_INIT macro does both); the runtime caches its registration in them. A site
+ * on a stack or the heap is copied when first entered, with a warning (docs/runtime.md).
  */
 typedef struct parperf_site {
   const char* name;

@@ -96,6 +96,15 @@ __attribute__((noinline)) void begin_slow(ThreadState& t, std::uint32_t depth, p
                                           std::int64_t value, Node* parent_node, std::uint64_t now) noexcept {
   std::int32_t state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
   if (state == kSiteUnregistered) state = register_site(site);
+  if (state == kSiteCopied) {  // not static: frames and nodes keep the runtime's copy, never the site
+    site = copied_site(site);
+    if (!site) {
+      t.dropped.add(1);
+      ++t.unrecorded;
+      return;
+    }
+    state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
+  }
   if (state == kSiteFiltered) {
     push_frame(t, depth, site, parent_node, FrameMode::transparent, 0);
     return;
@@ -143,6 +152,9 @@ std::uint32_t find_open_frame(const ThreadState& t, std::uint32_t depth, const p
 __attribute__((noinline)) void end_mismatched(ThreadState& t, std::uint32_t depth, const parperf_site* site,
                                               const char* name, std::size_t name_length,
                                               std::uint64_t now) noexcept {
+  if (site && (__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteCopied) {
+    if (const parperf_site* copy = copied_site(site)) site = copy;  // its begin pushed the copy
+  }
   const std::uint32_t match = find_open_frame(t, depth, site, name, name_length);
   if (match == 0) {
     if (site) {

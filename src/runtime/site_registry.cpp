@@ -7,6 +7,7 @@
 #include "runtime/plain_mutex.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/static_storage.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -63,7 +64,43 @@ bool grow_interned() {
 
 parperf_site* program_site() noexcept { return &g_program_site; }
 
+namespace {
+
+// Descriptors the runtime made itself (interned names, code sites) live until the process ends.
+bool runtime_owned(const parperf_site* site) {
+  return site == &g_program_site ||
+         (__atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & (kSiteInterned | kSiteIsCodeSite)) != 0;
+}
+
+const char* text_or_empty(const char* text) { return text ? text : ""; }
+
+// Registers the copy of a site outside static storage in its place and marks the site kSiteCopied,
+// so that the site's later entries (while it lives) come to copied_site.
+std::int32_t register_copy(parperf_site* site) {
+  parperf_site* copy = copied_site(site);
+  if (!copy) return kSiteFiltered;
+  if ((__atomic_load_n(&copy->state_, __ATOMIC_ACQUIRE) & kSiteStateMask) == kSiteUnregistered)
+    register_site(copy);
+  if (set_site_flag_once(copy, kSiteWarnedNotStatic))
+    warn(
+        "interval '%s' (%s:%d): its parperf_site is not in static storage (on a stack or the heap); parperf "
+        "uses a copy of it, but a site must outlive the run: declare it static (reported once per site)",
+        copy->name, copy->file, copy->line);
+  site->id_ = copy->id_;
+  __atomic_fetch_or(&site->state_, kSiteCopied, __ATOMIC_RELEASE);
+  return kSiteCopied;
+}
+
+}  // namespace
+
+parperf_site* copied_site(const parperf_site* site) noexcept {
+  const char* name = text_or_empty(site->name);
+  const char* file = text_or_empty(site->file);
+  return intern_site(name, std::strlen(name), site->kind, file, std::strlen(file), site->line);
+}
+
 std::int32_t register_site(parperf_site* site) noexcept {
+  if (!runtime_owned(site) && !in_static_storage(site)) return register_copy(site);
   std::lock_guard lock(g_registry_mutex);
   const std::int32_t state = __atomic_load_n(&site->state_, __ATOMIC_ACQUIRE) & kSiteStateMask;
   if (state != kSiteUnregistered) return state;
@@ -113,7 +150,7 @@ parperf_site* intern_site(const char* name, std::size_t name_length, int kind, c
   char* name_copy = copy_text_private(name, name_length);
   char* file_copy = copy_text_private(file ? file : "", file_length);
   if (!entry || !name_copy || !file_copy) return nullptr;
-  entry->site = parperf_site{name_copy, file_copy, line, kind, 0, 0};
+  entry->site = parperf_site{name_copy, file_copy, line, kind, kSiteInterned, 0};
   entry->hash = hash;
   std::size_t slot = hash & (g_interned_capacity - 1);
   while (g_interned[slot]) slot = (slot + 1) & (g_interned_capacity - 1);

@@ -18,6 +18,8 @@ parperf_add_runtime_test(runtime_control_test SOURCES runtime_control_test.cpp)
 # Every short sequence of begins, ends and recording switches, checked against the report's invariants.
 parperf_add_runtime_test(runtime_pause_sequences_test SOURCES runtime_pause_sequences_test.cpp)
 target_link_libraries(runtime_pause_sequences_test PRIVATE parperf_analysis)
+# Sites outside static storage (a contract breach) are copied: the profile writer never reads them.
+parperf_add_runtime_test(runtime_site_storage_test SOURCES runtime_site_storage_test.cpp)
 parperf_add_runtime_test(runtime_limits_test SOURCES runtime_limits_test.cpp
   ENV "PARPERF_MAX_DEPTH=4" "PARPERF_EXCLUDE=hidden*" "PARPERF_MAX_THREADS=3" "PARPERF_MAX_NODES=64")
 parperf_add_runtime_test(runtime_threads_test SOURCES runtime_threads_test.cpp)
