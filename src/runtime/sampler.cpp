@@ -23,6 +23,7 @@
 #include "runtime/diagnostics.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sample_signal.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
@@ -38,16 +39,23 @@ std::uint64_t g_period_ns = 0;
 // What the timers' signals carry, so that the handler tells them from a signal someone else sent.
 constinit char g_cookie = 0;
 
-int sample_signal() { return SIGRTMIN + 7; }
+// The signal the timers send: chosen when sampling starts, 0 before.
+std::atomic<int> g_signal{0};
 
-// A signal of our number that is not our timer's: the default disposition (which we replaced)
-// ends the process, as it would have without us.
-void take_default_course(int signal) {
-  struct sigaction fallback {};
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
-  sigaction(signal, &fallback, nullptr);
-  raise(signal);
+int sample_signal() { return g_signal.load(std::memory_order_relaxed); }
+
+// A real-time signal whose disposition is still the default, SIGRTMIN+7 when it is (docs/runtime.md),
+// else the next one up, then those below it; 0 when the program handles every one.
+int free_realtime_signal() {
+  const int preferred = SIGRTMIN + 7;
+  for (int i = 0; i <= SIGRTMAX - SIGRTMIN; ++i) {
+    const int candidate = SIGRTMIN + (preferred - SIGRTMIN + i) % (SIGRTMAX - SIGRTMIN + 1);
+    struct sigaction current {};
+    if (next_sigaction(candidate, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+        !(current.sa_flags & SA_SIGINFO))
+      return candidate;
+  }
+  return 0;
 }
 
 // Whether `info` is our timers' signal, not one someone else sent with its number.
@@ -83,7 +91,7 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
 void on_sample(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
   if (!from_our_timer(info)) {
-    take_default_course(signal);
+    pass_to_program(signal, info, context);
     errno = saved_errno;
     return;
   }
@@ -99,7 +107,7 @@ void on_sample(int signal, siginfo_t* info, void* context) {
 
 bool our_handler_installed() {
   struct sigaction current {};
-  return sigaction(sample_signal(), nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+  return next_sigaction(sample_signal(), nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
          current.sa_sigaction == on_sample;
 }
 
@@ -108,11 +116,9 @@ bool our_handler_installed() {
 void start_sampling() noexcept {
   const Config& c = config();
   if (c.sample_hz == 0) return;
-  struct sigaction current {};
-  if (sigaction(sample_signal(), nullptr, &current) != 0) return;
-  if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO)) {
-    warn("the program handles signal %d (SIGRTMIN+7), which sampling uses: no samples are taken",
-         sample_signal());
+  const int signal = free_realtime_signal();
+  if (signal == 0) {
+    warn("the program handles every real-time signal: no samples are taken (sampling needs one)");
     return;
   }
   refresh_code_modules();
@@ -122,9 +128,12 @@ void start_sampling() noexcept {
   // SA_RESTART: a sample interrupting a read or a wait must not make it fail with EINTR.
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
-  if (sigaction(sample_signal(), &action, nullptr) != 0) return;
+  if (next_sigaction(signal, &action, nullptr) != 0) return;
+  g_signal.store(signal, std::memory_order_relaxed);
   g_active.store(true, std::memory_order_release);
 }
+
+int sampler_signal() noexcept { return sampling_active() ? sample_signal() : 0; }
 
 bool sampling_active() noexcept { return g_active.load(std::memory_order_acquire); }
 
@@ -134,8 +143,9 @@ void start_thread_sampling(ThreadState& t) noexcept {
   if (!sampling_active()) return;
   if (!our_handler_installed()) {
     if (!g_warned_replaced.exchange(true))
-      warn("the program replaced the handler of signal %d (SIGRTMIN+7): later threads are not sampled",
-           sample_signal());
+      warn(
+          "the program replaced the handler of signal %d, which sampling uses: later threads are not sampled",
+          sample_signal());
     return;
   }
   // A library loaded since the last thread started: its code becomes walkable.
@@ -187,7 +197,9 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
   // The raw system call: the library's own sigtimedwait is one of the calls it keeps whole.
   if (syscall(SYS_rt_sigtimedwait, &ours, &info, &now, _NSIG / 8) == sample_signal()) {
     if (!from_our_timer(&info)) {
-      take_default_course(sample_signal());
+      // The program's own signal of that number: sent again, so that its handler gets it, with its
+      // context, as soon as the wrapper unblocks the signal.
+      syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), sample_signal(), &info);
     } else if (ThreadState* t = thread_detail::current; ThreadSampling* sampling = recording_sampling(t)) {
       std::uintptr_t frames[kMaxSampleFrames];
       const std::uint32_t count = walk_stack_from_frame(pc, frame, sampling->stack, frames, kMaxSampleFrames);

@@ -4,9 +4,9 @@
 // stack (stack_walk.hpp) and adds the path to the thread's call-path table (call_path_table.hpp)
 // under the interval the thread is in. The intervals' own measurements are not touched.
 //
-// The signal is SIGRTMIN+7 (docs/runtime.md). Sampling starts only when the program left that
-// signal's disposition at the default when the runtime started; otherwise one warning says so and
-// nothing is sampled. A signal of that number that is not our timer's gets the default disposition
+// The signal is SIGRTMIN+7, or the next real-time signal whose disposition is still the default
+// when the runtime starts (docs/runtime.md). A signal of that number that is not our timer's gets
+// the program's disposition (sample_signal.hpp): its handler if it installed one, else the default
 // (the process ends, as it would have without us).
 #pragma once
 
@@ -35,6 +35,9 @@ void start_sampling() noexcept;
 
 // True when sampling runs: threads get timers as they register.
 bool sampling_active() noexcept;
+
+// The signal the sampling timers send while sampling runs (sample_signal.hpp), else 0.
+int sampler_signal() noexcept;
 
 // The calling thread (`t`, registered and published) starts / stops being sampled.
 void start_thread_sampling(ThreadState& t) noexcept;

@@ -16,7 +16,6 @@
 // Calls that cannot wait (a zero timeout, IPC_NOWAIT) and threads that are not sampled pass
 // straight through: one load and a test. Not in sanitizer builds, whose runtimes intercept these
 // calls themselves (see thread_start_hook.cpp).
-#include <dlfcn.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
@@ -30,24 +29,13 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "runtime/next_definition.hpp"
 #include "runtime/sampler.hpp"
 
 #if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 
 namespace parperf::runtime {
 namespace {
-
-// The definition the program would have called without us (libc's), resolved at the first call; a
-// race between two first callers stores the same value twice.
-template <class Function>
-Function next_definition(std::atomic<Function>& cache, const char* name) {
-  Function f = cache.load(std::memory_order_relaxed);
-  if (!f) {
-    f = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-    cache.store(f, std::memory_order_relaxed);
-  }
-  return f;
-}
 
 // The sample signal blocked in the calling thread for the guard's life, when the thread is sampled.
 // `frame` is the wrapper's own (__builtin_frame_address(0)): the held samples are recorded there.

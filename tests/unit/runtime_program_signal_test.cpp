@@ -1,0 +1,98 @@
+// A program with its own handler for SIGRTMIN+7, the sampler's preferred signal, under sampling: its
+// handler must see exactly the 100 signals it sends itself, never a sampling timer's, and the
+// program must still be sampled (docs/runtime.md, "Call-path sampling").
+//
+// Built twice. PARPERF_LOAD_LATE: the program installs its handler before the runtime starts (it
+// loads libparperf with dlopen afterwards), so the sampler must take another signal. Otherwise the
+// runtime starts first (the library is linked) and the program installs its handler later, on the
+// signal the sampler already uses.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+
+#include "format/profile_reader.hpp"
+
+#ifndef PARPERF_LOAD_LATE
+#include "parperf/parperf.h"
+#endif
+
+namespace parperf::testing {
+namespace {
+
+volatile sig_atomic_t g_own = 0;      // the program's own signals
+volatile sig_atomic_t g_foreign = 0;  // signals its handler got that it did not send (a timer's)
+
+void count(int, siginfo_t* info, void*) {
+  if (info->si_code == SI_TKILL)
+    g_own = g_own + 1;
+  else
+    g_foreign = g_foreign + 1;
+}
+
+void install_own_handler() {
+  struct sigaction action {};
+  action.sa_sigaction = count;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(sigaction(SIGRTMIN + 7, &action, nullptr), 0);
+}
+
+std::uint64_t cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+void burn_cpu_ms(int ms) {
+  const std::uint64_t end = cpu_ns() + static_cast<std::uint64_t>(ms) * 1000000u;
+  while (cpu_ns() < end) {
+  }
+}
+
+// 100 signals to itself, 2 ms of CPU time apart: at PARPERF_SAMPLE_HZ=1000 the timer fires
+// about 200 times meanwhile.
+void send_own_signals() {
+  for (int i = 0; i < 100; ++i) {
+    burn_cpu_ms(2);
+    ASSERT_EQ(pthread_kill(pthread_self(), SIGRTMIN + 7), 0);
+  }
+}
+
+format::Profile flush_and_read_profile() {
+#ifdef PARPERF_LOAD_LATE
+  auto flush = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "parperf_flush"));
+  if (!flush) throw std::runtime_error("libparperf is not loaded");
+  flush();
+#else
+  parperf_flush();
+#endif
+  return format::read_profile_file(std::filesystem::path(std::getenv("PARPERF_DIR")) / "profile.0.ppf");
+}
+
+TEST(RuntimeProgramSignal, TheProgramsHandlerSeesOnlyItsOwnSignalsAndSamplingGoesOn) {
+#ifdef PARPERF_LOAD_LATE
+  install_own_handler();
+  ASSERT_NE(dlopen(PARPERF_LIBRARY, RTLD_NOW | RTLD_GLOBAL), nullptr) << dlerror();
+#else
+  install_own_handler();
+#endif
+  send_own_signals();
+  EXPECT_EQ(g_foreign, 0) << "the program's SIGRTMIN+7 handler got " << g_foreign
+                          << " signals of the sampling timer besides its own";
+  EXPECT_EQ(g_own, 100) << "the program sent itself 100 signals";
+
+  const format::Profile profile = flush_and_read_profile();
+  ASSERT_TRUE(profile.call_paths) << "PARPERF_SAMPLE_HZ is set: the profile must have a call_paths section";
+  std::uint64_t samples = 0;
+  for (const format::CallPathThread& thread : profile.call_paths->threads) samples += thread.samples;
+  EXPECT_GT(samples, 0u) << "200 ms of CPU time at 1 kHz gave no sample: sampling stopped";
+}
+
+}  // namespace
+}  // namespace parperf::testing
