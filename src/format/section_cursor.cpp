@@ -52,6 +52,11 @@ ContainerHeader read_container_header(std::span<const std::uint8_t> bytes, const
   return result;
 }
 
+bool SectionCursor::ends_with_end_marker() const {
+  return bytes_.size() >= position_ + 8 &&
+         load<std::uint32_t>(bytes_, bytes_.size() - 8, swap_) == kEndMarker;
+}
+
 std::optional<Section> SectionCursor::next() {
   if (cut_short_) return std::nullopt;
   const std::size_t remaining = bytes_.size() - position_;
@@ -87,9 +92,16 @@ std::optional<Section> SectionCursor::next() {
   if (swap_) type_bytes = byte_swapped(type_bytes);  // the CRC covers the type as stored
   std::uint32_t crc = crc32c_update(0, &type_bytes, sizeof type_bytes);
   crc = crc32c_update(crc, s.payload.data(), s.payload.size());
-  if (crc != load<std::uint32_t>(bytes_, position_ + kHeader + s.payload.size(), swap_))
+  if (crc != load<std::uint32_t>(bytes_, position_ + kHeader + s.payload.size(), swap_)) {
+    // A writer leaves the length 0 until the section ends (record_writer.hpp): a section with that
+    // placeholder in a file that was never closed is the one being written when the program ended.
+    if (length == 0 && !ends_with_end_marker())
+      return stop("the file ends inside section " + std::to_string(s.number) + " (offset " +
+                  std::to_string(position_) +
+                  "), which was being written (its length is still the placeholder)");
     throw FormatError("corrupt: checksum mismatch in section " + std::to_string(s.number) + " (offset " +
                       std::to_string(position_) + ")");
+  }
   position_ += kHeader + s.payload.size() + 4;
   ++sections_;
   return s;

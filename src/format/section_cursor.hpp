@@ -54,12 +54,16 @@ class SectionCursor {
       : bytes_(bytes), swap_(swap), position_(start) {}
 
   // The next section; nothing at the end marker (its count checked, nothing after it) or when the
-  // file is cut short (cut_short() says where). Throws FormatError for a checksum mismatch, a wrong
-  // section count or bytes after the end marker.
+  // file is cut short (cut_short() says where), also inside a section that still has the writer's
+  // placeholder length (0) in a file without its end marker: the program ended while writing it.
+  // Throws FormatError for a checksum mismatch, a wrong section count or bytes after the end marker.
   std::optional<Section> next();
   const std::optional<SectionsCutShort>& cut_short() const { return cut_short_; }
 
  private:
+  // Whether the file's last 8 bytes, after the current position, are an end marker and a count.
+  bool ends_with_end_marker() const;
+
   std::span<const std::uint8_t> bytes_;
   bool swap_;
   std::size_t position_;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -182,6 +183,57 @@ TEST(TraceFormat, ATraceCutShortIsReadUpToItsLastCompleteBlockAndSaysWhereItEnds
   const TraceFile unclosed = decode_trace(std::span(whole.data(), whole.size() - 8));
   EXPECT_EQ(unclosed.blocks.size(), 4u);
   EXPECT_NE(unclosed.cut_short.find("without its end marker"), std::string::npos) << unclosed.cut_short;
+}
+
+// A program killed while its trace is written leaves the last section with the writer's placeholder
+// length (0) and as many of its bytes as were written; a trace cut anywhere after its first block
+// must be read up to its last complete block and say that it was cut, never that it is corrupt.
+TEST(TraceFormat, ATraceCutAnywhereIsReadUpToItsLastCompleteBlock) {
+  const std::vector<std::uint8_t> whole = sample_trace(every_kind(), false);
+  const TraceFile complete = decode_trace(whole);
+  const std::size_t blocks = complete.blocks.size();
+  ASSERT_EQ(blocks, 4u);
+  std::vector<std::size_t> section_end(blocks);
+  for (std::size_t i = 0; i < blocks; ++i) {
+    std::uint64_t length = 0;
+    std::memcpy(&length, whole.data() + complete.blocks[i].offset + 4, sizeof length);
+    section_end[i] = complete.blocks[i].offset + 12 + static_cast<std::size_t>(length) + 4;
+  }
+  const auto complete_before = [&](std::size_t cut) {
+    std::size_t n = 0;
+    while (n < blocks && section_end[n] <= cut) ++n;
+    return n;
+  };
+  int failures = 0;
+  const auto check = [&](std::span<const std::uint8_t> bytes, std::size_t expected, const std::string& what) {
+    if (failures >= 5) return;
+    try {
+      const TraceFile trace = decode_trace(bytes, /*events=*/false);  // records and checksums: fast
+      if (trace.blocks.size() != expected || trace.cut_short.empty()) {
+        ++failures;
+        ADD_FAILURE() << what << ": " << trace.blocks.size() << " blocks read, expected " << expected
+                      << " and a note that the trace was cut; note: '" << trace.cut_short << "'";
+      }
+    } catch (const FormatError& e) {
+      ++failures;
+      ADD_FAILURE() << what << ": refused (" << e.what() << "), expected its " << expected
+                    << " complete blocks";
+    }
+  };
+  // Every section's length written, the file cut at any byte after the first block began.
+  for (std::size_t cut = complete.blocks[0].offset; cut < whole.size(); ++cut)
+    check(std::span(whole.data(), cut), complete_before(cut),
+          "the trace cut at byte " + std::to_string(cut) + " of " + std::to_string(whole.size()));
+  // Killed inside block i: its length still the placeholder, any number of its bytes written.
+  for (std::size_t i = 0; i < blocks; ++i) {
+    std::vector<std::uint8_t> killed(whole.begin(),
+                                     whole.begin() + static_cast<std::ptrdiff_t>(section_end[i]));
+    std::memset(killed.data() + complete.blocks[i].offset + 4, 0, sizeof(std::uint64_t));
+    for (std::size_t cut = complete.blocks[i].offset + 1; cut <= killed.size(); ++cut)
+      check(std::span(killed.data(), cut), i,
+            "the trace killed while writing block " + std::to_string(i + 1) + ", cut at byte " +
+                std::to_string(cut));
+  }
 }
 
 TEST(TraceFormat, DamageIsNamedWithItsSectionAndOffset) {
