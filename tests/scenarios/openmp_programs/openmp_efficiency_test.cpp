@@ -349,6 +349,30 @@ TEST(OpenMPToolControl, StartAndPauseDelimitThePhaseMeasured) {
   EXPECT_EQ(regions, 1) << "the regions outside the phase are not measured";
 }
 
+// omp_control_tool pauses and resumes before, inside and after regions with loops inside them: the
+// report must read the profile (it refused one whose region ended during a pause, as its loop was
+// kept and the region was not), and no interval may take longer than the one it is in.
+TEST(OpenMPToolControl, PausesAtAnyPointOfARegionLeaveAProfileWhoseFiguresAddUp) {
+  TempDir tmp;
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_TOOL_CONTROL_SEQUENCES_CLANG});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const json report = report_json(tmp / "run");
+  ASSERT_FALSE(report.is_null()) << "parperf report refused the profile (above)";
+  int checked = 0;
+  const std::function<void(const json&, const json*)> within_parent = [&](const json& interval,
+                                                                          const json* parent) {
+    if (parent && (*parent)["kind"] != "program") {
+      ++checked;
+      EXPECT_LE(number(interval, "total_time"), number(*parent, "total_time") + 1e-6)
+          << interval["kind"] << " '" << interval["name"] << "' took longer than the " << (*parent)["kind"]
+          << " it is in";
+    }
+    for (const json& child : interval["children"]) within_parent(child, &interval);
+  };
+  for (const json& interval : report["intervals"]) within_parent(interval, nullptr);
+  EXPECT_GT(checked, 0) << "the loops inside the regions were not recorded";
+}
+
 // gfortran's libgomp program, run on libomp: its critical section, loop imbalance (32 ms) and
 // barrier imbalance (20 ms) all show up.
 TEST(OpenMPFortran, GfortranProgramIsMeasuredThroughLibomp) {
