@@ -33,6 +33,27 @@ target_include_directories(runtime_trace_check PRIVATE ${PROJECT_SOURCE_DIR}/src
 add_test(NAME runtime_trace_check COMMAND runtime_trace_check)
 set_tests_properties(runtime_trace_check PROPERTIES LABELS "unit;tsan" FIXTURES_REQUIRED runtime_trace
   ENVIRONMENT "PARPERF_TRACE_FILE=${CMAKE_CURRENT_BINARY_DIR}/runtime_trace_test.out/trace.0.ppt")
+# A traced program killed in the middle of writing a block (a preloaded shim kills it there). Not
+# under sanitizers: their runtimes must come first among the loaded libraries, before the shim.
+add_executable(runtime_killed_trace_program runtime_killed_trace_program.c)
+target_link_libraries(runtime_killed_trace_program PRIVATE parperf Threads::Threads)
+add_library(runtime_killed_trace_shim SHARED runtime_killed_trace_shim.c)
+target_link_libraries(runtime_killed_trace_shim PRIVATE ${CMAKE_DL_LIBS})
+add_executable(runtime_killed_trace_test runtime_killed_trace_test.cpp)
+target_link_libraries(runtime_killed_trace_test PRIVATE parperf_format parperf_warnings GTest::gtest GTest::gtest_main)
+target_include_directories(runtime_killed_trace_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(runtime_killed_trace_test PRIVATE
+  KILLED_TRACE_PROGRAM="$<TARGET_FILE:runtime_killed_trace_program>"
+  KILLED_TRACE_SHIM="$<TARGET_FILE:runtime_killed_trace_shim>")
+add_dependencies(runtime_killed_trace_test runtime_killed_trace_program runtime_killed_trace_shim)
+add_test(NAME runtime_killed_trace_test COMMAND runtime_killed_trace_test)
+set_tests_properties(runtime_killed_trace_test PROPERTIES ENVIRONMENT
+  "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/runtime_killed_trace_test.out;PARPERF_QUIET=1;PARPERF_TRACE=1")
+if(PARPERF_SANITIZE)
+  set_tests_properties(runtime_killed_trace_test PROPERTIES DISABLED TRUE)
+else()
+  set_tests_properties(runtime_killed_trace_test PROPERTIES LABELS "unit")
+endif()
 parperf_add_runtime_test(runtime_directory_test SOURCES runtime_directory_test.cpp
   ENV "PARPERF_DIR=relative-run-%p")
 
