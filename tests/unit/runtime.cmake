@@ -44,8 +44,8 @@ target_link_libraries(runtime_killed_trace_test PRIVATE parperf_format parperf_w
 target_include_directories(runtime_killed_trace_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(runtime_killed_trace_test PRIVATE
   KILLED_TRACE_PROGRAM="$<TARGET_FILE:runtime_killed_trace_program>"
-  KILLED_TRACE_SHIM="$<TARGET_FILE:runtime_killed_trace_shim>")
-add_dependencies(runtime_killed_trace_test runtime_killed_trace_program runtime_killed_trace_shim)
+  KILLED_TRACE_SHIM="$<TARGET_FILE:runtime_killed_trace_shim>" PARPERF_COMMAND="$<TARGET_FILE:parperf_cli>")
+add_dependencies(runtime_killed_trace_test runtime_killed_trace_program runtime_killed_trace_shim parperf_cli)
 add_test(NAME runtime_killed_trace_test COMMAND runtime_killed_trace_test)
 set_tests_properties(runtime_killed_trace_test PROPERTIES ENVIRONMENT
   "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/runtime_killed_trace_test.out;PARPERF_QUIET=1;PARPERF_TRACE=1")

@@ -1,6 +1,7 @@
 /* A busy traced program for runtime_killed_trace_test: two threads enter and leave intervals with
  * pseudo-random values (events that compress poorly, so that blocks stay larger than the trace
- * writer's buffer) for at most 2 million intervals each; the test's shim kills it long before. */
+ * writer's buffer) for at most 2 million intervals each; the test's shim kills it long before. The
+ * main thread writes the profile so far early on (parperf_flush), so that the run can be reported. */
 #include <parperf/parperf.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -14,10 +15,11 @@ static void* busy(void* arg) {
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
-    parperf_interval_begin(&outer, (int64_t)(state & 0xfff));
-    parperf_interval_begin(&inner, (int64_t)((state >> 12) & 0xf));
+    parperf_interval_begin(&outer, (int64_t)(state & 0xff));
+    parperf_interval_begin(&inner, (int64_t)((state >> 12) & 0x7));
     parperf_interval_end(&inner);
     parperf_interval_end(&outer);
+    if (i == 1000 && arg == (void*)2) parperf_flush(); /* a profile for `parperf report` to read */
   }
   return 0;
 }

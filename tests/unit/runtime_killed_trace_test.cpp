@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "format/profile_reader.hpp"
@@ -40,6 +42,17 @@ TEST(RuntimeKilledTrace, ATraceKilledInsideABlockReadsUpToItsLastCompleteBlock) 
         << "the trace must say where it was cut: '" << trace.cut_short << "'";
   } catch (const FormatError& e) {
     FAIL() << "the trace of the killed program was refused: " << e.what();
+  }
+
+  // The report of the run (the profile the program flushed, the trace as it was left).
+  for (const char* option : {"--partial", "--json"}) {
+    const std::string command = std::string(PARPERF_COMMAND) + " report " + option + " '" + dir.string() +
+                                "' > /dev/null 2> '" + (dir / "report.err").string() + "'";
+    const int report_status = std::system(command.c_str());
+    std::ifstream errors(dir / "report.err");
+    const std::string said{std::istreambuf_iterator<char>(errors), std::istreambuf_iterator<char>()};
+    EXPECT_TRUE(WIFEXITED(report_status) && WEXITSTATUS(report_status) == 0)
+        << "parperf report " << option << " refused the killed run: " << said;
   }
 }
 
