@@ -198,8 +198,11 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
   if (syscall(SYS_rt_sigtimedwait, &ours, &info, &now, _NSIG / 8) == sample_signal()) {
     if (!from_our_timer(&info)) {
       // The program's own signal of that number: sent again, so that its handler gets it, with its
-      // context, as soon as the wrapper unblocks the signal.
-      syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), sample_signal(), &info);
+      // context, as soon as the wrapper unblocks the signal. The kernel lets only the main thread
+      // queue a kill's or tgkill's information again; elsewhere tgkill sends the same signal.
+      const long tid = syscall(SYS_gettid);
+      if (syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, sample_signal(), &info) != 0)
+        syscall(SYS_tgkill, getpid(), tid, sample_signal());
     } else if (ThreadState* t = thread_detail::current; ThreadSampling* sampling = recording_sampling(t)) {
       std::uintptr_t frames[kMaxSampleFrames];
       const std::uint32_t count = walk_stack_from_frame(pc, frame, sampling->stack, frames, kMaxSampleFrames);

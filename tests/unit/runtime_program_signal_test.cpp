@@ -8,6 +8,7 @@
 // signal the sampler already uses.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "format/profile_reader.hpp"
 
@@ -93,6 +95,29 @@ TEST(RuntimeProgramSignal, TheProgramsHandlerSeesOnlyItsOwnSignalsAndSamplingGoe
   for (const format::CallPathThread& thread : profile.call_paths->threads) samples += thread.samples;
   EXPECT_GT(samples, 0u) << "200 ms of CPU time at 1 kHz gave no sample: sampling stopped";
 }
+
+#ifndef PARPERF_LOAD_LATE
+// The program's own signals sent to a thread that waits in poll (which the runtime interposes,
+// holding the sample signal meanwhile so that samples do not cut the wait short): each reaches the
+// program's handler, once the wait returns.
+TEST(RuntimeProgramSignal, TheProgramsSignalsDuringAWaitReachItsHandler) {
+  install_own_handler();
+  const sig_atomic_t before = g_own;
+  const pthread_t waiter = pthread_self();
+  std::thread sender([waiter] {
+    for (int i = 0; i < 10; ++i) {
+      pthread_kill(waiter, SIGRTMIN + 7);
+      const timespec gap{0, 5'000'000};
+      nanosleep(&gap, nullptr);
+    }
+  });
+  for (int i = 0; i < 10; ++i) poll(nullptr, 0, 10);
+  sender.join();
+  poll(nullptr, 0, 10);  // a signal held during the last wait is delivered once it returns
+  EXPECT_EQ(g_own - before, 10) << "the program sent 10 signals to its waiting thread";
+  EXPECT_EQ(g_foreign, 0) << "signals of the sampling timer reached the program's handler";
+}
+#endif
 
 }  // namespace
 }  // namespace parperf::testing
