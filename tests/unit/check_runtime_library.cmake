@@ -46,10 +46,10 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 # Sanitizer builds leave out the interpositions (the sanitizers intercept these functions themselves,
-# thread_start_hook.cpp, exit_hook.cpp and uninterrupted_calls.cpp say why).
+# thread_start_hook.cpp, exit_hook.cpp, uninterrupted_calls.cpp and sample_signal.hpp say why).
 execute_process(COMMAND readelf -d ${LIBRARY} OUTPUT_VARIABLE dynamic)
 set(absent_when_sanitized pthread_create _exit _Exit sleep usleep nanosleep clock_nanosleep pause sigsuspend poll ppoll
-    select pselect epoll_wait epoll_pwait sigtimedwait sigwaitinfo semop semtimedop msgrcv msgsnd)
+    select pselect epoll_wait epoll_pwait sigtimedwait sigwaitinfo semop semtimedop msgrcv msgsnd sigaction signal)
 foreach(name IN LISTS documented)
   if(dynamic MATCHES "lib[at]san" AND name IN_LIST absent_when_sanitized)
     continue()
