@@ -7,15 +7,62 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/file_size_signal.hpp"
+
 namespace parperf::runtime {
 
-int open_private(const char* path, int flags, mode_t mode) noexcept {
-  int fd = open(path, flags | O_CLOEXEC, mode);
+namespace {
+
+// Above the descriptors a program usually holds; lower when RLIMIT_NOFILE allows no more.
+constexpr int kHighDescriptor = 512;
+
+int above_standard_streams(int fd) noexcept {
   if (fd >= 0 && fd <= 2) {
     const int above = fcntl(fd, F_DUPFD_CLOEXEC, 3);
     close(fd);
     fd = above;
   }
+  return fd;
+}
+
+}  // namespace
+
+int open_private(const char* path, int flags, mode_t mode) noexcept {
+  return above_standard_streams(open(path, flags | O_CLOEXEC, mode));
+}
+
+int open_private_at(int directory_fd, const char* name, int flags, mode_t mode) noexcept {
+  return above_standard_streams(openat(directory_fd, name, flags | O_CLOEXEC, mode));
+}
+
+int WriteDirectory::open(const char* path) noexcept {
+  const int held = fd_.load(std::memory_order_acquire);
+  struct stat st {};
+  if (held >= 0 && fstat(held, &st) == 0 && st.st_dev == device_ && st.st_ino == inode_) return held;
+  if (const int error = make_directories(path); error != 0) return -error;
+  int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
+      (known_.load(std::memory_order_acquire) && (st.st_dev != device_ || st.st_ino != inode_))) {
+    close(fd);
+    return -EPERM;  // another user's, or no longer the directory the run began in
+  }
+  if (const int high = fcntl(fd, F_DUPFD_CLOEXEC, kHighDescriptor); high >= 0) {
+    close(fd);
+    fd = high;
+  } else {
+    fd = above_standard_streams(fd);
+  }
+  if (!known_.load(std::memory_order_acquire)) {  // the first open: every later one must match it
+    device_ = st.st_dev;
+    inode_ = st.st_ino;
+  }
+  int expected = held;
+  if (!fd_.compare_exchange_strong(expected, fd, std::memory_order_acq_rel)) {
+    close(fd);  // another thread opened it first
+    return expected;
+  }
+  known_.store(true, std::memory_order_release);
   return fd;
 }
 
@@ -39,6 +86,7 @@ int make_directories(const char* dir) noexcept {
 }
 
 void FileSink::write_all(const std::uint8_t* data, std::size_t size) noexcept {
+  const FileSizeSignalHeld no_signal;  // past RLIMIT_FSIZE: EFBIG, never SIGXFSZ in the program
   while (size > 0 && !error_) {
     const ssize_t n = ::write(fd_, data, size);
     if (n < 0) {
@@ -75,6 +123,7 @@ void FileSink::patch(std::uint64_t position, const void* data, std::size_t size)
     return;
   }
   if (position + size > flushed_) flush();  // straddles the buffer: make it all file-resident
+  const FileSizeSignalHeld no_signal;
   const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(position));
   if (n != static_cast<ssize_t>(size) && !error_) error_ = n < 0 ? errno : EIO;
 }
