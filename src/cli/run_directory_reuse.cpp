@@ -15,15 +15,17 @@
 
 #include "format/run_directory.hpp"
 #include "format/trace_records.hpp"
+#include "report/printable_text.hpp"
 
 namespace parperf::cli {
 namespace {
 
-// The directory, open and locked against the other ranks of a job while it is checked.
+// The directory, open and locked against the other ranks of a job while it is checked. A -o that is
+// a symbolic link is followed: claim_directory (output_directory.hpp) has checked it is the user's.
 class LockedDirectory {
  public:
   explicit LockedDirectory(const std::filesystem::path& directory)
-      : fd_(open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) {
+      : fd_(open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (fd_ < 0) return;
     while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
@@ -113,7 +115,7 @@ void take_run_directory(const std::filesystem::path& directory, const std::strin
     throw RunDirectoryInUse(fmt::format(
         "refusing to write into {}: it holds an earlier run ({}{}); name another run directory with -o, "
         "or add --force to replace that run",
-        directory.string(), earlier.front(), more));
+        report::printable(directory.string()), earlier.front(), more));
   }
   for (const std::string& name : earlier) remove_run_file(locked.fd(), directory, name);
   if (job_id.empty())

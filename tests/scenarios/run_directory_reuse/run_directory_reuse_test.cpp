@@ -63,6 +63,20 @@ TEST(RunDirectoryReuse, ASecondRunIsRefusedBeforeItsProgramStarts) {
       << "the first run must be left as it was";
 }
 
+// A -o that is the user's own symbolic link to a run directory is that directory.
+TEST(RunDirectoryReuse, ARunReachedThroughTheUsersOwnLinkIsRefusedToo) {
+  TempDir tmp;
+  ASSERT_EQ(parperf_run(tmp / "real", {}, {"/bin/true"}).exit_code, 0);
+  fs::create_directory_symlink(tmp / "real", tmp / "link");
+  const auto second = parperf_run(tmp / "link", {}, {"/bin/true"});
+  EXPECT_EQ(second.exit_code, 125) << describe(second);
+  const auto replaced = parperf_run(tmp / "link", {"--force"}, {"/bin/sh", "-c", "exit 0"});
+  EXPECT_EQ(replaced.exit_code, 0) << describe(replaced);
+  EXPECT_EQ(read_json_file(tmp / "real" / "run.json")["command"],
+            nlohmann::json::array({"/bin/sh", "-c", "exit 0"}))
+      << "the run is written through the user's link, into the directory it names";
+}
+
 TEST(RunDirectoryReuse, ForceReplacesTheEarlierRunWhole) {
   TempDir tmp;
   const fs::path run = tmp / "same";
