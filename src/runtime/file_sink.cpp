@@ -13,9 +13,6 @@ namespace parperf::runtime {
 
 namespace {
 
-// Above the descriptors a program usually holds; lower when RLIMIT_NOFILE allows no more.
-constexpr int kHighDescriptor = 512;
-
 int above_standard_streams(int fd) noexcept {
   if (fd >= 0 && fd <= 2) {
     const int above = fcntl(fd, F_DUPFD_CLOEXEC, 3);
@@ -33,37 +30,6 @@ int open_private(const char* path, int flags, mode_t mode) noexcept {
 
 int open_private_at(int directory_fd, const char* name, int flags, mode_t mode) noexcept {
   return above_standard_streams(openat(directory_fd, name, flags | O_CLOEXEC, mode));
-}
-
-int WriteDirectory::open(const char* path) noexcept {
-  const int held = fd_.load(std::memory_order_acquire);
-  struct stat st {};
-  if (held >= 0 && fstat(held, &st) == 0 && st.st_dev == device_ && st.st_ino == inode_) return held;
-  if (const int error = make_directories(path); error != 0) return -error;
-  int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return -errno;
-  if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
-      (known_.load(std::memory_order_acquire) && (st.st_dev != device_ || st.st_ino != inode_))) {
-    close(fd);
-    return -EPERM;  // another user's, or no longer the directory the run began in
-  }
-  if (const int high = fcntl(fd, F_DUPFD_CLOEXEC, kHighDescriptor); high >= 0) {
-    close(fd);
-    fd = high;
-  } else {
-    fd = above_standard_streams(fd);
-  }
-  if (!known_.load(std::memory_order_acquire)) {  // the first open: every later one must match it
-    device_ = st.st_dev;
-    inode_ = st.st_ino;
-  }
-  int expected = held;
-  if (!fd_.compare_exchange_strong(expected, fd, std::memory_order_acq_rel)) {
-    close(fd);  // another thread opened it first
-    return expected;
-  }
-  known_.store(true, std::memory_order_release);
-  return fd;
 }
 
 int make_directories(const char* dir) noexcept {

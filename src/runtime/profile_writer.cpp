@@ -27,6 +27,7 @@
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/user_events.hpp"
+#include "runtime/write_directory.hpp"
 
 #ifndef PARPERF_VERSION
 #define PARPERF_VERSION "unknown"
@@ -397,7 +398,7 @@ struct ProfileNames {
   }
 };
 
-// The run directory, opened once (file_sink.hpp): at start-up, so a directory swapped for a link
+// The run directory, opened once (write_directory.hpp): at start-up, so a directory swapped for a link
 // later cannot redirect the profile.
 WriteDirectory g_run_directory;
 

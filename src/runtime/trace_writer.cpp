@@ -31,6 +31,7 @@
 #include "runtime/sampler.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/write_directory.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -352,7 +353,7 @@ bool start_trace() noexcept {
     return false;
   }
   // Opened once, and the file made relative to it: a directory swapped for a link during the run
-  // cannot redirect the trace (file_sink.hpp).
+  // cannot redirect the trace (write_directory.hpp).
   g_file->directory_fd = g_trace_directory.open(directory);
   if (g_file->directory_fd < 0) {
     warn_not_traced(directory, -g_file->directory_fd);
