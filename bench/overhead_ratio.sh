@@ -28,7 +28,7 @@ median_seconds() {
 }
 
 plain=$(PARPERF_ENABLE=0 median_seconds "$example")
-measured=$(median_seconds "$parperf" run -q -o "$scratch/run" -- "$example")
+measured=$(median_seconds "$parperf" run -q --force -o "$scratch/run" -- "$example")
 entries=$("$parperf" report --json "$scratch/run" | python3 -c '
 import json, sys
 def count(i): return i["count"] + sum(count(c) for c in i["children"])

@@ -81,7 +81,7 @@ report() {
 plain_true() { "$truth"; }
 version() { "$parperf" --version; }
 runtime_alone() { LD_PRELOAD="$runtime" PARPERF_DIR="$scratch/preloaded" PARPERF_QUIET=1 "$truth"; }
-run_true() { "$parperf" run -q -o "$scratch/run" -- "$truth"; }
+run_true() { "$parperf" run -q --force -o "$scratch/run" -- "$truth"; }
 
 echo "parperf fixed cost: median wall-clock time of $reps runs of each, the two variants in turn"
 busy=$(busy_percent)
@@ -97,7 +97,7 @@ if command -v "$mpicc" >/dev/null && command -v "$mpirun" >/dev/null; then
   "$mpicc" -O2 -o "$scratch/mpi_init_finalize" "$root/bench/startup/mpi_init_finalize.c"
   mpi_plain() { "$mpirun" --oversubscribe -np "$ranks" "$scratch/mpi_init_finalize"; }
   mpi_measured() {
-    "$mpirun" --oversubscribe -np "$ranks" "$parperf" run -q -o "$scratch/mpi" -- "$scratch/mpi_init_finalize"
+    "$mpirun" --oversubscribe -np "$ranks" "$parperf" run -q --force -o "$scratch/mpi" -- "$scratch/mpi_init_finalize"
   }
   report "mpirun -np $ranks parperf run (mpirun)" "$(compare mpi_plain mpi_measured)" "$ranks" "<= 15 ms a rank"
 else

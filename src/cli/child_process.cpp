@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,16 +19,26 @@ namespace {
 
 // The handler below reads these, so they are lock-free atomics: there is one child per parperf.
 std::atomic<pid_t> g_child{0};
-std::atomic<int> g_pending_signal{0};  // SIGTERM received before the child existed
+std::atomic<int> g_pending_signal{0};  // a signal received before the child existed
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-extern "C" void forward_to_child(int signal_number) {
+// What a user or a batch system sends to end or poke a job: sent to parperf, they are meant for the
+// program, so they are passed on to it.
+constexpr int kForwardedSignals[] = {SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2};
+constexpr int kForwardedCount = sizeof kForwardedSignals / sizeof kForwardedSignals[0];
+
+extern "C" void forward_to_child(int signal_number, siginfo_t* info, void*) {
+  // The terminal's Ctrl-C, Ctrl-\ and hang-up go to the whole foreground process group, the
+  // program included: passing them on would deliver them twice.
+  if (info != nullptr && info->si_code == SI_KERNEL) return;
+  const int saved_errno = errno;
   const pid_t child = g_child.load();
   if (child > 0) {
     kill(child, signal_number);
   } else {
     g_pending_signal.store(signal_number);
   }
+  errno = saved_errno;
 }
 
 // Saves the dispositions parperf changes while it waits, and restores them (also in the child,
@@ -35,16 +46,11 @@ extern "C" void forward_to_child(int signal_number) {
 class WaitingSignals {
  public:
   WaitingSignals() {
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
     struct sigaction forward {};
-    forward.sa_handler = forward_to_child;
-    forward.sa_flags = SA_RESTART;
+    forward.sa_sigaction = forward_to_child;
+    forward.sa_flags = SA_RESTART | SA_SIGINFO;
     sigemptyset(&forward.sa_mask);
-    sigaction(SIGINT, &ignore, &saved_int_);
-    sigaction(SIGQUIT, &ignore, &saved_quit_);
-    sigaction(SIGTERM, &forward, &saved_term_);
+    for (int i = 0; i < kForwardedCount; ++i) sigaction(kForwardedSignals[i], &forward, &saved_[i]);
   }
   WaitingSignals(const WaitingSignals&) = delete;
   WaitingSignals& operator=(const WaitingSignals&) = delete;
@@ -52,16 +58,20 @@ class WaitingSignals {
 
   // Async-signal-safe: called between fork and exec.
   void restore() const {
-    sigaction(SIGINT, &saved_int_, nullptr);
-    sigaction(SIGQUIT, &saved_quit_, nullptr);
-    sigaction(SIGTERM, &saved_term_, nullptr);
+    for (int i = 0; i < kForwardedCount; ++i) sigaction(kForwardedSignals[i], &saved_[i], nullptr);
   }
 
  private:
-  struct sigaction saved_int_ {};
-  struct sigaction saved_quit_ {};
-  struct sigaction saved_term_ {};
+  struct sigaction saved_[kForwardedCount] {};
 };
+
+// The program dies with parperf: SIGKILL, which it cannot ignore, when parperf ends without passing
+// a signal on (SIGKILL, the OOM killer). When parperf is gone already, the new parent's pid differs
+// from the one that forked, and the program never starts.
+void die_with_parent(pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) raise(SIGKILL);
+}
 
 // Writes the decimal `value` at `out` followed by a NUL, without allocating (between fork and exec).
 void write_decimal(char* out, long value) {
@@ -75,8 +85,9 @@ void write_decimal(char* out, long value) {
   *out = '\0';
 }
 
-[[noreturn]] void exec_child(const WaitingSignals& signals, char* const* argv, char* const* envp,
-                             char* pid_digits, int error_pipe) {
+[[noreturn]] void exec_child(const WaitingSignals& signals, pid_t parent, char* const* argv,
+                             char* const* envp, char* pid_digits, int error_pipe) {
+  die_with_parent(parent);
   signals.restore();
   write_decimal(pid_digits, static_cast<long>(getpid()));
   execvpe(argv[0], argv, envp);
@@ -107,6 +118,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
   std::fflush(nullptr);  // or buffered output would be written twice
 
   WaitingSignals signals;
+  const pid_t parent = getpid();
   const pid_t child = fork();
   if (child < 0) {
     const int error = errno;
@@ -116,7 +128,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
   }
   if (child == 0) {
     close(error_pipe[0]);
-    exec_child(signals, child_argv.data(), child_envp.data(), pid_entry.data() + digits_at, error_pipe[1]);
+    exec_child(signals, parent, child_argv.data(), child_envp.data(), pid_entry.data() + digits_at,
+               error_pipe[1]);
   }
   g_child.store(child);
   if (const int pending = g_pending_signal.exchange(0); pending != 0) kill(child, pending);

@@ -15,10 +15,12 @@ struct ChildResult {
 };
 
 // Forks and execs `argv` (argv[0] is searched in PATH) with `environment` ("NAME=value" entries)
-// plus `pid_variable`=<the child's own pid>, then waits for it. While it waits, parperf ignores
-// SIGINT and SIGQUIT, so Ctrl-C ends the program but parperf lives on to finish the run directory,
-// and forwards SIGTERM to the program, so a launcher that terminates parperf (mpirun does) still
-// lets the runtime write its profile. Throws std::system_error when fork or wait fails.
+// plus `pid_variable`=<the child's own pid>, then waits for it. While it waits, parperf passes
+// SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGUSR1 and SIGUSR2 sent to it on to the program and lives on to
+// finish the run directory (a launcher or batch system that terminates parperf still lets the runtime
+// write its profile); those the terminal sends to the whole foreground group (Ctrl-C) reach the
+// program directly and are not sent twice. The program gets SIGKILL when parperf dies (a parent-death
+// signal): it is never left running alone. Throws std::system_error when fork or wait fails.
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
                       const char* pid_variable);
 

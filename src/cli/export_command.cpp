@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -73,6 +74,13 @@ void run_export(const ExportCommandOptions& o) {
   const std::vector<exports::Flow> flows =
       exports::communication_flows(analysis::match_communication(traces), names);
   exports::export_timeline(traces, names, flows, outputs, progress_on_terminal(), 1 << 18, &samples);
+  // Say what was written, as `parperf report --html` does: a silent success looks like nothing happened.
+  const std::pair<const std::string*, const char*> written[] = {{&o.perfetto, "the Perfetto trace"},
+                                                                {&o.chrome_json, "the Chrome trace"},
+                                                                {&o.otf2, "the OTF2 archive"},
+                                                                {&o.csv, "the CSV events"}};
+  for (const auto& [file, what] : written)
+    if (!file->empty()) fmt::print("parperf: wrote {} {}\n", what, report::printable(*file));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/trace_command.hpp"
+#include "cli/usage_hints.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"parperf: measures where parallel programs lose their time", "parperf"};
@@ -20,12 +21,21 @@ int main(int argc, char** argv) {
   parperf::cli::add_compiler_commands(app);
   parperf::cli::add_filter_command(app);
 
+  if (const auto message = parperf::cli::unknown_command_message(app, argc, argv)) {
+    fmt::print(stderr, "parperf: {}\n", *message);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version: printed by CLI11
     return app.exit(e);
   } catch (const CLI::RuntimeError& e) {  // a subcommand ended with a status; it printed its own message
     return e.get_exit_code();
+  } catch (const CLI::ExtrasError& e) {
+    const auto message = parperf::cli::unknown_option_message(app);
+    fmt::print(stderr, "parperf: {}\nRun 'parperf --help' for more information.\n",
+               message.value_or(e.what()));
+    return 2;
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "parperf: {}\nRun 'parperf --help' for more information.\n", e.what());
     return 2;  // a usage error, as for most Unix commands

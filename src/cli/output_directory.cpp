@@ -1,5 +1,6 @@
 #include "cli/output_directory.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,6 +47,26 @@ bool claim_directory(const std::filesystem::path& directory) {
   if (stat(directory.c_str(), &target) != 0 || !S_ISDIR(target.st_mode)) return false;
   if (target.st_uid != me) throw foreign(directory, "a directory", target.st_uid);
   return made;
+}
+
+HeldDirectory::HeldDirectory(const std::filesystem::path& directory)
+    : fd_(open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) {}
+
+HeldDirectory& HeldDirectory::operator=(HeldDirectory&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+HeldDirectory::~HeldDirectory() {
+  if (fd_ >= 0) close(fd_);
+}
+
+std::filesystem::path HeldDirectory::path() const {
+  return std::filesystem::path("/proc/self/fd") / std::to_string(fd_);
 }
 
 }  // namespace parperf::cli

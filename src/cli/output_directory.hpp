@@ -28,4 +28,26 @@ std::filesystem::path make_fresh_directory(const std::filesystem::path& name);
 // (a file in the way, no permission) are left to the writer, which names them when it cannot write.
 bool claim_directory(const std::filesystem::path& directory);
 
+// A run directory opened once, its name not followed when it is a symbolic link: `parperf run` opens
+// it before the program starts and writes run.json relative to it, so a directory that whoever owns
+// its parent swaps for a link during the run does not redirect run.json (the runtime does the same
+// for the profiles). Not open (fd() < 0) when the directory did not exist or was a link.
+class HeldDirectory {
+ public:
+  HeldDirectory() = default;
+  explicit HeldDirectory(const std::filesystem::path& directory);
+  HeldDirectory(HeldDirectory&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  HeldDirectory& operator=(HeldDirectory&& other) noexcept;
+  HeldDirectory(const HeldDirectory&) = delete;
+  HeldDirectory& operator=(const HeldDirectory&) = delete;
+  ~HeldDirectory();
+
+  int fd() const { return fd_; }
+  // A path that names the opened directory itself, whatever now lies at its name (/proc/self/fd/N).
+  std::filesystem::path path() const;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace parperf::cli

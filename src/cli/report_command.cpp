@@ -322,7 +322,16 @@ void add_report_command(CLI::App& app) {
   report->add_flag("--partial", o->partial,
                    "Report what can be read when profile files are missing or damaged (with warnings)");
 
-  report->callback([o] { report_errors_of([&] { run_report(*o); }); });
+  // A second directory is a comparison, which is `parperf diff`'s: say so rather than "not expected".
+  auto more = std::make_shared<std::vector<std::string>>();
+  report->add_option("MORE", *more)->group("");
+  report->callback([o, more] {
+    if (!more->empty())
+      throw CLI::ValidationError(
+          fmt::format("parperf report reads one run directory; to compare two runs, use: parperf diff {} {}",
+                      report::printable(o->directory), report::printable(more->front())));
+    report_errors_of([&] { run_report(*o); });
+  });
 }
 
 }  // namespace parperf::cli

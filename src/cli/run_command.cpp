@@ -8,6 +8,7 @@
 // directory: the directory's default name comes from the job id, and rank 0 alone writes run.json. `--np N`
 // runs `mpirun -np N parperf run ...` (`oshrun ...` for an OpenSHMEM program) itself and writes run.json once
 // the job has ended.
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 #include "cli/openmp_runtime.hpp"
 #include "cli/output_directory.hpp"
 #include "cli/preload.hpp"
+#include "cli/run_directory_reuse.hpp"
 #include "cli/run_program.hpp"
 #include "cli/shmem_launch.hpp"
 #include "cli/sweep.hpp"
@@ -36,6 +38,8 @@
 #include "format/profile_files.hpp"
 #include "format/run_directory.hpp"
 #include "format/run_info.hpp"
+#include "format/run_info_at.hpp"
+#include "report/printable_text.hpp"
 
 extern char** environ;
 
@@ -77,7 +81,12 @@ PreparedDirectory prepare_run_directory(const RunOptions& options, const MpiJob&
   if (!options.output.empty()) {
     // The runtime replaces "%p" with the program's pid: only it knows that directory.
     if (options.output.find("%p") != std::string::npos) return {options.output};
-    return {options.output, claim_directory(options.output)};
+    const bool made = claim_directory(options.output);
+    // The ranks `--np` starts share the directory their launcher's parperf took already. The ranks
+    // of a launcher that gives no job id cannot tell a sibling's files from an earlier run's.
+    if (!options.job_member && !(job.is_rank && job.job_id.empty()))
+      take_run_directory(options.output, job.is_rank ? job.job_id : "", options.force);
+    return {options.output, made};
   }
   const auto program = std::filesystem::path(options.command.front()).filename().string();
   if (job.is_rank && !job.job_id.empty()) {
@@ -93,7 +102,11 @@ PreparedDirectory prepare_run_directory(const RunOptions& options, const MpiJob&
 }
 
 // The runtime gets an absolute path: the program may change its working directory before it writes.
+// An existing directory is named by its real path: the runtime opens it without following a link at
+// its name (a -o that is the user's own link to a directory is resolved here, before the run).
 std::filesystem::path absolute_directory(const std::filesystem::path& directory) {
+  std::error_code error;
+  if (auto real = std::filesystem::canonical(directory, error); !error) return real;
   auto path = std::filesystem::absolute(directory).lexically_normal();
   if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) path = path.parent_path();
   return path;
@@ -122,6 +135,16 @@ std::map<std::string, std::string> parperf_variables(const std::vector<std::stri
   return variables;
 }
 
+// Why exec failed, in the user's terms: execvp says "Permission denied" for a directory.
+std::string why_not_run(const std::string& program, int exec_error) {
+  std::error_code error;
+  if (exec_error == EACCES) {
+    const auto resolved = resolve_program(program, std::getenv("PATH"));
+    if (std::filesystem::is_directory(resolved.value_or(program), error)) return "it is a directory";
+  }
+  return std::strerror(exec_error);
+}
+
 void report_signal(int signal_number) {
   const char* name = sigabbrev_np(signal_number);
   fmt::print(stderr, "parperf: program terminated by signal {} (SIG{})\n", signal_number,
@@ -130,18 +153,27 @@ void report_signal(int signal_number) {
 
 // A directory made here for a program that did not start, or that the runtime never got into
 // (statically linked), is removed: an empty run directory would only say less than the messages.
-void remove_if_unused(const PreparedDirectory& prepared, const std::filesystem::path& directory) {
+// Returns whether it was removed. What lies at the name now must be the directory `held` opened:
+// one swapped for a link is left alone.
+bool remove_if_unused(const PreparedDirectory& prepared, const std::filesystem::path& directory,
+                      const HeldDirectory& held) {
   std::error_code error;
-  if (prepared.made_here && std::filesystem::is_empty(directory, error))
-    std::filesystem::remove(directory, error);
+  if (!prepared.made_here) return false;
+  if (held.fd() >= 0) {
+    struct stat opened {};
+    struct stat named {};
+    if (fstat(held.fd(), &opened) != 0 || lstat(directory.c_str(), &named) != 0 ||
+        opened.st_dev != named.st_dev || opened.st_ino != named.st_ino)
+      return false;
+  }
+  return std::filesystem::is_empty(directory, error) && std::filesystem::remove(directory, error);
 }
 
 // After the program ended: run.json and a line saying where the profile is.
 void finish_run_directory(const RunOptions& options, const std::filesystem::path& shown,
-                          const std::filesystem::path& directory, std::filesystem::file_time_type start,
-                          format::RunInfo& info) {
-  std::error_code error;
-  if (!std::filesystem::is_directory(directory, error)) {
+                          const std::filesystem::path& directory, const HeldDirectory& held,
+                          std::filesystem::file_time_type start, format::RunInfo& info) {
+  if (held.fd() < 0) {
     // The runtime has said why if it could not write; do not name the directory a second time.
     if (!options.quiet) {
       fmt::print(stderr,
@@ -150,28 +182,29 @@ void finish_run_directory(const RunOptions& options, const std::filesystem::path
     }
     return;
   }
-  info.profiles = format::find_profiles(directory);
+  info.profiles = format::find_profiles(held.path());
   // A reused -o directory may keep profiles this run did not rewrite (an earlier run had more
   // ranks); the report would mix them in. The slack covers coarse file-system timestamps.
-  if (const auto stale = format::find_profiles(directory, start - std::chrono::seconds(1)); !stale.empty()) {
+  if (const auto stale = format::find_profiles(held.path(), start - std::chrono::seconds(1));
+      !stale.empty()) {
     fmt::print(stderr,
                "parperf: warning: {} also holds an earlier run's {}{}: remove old profiles first, or the "
                "report mixes them in\n",
-               shown.string(), stale.front(),
+               report::printable(shown.string()), stale.front(),
                stale.size() > 1 ? fmt::format(" and {} more", stale.size() - 1) : "");
   }
   try {
-    format::write_run_info(directory, info);
+    format::write_run_info(held.fd(), directory, info);
   } catch (const std::exception& e) {
     fmt::print(stderr, "parperf: {}\n", e.what());
   }
   if (options.quiet) return;
   if (info.profiles.empty()) {
     fmt::print(stderr, "parperf: the program ended before the runtime wrote a profile to {}\n",
-               shown.string());
+               report::printable(shown.string()));
   } else {
-    fmt::print(stderr, "parperf: profile written to {} \u2014 see: parperf report {}\n", shown.string(),
-               shell_word(shown.string()));
+    fmt::print(stderr, "parperf: profile written to {} \u2014 see: parperf report {}\n",
+               report::printable(shown.string()), report::printable(shell_word(shown.string())));
   }
 }
 
@@ -249,6 +282,7 @@ int run_job(const RunOptions& options) {
   const auto prepared = prepare_run_directory(options, MpiJob{});
   const auto& shown = prepared.shown;
   const auto directory = absolute_directory(shown);
+  HeldDirectory held(directory);  // before the job starts: run.json goes where the ranks write
   std::vector<std::string> inner = {"-o", directory.string(), "--openmp-runtime", options.openmp_runtime,
                                     "--job-member"};
   if (options.quiet) inner.emplace_back("-q");
@@ -279,7 +313,7 @@ int run_job(const RunOptions& options) {
   const auto launcher = run_child(command, environment, "PARPERF_LAUNCHER_PID");
   info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (launcher.exec_error != 0) {
-    remove_if_unused(prepared, directory);
+    remove_if_unused(prepared, directory, held);
     fmt::print(stderr,
                "parperf: cannot run the launcher '{}': {} (set PARPERF_MPIRUN, or PARPERF_OSHRUN for an "
                "OpenSHMEM program, to name it)\n",
@@ -289,8 +323,11 @@ int run_job(const RunOptions& options) {
   info.exit_code = launcher.exit_code;
   info.signal = launcher.signal;
   info.openmp_runtime = options.openmp_runtime;
-  remove_if_unused(prepared, directory);
-  finish_run_directory(options, shown, directory, start_file_time, info);
+  if (remove_if_unused(prepared, directory, held))
+    held = HeldDirectory();
+  else if (held.fd() < 0)
+    held = HeldDirectory(directory);  // made by the ranks' runtimes
+  finish_run_directory(options, shown, directory, held, start_file_time, info);
   return launcher.signal ? 128 + *launcher.signal : launcher.exit_code.value_or(kParperfFailed);
 }
 
@@ -303,6 +340,7 @@ int run_program(const RunOptions& options) {
   const auto prepared = prepare_run_directory(options, job);
   const auto& shown = prepared.shown;
   const auto directory = absolute_directory(shown);
+  HeldDirectory held(directory);  // before the program starts: run.json goes where the runtime writes
   std::vector<std::pair<std::string, std::string>> settings = {{"PARPERF_DIR", directory.string()}};
   if (options.quiet) settings.emplace_back("PARPERF_QUIET", "1");  // the runtime's messages too
   const auto local_traces = local_trace_directory(options.trace);
@@ -335,9 +373,9 @@ int run_program(const RunOptions& options) {
   info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (child.exec_error != 0) {
-    remove_if_unused(prepared, directory);
-    fmt::print(stderr, "parperf: cannot run '{}': {}\n", options.command.front(),
-               std::strerror(child.exec_error));
+    remove_if_unused(prepared, directory, held);
+    fmt::print(stderr, "parperf: cannot run '{}': {}\n", report::printable(options.command.front()),
+               why_not_run(options.command.front(), child.exec_error));
     return kCannotRun;
   }
   info.exit_code = child.exit_code;
@@ -349,9 +387,12 @@ int run_program(const RunOptions& options) {
   if (options.job_member || (job.is_rank && job.rank != 0)) {
     return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
   }
-  remove_if_unused(prepared, directory);
-  finish_run_directory(options, with_pid(shown, child.pid), with_pid(directory, child.pid), start_file_time,
-                       info);
+  const auto written = with_pid(directory, child.pid);
+  if (remove_if_unused(prepared, directory, held))
+    held = HeldDirectory();
+  else if (held.fd() < 0)
+    held = HeldDirectory(written);  // a "%p" name, or one the runtime made
+  finish_run_directory(options, with_pid(shown, child.pid), written, held, start_file_time, info);
   return child.signal ? 128 + *child.signal : child.exit_code.value_or(kParperfFailed);
 }
 
@@ -362,6 +403,9 @@ void add_run_command(CLI::App& app) {
          "-o,--output", options->output,
          "Run directory to write (default: parperf-<program>-<date>-<time> in the current directory)")
       ->type_name("DIR");
+  run->add_flag("--force", options->force,
+                "Replace the run a -o directory already holds (its files are removed before the program "
+                "starts); without it such a directory is refused");
   run->add_flag("-q,--quiet", options->quiet, "Print only warnings and errors");
   run->add_flag("-v,--verbose", options->verbose, "Also say which OpenMP runtime the program runs on");
   run->add_option("--openmp-runtime", options->openmp_runtime,
@@ -403,7 +447,9 @@ void add_run_command(CLI::App& app) {
   run->positionals_at_end();  // everything from the program name on belongs to the program
   run->footer(
       "Exit status: the program's; 128+N when signal N ended it; 127 when it could not be started;\n"
-      "125 when parperf itself failed. The runtime library is <parperf>/../lib/libparperf.so unless\n"
+      "125 when parperf itself failed. SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGUSR1 and SIGUSR2 sent to\n"
+      "parperf are passed on to the program; if parperf itself is killed, the program is killed too.\n"
+      "The runtime library is <parperf>/../lib/libparperf.so unless\n"
       "PARPERF_LIBRARY names another; libomp is the one found at build time unless PARPERF_LIBOMP\n"
       "names another.");
   run->callback([options, parameters, sweep] {

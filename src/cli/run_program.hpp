@@ -24,6 +24,7 @@ struct RunOptions {
   std::string output;
   bool quiet = false;
   bool verbose = false;
+  bool force = false;  // --force: replace the earlier run a -o directory holds (run_directory_reuse.hpp)
   std::string openmp_runtime = "auto";  // --openmp-runtime: auto, libomp or native
   int processes = 0;        // --np: start an MPI job of that many ranks (kRanksOfTheSweep: --sweep's)
   bool job_member = false;  // started by `parperf run --np`: the launcher writes run.json

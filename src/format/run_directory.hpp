@@ -27,13 +27,18 @@ inline int profile_file_name(char* buffer, std::size_t size, std::int64_t rank) 
 inline constexpr const char* kLocalityFileName = "locality.json";
 inline constexpr const char* kLocalityRankPrefix = "locality-rank-";
 
-// "parperf-<program>-<YYYYmmdd-HHMMSS>", the default run directory (local time of `when`).
+// "parperf-<program>-<YYYYmmdd-HHMMSS>", the default run directory (local time of `when`). Control
+// characters of the program's name (ESC, BEL, CR, newline: a name can hold any) become '_': the name
+// is printed in messages and listed by ls, where they would act on the terminal.
 inline int default_run_directory_name(char* buffer, std::size_t size, const char* program, std::time_t when) {
   std::tm local{};
   localtime_r(&when, &local);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-  return std::snprintf(buffer, size, "parperf-%s-%s", program, stamp);
+  const int length = std::snprintf(buffer, size, "parperf-%s-%s", program, stamp);
+  for (char* c = buffer; size > 0 && *c != '\0'; ++c)
+    if (static_cast<unsigned char>(*c) < 0x20 || *c == 0x7f) *c = '_';
+  return length;
 }
 
 }  // namespace parperf::format

@@ -1,4 +1,5 @@
 #include "format/run_info.hpp"
+#include "format/run_info_at.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -158,15 +159,31 @@ std::optional<RunInfo> read_run_info(const std::filesystem::path& directory) {
 }
 
 void write_run_info(const std::filesystem::path& directory, const RunInfo& info) {
+  const int directory_fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory_fd < 0)
+    throw std::runtime_error(
+        fmt::format("cannot write {}: {}", (directory / kRunInfoFileName).string(), std::strerror(errno)));
+  try {
+    write_run_info(directory_fd, directory, info);
+  } catch (...) {
+    close(directory_fd);
+    throw;
+  }
+  close(directory_fd);
+}
+
+void write_run_info(int directory_fd, const std::filesystem::path& directory, const RunInfo& info) {
   const auto final_path = directory / kRunInfoFileName;
   // Per-process temporary name: under mpirun every rank's parperf writes this file.
-  const auto temporary = directory / fmt::format(".{}.{}.tmp", kRunInfoFileName, getpid());
+  const std::string temporary_name = fmt::format(".{}.{}.tmp", kRunInfoFileName, getpid());
+  const auto temporary = directory / temporary_name;
   const std::string text = run_info_json(info);
   // The name is predictable: never through a symbolic link or into a file planted there. Something
   // in the way (a stale file of an earlier process with this pid, a link) is removed, not followed.
-  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0 && errno == EEXIST && unlink(temporary.c_str()) == 0)
-    fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int fd = openat(directory_fd, temporary_name.c_str(), kFlags, 0666);
+  if (fd < 0 && errno == EEXIST && unlinkat(directory_fd, temporary_name.c_str(), 0) == 0)
+    fd = openat(directory_fd, temporary_name.c_str(), kFlags, 0666);
   if (fd < 0)
     throw std::runtime_error(fmt::format("cannot write {}: {}", temporary.string(), std::strerror(errno)));
   std::size_t written = 0;
@@ -178,16 +195,15 @@ void write_run_info(const std::filesystem::path& directory, const RunInfo& info)
   }
   const int write_error = written == text.size() ? 0 : errno;
   if (close(fd) != 0 || write_error != 0) {
-    unlink(temporary.c_str());
+    unlinkat(directory_fd, temporary_name.c_str(), 0);
     throw std::runtime_error(fmt::format("cannot write {}: {}", temporary.string(),
                                          std::strerror(write_error ? write_error : errno)));
   }
   // rename replaces a run.json that is a symbolic link instead of writing through it.
-  std::error_code error;
-  std::filesystem::rename(temporary, final_path, error);
-  if (error) {
-    unlink(temporary.c_str());
-    throw std::runtime_error(fmt::format("cannot write {}: {}", final_path.string(), error.message()));
+  if (renameat(directory_fd, temporary_name.c_str(), directory_fd, kRunInfoFileName) != 0) {
+    const int error = errno;
+    unlinkat(directory_fd, temporary_name.c_str(), 0);
+    throw std::runtime_error(fmt::format("cannot write {}: {}", final_path.string(), std::strerror(error)));
   }
 }
 

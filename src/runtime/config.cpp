@@ -36,11 +36,19 @@ bool parse_flag(const char* name, bool fallback) {
   return fallback;
 }
 
-bool parse_integer(const char* name, const char* value, long long min, long long max, long long& out) {
+// `value` as a whole number from min to max, nothing else around it.
+bool parse_integer_quietly(const char* value, long long min, long long max, long long& out) {
   char* end = nullptr;
   errno = 0;
   const long long parsed = std::strtoll(value, &end, 10);
-  if (errno != 0 || end == value || *end != '\0' || parsed < min || parsed > max) {
+  if (errno != 0 || end == value || *end != '\0' || parsed < min || parsed > max) return false;
+  out = parsed;
+  return true;
+}
+
+bool parse_integer(const char* name, const char* value, long long min, long long max, long long& out) {
+  long long parsed = 0;
+  if (!parse_integer_quietly(value, min, max, parsed)) {
     warn("%s='%s' is not a whole number from %lld to %lld; ignored", name, value, min, max);
     return false;
   }
@@ -229,7 +237,17 @@ void load_config(Config& config) {
   // `parperf run` names the one process it measures; the processes that one forks (shells,
   // compilers, helpers) inherit LD_PRELOAD but stay silent.
   if (const char* pid = env("PARPERF_PID")) {
-    if (std::strtoll(pid, nullptr, 10) != static_cast<long long>(getpid())) {
+    long long owner = 0;
+    if (!parse_integer_quietly(pid, 1, 1LL << 31, owner)) {
+      // Not a pid: which process it meant is unknown, so none measures; but not silently.
+      warn(
+          "PARPERF_PID='%s' is not a process id; this process is not measured (parperf run sets it to the "
+          "pid of the program it starts)",
+          pid);
+      config.enabled = false;
+      return;
+    }
+    if (owner != static_cast<long long>(getpid())) {
       config.enabled = false;
       return;
     }

@@ -5,6 +5,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "runtime/file_size_signal.hpp"
+
 namespace parperf::runtime {
 
 void warn(const char* format, ...) {
@@ -18,6 +20,7 @@ void warn(const char* format, ...) {
   if (body > 0) length += body;
   if (length > static_cast<int>(sizeof line) - 2) length = static_cast<int>(sizeof line) - 2;
   line[length++] = '\n';
+  const FileSizeSignalHeld no_signal;  // stderr may be a file past the program's RLIMIT_FSIZE
   ssize_t ignored = ::write(STDERR_FILENO, line, static_cast<std::size_t>(length));
   (void)ignored;
 }
@@ -43,6 +46,7 @@ SignalSafeLine& SignalSafeLine::operator<<(long long number) noexcept {
 
 void SignalSafeLine::emit() noexcept {
   buffer_[length_++] = '\n';
+  const FileSizeSignalHeld no_signal;
   ssize_t ignored = ::write(STDERR_FILENO, buffer_, length_);
   (void)ignored;
 }

@@ -7,16 +7,29 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/file_size_signal.hpp"
+
 namespace parperf::runtime {
 
-int open_private(const char* path, int flags, mode_t mode) noexcept {
-  int fd = open(path, flags | O_CLOEXEC, mode);
+namespace {
+
+int above_standard_streams(int fd) noexcept {
   if (fd >= 0 && fd <= 2) {
     const int above = fcntl(fd, F_DUPFD_CLOEXEC, 3);
     close(fd);
     fd = above;
   }
   return fd;
+}
+
+}  // namespace
+
+int open_private(const char* path, int flags, mode_t mode) noexcept {
+  return above_standard_streams(open(path, flags | O_CLOEXEC, mode));
+}
+
+int open_private_at(int directory_fd, const char* name, int flags, mode_t mode) noexcept {
+  return above_standard_streams(openat(directory_fd, name, flags | O_CLOEXEC, mode));
 }
 
 int make_directories(const char* dir) noexcept {
@@ -39,6 +52,7 @@ int make_directories(const char* dir) noexcept {
 }
 
 void FileSink::write_all(const std::uint8_t* data, std::size_t size) noexcept {
+  const FileSizeSignalHeld no_signal;  // past RLIMIT_FSIZE: EFBIG, never SIGXFSZ in the program
   while (size > 0 && !error_) {
     const ssize_t n = ::write(fd_, data, size);
     if (n < 0) {
@@ -75,6 +89,7 @@ void FileSink::patch(std::uint64_t position, const void* data, std::size_t size)
     return;
   }
   if (position + size > flushed_) flush();  // straddles the buffer: make it all file-resident
+  const FileSizeSignalHeld no_signal;
   const ssize_t n = ::pwrite(fd_, data, size, static_cast<off_t>(position));
   if (n != static_cast<ssize_t>(size) && !error_) error_ = n < 0 ? errno : EIO;
 }

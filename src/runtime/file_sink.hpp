@@ -18,6 +18,9 @@ int open_private(const char* path, int flags, mode_t mode = 0) noexcept;
 // refused (EPERM): it may hold their links to files we would then overwrite.
 int make_directories(const char* dir) noexcept;
 
+// open_private relative to the directory `directory_fd`.
+int open_private_at(int directory_fd, const char* name, int flags, mode_t mode = 0) noexcept;
+
 class FileSink {
  public:
   FileSink(int fd, std::uint8_t* buffer, std::size_t capacity) noexcept

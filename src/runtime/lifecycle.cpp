@@ -145,6 +145,7 @@ bool ensure_initialised() noexcept {
   state_detail::cpu_sample_ticks = static_cast<std::uint64_t>(
       static_cast<double>(state_detail::config.cpu_sample_ns) * estimated_ticks_per_ns());
   capture_process_facts();
+  open_run_directory();
   prepare_thread_exit_hook();
   if (state_detail::config.trace) start_trace();
   start_recording_switch(state_detail::config.start_recording, now_ticks());

@@ -27,6 +27,7 @@
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/user_events.hpp"
+#include "runtime/write_directory.hpp"
 
 #ifndef PARPERF_VERSION
 #define PARPERF_VERSION "unknown"
@@ -384,24 +385,28 @@ std::atomic<bool> g_final_started{false};
 std::atomic<bool> g_flush_in_progress{false};
 std::atomic<pid_t> g_flusher{0};  // the thread of the flush in progress
 
-struct ProfilePaths {
-  char final[sizeof Config::output_dir + 80] = "";
-  char temp[sizeof Config::output_dir + 96] = "";
-  char flush_temp[sizeof Config::output_dir + 96] = "";
+// The profile's names in the run directory: the final one, this write's temporary one, a flush's.
+struct ProfileNames {
+  char final[80] = "";
+  char temp[96] = "";
+  char flush_temp[96] = "";
 
-  bool make(const char* dir, const char* name, const char* temp_suffix) {
-    return append(final, sizeof final, dir) && append(final, sizeof final, "/") &&
-           append(final, sizeof final, name) && append(temp, sizeof temp, final) &&
+  bool make(const char* name, const char* temp_suffix) {
+    return append(final, sizeof final, name) && append(temp, sizeof temp, final) &&
            append(temp, sizeof temp, temp_suffix) && append(flush_temp, sizeof flush_temp, final) &&
            append(flush_temp, sizeof flush_temp, ".partial");
   }
 };
 
-// Writes the whole profile into a new file at `path`; 0 or the errno that stopped it. The name is
-// predictable, so the file is made afresh, never through a link someone planted there.
-int write_file(const char* path, format::EndReason reason, int signal, WriteSlot& slot) {
-  unlink(path);  // what a killed run left behind
-  const int fd = open_private(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+// The run directory, opened once (write_directory.hpp): at start-up, so a directory swapped for a link
+// later cannot redirect the profile.
+WriteDirectory g_run_directory;
+
+// Writes the whole profile into a new file `name` in `directory_fd`; 0 or the errno that stopped
+// it. The name is predictable, so the file is made afresh, never through a link someone planted there.
+int write_file(int directory_fd, const char* name, format::EndReason reason, int signal, WriteSlot& slot) {
+  unlinkat(directory_fd, name, 0);  // what a killed run left behind
+  const int fd = open_private_at(directory_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
   if (fd < 0) return errno;
   FileSink sink(fd, slot.buffer, sizeof slot.buffer);
   Writer writer(sink);
@@ -409,23 +414,25 @@ int write_file(const char* path, format::EndReason reason, int signal, WriteSlot
   sink.flush();
   const int error = sink.error();
   close(fd);
-  if (error != 0) unlink(path);
+  if (error != 0) unlinkat(directory_fd, name, 0);
   return error;
 }
 
 // The final write waits for a flush on another thread to finish (it drops its file once it sees
 // the final write begun, or renames it first). A flush on this very thread was interrupted by the
 // signal that brought us here and never resumes: its temporary file is removed instead.
-void wait_for_flush_to_end(pid_t self, const ProfilePaths& paths) {
+void wait_for_flush_to_end(pid_t self, int directory_fd, const ProfileNames& names) {
   if (g_flush_in_progress.load(std::memory_order_seq_cst) &&
       g_flusher.load(std::memory_order_relaxed) == self) {
-    unlink(paths.flush_temp);
+    unlinkat(directory_fd, names.flush_temp, 0);
     return;
   }
   wait_while([] { return g_flush_in_progress.load(std::memory_order_seq_cst); }, 10000);
 }
 
 }  // namespace
+
+void open_run_directory() noexcept { g_run_directory.open(config().output_dir); }
 
 void capture_process_facts() noexcept {
   if (gethostname(g_hostname, sizeof g_hostname) != 0) std::strcpy(g_hostname, "unknown");
@@ -460,22 +467,24 @@ bool write_profile(format::EndReason reason, int signal) noexcept {
   const char* dir = config().output_dir;
   char name[64];
   format::profile_file_name(name, sizeof name, config().rank);
-  ProfilePaths paths;
+  ProfileNames names;
   bool written = false;
-  if (!paths.make(dir, name, final_write ? ".final.partial" : ".partial")) {
+  const int directory_fd = g_run_directory.open(dir);
+  if (!names.make(name, final_write ? ".final.partial" : ".partial")) {
     warn_unwritable(dir, ENAMETOOLONG);
-  } else if (const int error = make_directories(dir); error != 0) {
-    warn_unwritable(dir, error);
+  } else if (directory_fd < 0) {
+    warn_unwritable(dir, -directory_fd);
   } else {
     WriteSlot& slot = final_write ? g_final_slot : g_flush_slot;
-    if (const int write_error = write_file(paths.temp, reason, signal, slot); write_error != 0) {
+    if (const int write_error = write_file(directory_fd, names.temp, reason, signal, slot);
+        write_error != 0) {
       warn_unwritable(dir, write_error);
     } else if (!final_write && g_final_started.load(std::memory_order_seq_cst)) {
-      unlink(paths.temp);  // stale already: the final write has begun and will replace it
+      unlinkat(directory_fd, names.temp, 0);  // stale already: the final write has begun and will replace it
     } else {
-      if (final_write) wait_for_flush_to_end(self, paths);
+      if (final_write) wait_for_flush_to_end(self, directory_fd, names);
       // Rename last: a reader sees the previous complete profile or this one, never half of one.
-      if (rename(paths.temp, paths.final) != 0)
+      if (renameat(directory_fd, names.temp, directory_fd, names.final) != 0)
         warn_unwritable(dir, errno);
       else
         written = true;

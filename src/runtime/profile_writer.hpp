@@ -13,6 +13,11 @@ namespace parperf::runtime {
 // always writes and ends up as the file, even when it interrupts or overlaps a flush.
 bool write_profile(format::EndReason reason, int signal) noexcept;
 
+// Opens the run directory (making it when missing) for the profile to be written into later,
+// relative to this descriptor: a directory swapped for a link during the run does not redirect it.
+// Failing is silent here; the write tries again and says why it cannot.
+void open_run_directory() noexcept;
+
 // Process facts captured at start-up for the profile header (hostname, command line).
 void capture_process_facts() noexcept;
 

@@ -31,6 +31,7 @@
 #include "runtime/sampler.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/write_directory.hpp"
 
 namespace parperf::runtime {
 namespace {
@@ -53,9 +54,12 @@ struct TraceFileState {
   std::uint64_t process_section_at = 0;
   std::int64_t file_rank = 0;
   char directory[sizeof Config::output_dir] = {};
-  char path[sizeof Config::output_dir + 64] = {};
+  char path[sizeof Config::output_dir + 64] = {};  // for messages: the file is `name` in `directory_fd`
+  char name[64] = {};
+  int directory_fd = -1;
 };
 constinit TraceFileState* g_file = nullptr;
+WriteDirectory g_trace_directory;
 alignas(FileSink) std::uint8_t g_sink_storage[sizeof(FileSink)];
 alignas(Writer) std::uint8_t g_writer_storage[sizeof(Writer)];
 
@@ -348,12 +352,18 @@ bool start_trace() noexcept {
     warn_not_traced(directory, ENAMETOOLONG);
     return false;
   }
-  if (const int error = make_directories(directory); error != 0) {
-    warn_not_traced(directory, error);
+  // Opened once, and the file made relative to it: a directory swapped for a link during the run
+  // cannot redirect the trace (write_directory.hpp).
+  g_file->directory_fd = g_trace_directory.open(directory);
+  if (g_file->directory_fd < 0) {
+    warn_not_traced(directory, -g_file->directory_fd);
     return false;
   }
-  unlink(g_file->path);  // what an earlier run left behind; made afresh, never through a planted link
-  g_file->fd = open_private(g_file->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+  format::trace_file_name(g_file->name, sizeof g_file->name, g_file->file_rank);
+  unlinkat(g_file->directory_fd, g_file->name,
+           0);  // an earlier run's; made afresh, never through a planted link
+  g_file->fd =
+      open_private_at(g_file->directory_fd, g_file->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
   if (g_file->fd < 0) {
     warn_not_traced(directory, errno);
     return false;
@@ -367,20 +377,20 @@ bool start_trace() noexcept {
   if (g_file->sink->failed()) {
     warn_not_traced(directory, g_file->sink->error());
     close(g_file->fd);
-    unlink(g_file->path);
+    unlinkat(g_file->directory_fd, g_file->name, 0);
     return false;
   }
   pthread_t thread;
   if (!prepare_block_buffers(config().trace_buffer_bytes)) {
     warn_not_traced(directory, ENOMEM);
     close(g_file->fd);
-    unlink(g_file->path);
+    unlinkat(g_file->directory_fd, g_file->name, 0);
     return false;
   }
   if (create_runtime_thread(&thread, writer_main, nullptr) != 0) {
     warn_not_traced(directory, EAGAIN);
     close(g_file->fd);
-    unlink(g_file->path);
+    unlinkat(g_file->directory_fd, g_file->name, 0);
     return false;
   }
   pthread_detach(thread);
@@ -504,9 +514,9 @@ void close_trace() noexcept {
     PatchSink patch(g_file->process_section_at);
     format::RecordWriter<PatchSink> rewriter(patch);
     write_process_section(rewriter);
-    char renamed[sizeof g_file->path];
-    if (patch.put_at(g_file->fd) && make_path(renamed, sizeof renamed, g_file->directory, config().rank))
-      rename(g_file->path, renamed);
+    char renamed[sizeof g_file->name];
+    format::trace_file_name(renamed, sizeof renamed, config().rank);
+    if (patch.put_at(g_file->fd)) renameat(g_file->directory_fd, g_file->name, g_file->directory_fd, renamed);
   }
   close(g_file->fd);
   lost_samples += g_dropped_samples.load(std::memory_order_relaxed);

@@ -128,6 +128,24 @@ TEST(RunDirectorySafety, RunJsonIsNeverWrittenThroughALinkAtItsTemporaryName) {
   EXPECT_NE(read_file(run_directory / "run.json").find("\"command\""), std::string::npos);
 }
 
+// Whoever owns the run directory's parent can rename the directory while the program runs and put a
+// link to any directory at its name: the profile and run.json must still go into the directory the
+// run began in, never through the link. The program does it itself here, as the attacker would.
+TEST(RunDirectorySafety, ARunDirectorySwappedForALinkDuringTheRunIsNotFollowed) {
+  TempDir tmp;
+  const fs::path run_directory = tmp / "run";
+  const fs::path elsewhere = tmp / "elsewhere";
+  fs::create_directory(elsewhere);
+  const auto run = run_process({parperf_command().string(), "run", "-q", "-o", run_directory.string(), "--",
+                                "/bin/sh", "-c", "mv \"$1\" \"$1.moved\" && ln -s \"$2\" \"$1\"", "sh",
+                                run_directory.string(), elsewhere.string()});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  ASSERT_TRUE(fs::is_symlink(run_directory)) << "the program did not swap the directory";
+  EXPECT_TRUE(fs::is_empty(elsewhere)) << "the run wrote through the link put in its directory's place";
+  EXPECT_TRUE(fs::exists(tmp / "run.moved" / "profile.0.ppf")) << "the profile belongs where the run began";
+  EXPECT_TRUE(fs::exists(tmp / "run.moved" / "run.json")) << "run.json belongs where the run began";
+}
+
 TEST(RunDirectorySafety, TheAllowlistIsNeverWrittenThroughALinkAtAPredictableName) {
   TempDir tmp;
   const fs::path victim = make_victim(tmp);

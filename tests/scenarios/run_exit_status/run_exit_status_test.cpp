@@ -6,6 +6,13 @@
 //   so the run directory still has one;
 // - a program that cannot be started gives 127 and `parperf: cannot run 'prog': <reason>`, and no
 //   run directory (the runtime never ran);
+// - a program that lowers RLIMIT_FSIZE below the profile's size ends as it would unmeasured (exit 0,
+//   its buffered output written): the runtime's write fails with "File too large", is warned of and
+//   leaves no temporary file, and SIGXFSZ never reaches the program;
+// - a signal sent to parperf alone (SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2) is passed on to the
+//   program, which dies of it as it would unmeasured (128+N), while parperf lives on to say so (and
+//   to write run.json beside the profile the runtime writes on SIGINT);
+// - when parperf is killed (SIGKILL), the program dies too rather than running on, orphaned;
 // - parperf's own failure (no runtime library) gives 125, and a command line without a program 2.
 #include <gtest/gtest.h>
 
@@ -96,6 +103,63 @@ TEST(RunExitStatus, FaultSignalsSentFromOutsideEndTheProgram) {
                                      (tmp / "run").string(), kProgram, (tmp / "out").string()});
     EXPECT_EQ(result.exit_code, 128 + number) << "kill -" << signal_name << ": " << describe(result);
   }
+}
+
+TEST(RunExitStatus, FileSizeLimitFailsTheProfileNotTheProgram) {
+  TempDir tmp;
+  const auto result = parperf_run(tmp / "run", {kProgram, "limit", "100"});
+  EXPECT_EQ(result.exit_code, 0) << "the program returned 0; 153 is death by SIGXFSZ: " << describe(result);
+  EXPECT_NE(result.out.find("ending_program: last words, still buffered at exit"), std::string::npos)
+      << "the program's buffered output must still be written at its exit: " << describe(result);
+  EXPECT_NE(result.err.find("cannot write the profile to '"), std::string::npos) << describe(result);
+  EXPECT_NE(result.err.find("File too large"), std::string::npos) << describe(result);
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp.path()))
+    EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos)
+        << "a failed write leaves no temporary file: " << entry.path();
+}
+
+// A shell with job control (so the background parperf does not start with SIGINT ignored) starts
+// parperf, waits for the program to say it waits, then runs `then` with $parent = parperf's pid.
+ProcessResult with_waiting_program(const TempDir& tmp, const std::string& then) {
+  const std::string script =
+      "ulimit -c 0; set -m; \"$0\" run -q -o \"$1\" -- \"$2\" wait - > \"$3\" & parent=$!; "
+      "for i in $(seq 300); do grep -q waiting \"$3\" 2>/dev/null && break; sleep 0.1; done; " +
+      then;
+  return run_process({"/bin/bash", "-c", script, parperf_command().string(), (tmp / "run").string(), kProgram,
+                      (tmp / "out").string()});
+}
+
+TEST(RunExitStatus, SignalsSentToParperfAlonePassOnToTheProgram) {
+  for (const auto& [name, number] :
+       {std::pair{"INT", SIGINT}, std::pair{"HUP", SIGHUP}, std::pair{"QUIT", SIGQUIT},
+        std::pair{"USR1", SIGUSR1}, std::pair{"USR2", SIGUSR2}}) {
+    TempDir tmp;
+    const auto result = with_waiting_program(tmp, "kill -" + std::string(name) + " $parent; wait $parent");
+    EXPECT_EQ(result.exit_code, 128 + number)
+        << "kill -" << name
+        << " <parperf>: the program must die of it (66: it ran on to its end): " << describe(result);
+    EXPECT_TRUE(has_line(
+        result.err, "parperf: program terminated by signal " + std::to_string(number) + " (SIG" + name + ")"))
+        << "kill -" << name << ": parperf must live on and see the program die of it: " << describe(result);
+  }
+  // SIGINT is one the runtime writes its profile on: parperf then writes run.json as well.
+  TempDir tmp;
+  const auto result = with_waiting_program(tmp, "kill -INT $parent; wait $parent");
+  ASSERT_TRUE(std::filesystem::exists(tmp / "run" / "run.json")) << describe(result);
+  EXPECT_EQ(read_json_file(tmp / "run" / "run.json")["signal"], SIGINT);
+}
+
+TEST(RunExitStatus, ProgramDiesWithParperf) {
+  TempDir tmp;
+  // The program waits 10 s at most; 5 s after parperf's death it must be gone (or a zombie).
+  const auto result = with_waiting_program(
+      tmp,
+      "child=$(pgrep -P $parent); [ -n \"$child\" ] || { echo no program; exit 2; }; "
+      "kill -KILL $parent; wait $parent; "
+      "for i in $(seq 50); do state=$(sed 's/.*) //' /proc/$child/stat 2>/dev/null | cut -c1); "
+      "if [ -z \"$state\" ] || [ \"$state\" = Z ]; then echo gone; exit 0; fi; sleep 0.1; done; "
+      "echo still running; kill -KILL $child; exit 1");
+  EXPECT_EQ(result.out, "gone\n") << "the program must not outlive a killed parperf: " << describe(result);
 }
 
 TEST(RunExitStatus, MissingProgramGives127) {
