@@ -46,3 +46,8 @@ add_test(NAME cli_executable_loads_no_picture_library
          COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:parperf_cli> -DMODULE=$<TARGET_FILE:parperf-png>
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cli_executable.cmake)
 set_tests_properties(cli_executable_loads_no_picture_library PROPERTIES LABELS unit)
+
+# parperf predict on a sweep: what it leaves out is said (predict_command.cpp).
+parperf_add_unit_test(cli_predict_sweep_test
+  SOURCES cli_predict_sweep_test.cpp ${PROJECT_SOURCE_DIR}/tests/support/temp_dir.cpp
+  LINK parperf_cli_lib parperf_format_test_profiles)
