@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace parperf::analysis {
@@ -29,6 +31,7 @@ bool exceeds(Wide part, std::uint64_t entries, Wide whole, double relative_slack
 }
 
 std::uint64_t entries(const Node& n) { return n.count + (n.open() ? 1 : 0); }
+Wide wide_entries(const Node& n) { return Wide{n.count} + (n.open() ? 1 : 0); }
 
 // The invariants of one thread's records, named in the user's terms.
 class ThreadChecker {
@@ -41,6 +44,11 @@ class ThreadChecker {
     if (t.end_ns < t.start_ns)
       return fmt::format("thread {}: ends at {} before it starts at {}", t.index, seconds(t.end_ns),
                          seconds(t.start_ns));
+    const Wide lifetime = Wide{t.end_ns - t.start_ns};
+    if (exceeds(t.parked_ns, 0, lifetime, kLifetimeSlack))
+      return fmt::format("thread {}: parked {} exceeds the thread's lifetime {}", t.index,
+                         seconds(t.parked_ns), seconds(lifetime));
+    if (auto problem = counts()) return problem;
     // Each node's exec; for a context node (no time of its own), its nearest timed ancestor's.
     std::vector<Wide> exec(t.nodes.size());
     for (std::size_t i = 0; i < t.nodes.size(); ++i) {
@@ -60,6 +68,37 @@ class ThreadChecker {
   }
 
  private:
+  // The most of any count the thread's lifetime allows.
+  Wide count_limit() const {
+    const Wide limit = (Wide{thread_.end_ns - thread_.start_ns} + kSlackNs) * kMaxCountsPerNs;
+    return std::min<Wide>(limit, kMaxCount);
+  }
+
+  std::optional<std::string> count(std::uint64_t value, const std::string& where, const char* field) const {
+    if (value <= count_limit()) return std::nullopt;
+    return fmt::format("{}: {} {} in a thread that lived {} (at most {})", where, value, field,
+                       seconds(Wide{thread_.end_ns - thread_.start_ns}),
+                       static_cast<std::uint64_t>(count_limit()));
+  }
+
+  std::optional<std::string> counts() const {
+    for (std::size_t i = 0; i < thread_.nodes.size(); ++i) {
+      const Node& n = thread_.nodes[i];
+      for (auto problem : {count(n.count, node_text(i), "entries"),
+                           count(n.iterations.count, node_text(i), "iteration marks")})
+        if (problem) return problem;
+      for (const OperationStats& o : n.operations)
+        if (auto problem = count(o.count, operation_text(i, o), "calls")) return problem;
+      for (const format::EventStats& e : n.events) {
+        const std::string where = fmt::format("{}, user event {}", node_text(i), e.event);
+        for (auto problem : {count(e.count, where, "ends"), count(e.starts, where, "starts"),
+                             count(e.atomics, where, "atomic events")})
+          if (problem) return problem;
+      }
+    }
+    return std::nullopt;
+  }
+
   static std::optional<std::string> extremes(std::uint64_t count, std::uint64_t sum, std::uint64_t min,
                                              std::uint64_t max) {
     if (count == 0) return std::nullopt;
@@ -96,6 +135,45 @@ class ThreadChecker {
   const std::unordered_map<std::uint32_t, std::string>& site_names_;
 };
 
+// The entries and iteration marks of a thread, each of which paid a probe.
+std::pair<Wide, Wide> entries_and_marks(const Thread& t) {
+  Wide entries = 0, marks = 0;
+  for (const Node& n : t.nodes) {
+    entries += wide_entries(n);
+    marks += n.iterations.count;
+  }
+  return {entries, marks};
+}
+
+// A thread's probe costs (the compensation subtracts them from every interval): the part inside an
+// entry is part of the entry's cost, and all its probes together ran inside its lifetime.
+std::optional<std::string> probe_costs(const format::ProbeCostsRecord& c, const format::Profile& profile) {
+  const auto where = fmt::format("the probe costs of thread {}", c.thread);
+  if (c.inside_ns > c.entry_ns)
+    return fmt::format("{}: the part inside an entry {} exceeds the entry's cost {}", where,
+                       seconds(c.inside_ns), seconds(c.entry_ns));
+  const auto thread = std::find_if(profile.threads.begin(), profile.threads.end(),
+                                   [&](const Thread& t) { return t.index == c.thread; });
+  if (thread == profile.threads.end())
+    return fmt::format("{}: the profile holds no thread {}", where, c.thread);
+  const Wide lifetime = Wide{thread->end_ns - thread->start_ns};
+  for (const auto& [cost, what] :
+       {std::pair{c.entry_ns, "an entry's cost"}, std::pair{c.mark_ns, "a mark's cost"}})
+    if (exceeds(cost, 0, lifetime, kLifetimeSlack))
+      return fmt::format("{}: {} {} exceeds the thread's lifetime {}", where, what, seconds(cost),
+                         seconds(lifetime));
+  const auto [entries, marks] = entries_and_marks(*thread);
+  // In floating point: a forged count times a forged cost passes even 128 bits.
+  const long double all = static_cast<long double>(entries) * static_cast<long double>(c.entry_ns) +
+                          static_cast<long double>(marks) * static_cast<long double>(c.mark_ns);
+  if (all > static_cast<long double>(lifetime) * (1 + kLifetimeSlack) + kSlackNs)
+    return fmt::format(
+        "{}: {} entries at {} and {} marks at {} take {:.9g} s, more than the thread's lifetime {}", where,
+        static_cast<std::uint64_t>(entries), seconds(c.entry_ns), static_cast<std::uint64_t>(marks),
+        seconds(c.mark_ns), static_cast<double>(all) * 1e-9, seconds(lifetime));
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> find_impossible_value(const format::Profile& profile) {
@@ -103,6 +181,8 @@ std::optional<std::string> find_impossible_value(const format::Profile& profile)
   for (const format::Site& site : profile.sites) site_names.emplace(site.id, site.name);
   for (const Thread& t : profile.threads)
     if (auto problem = ThreadChecker(t, site_names).check()) return problem;
+  for (const format::ProbeCostsRecord& c : profile.probe_costs)
+    if (auto problem = probe_costs(c, profile)) return problem;
   return std::nullopt;
 }
 

@@ -24,6 +24,13 @@ inline constexpr std::uint64_t kRoundingNsPerEntry = 2;
 inline constexpr std::uint64_t kSlackNs = 1000;
 inline constexpr double kRelativeSlack = 1e-5;
 inline constexpr double kLifetimeSlack = 1e-2;
+// How many entries (or calls, marks, event pairs) a thread can make per nanosecond of its lifetime:
+// each one reads the clock at least once and takes at least one cycle of a processor clocked below
+// 10 GHz. A count beyond that, whatever the rest of the record says, was never measured.
+inline constexpr std::uint64_t kMaxCountsPerNs = 10;
+// The largest count the reports carry exactly: JSON readers and the analysis's arithmetic hold
+// numbers as doubles (2^53), and a 64-bit count above 2^63 would print negative.
+inline constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 53;
 
 // The first value of `profile` that breaks an invariant, described with the record that holds it:
 // "thread 1, node 3 at site 4 (\"solve\"), the operation at site 9 (\"MPI_Recv\"): wait 0.2 s + sync 2.1 s
@@ -32,7 +39,12 @@ inline constexpr double kLifetimeSlack = 1e-2;
 //   - an interval's exec fits in its parent's (the nearest one with time of its own: the context
 //     nodes of a team member have none);
 //   - an entry's maximum is at most the sum of the entries, its minimum at most its maximum;
-//   - an operation's time fits in its interval's exec, and its wait plus sync in its time.
+//   - an operation's time fits in its interval's exec, and its wait plus sync in its time;
+//   - the time a thread was parked fits in its lifetime;
+//   - every count (entries, calls, iteration marks, user events' starts, ends and atomics) is at most
+//     kMaxCountsPerNs per nanosecond of the thread's lifetime, and at most kMaxCount;
+//   - a thread's probe costs: the part inside an entry fits in the entry's cost, and the costs of all
+//     the thread's entries and marks fit in its lifetime (every probe ran inside it).
 std::optional<std::string> find_impossible_value(const format::Profile& profile);
 
 }  // namespace parperf::analysis

@@ -227,6 +227,11 @@ RunData load_run(const fs::path& dir, const LoadOptions& options) {
   std::set<std::int64_t> reported_ranks;
   std::vector<Decoded> decoded = decode_profiles(dir, names, problems, reported_ranks);
   run.run_info = read_run_info(dir, run.warnings);
+  // A trace.<rank>.ppt that is a FIFO, a directory or a dangling link is never read; its rank's wait
+  // states would just be missing.
+  for (const format::LeftOutFile& file : format::traces_left_out(dir))
+    run.warnings.push_back(
+        fmt::format("{}: left out: {} (its rank's event trace is not read)", file.name, file.why));
   if (!decoded.empty()) {
     run.world_size = check_world_size(decoded, problems, reported_ranks);
     drop_duplicate_ranks(decoded, problems);

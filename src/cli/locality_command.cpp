@@ -39,6 +39,7 @@
 #include "cli/text_file.hpp"
 #include "format/locality_file.hpp"
 #include "format/memory_trace.hpp"
+#include "format/new_file.hpp"
 #include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 #include "import/lackey_import.hpp"
@@ -137,12 +138,25 @@ void write_picture(const std::filesystem::path& directory, const std::string& na
                    bool& draw_png) {
   write_text_file(directory / (name + ".svg"), svg);
   if (!draw_png) return;
+  const std::filesystem::path png = directory / (name + ".png");
+  // write_png opens its path by name: it gets a new file of a name no one can guess, renamed over
+  // `png` afterwards (a rename replaces a link planted there, never what the link names).
+  const std::filesystem::path drawn = create_temporary_file(png.string() + ".XXXXXX");
   try {
-    report::write_png(svg, directory / (name + ".png"));
+    report::write_png(svg, drawn);
+    std::filesystem::permissions(drawn,
+                                 std::filesystem::perms::group_read | std::filesystem::perms::others_read,
+                                 std::filesystem::perm_options::add);
+    std::filesystem::rename(drawn, png);
   } catch (const report::PngModuleUnavailable& e) {
+    std::filesystem::remove(drawn);
     fmt::print(stderr, "parperf: warning: no PNG copies of the pictures (the SVGs are written): {}\n",
                e.what());
     draw_png = false;
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(drawn, ignored);
+    throw;
   }
 }
 
@@ -238,10 +252,13 @@ int run_and_analyse(const LocalityCommandOptions& options) {
   std::filesystem::path saved;
   if (options.save_trace && directory) {
     saved = *directory / "memory.ppm";
-    copy = std::fopen(saved.c_str(), "wb");
-    if (copy == nullptr)
-      fmt::print(stderr, "parperf: cannot write {}: {}; the trace is not saved\n", saved.string(),
-                 std::strerror(errno));
+    try {
+      copy = fdopen(format::create_new_file(saved), "wb");  // never through a link planted there
+      if (copy == nullptr)
+        throw std::runtime_error(fmt::format("cannot write {}: {}", saved.string(), std::strerror(errno)));
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "parperf: {}; the trace is not saved\n", e.what());
+    }
   }
 
   // The collector samples (PARPERF_MEM_SAMPLE): the other accesses never leave the program, and

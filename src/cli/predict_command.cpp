@@ -34,20 +34,32 @@ bool holds_profiles(const std::filesystem::path& directory) {
   return !format::find_profiles(directory).empty();
 }
 
-// The run directories an argument names: itself, or the runs inside it (a sweep), in name order.
-std::vector<std::filesystem::path> runs_of(const std::filesystem::path& argument) {
+// The run directories an argument names: itself, or the runs inside it (a sweep), in name order. A
+// sweep's directory whose profiles are all left out (FIFOs, directories, dangling links) is named in
+// `left_out` with why.
+std::vector<std::filesystem::path> runs_of(const std::filesystem::path& argument,
+                                           std::vector<std::string>& left_out) {
   std::error_code error;
   if (!std::filesystem::is_directory(argument, error))
     throw std::runtime_error(fmt::format("{}: not a directory", argument.string()));
   if (holds_profiles(argument)) return {argument};
   std::vector<std::filesystem::path> runs;
-  for (const auto& entry : std::filesystem::directory_iterator(argument, error))
-    if (entry.is_directory(error) && holds_profiles(entry.path())) runs.push_back(entry.path());
+  for (const auto& entry : std::filesystem::directory_iterator(argument, error)) {
+    if (!entry.is_directory(error)) continue;
+    if (holds_profiles(entry.path())) {
+      runs.push_back(entry.path());
+      continue;
+    }
+    for (const format::LeftOutFile& file : format::profiles_left_out(entry.path()))
+      left_out.push_back(
+          fmt::format("{}: left out of the sweep: {} is {}", entry.path().string(), file.name, file.why));
+  }
   if (runs.empty())
     throw std::runtime_error(
-        fmt::format("{} holds no run: neither profiles (profile.<rank>.ppf) nor run directories with them",
-                    argument.string()));
+        fmt::format("{} holds no run: neither profiles (profile.<rank>.ppf) nor run directories with them{}",
+                    argument.string(), left_out.empty() ? std::string() : " (" + left_out.front() + ")"));
   std::sort(runs.begin(), runs.end());
+  std::sort(left_out.begin(), left_out.end());
   return runs;
 }
 
@@ -67,14 +79,17 @@ analysis::scaling::RunSample sample_of(const std::filesystem::path& directory) {
 
 analysis::scaling::ScalingStudy predict_scaling(const PredictOptions& options) {
   std::vector<analysis::scaling::RunSample> samples;
+  std::vector<std::string> left_out;
   for (const std::string& argument : options.directories)
-    for (const auto& run : runs_of(argument)) samples.push_back(sample_of(run));
+    for (const auto& run : runs_of(argument, left_out)) samples.push_back(sample_of(run));
   analysis::scaling::StudyOptions study_options;
   study_options.fit.max_processors = options.max_processors;
   study_options.fit.efficiency_threshold = options.efficiency_threshold;
   study_options.fit.extrapolation_limit = options.extrapolation_limit;
   study_options.top_intervals = static_cast<std::size_t>(options.intervals);
-  return analysis::scaling::study_scaling(samples, study_options);
+  analysis::scaling::ScalingStudy study = analysis::scaling::study_scaling(samples, study_options);
+  study.warnings.insert(study.warnings.begin(), left_out.begin(), left_out.end());
+  return study;
 }
 
 void print_prediction(const PredictOptions& options) {

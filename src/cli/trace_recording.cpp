@@ -1,9 +1,11 @@
 #include "cli/trace_recording.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <random>
 #include <stdexcept>
 #include <system_error>
 
@@ -76,15 +78,40 @@ std::vector<std::string> trace_arguments(const TraceOptions& options) {
 
 std::filesystem::path local_trace_directory(const TraceOptions& options) {
   if (!options.trace || options.local_dir.empty()) return {};
-  return std::filesystem::absolute(options.local_dir) / fmt::format("parperf-trace-{}", getpid());
+  // Unpredictable: another user of a shared --local-dir cannot create it first and plant files in it.
+  std::random_device random;
+  return std::filesystem::absolute(options.local_dir) /
+         fmt::format("parperf-trace-{}-{:08x}{:08x}", getpid(), random(), random());
 }
+
+namespace {
+
+// Whether `path` itself (not what a link names) is of `type` and belongs to this user: only such
+// files are moved, so that a link planted as trace.0.ppt -> /etc/shadow never reaches a reader.
+bool own(const std::filesystem::path& path, mode_t type) {
+  struct stat status {};
+  return ::lstat(path.c_str(), &status) == 0 && (status.st_mode & S_IFMT) == type &&
+         status.st_uid == ::getuid();
+}
+
+}  // namespace
 
 void move_local_traces(const std::filesystem::path& local, const std::filesystem::path& run_directory) {
   if (local.empty()) return;
   std::error_code error;
   if (!std::filesystem::is_directory(local, error)) return;  // the runtime wrote nothing there
+  if (!own(local, S_IFDIR)) {
+    fmt::print(stderr, "parperf: {} is not a directory of yours: its event traces are not moved\n",
+               local.string());
+    return;
+  }
   for (const std::string& name : format::find_traces(local)) {
     const auto from = local / name;
+    if (!own(from, S_IFREG)) {
+      fmt::print(stderr, "parperf: {} is not a file of yours (a link?): not moved into the run directory\n",
+                 from.string());
+      continue;
+    }
     const auto to = run_directory / name;
     std::filesystem::rename(from, to, error);
     if (error == std::errc::cross_device_link) {

@@ -36,11 +36,13 @@ std::vector<std::pair<std::string, std::string>> trace_settings(const TraceOptio
 // The options again, as arguments for the `parperf run` of each rank of a job (`--np`).
 std::vector<std::string> trace_arguments(const TraceOptions& options);
 
-// This process's directory under --local-dir ("<DIR>/parperf-trace-<pid>"), empty without it.
+// This process's directory under --local-dir ("<DIR>/parperf-trace-<pid>-<16 random hex digits>",
+// a name no other user can guess and create first), empty without it.
 std::filesystem::path local_trace_directory(const TraceOptions& options);
 
 // Moves the trace files from `local` into `run_directory` (a rename, or a copy across file
-// systems) and removes `local`. Problems are printed, never thrown: the profile is already there.
+// systems) and removes `local`. Only this user's regular files in this user's directory are moved,
+// never a symbolic link. Problems are printed, never thrown: the profile is already there.
 void move_local_traces(const std::filesystem::path& local, const std::filesystem::path& run_directory);
 
 }  // namespace parperf::cli

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "format/new_file.hpp"
 #include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 
@@ -297,10 +298,7 @@ std::string locality_file_text(const LocalityResult& result) {
 }
 
 void write_locality_file(const std::filesystem::path& path, const LocalityResult& result) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << locality_file_text(result);
-  out.close();
-  if (!out) throw std::runtime_error(concat("cannot write ", path.string(), ": ", std::strerror(errno)));
+  write_new_file(path, locality_file_text(result));  // never through a link planted at `path`
 }
 
 LocalityResult locality_from_json(const nlohmann::json& input, std::string_view name) {

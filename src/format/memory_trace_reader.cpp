@@ -180,6 +180,10 @@ class TraceDecoder {
       stream_accesses(length, crc, context);
       return;
     }
+    if (length > kMaxMemoryMetadataBytes)
+      fail("corrupt: " + context + " declares " + std::to_string(length) +
+           " bytes, more than any memory trace metadata section may hold (" +
+           std::to_string(kMaxMemoryMetadataBytes) + ")");
     std::vector<std::uint8_t> payload;
     for (std::uint64_t left = length; left > 0;) {
       const auto piece = static_cast<std::size_t>(std::min<std::uint64_t>(left, kReadPiece));

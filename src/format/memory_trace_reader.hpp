@@ -25,6 +25,11 @@ inline constexpr std::uint32_t kNoModule = 0xffffffffu;
 // by batch and a checksum mismatch is reported after its earlier batches were seen.
 inline constexpr std::size_t kMaxAccessBatch = std::size_t{1} << 20;
 
+// The largest metadata section (process, modules, sampling, a later version's kinds), which is read
+// whole: a module table of 16 384 modules with paths of PATH_MAX bytes takes 64 MiB. A larger claim
+// (a planted sparse file) is refused before anything is read.
+inline constexpr std::uint64_t kMaxMemoryMetadataBytes = std::uint64_t{64} << 20;
+
 struct MemoryTraceProcess {
   std::int64_t rank = 0;
   std::int64_t pid = 0;

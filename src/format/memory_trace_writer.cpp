@@ -1,11 +1,14 @@
 #include "format/memory_trace_writer.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "format/new_file.hpp"
 #include "format/record_writer.hpp"
 
 namespace parperf::format {
@@ -14,7 +17,10 @@ namespace parperf::format {
 // section's length field once per section.
 class MemoryTraceWriter::Sink {
  public:
-  explicit Sink(const std::filesystem::path& path) : file_(path, std::ios::binary | std::ios::trunc) {}
+  // The file is created afresh first (new_file.hpp): a link planted at `path` is removed, never
+  // written through; the stream then opens the regular file just made.
+  explicit Sink(const std::filesystem::path& path)
+      : file_((::close(create_new_file(path)), path), std::ios::binary | std::ios::trunc) {}
 
   void write(const void* data, std::size_t size) {
     file_.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));

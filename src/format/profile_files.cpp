@@ -1,10 +1,15 @@
 #include "format/profile_files.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <string>
 #include <system_error>
 #include <utility>
 
+#include "format/regular_file.hpp"
 #include "format/run_directory.hpp"
 #include "format/trace_records.hpp"
 
@@ -41,7 +46,42 @@ std::vector<std::string> find_rank_files(const std::filesystem::path& directory,
   return names;
 }
 
+// The names `rank_of` accepts in `directory` that are not regular files (after following links).
+template <class RankOf>
+std::vector<LeftOutFile> left_out(const std::filesystem::path& directory, RankOf rank_of) {
+  std::vector<std::pair<std::int64_t, LeftOutFile>> found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    std::string name = entry.path().filename().string();
+    const std::optional<std::int64_t> rank = rank_of(name);
+    if (!rank) continue;
+    struct stat target {};
+    std::string why;
+    if (::stat(entry.path().c_str(), &target) != 0) {
+      const int cause = errno;
+      why = cause == ENOENT ? "a symbolic link to nothing"
+                            : "cannot be examined: " + std::generic_category().message(cause);
+    } else if (!S_ISREG(target.st_mode))
+      why = std::string(file_type_text(target.st_mode)) + ", not a regular file";
+    else
+      continue;
+    found.emplace_back(*rank, LeftOutFile{std::move(name), std::move(why)});
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<LeftOutFile> files;
+  for (auto& [rank, file] : found) files.push_back(std::move(file));
+  return files;
+}
+
 }  // namespace
+
+std::vector<LeftOutFile> profiles_left_out(const std::filesystem::path& directory) {
+  return left_out(directory, rank_of_profile_name);
+}
+
+std::vector<LeftOutFile> traces_left_out(const std::filesystem::path& directory) {
+  return left_out(directory, rank_of_trace_name);
+}
 
 std::optional<std::int64_t> rank_of_profile_name(std::string_view name) {
   return rank_in_name(name, kProfilePrefix, kProfileSuffix);

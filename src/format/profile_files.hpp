@@ -26,4 +26,14 @@ std::vector<std::string> find_profiles(
 // The event trace files in `directory` (regular files only), ordered by rank.
 std::vector<std::string> find_traces(const std::filesystem::path& directory);
 
+// A file with a profile's or a trace's name that find_profiles or find_traces leaves out, and why:
+// "a FIFO", "a directory", "a symbolic link to nothing". Readers never open those (a FIFO would
+// block), but a user must learn that a rank's data was not read.
+struct LeftOutFile {
+  std::string name;
+  std::string why;
+};
+std::vector<LeftOutFile> profiles_left_out(const std::filesystem::path& directory);
+std::vector<LeftOutFile> traces_left_out(const std::filesystem::path& directory);
+
 }  // namespace parperf::format

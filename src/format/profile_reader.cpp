@@ -4,6 +4,7 @@
 #include "format/profile_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <set>
@@ -14,6 +15,7 @@
 #include "format/records.hpp"
 #include "format/regular_file.hpp"
 #include "format/section_cursor.hpp"
+#include "format/section_scan.hpp"
 
 namespace parperf::format {
 namespace {
@@ -300,11 +302,16 @@ void validate(const Profile& profile, std::size_t process_sections) {
   }
 }
 
+SectionLimits profile_limits(bool swap, std::uint64_t sections_start) {
+  return SectionLimits{sections_start, swap, kMaxProfileSectionBytes, "profile", section_name};
+}
+
+ContainerKind profile_kind() { return ContainerKind{"profile", "format", kMagic, kVersionMajor}; }
+
 }  // namespace
 
 Profile decode_profile(std::span<const std::uint8_t> bytes) {
-  const ContainerHeader container =
-      read_container_header(bytes, ContainerKind{"profile", "format", kMagic, kVersionMajor});
+  const ContainerHeader container = read_container_header(bytes, profile_kind());
   const bool swap = container.swap;
   ByteReader in(bytes, swap, "file header");
   in.take(container.sections_start, "file header");
@@ -336,6 +343,8 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
     if (section.length > in.remaining())
       throw FormatError("truncated: " + context + " declares " + std::to_string(section.length) + " bytes, " +
                         std::to_string(in.remaining()) + " remain");
+    if (section.length > kMaxProfileSectionBytes)
+      throw FormatError(oversized_section(context, section.length, profile_limits(swap, 0)));
     const auto payload = in.take(static_cast<std::size_t>(section.length), context.c_str());
     const auto stored_crc = in.get<std::uint32_t>((context + " checksum").c_str());
     std::uint32_t type_bytes = section.type;
@@ -395,9 +404,20 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
 
 Profile read_profile_file(const std::filesystem::path& path) {
   // Only a regular file, read up to its size: a FIFO would block, /dev/zero never end.
-  const std::string bytes = RegularFile(path).read_all();
+  const RegularFile file(path);
   try {
+    // The header, then every section's length and checksum on disk: a section that claims gigabytes
+    // is refused before the file is read into memory.
+    std::array<std::uint8_t, 64> header{};  // more than any version's file header
+    const auto header_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), header.size()));
+    file.read_at(0, header.data(), header_bytes);
+    const ContainerHeader container =
+        read_container_header(std::span(header.data(), header_bytes), profile_kind());
+    check_sections_on_disk(file, profile_limits(container.swap, container.sections_start));
+    const std::string bytes = file.read_all();
     return decode_profile(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  } catch (const FileError&) {
+    throw;  // names the file already
   } catch (const FormatError& e) {
     throw FormatError(path.string() + ": " + e.what());
   }

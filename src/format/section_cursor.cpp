@@ -87,6 +87,11 @@ std::optional<Section> SectionCursor::next() {
   if (length > remaining - kHeader || remaining - kHeader - length < 4)
     return stop("the file ends inside section " + std::to_string(s.number) + " (offset " +
                 std::to_string(position_) + ")");
+  if (length > max_section_bytes_)
+    throw FormatError("corrupt: section " + std::to_string(s.number) + " (offset " +
+                      std::to_string(position_) + ") declares " + std::to_string(length) +
+                      " bytes, more than any " + kind_.words + " section may hold (" +
+                      std::to_string(max_section_bytes_) + ")");
   s.payload = bytes_.subspan(position_ + kHeader, static_cast<std::size_t>(length));
   std::uint32_t type_bytes = s.type;
   if (swap_) type_bytes = byte_swapped(type_bytes);  // the CRC covers the type as stored

@@ -49,14 +49,17 @@ struct SectionsCutShort {
 
 class SectionCursor {
  public:
-  // `bytes` is the whole file; the sections begin at `start` (after the file header).
-  SectionCursor(std::span<const std::uint8_t> bytes, bool swap, std::size_t start)
-      : bytes_(bytes), swap_(swap), position_(start) {}
+  // `bytes` is the whole file; the sections begin at `start` (after the file header). A section that
+  // declares more than `max_section_bytes` is refused before its checksum is computed.
+  SectionCursor(std::span<const std::uint8_t> bytes, bool swap, std::size_t start, const ContainerKind& kind,
+                std::uint64_t max_section_bytes)
+      : bytes_(bytes), swap_(swap), position_(start), kind_(kind), max_section_bytes_(max_section_bytes) {}
 
   // The next section; nothing at the end marker (its count checked, nothing after it) or when the
   // file is cut short (cut_short() says where), also inside a section that still has the writer's
   // placeholder length (0) in a file without its end marker: the program ended while writing it.
-  // Throws FormatError for a checksum mismatch, a wrong section count or bytes after the end marker.
+  // Throws FormatError for a section longer than the format allows, a checksum mismatch, a wrong
+  // section count or bytes after the end marker.
   std::optional<Section> next();
   const std::optional<SectionsCutShort>& cut_short() const { return cut_short_; }
 
@@ -67,6 +70,8 @@ class SectionCursor {
   std::span<const std::uint8_t> bytes_;
   bool swap_;
   std::size_t position_;
+  ContainerKind kind_;
+  std::uint64_t max_section_bytes_;
   std::size_t sections_ = 0;
   std::optional<SectionsCutShort> cut_short_;
 };

@@ -123,13 +123,13 @@ TraceSampleBlock decode_sample_block(const Section& s, bool swap, std::span<cons
 }  // namespace
 
 TraceFile decode_trace(std::span<const std::uint8_t> bytes, bool events) {
-  const ContainerHeader container = read_container_header(
-      bytes, ContainerKind{"event trace", "trace format", kTraceMagic, kTraceVersionMajor});
+  const ContainerKind kind{"event trace", "trace format", kTraceMagic, kTraceVersionMajor};
+  const ContainerHeader container = read_container_header(bytes, kind);
   const bool swap = container.swap;
 
   TraceFile trace;
   bool have_process = false;
-  SectionCursor sections(bytes, swap, container.sections_start);
+  SectionCursor sections(bytes, swap, container.sections_start, kind, kMaxTraceSectionBytes);
   while (const std::optional<Section> s = sections.next()) {
     ByteReader in(s->payload, swap, where(*s));
     switch (static_cast<TraceSection>(s->type)) {
@@ -166,9 +166,10 @@ TraceFile decode_trace(std::span<const std::uint8_t> bytes, bool events) {
 }
 
 TraceFile read_trace_file(const std::filesystem::path& path) {
-  const std::string bytes = RegularFile(path).read_all();
+  // Mapped, not read: a section is checked against the format's limits before its pages are touched.
+  const MappedFile file(path);
   try {
-    return decode_trace(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+    return decode_trace(file.bytes());
   } catch (const FormatError& e) {
     throw FormatError(path.string() + ": " + e.what());
   }

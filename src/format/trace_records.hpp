@@ -45,6 +45,10 @@ enum class TraceCompression : std::uint32_t { none = 0, zstd = 1 };
 // A block's events decode to at most this many bytes: a reader refuses larger claims before it
 // allocates (the runtime's blocks are far smaller).
 inline constexpr std::uint32_t kMaxTraceBlockBytes = 64u << 20;
+// The largest section of an event trace: a block's record and at most kMaxTraceBlockBytes of contents
+// (the writer keeps a compressed block only when it is smaller than its raw bytes). A larger claim
+// is refused before the reader checksums it.
+inline constexpr std::uint64_t kMaxTraceSectionBytes = std::uint64_t{kMaxTraceBlockBytes} + 4096;
 
 struct TraceProcessRecord {
   static constexpr std::string_view kName = "TraceProcessRecord";

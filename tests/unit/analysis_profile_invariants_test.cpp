@@ -140,5 +140,87 @@ TEST(analysis_profile_invariants, AnEntryLongerThanAllEntriesTogether) {
             "shortest entry 0.2 s exceeds the longest 0.1 s");
 }
 
+// The case: parked time longer than the thread lived gave a negative productive time.
+TEST(analysis_profile_invariants, ParkedLongerThanTheThreadLived) {
+  Profile p = consistent_profile();
+  p.threads[0].parked_ns = 2 * kSecond;
+  EXPECT_EQ(problem(p), "(none)") << "parked the whole lifetime is possible";
+  p.threads[0].parked_ns = 3 * kSecond;
+  EXPECT_EQ(problem(p), "thread 0: parked 3 s exceeds the thread's lifetime 2 s");
+}
+
+// The case: 9.2e18 entries in a 138 ms interval passed, and `diff --json` printed the count
+// as -9223372036854775808. A thread that lived 2 s can make at most 10 entries a nanosecond.
+TEST(analysis_profile_invariants, CountsNoLifetimeCouldHold) {
+  const std::uint64_t limit = (2 * kSecond + kSlackNs) * kMaxCountsPerNs;
+  Profile p = consistent_profile();
+  p.threads[0].nodes[1].count = limit;
+  EXPECT_EQ(problem(p), "(none)");
+  p.threads[0].nodes[1].count = std::uint64_t{1} << 63;
+  EXPECT_EQ(problem(p),
+            "thread 0, node 1 at site 1 (\"work\"): 9223372036854775808 entries in a thread that lived 2 s "
+            "(at most " +
+                std::to_string(limit) + ")");
+  p = consistent_profile();
+  p.threads[0].nodes[1].operations[0].count = limit + 1;
+  EXPECT_EQ(problem(p), "thread 0, node 1 at site 1 (\"work\"), the operation at site 2 (\"barrier\"): " +
+                            std::to_string(limit + 1) + " calls in a thread that lived 2 s (at most " +
+                            std::to_string(limit) + ")");
+  p = consistent_profile();
+  p.threads[0].nodes[1].iterations.count = std::uint64_t{1} << 32;
+  EXPECT_EQ(problem(p), "(none)") << "2^32 marks fit in 2 s at 10 a nanosecond";
+  p.threads[0].nodes[1].iterations.count = std::uint64_t{1} << 40;
+  EXPECT_EQ(problem(p),
+            "thread 0, node 1 at site 1 (\"work\"): 1099511627776 iteration marks in a thread that lived "
+            "2 s (at most " +
+                std::to_string(limit) + ")");
+  p = consistent_profile();
+  format::EventStats event;
+  event.event = 4;
+  event.atomics = ~std::uint64_t{0};
+  p.threads[0].nodes[1].events.push_back(event);
+  EXPECT_EQ(problem(p),
+            "thread 0, node 1 at site 1 (\"work\"), user event 4: 18446744073709551615 atomic events in "
+            "a thread that lived 2 s (at most " +
+                std::to_string(limit) + ")");
+}
+
+TEST(analysis_profile_invariants, NoCountBeyondWhatADoubleHoldsExactly) {
+  Profile p = consistent_profile();
+  p.threads[0].end_ns = p.threads[0].start_ns + (std::uint64_t{1} << 62);  // 146 years
+  p.threads[0].nodes[0].sum_ns = p.threads[0].nodes[0].max_ns = p.threads[0].nodes[0].min_ns =
+      std::uint64_t{1} << 62;
+  p.threads[0].nodes[1].count = kMaxCount + 1;
+  EXPECT_EQ(problem(p),
+            "thread 0, node 1 at site 1 (\"work\"): 9007199254740993 entries in a thread that lived "
+            "4611686018.427387904 s (at most 9007199254740992)");
+}
+
+// The cases: probe costs whose inner part exceeds the whole, or that are huge, gave
+// efficiencies of -39.9 % and -5 505.9 %.
+TEST(analysis_profile_invariants, ProbeCostsNoMeasurementCouldGive) {
+  Profile p = consistent_profile();
+  format::ProbeCostsRecord costs;
+  costs.thread = 0;
+  costs.entry_ns = 40;
+  costs.inside_ns = 15;
+  costs.mark_ns = 10;
+  p.probe_costs.push_back(costs);
+  EXPECT_EQ(problem(p), "(none)") << "real costs: tens of nanoseconds";
+  p.probe_costs[0].inside_ns = 41;
+  EXPECT_EQ(problem(p),
+            "the probe costs of thread 0: the part inside an entry 0.000000041 s exceeds the entry's "
+            "cost 0.00000004 s");
+  p.probe_costs[0] = costs;
+  p.probe_costs[0].entry_ns = p.probe_costs[0].inside_ns = 3 * kSecond;
+  EXPECT_EQ(problem(p), "the probe costs of thread 0: an entry's cost 3 s exceeds the thread's lifetime 2 s");
+  // 11 entries (the program's and work's 10) at 0.2 s each: 2.2 s in a 2 s thread.
+  p.probe_costs[0] = costs;
+  p.probe_costs[0].entry_ns = kSecond / 5;
+  EXPECT_EQ(problem(p),
+            "the probe costs of thread 0: 11 entries at 0.2 s and 0 marks at 0.00000001 s take 2.2 s, "
+            "more than the thread's lifetime 2 s");
+}
+
 }  // namespace
 }  // namespace parperf::analysis

@@ -291,5 +291,25 @@ TEST_F(analysis_run_loader, ARenamedProfileIsUsedForTheRankItHolds) {
   EXPECT_EQ(run.warnings[0], "profile.7.ppf: holds the profile of rank 0");
 }
 
+// The case: a trace.<rank>.ppt that is a FIFO, a directory or a dangling link was ignored
+// without a word, and that rank's wait states just disappeared from the report. The run's warnings
+// (the report's text and JSON) say which trace was left out and why.
+TEST_F(analysis_run_loader, ATraceThatIsNoRegularFileIsNamedAsLeftOut) {
+  write_profile("profile.0.ppf", 0, 4);
+  write_profile("profile.1.ppf", 1, 4);
+  write_profile("profile.2.ppf", 2, 4);
+  write_profile("profile.3.ppf", 3, 4);
+  write_text("trace.0.ppt", "a regular file: the trace reader judges it");
+  const test::UnblockedFifo fifo(dir_ / "trace.1.ppt");
+  fs::create_directory(dir_ / "trace.2.ppt");
+  fs::create_symlink(dir_ / "gone", dir_ / "trace.3.ppt");
+  const RunData run = load_run(dir_);
+  const std::vector<std::string> expected = {
+      "trace.1.ppt: left out: a FIFO, not a regular file (its rank's event trace is not read)",
+      "trace.2.ppt: left out: a directory, not a regular file (its rank's event trace is not read)",
+      "trace.3.ppt: left out: a symbolic link to nothing (its rank's event trace is not read)"};
+  EXPECT_EQ(run.warnings, expected);
+}
+
 }  // namespace
 }  // namespace parperf::analysis

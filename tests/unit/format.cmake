@@ -18,6 +18,8 @@ parperf_add_unit_test(format_test
     ${CMAKE_CURRENT_LIST_DIR}/format_run_info_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/format_trace_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/format_trace_samples_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/format_section_length_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/format_new_file_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/format_iteration_buckets_test.cpp
   LINK parperf_format_test_profiles parperf_format)
 

@@ -62,7 +62,8 @@ std::string kind_of(const std::string& message) {
                            "has id",
                            "before its parent",
                            "names module",
-                           "sample clock"})
+                           "sample clock",
+                           "section may hold"})
     if (message.find(kind) != std::string::npos) return kind;
   return "other: " + message;
 }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -142,6 +143,38 @@ TEST(LocalityImport, LocalityCommandScoresATextTrace) {
   EXPECT_NEAR(number(result["threads"][0], "spatial_locality"), 0.999, 0.001);  // the first has no neighbour
   EXPECT_NEAR(number(result["threads"][1], "spatial_locality"), 0.25, 0.001);
   EXPECT_NEAR(number(result["program"], "spatial_locality"), 0.6244, 0.0005);
+}
+
+// The case: `parperf locality -o DIR` followed links planted in DIR for locality.json, the
+// pictures and memory.ppm, and overwrote the files they named (a root-owned one). Every file it
+// writes is created afresh: the links are replaced, what they name stays as it was.
+TEST(LocalityImport, PlantedLinksInTheOutputDirectoryAreReplacedNotFollowed) {
+  TempDir tmp;
+  const auto text = tmp / "trace.txt";
+  {
+    std::ofstream out(text);
+    for (int i = 0; i < 1000; ++i) out << "L " << 8 * i << " 8\n";
+  }
+  const auto run = tmp / "run";
+  std::filesystem::create_directories(run);
+  const auto victim = tmp / "victim";
+  std::ofstream(victim) << "another user's file";
+  const std::vector<std::string> names = {
+      "locality.json",      "memory.ppm",         "locality-scatter.svg", "locality-scatter.png",
+      "locality-reuse.svg", "locality-reuse.png", "locality-square.svg",  "locality-square.png"};
+  for (const std::string& name : names) std::filesystem::create_symlink(victim, run / name);
+  const auto result = run_process({parperf_command().string(), "locality", "-q", "--save-trace", "-o",
+                                   run.string(), "--text", text.string()});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  std::ifstream in(victim);
+  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(kept == "another user's file")
+      << "the victim was written through a planted link (" << kept.size() << " bytes now)";
+  for (const std::string& name : names) {
+    if (name.ends_with(".png") && !result.err.empty()) continue;  // no PNG module: the warning says so
+    EXPECT_FALSE(std::filesystem::is_symlink(run / name)) << name << " is still the planted link";
+    EXPECT_TRUE(std::filesystem::is_regular_file(run / name)) << name;
+  }
 }
 
 // Bad input never crashes and never silently lies: the error names the file and what is wrong.

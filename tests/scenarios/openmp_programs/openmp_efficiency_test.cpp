@@ -21,6 +21,8 @@
 #include <string>
 #include <tuple>
 
+#include "format/profile_reader.hpp"
+#include "format/records.hpp"
 #include "support/clock_tolerance.hpp"
 #include "support/machine_load.hpp"
 #include "support/parperf_json.hpp"
@@ -391,18 +393,56 @@ TEST(OpenMPFortran, GfortranProgramIsMeasuredThroughLibomp) {
   EXPECT_LE(desync, 0.032 + 0.020 + 0.040 + late) << late << " s of late wake-ups; " << load.describe();
 }
 
-// Statistics are aggregated while the program runs: 10x the repetitions, the same profile size.
+// The profile's records that grow with what the program did rather than with its structure: the
+// non-empty buckets of each loop's iteration-time distribution (more iterations may fill buckets that
+// were empty) and the command line the profile quotes.
+struct GrowingParts {
+  std::size_t buckets = 0;
+  std::size_t command_line = 0;
+  std::size_t nodes = 0;
+};
+
+GrowingParts growing_parts(const std::filesystem::path& file) {
+  const format::Profile profile = format::read_profile_file(file);
+  GrowingParts parts;
+  parts.command_line = profile.process.command_line.size();
+  for (const format::Thread& thread : profile.threads)
+    for (const format::Node& node : thread.nodes) {
+      ++parts.nodes;
+      if (!node.iteration_histogram) continue;
+      for (std::uint64_t count : node.iteration_histogram->buckets) parts.buckets += count != 0;
+    }
+  return parts;
+}
+
+// Statistics are aggregated while the program runs: 10x the repetitions, the same records. The
+// profile's records have fixed widths (docs/format.md), so the only bytes 10x the work may add are
+// one IterationBucketRecord per newly filled bucket and the longer argument in the command line;
+// the size must grow by exactly those, whatever the machine's load did to the iteration times.
 TEST(OpenMPProfile, SizeDoesNotGrowWithIterations) {
   std::uintmax_t sizes[2] = {};
+  GrowingParts parts[2];
   int i = 0;
   for (const char* repetitions : {"1", "10"}) {
     TempDir tmp;
     const auto result = measure(tmp / "run", {PARPERF_PROGRAM_TRIANGULAR_LOOP_CLANG, repetitions, "dynamic"});
     ASSERT_EQ(result.exit_code, 0) << describe(result);
-    sizes[i++] = std::filesystem::file_size(tmp / "run" / "profile.0.ppf");
+    const auto file = tmp / "run" / "profile.0.ppf";
+    sizes[i] = std::filesystem::file_size(file);
+    parts[i++] = growing_parts(file);
   }
-  EXPECT_NEAR(static_cast<double>(sizes[1]), static_cast<double>(sizes[0]),
-              0.01 * static_cast<double>(sizes[0]));
+  EXPECT_EQ(parts[1].nodes, parts[0].nodes) << "10x the repetitions must not add interval nodes";
+  const auto bucket_bytes = format::min_encoded_size<format::IterationBucketRecord>();
+  const auto expected =
+      static_cast<std::intmax_t>(sizes[0]) +
+      static_cast<std::intmax_t>(bucket_bytes) *
+          (static_cast<std::intmax_t>(parts[1].buckets) - static_cast<std::intmax_t>(parts[0].buckets)) +
+      (static_cast<std::intmax_t>(parts[1].command_line) - static_cast<std::intmax_t>(parts[0].command_line));
+  EXPECT_EQ(static_cast<std::intmax_t>(sizes[1]), expected)
+      << "profile of 1 repetition: " << sizes[0] << " bytes, " << parts[0].buckets
+      << " iteration buckets; of 10 repetitions: " << sizes[1] << " bytes, " << parts[1].buckets
+      << " buckets (each " << bucket_bytes << " bytes), command line " << parts[0].command_line << " -> "
+      << parts[1].command_line << " characters: something else grew with the iterations";
 }
 
 // Pins the calling thread, and so the processes it starts, to one CPU for its lifetime.
