@@ -148,7 +148,9 @@ class Matcher {
       c.synchronization += m.scale * early;
       if (blocking) {
         c.time_variation += m.scale * (last_departure - times[i].leave);
-        c.real_sync += m.scale * std::max(0.0, std::min(times[i].leave - times[i].arrive, early));
+        const double real_sync = std::max(0.0, std::min(times[i].leave - times[i].arrive, early));
+        c.real_sync += m.scale * real_sync;
+        c.real_sync_max = std::max(c.real_sync_max, real_sync);
       }
       c.arrival_spread = std::max(c.arrival_spread, last_arrival - first_arrival);
       ++c.instances;
@@ -185,6 +187,7 @@ void to_seconds(CollectiveCharge& c) {
   c.synchronization /= 1e9;
   c.time_variation /= 1e9;
   c.real_sync /= 1e9;
+  c.real_sync_max /= 1e9;
   c.arrival_spread /= 1e9;
 }
 

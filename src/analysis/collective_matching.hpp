@@ -63,6 +63,9 @@ struct CollectiveCharge {
   double synchronization = 0;
   double time_variation = 0;
   double real_sync = 0;
+  // The longest real sync of one of its instances (not scaled): the SRC point's `wait max`. A
+  // sampled run can only show the longest of the instances it kept.
+  double real_sync_max = 0;
   double arrival_spread = 0;  // the widest max_q a_q − min_q a_q among its instances (not scaled)
   // Matched instances at this site, and those at which this location arrived strictly last (after
   // every other member; not scaled): whom the others waited for.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/characteristics.hpp"
 #include "analysis/seconds.hpp"
 #include "format/site_kinds.hpp"
 
@@ -84,17 +85,17 @@ void add_processors(LoopBalance& loop, const IntervalTree& tree, const MergedInt
     loop.processors.push_back(row);
   }
   if (loop.processors.empty()) return;
-  const auto [low, high] = std::minmax_element(
-      loop.processors.begin(), loop.processors.end(),
-      [](const ProcessorIterations& a, const ProcessorIterations& b) { return a.time < b.time; });
-  loop.processor_min = low->time;
-  loop.processor_max = high->time;
-  loop.min_processor = low->processor;
-  loop.max_processor = high->processor;
-  double sum = 0;
-  for (const ProcessorIterations& p : loop.processors) sum += p.time;
+  // The comparative form every report uses: on ties, the lowest processor (std::minmax_element
+  // would name the highest for the maximum).
+  std::vector<ProcessorValue> times;
+  for (const ProcessorIterations& p : loop.processors) times.push_back({p.processor, p.time});
+  const Extreme spread = compare_values(std::move(times));
+  loop.processor_min = spread.min;
+  loop.processor_max = spread.max;
+  loop.min_processor = spread.min_processor;
+  loop.max_processor = spread.max_processor;
+  loop.processor_mean = spread.mean;
   const auto n = static_cast<double>(loop.processors.size());
-  loop.processor_mean = sum / n;
   loop.processor_imbalance = loop.processor_max - loop.processor_min;
   loop.balance_gain = loop.processors.size() > 1 ? n * (loop.processor_max - loop.processor_mean) : 0.0;
 }

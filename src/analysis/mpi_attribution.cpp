@@ -46,12 +46,13 @@ class Attribution {
   }
 
  private:
-  // The runtime cannot know how long a collective waited for the others; the matching tells.
+  // The runtime cannot know how long a collective waited for the others, in all or at most; the
+  // matching tells.
   void clear_collective_waits() {
     for (MergedInterval& interval : tree_.intervals)
       for (LocationStats& stats : interval.locations)
         for (OperationFigures& op : stats.operations)
-          if (format::is_mpi_collective_kind(op.identity.kind)) op.wait_ns = 0;
+          if (format::is_mpi_collective_kind(op.identity.kind)) op.wait_ns = op.wait_max_ns = 0;
   }
 
   // The interval of node `node` of the location's thread; the program when it is not known.
@@ -88,6 +89,7 @@ class Attribution {
     op->matched_instances += charge.instances;
     op->last_arrivals += charge.last_arrivals;
     op->wait_ns += nanoseconds(charge.real_sync);
+    op->wait_max_ns = std::max(op->wait_max_ns, nanoseconds(charge.real_sync_max));
   }
 
   // Takes `ns` out of the execution time of interval `i` and of every interval around it on

@@ -3,7 +3,8 @@
 //  * Communication: the time in MPI calls of every class but management, lost. Its Real_sync part
 //    is the time spent waiting for the partner: for point-to-point calls and completions the
 //    runtime's estimate (`wait_ns`); for collectives what the matched instances show
-//    (collective_matching.hpp), which replaces the runtime's 0. The rest of the call is Starts.
+//    (collective_matching.hpp), which replaces the runtime's 0, and so does the longest wait of
+//    one matched instance (`wait_max_ns`). The rest of the call is Starts.
 //  * MPI_Init (and MPI_Init_thread) and MPI_Finalize are start-up and shut-down, never useful work:
 //    their time, with the ranks' waiting for one another inside them and the collector's clock
 //    exchanges there, is taken out of the execution time of the interval that holds the call and

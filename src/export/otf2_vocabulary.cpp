@@ -1,5 +1,6 @@
 #include "export/otf2_vocabulary.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -121,6 +122,41 @@ OTF2_CollectiveOp collective_of(std::string_view name, std::uint32_t kind) {
       return OTF2_COLLECTIVE_OP_ALLGATHER;
     default:
       return OTF2_COLLECTIVE_OP_BARRIER;
+  }
+}
+
+CollectiveSizes collective_sizes(OTF2_CollectiveOp op, std::uint64_t bytes, bool root, std::uint64_t ranks) {
+  const std::uint64_t n = std::max<std::uint64_t>(ranks, 1);
+  switch (op) {
+    case OTF2_COLLECTIVE_OP_BARRIER:
+      return {};
+    case OTF2_COLLECTIVE_OP_BCAST:  // every rank recorded b
+      return root ? CollectiveSizes{n * bytes, bytes} : CollectiveSizes{0, bytes};
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:  // the root recorded N·b sent and its own b received
+      return root ? CollectiveSizes{bytes - bytes / (n + 1), bytes / (n + 1)} : CollectiveSizes{0, bytes};
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:  // the root recorded its own b sent and N·b received
+      return root ? CollectiveSizes{bytes / (n + 1), bytes - bytes / (n + 1)} : CollectiveSizes{bytes, 0};
+    case OTF2_COLLECTIVE_OP_REDUCE:  // every rank recorded b
+      return root ? CollectiveSizes{bytes, n * bytes} : CollectiveSizes{bytes, 0};
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:  // 2·b
+      return {n * (bytes / 2), n * (bytes / 2)};
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:  // 2·b
+      return {bytes / 2, bytes / 2};
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLGATHERV: {  // b + N·b
+      const std::uint64_t block = bytes / (n + 1);
+      return {n * block, bytes - block};
+    }
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: {  // N·b + b
+      const std::uint64_t block = bytes / (n + 1);
+      return {bytes - block, block};
+    }
+    default:  // all-to-all: as much sent as received
+      return {bytes - bytes / 2, bytes / 2};
   }
 }
 

@@ -72,6 +72,7 @@ struct Otf2Writer::Archive {
     std::size_t next_sample = 0;
     OTF2_CallingContextRef last_context = OTF2_UNDEFINED_CALLING_CONTEXT;
     OTF2_InterruptGeneratorRef generator = OTF2_UNDEFINED_INTERRUPT_GENERATOR;
+    bool in_program = false;  // its program region entered (before its first record), not yet left
   };
   struct Comm {
     std::string name;
@@ -140,6 +141,37 @@ struct Otf2Writer::Archive {
       if (!it->second.writer) check(OTF2_ERROR_MEM_ALLOC_FAILED, "write");
     }
     return it->second;
+  }
+
+  // The region of the rank's program, the root of its intervals as of its sampled stacks: the site
+  // of kind `program`, else one named "program".
+  OTF2_RegionRef program_region(std::int64_t rank) {
+    if (const RankInfo* info = names.find_rank(rank); info && info->profile)
+      for (const format::Site& s : info->profile->sites)
+        if (s.kind == static_cast<std::uint32_t>(format::SiteKind::program))
+          return region(names.site(rank, s.id));
+    static const SiteInfo kProgram{"program", static_cast<std::uint32_t>(format::SiteKind::program), "", 0,
+                                   ""};
+    return region(kProgram);
+  }
+
+  // Every location's records lie inside its program's Enter and Leave, as a tracer that instruments
+  // main writes them: entered before the location's first record (a sample may come before its first
+  // event), left after its last.
+  void enter_program(Location& at, std::uint64_t time) {
+    if (at.in_program) return;
+    if (at.samples && at.next_sample < at.samples->samples.size())
+      time = std::min(time, samples->timestamp(at.samples->samples[at.next_sample]));
+    check(OTF2_EvtWriter_Enter(at.writer, nullptr, time, program_region(at.rank)), "write");
+    ++at.events;
+    at.in_program = true;
+    at.last_time = time;
+  }
+  void leave_program(Location& at) {
+    if (!at.in_program) return;
+    check(OTF2_EvtWriter_Leave(at.writer, nullptr, at.last_time, program_region(at.rank)), "write");
+    ++at.events;
+    at.in_program = false;
   }
 
   // The location's samples up to `time` (all of them when `time` is the largest), each of weight w
@@ -274,6 +306,7 @@ void Otf2Writer::item(const TimelineItem& item) {
   const SiteInfo& site = item.site ? *item.site : kWriterWait;
   Archive::Location& at = a.location(item.rank, item.thread);
   const OTF2_TimeStamp time = item.timestamp;
+  a.enter_program(at, time);
   a.samples_until(at, time);  // those at the event's time too: taken before it was recorded
   at.last_time = time;
   a.last_timestamp = std::max(a.last_timestamp, time);
@@ -307,10 +340,12 @@ void Otf2Writer::item(const TimelineItem& item) {
   if (collective) {
     // A collective's partner is its root (-1 for a collective without one).
     const auto [comm, root] = a.where(item.rank, *item.event);
-    a.check(OTF2_EvtWriter_MpiCollectiveEnd(at.writer, nullptr, time, collective_of(site.name, site.kind),
-                                            static_cast<OTF2_CommRef>(comm),
+    const OTF2_CollectiveOp op = collective_of(site.name, site.kind);
+    const CollectiveSizes sizes = collective_sizes(op, item.event->bytes, item.event->partner == item.rank,
+                                                   a.comms[comm].members.size());
+    a.check(OTF2_EvtWriter_MpiCollectiveEnd(at.writer, nullptr, time, op, static_cast<OTF2_CommRef>(comm),
                                             item.event->partner >= 0 ? root : OTF2_UNDEFINED_UINT32,
-                                            item.event->bytes, 0),
+                                            sizes.sent, sizes.received),
             "write");
     ++at.events;
   }
@@ -344,9 +379,11 @@ void Otf2Writer::Archive::write_definitions() {
   for (auto& [host, ref] : hosts) ref = string(host);
   std::vector<OTF2_StringRef> rank_names, comm_names;
   for (const RankInfo& r : names.ranks()) rank_names.push_back(string(fmt::format("rank {}", r.rank)));
-  std::map<std::uint32_t, OTF2_StringRef> thread_names;
+  // Locations named by rank and thread, as Score-P names them by process and thread: a reader that
+  // lists locations apart from their groups still tells them apart.
+  std::map<std::pair<std::int64_t, std::uint32_t>, OTF2_StringRef> location_names;
   for (const auto& [key, l] : locations)
-    thread_names.emplace(l.thread, string(fmt::format("thread {}", l.thread)));
+    location_names.emplace(key, string(fmt::format("rank {} thread {}", l.rank, l.thread)));
   for (const Comm& c : comms) comm_names.push_back(string(c.name));
   const OTF2_StringRef locations_name = string("MPI ranks");
 
@@ -382,10 +419,10 @@ void Otf2Writer::Archive::write_definitions() {
   // Each rank's first thread stands for the rank in MPI's groups: their order is the ranks'.
   std::vector<std::uint64_t> rank_locations(names.ranks().size(), OTF2_UNDEFINED_LOCATION);
   for (const auto& [key, l] : locations) {
-    check(OTF2_GlobalDefWriter_WriteLocation(defs, l.ref, thread_names.at(l.thread),
-                                             OTF2_LOCATION_TYPE_CPU_THREAD, l.events,
-                                             static_cast<OTF2_LocationGroupRef>(l.group)),
-          "write the definitions of");
+    check(
+        OTF2_GlobalDefWriter_WriteLocation(defs, l.ref, location_names.at(key), OTF2_LOCATION_TYPE_CPU_THREAD,
+                                           l.events, static_cast<OTF2_LocationGroupRef>(l.group)),
+        "write the definitions of");
     if (rank_locations[l.group] == OTF2_UNDEFINED_LOCATION) rank_locations[l.group] = l.ref;
   }
   check(OTF2_GlobalDefWriter_WriteGroup(
@@ -407,7 +444,10 @@ void Otf2Writer::Archive::write_definitions() {
 void Otf2Writer::finish() {
   Archive& a = *archive_;
   for (auto& [key, l] : a.locations) {
-    a.samples_until(l, std::numeric_limits<std::uint64_t>::max());  // those after the thread's last event
+    if (l.samples && l.next_sample < l.samples->samples.size())
+      a.enter_program(l, std::numeric_limits<std::uint64_t>::max());  // a thread with samples only
+    a.samples_until(l, std::numeric_limits<std::uint64_t>::max());    // those after the thread's last event
+    a.leave_program(l);
     a.check(OTF2_Archive_CloseEvtWriter(a.archive, l.writer), "close");
   }
   a.check(OTF2_Archive_CloseEvtFiles(a.archive), "close");

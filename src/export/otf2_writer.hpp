@@ -3,14 +3,17 @@
 // (global definitions) and DIR/traces/ (one event file per location).
 //
 // Definitions: a system tree (machine, then one node per host), one location group (process) per
-// rank, one location (CPU thread) per thread, a region per distinct site, the MPI communicators
+// rank ("rank 0"), one location (CPU thread) per thread, named by rank and thread ("rank 0 thread
+// 1") as Score-P names its locations, a region per distinct site, the MPI communicators
 // (MPI_COMM_WORLD, also for operations that name none, and each other communicator the profiles
 // list, identified across ranks by its members' hash and ordinal, its members in the order of their
 // ranks in it). Events, at clock-corrected times: Enter/Leave for intervals and operations; inside an
 // operation's Enter/Leave, MpiSend at the start of a send (MPI_Send, MPI_Sendrecv, MPI_Isend),
 // MpiRecv at the end of the call a message arrived in (MPI_Recv, MPI_Sendrecv, the Wait/Test that
 // completed an MPI_Irecv), with the partner as a rank of the communicator, tag and bytes, and
-// MpiCollectiveBegin/End around a collective (its root, when it has one).
+// MpiCollectiveBegin/End around a collective (its root, when it has one, and the bytes sent and
+// received as Score-P counts them: otf2_vocabulary.hpp). Every location's records lie inside an
+// Enter and a Leave of the program's region, from its first record to its last.
 //
 // Limits, for what the trace cannot say in OTF2's terms: a non-blocking send or receive is written
 // as a blocking one where its message leaves or arrives (OTF2's MpiIsend/MpiIrecv pair their records

@@ -1,6 +1,5 @@
 #include "report/text_protocol.hpp"
 
-#include <csignal>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "report/loop_balance_text.hpp"
 #include "report/mpi_text.hpp"
 #include "report/printable_text.hpp"
+#include "report/run_endings.hpp"
 #include "report/src_point_table.hpp"
 #include "report/src_summary.hpp"
 #include "report/table_rows.hpp"
@@ -26,46 +26,7 @@ using Out = std::back_insert_iterator<std::string>;
 
 constexpr int kLabelWidth = 28;
 
-std::string signal_name(std::uint32_t signal) {
-  switch (signal) {
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGBUS:
-      return "SIGBUS";
-    case SIGFPE:
-      return "SIGFPE";
-    case SIGABRT:
-      return "SIGABRT";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGINT:
-      return "SIGINT";
-    case SIGKILL:
-      return "SIGKILL";
-    case SIGILL:
-      return "SIGILL";
-    default:
-      return fmt::format("signal {}", signal);
-  }
-}
-
 std::string seconds(double value) { return format_seconds(value) + " s"; }
-
-std::string end_text(const ProfileEnd& end) {
-  switch (end.reason) {
-    case format::EndReason::exit:
-      return "exit";
-    case format::EndReason::flush:
-      return "flush (written by parperf_flush while running)";
-    case format::EndReason::signal:
-      return fmt::format("signal {} ({})", end.signal, signal_name(end.signal));
-    case format::EndReason::mpi_abort:
-      return fmt::format("MPI_Abort (error code {})", end.signal);
-    case format::EndReason::global_exit:
-      return fmt::format("shmem_global_exit (status {})", end.signal);
-  }
-  return "unknown";
-}
 
 void render_run(Out out, const RunSummary& run, const TextStyle& style) {
   fmt::format_to(out, "{}\n", style.heading("parperf report: " + printable(run.directory)));
@@ -80,34 +41,7 @@ void render_run(Out out, const RunSummary& run, const TextStyle& style) {
                  run.unit == analysis::Unit::rank
                      ? "rank: each process is one processor (--unit thread: each thread)"
                      : "thread: each thread is one processor");
-  for (const ProfileEnd& end : run.end_reasons) {
-    fmt::format_to(out, "  {:<12}rank {} ({}): {}\n", "ended", end.rank, printable(end.file), end_text(end));
-  }
-  for (const ProfileEnd& end : run.end_reasons) {
-    if (end.reason == format::EndReason::signal) {
-      fmt::format_to(out,
-                     "  CRASHED: rank {} was killed by {}; its figures cover the run only up to that moment, "
-                     "and intervals marked OPEN were cut short\n",
-                     end.rank, signal_name(end.signal));
-    } else if (end.reason == format::EndReason::mpi_abort) {
-      fmt::format_to(
-          out,
-          "  ABORTED: rank {} called MPI_Abort (error code {}); its figures stop there, and intervals "
-          "marked OPEN were cut short\n",
-          end.rank, end.signal);
-    } else if (end.reason == format::EndReason::global_exit) {
-      fmt::format_to(out,
-                     "  ENDED THE JOB: PE {} called shmem_global_exit (status {}); its figures stop there, "
-                     "and the launcher then terminated the other PEs\n",
-                     end.rank, end.signal);
-    } else if (end.reason == format::EndReason::flush) {
-      fmt::format_to(
-          out,
-          "  NOT FINISHED: rank {} wrote its profile with parperf_flush(); its figures stop at that "
-          "moment\n",
-          end.rank);
-    }
-  }
+  render_run_endings(out, run);
   render_mpi_run(out, run);
   if (!run.openmp_runtime.empty())
     fmt::format_to(out, "  {:<12}{} (through OMPT)\n", "openmp", printable(run.openmp_runtime));

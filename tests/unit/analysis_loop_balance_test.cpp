@@ -182,6 +182,24 @@ TEST(LoopBalance, ThreadImbalanceIsTheSpreadOfTheThreadsTimesAndItsGainTheirWait
   EXPECT_NEAR(finding->share, 0.3, 1e-12);
 }
 
+TEST(LoopBalance, TiedThreadsNameTheLowestProcessorForTheMinimumAndTheMaximum) {
+  // Threads 0 and 1 run 10 ms, threads 2 and 3 run 30 ms: the minimum is reached first on thread 0,
+  // the maximum first on thread 2, as every comparative figure names them (the lowest on ties).
+  const auto site = parperf::test::make_site(2, kParallelLoop, 7, "rows", "p.c");
+  const Analysis a = analyze(run_of({site}, {{loop_node(0, 2, {10 * kMs})},
+                                             {loop_node(0, 2, {10 * kMs})},
+                                             {loop_node(0, 2, {30 * kMs})},
+                                             {loop_node(0, 2, {30 * kMs})}}));
+  const LoopBalance& loop = only_loop(a);
+  ASSERT_EQ(loop.processors.size(), 4u);
+  EXPECT_NEAR(loop.processor_min, 0.010, 1e-12);
+  EXPECT_NEAR(loop.processor_max, 0.030, 1e-12);
+  EXPECT_NEAR(loop.processor_mean, 0.020, 1e-12);
+  EXPECT_EQ(loop.min_processor, 0) << "threads 0 and 1 both run the least: the lowest is named";
+  EXPECT_EQ(loop.max_processor, 2) << "threads 2 and 3 both run the most: the lowest is named, as in the "
+                                      "comparative characteristics";
+}
+
 TEST(LoopBalance, NestedLoopsComeInnermostFirst) {
   // outer (site 2) > middle (site 3) > inner (site 4), and a lone loop (site 5) beside them.
   format::Node outer = loop_node(0, 2, {30 * kMs});

@@ -184,6 +184,45 @@ TEST(analysis_mpi_attribution, CollectivesTakeRealSyncAndPotentialLossesFromTheM
   EXPECT_TRUE(seconds_are("starts", c.communication_starts, 0.2, "0.1 s on each rank"));
 }
 
+// Two ranks at three MPI_Allreduce calls; rank 1 arrives 500, 300 and 90 ms after rank 0, and both
+// leave as it arrives: rank 0 waits 0.89 s in all, 0.5 s at most. The runtime writes 0 for a
+// collective's wait and its maximum alike; both come from the matched instances.
+std::vector<format::Profile> three_allreduces() {
+  MpiProfile r0(0, 2), r1(1, 2);
+  r0.thread(2000 * kMs);
+  r1.thread(2000 * kMs);
+  const auto a0 = r0.site(kind(SiteKind::mpi_reduction), "MPI_Allreduce", "x.c", 50);
+  const auto a1 = r1.site(kind(SiteKind::mpi_reduction), "MPI_Allreduce", "x.c", 50);
+  format::OperationStats& calls0 = r0.op(0, 0, a0, 3, 893 * kMs);  // 501, 301 and 91 ms
+  calls0.min_ns = 91 * kMs;
+  calls0.max_ns = 501 * kMs;
+  calls0.wait_max_ns = 0;
+  r1.op(0, 0, a1, 3, 3 * kMs).wait_max_ns = 0;  // 1 ms each
+  const std::size_t c0 = r0.communicator(0xBBBB, 0, 2, 0, 3), c1 = r1.communicator(0xBBBB, 0, 2, 1, 3);
+  const std::uint64_t gaps[] = {500 * kMs, 300 * kMs, 90 * kMs};
+  std::uint64_t t = 100 * kMs;
+  for (std::uint64_t sequence = 0; sequence < 3; ++sequence) {
+    const std::uint64_t gap = gaps[sequence];
+    r0.instance(c0, sequence, t, t + gap + kMs, a0);
+    r1.instance(c1, sequence, t + gap, t + gap + kMs, a1);
+    t += gap + 100 * kMs;
+  }
+  return {r0.profile(), r1.profile()};
+}
+
+TEST(analysis_mpi_attribution, ACollectivesWaitMaxIsItsLongestMatchedWait) {
+  const std::vector<SrcPoint> points = src_points(analysed(three_allreduces()));
+  ASSERT_EQ(points.size(), 1u);
+  const SrcPoint& allreduce = points[0];
+  EXPECT_TRUE(seconds_are("MPI_Allreduce wait", allreduce.wait, 0.89, "rank 0 waits 500 + 300 + 90 ms"));
+  EXPECT_TRUE(seconds_are("MPI_Allreduce wait max", allreduce.wait_max, 0.5,
+                          "rank 0's longest wait, for rank 1 arriving 500 ms after it"));
+  const double mean = allreduce.wait / static_cast<double>(allreduce.count);
+  EXPECT_GE(allreduce.wait_max, mean)
+      << "wait max " << allreduce.wait_max << " s below the mean wait " << mean << " s: an impossible figure";
+  EXPECT_LE(allreduce.wait_max, allreduce.wait) << "wait max above the sum of the waits";
+}
+
 TEST(analysis_mpi_attribution, TheClassTableAndTheCallRowsSumTheCallsOfTheSubtree) {
   std::vector<format::Profile> profiles = two_ranks_at_a_barrier();
   for (std::int64_t r : {0, 1}) {

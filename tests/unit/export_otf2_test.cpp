@@ -8,9 +8,11 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "export/otf2_calling_contexts.hpp"
+#include "export/otf2_vocabulary.hpp"
 #include "export/otf2_writer.hpp"
 #include "export/timeline_samples.hpp"
 #include "unit/export_test_support.hpp"
@@ -81,9 +83,10 @@ std::string quoted_after(const std::string& line, const std::string& key) {
 TEST_F(export_otf2, OtfPrintReadsTheEnterLeaveAndMpiRecords) {
   export_archive();
   const std::string events = print();
-  // Per rank: solve, step, the send or receive and the allreduce on thread 0, worker on thread 1.
-  EXPECT_EQ(count_records(events, "ENTER"), 10) << events;
-  EXPECT_EQ(count_records(events, "LEAVE"), 10);
+  // Per rank: the program on each thread; solve, step, the send or receive and the allreduce on
+  // thread 0, worker on thread 1.
+  EXPECT_EQ(count_records(events, "ENTER"), 14) << events;
+  EXPECT_EQ(count_records(events, "LEAVE"), 14);
   EXPECT_EQ(count_records(events, "MPI_SEND"), 1);
   EXPECT_EQ(count_records(events, "MPI_RECV"), 1);
   EXPECT_EQ(first_record(events, "MPI_SEND"), "MPI_SEND 0 13000000") << "rank 0's send, at its start";
@@ -107,8 +110,9 @@ TEST_F(export_otf2, SamplesAreCallingContextSamplesAmongTheirThreadsEventsInTime
   EXPECT_EQ(count_records(events, "CALLING_CONTEXT_SAMPLE"), 2 * kSamplesPerRank) << events;
   for (const int location : {0, 2}) {
     const std::vector<std::string> all = records_of(events, location);
-    const std::vector<std::string> head(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 11));
-    std::vector<std::string> expected = {"ENTER 10000000",  // solve
+    const std::vector<std::string> head(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 12));
+    std::vector<std::string> expected = {"ENTER 10000000",  // the program
+                                         "ENTER 10000000",  // solve
                                          "CALLING_CONTEXT_SAMPLE 11000000",
                                          "CALLING_CONTEXT_SAMPLE 11500000",
                                          "ENTER 12000000",  // step
@@ -170,8 +174,63 @@ TEST_F(export_otf2, DefinitionsNameTheRegionsRanksAndThreads) {
   const std::string defs = print("-A --silent");
   for (const char* name :
        {"\"solve\"", "\"step\"", "\"worker\"", "\"MPI_Send\"", "\"MPI_Recv\"", "\"MPI_Allreduce\"",
-        "\"rank 0\"", "\"rank 1\"", "\"thread 1\"", "\"MPI_COMM_WORLD\""})
+        "\"rank 0\"", "\"rank 1\"", "\"rank 0 thread 1\"", "\"MPI_COMM_WORLD\""})
     EXPECT_NE(defs.find(name), std::string::npos) << name << " is not defined:\n" << defs;
+}
+
+// The lines of otf2-print's listing that begin with `record` and name location `location`.
+std::vector<std::string> lines_of(const std::string& listing, const std::string& record, int location) {
+  std::istringstream lines(listing);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string name, at;
+    if (fields >> name >> at && name == record && at == std::to_string(location)) out.push_back(line);
+  }
+  return out;
+}
+
+// As other tools write OTF2 (Score-P names a location by process and thread, in its process's
+// group): each of the 4 threads a location "rank R thread T" in the group "rank R", not four
+// locations all named "thread 0" or "thread 1".
+TEST_F(export_otf2, LocationsAreNamedByRankAndThreadInTheirRanksGroup) {
+  export_archive();
+  const std::string defs = print("-A --silent");
+  for (int rank : {0, 1})
+    for (int thread : {0, 1}) {
+      const std::string name =
+          "Name: \"rank " + std::to_string(rank) + " thread " + std::to_string(thread) + "\"";
+      const std::string group = "Group: \"rank " + std::to_string(rank) + "\"";
+      std::istringstream lines(defs);
+      bool found = false;
+      for (std::string line; std::getline(lines, line);)
+        if (line.rfind("LOCATION ", 0) == 0 && line.find(name) != std::string::npos)
+          found = found || line.find(group) != std::string::npos;
+      EXPECT_TRUE(found) << "no location " << name << " in " << group << ":\n" << defs;
+    }
+}
+
+// Each location's records lie inside the program's region, as when main is instrumented: rank 0's
+// thread 0 (location 0) enters "app" first and leaves it last, and the samples' root context is
+// that same region (SampledStacksAreACallingContextTreeUnderTheIntervals).
+TEST_F(export_otf2, EveryLocationsRecordsLieInsideTheProgramRegion) {
+  export_archive();
+  const std::string events = print();
+  for (int location : {0, 1, 2, 3}) {
+    const std::vector<std::string> records = records_of(events, location);
+    ASSERT_GE(records.size(), 2u) << "location " << location << ":\n" << events;
+    EXPECT_EQ(records.front().substr(0, 6), "ENTER ") << "location " << location << ":\n" << events;
+    EXPECT_EQ(records.back().substr(0, 6), "LEAVE ") << "location " << location << ":\n" << events;
+    const std::vector<std::string> enters = lines_of(events, "ENTER", location);
+    const std::vector<std::string> leaves = lines_of(events, "LEAVE", location);
+    ASSERT_FALSE(enters.empty());
+    EXPECT_NE(enters.front().find("Region: \"app\""), std::string::npos)
+        << "location " << location << " does not begin in the program's region:\n"
+        << events;
+    EXPECT_NE(leaves.back().find("Region: \"app\""), std::string::npos)
+        << "location " << location << " does not end in the program's region:\n"
+        << events;
+  }
 }
 
 TEST_F(export_otf2, WhatRemainsOfAnArchiveIsNotOverwritten) {
@@ -273,13 +332,22 @@ TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndColle
   exports::Otf2Writer writer(dir_ / "otf2", names);
   exports::export_timeline(traces, names, {}, {&writer});
   const std::string events = print();
-  EXPECT_EQ(count_records(events, "ENTER"), 8) << events;
+  EXPECT_EQ(count_records(events, "ENTER"), 10) << "app and 3 calls on each rank, inside its program:\n"
+                                                << events;
   ASSERT_EQ(count_records(events, "MPI_SEND"), 1) << "the MPI_Isend, where the message leaves";
   ASSERT_EQ(count_records(events, "MPI_RECV"), 1) << "the MPI_Wait that completed the MPI_Irecv";
   EXPECT_EQ(first_record(events, "MPI_SEND"), "MPI_SEND 0 2000") << "at rank 0's MPI_Isend";
   EXPECT_EQ(first_record(events, "MPI_RECV"), "MPI_RECV 1 3500") << "at the end of rank 1's MPI_Wait";
   EXPECT_EQ(count_records(events, "MPI_COLLECTIVE_END"), 2);
   EXPECT_EQ(events.find("Root: NONE"), std::string::npos) << "the broadcast's root is known:\n" << events;
+  // An 8-byte MPI_Bcast from rank 0 on 2 ranks, as Score-P writes it: the root sends to both ranks
+  // (16 bytes) and receives its own 8; rank 1 sends nothing and receives 8.
+  const std::vector<std::string> root_end = lines_of(events, "MPI_COLLECTIVE_END", 0);
+  const std::vector<std::string> leaf_end = lines_of(events, "MPI_COLLECTIVE_END", 1);
+  ASSERT_EQ(root_end.size(), 1u) << events;
+  ASSERT_EQ(leaf_end.size(), 1u) << events;
+  EXPECT_NE(root_end[0].find("Sent: 16, Received: 8"), std::string::npos) << root_end[0];
+  EXPECT_NE(leaf_end[0].find("Sent: 0, Received: 8"), std::string::npos) << leaf_end[0];
   const std::string defs = print("-A --silent");
   EXPECT_EQ(defs.find("CALLING_CONTEXT"), std::string::npos)
       << "a run without samples has no calling context";
@@ -305,10 +373,11 @@ TEST_F(export_otf2, ASampledFunctionNamedAsASiteSharesItsRegion) {
   exports::export_timeline(traces, names, {}, {&writer});
   const std::string events = print();
   const std::vector<std::string> rank0 = records_of(events, 0);
-  const std::vector<std::string> tail(rank0.end() - std::min<std::size_t>(rank0.size(), 6), rank0.end());
+  const std::vector<std::string> tail(rank0.end() - std::min<std::size_t>(rank0.size(), 7), rank0.end());
   EXPECT_EQ(tail, (std::vector<std::string>{"ENTER 4500", "MPI_COLLECTIVE_BEGIN 4500",
                                             "CALLING_CONTEXT_SAMPLE 4550", "MPI_COLLECTIVE_END 4600",
-                                            "LEAVE 4600", "LEAVE 6000"}))
+                                            "LEAVE 4600", "LEAVE 6000", "LEAVE 6000"}))
+      << "app left at 6000 ns, then the program around it:\n"
       << events;
   const std::string defs = print("-A --silent");
   int bcast_regions = 0;
@@ -365,6 +434,31 @@ TEST(Otf2CallingContexts, StacksShareTheirCommonNodesAndSayWhatWasEnteredSinceTh
       [](std::string_view) { return OTF2_StringRef{0}; });
   EXPECT_EQ(functions, (std::vector<std::string>{"main app a.c", "f app a.c"}))
       << "one region per function, whatever the line";
+}
+
+// MpiCollectiveEnd's sizes as Score-P writes them, from what the runtime records: sent plus
+// received as the call's arguments say (an 8-byte MPI_Allreduce records 16).
+TEST(Otf2CollectiveSizes, FollowScorePsConventionForEachCollective) {
+  using exports::collective_sizes;
+  auto sizes = [](OTF2_CollectiveOp op, std::uint64_t bytes, bool root, std::uint64_t ranks) {
+    const exports::CollectiveSizes s = collective_sizes(op, bytes, root, ranks);
+    return std::pair(s.sent, s.received);
+  };
+  using Sizes = std::pair<std::uint64_t, std::uint64_t>;
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_ALLREDUCE, 16, false, 2), Sizes(16, 16))
+      << "an 8-byte MPI_Allreduce on 2 ranks: 8 bytes to and from each, not 16 sent and 0 received";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_ALLREDUCE, 16, false, 4), Sizes(32, 32)) << "on 4 ranks";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_BCAST, 8, true, 4), Sizes(32, 8)) << "the root of an 8-byte MPI_Bcast";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_BCAST, 8, false, 4), Sizes(0, 8)) << "the others";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_REDUCE, 8, true, 4), Sizes(8, 32)) << "the root of an 8-byte MPI_Reduce";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_REDUCE, 8, false, 4), Sizes(8, 0));
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_GATHER, 40, true, 4), Sizes(8, 32)) << "the root gathers 4 blocks of 8";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_GATHER, 8, false, 4), Sizes(8, 0));
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_SCATTER, 40, true, 4), Sizes(32, 8));
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_SCATTER, 8, false, 4), Sizes(0, 8));
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_ALLGATHER, 40, false, 4), Sizes(32, 32)) << "b + N·b recorded";
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_ALLTOALL, 64, false, 4), Sizes(32, 32));
+  EXPECT_EQ(sizes(OTF2_COLLECTIVE_OP_BARRIER, 0, false, 4), Sizes(0, 0));
 }
 
 }  // namespace

@@ -247,7 +247,7 @@ TEST(report_mpi, FindingsNameTheWaitingRankItsPartnerAndTheRankLastAtTheCollecti
   EXPECT_NEAR(points[0]["arrival_spread"].get<double>(), 0.15, 1e-9);
   EXPECT_EQ(points[0]["description"], "MPI_Barrier at x.c:40");
   EXPECT_TRUE(contains(render_text(report),
-                       "MPI_Recv at late_sender.c:25  [in program \"app\"; threads 1:0; real "
+                       "MPI_Recv at late_sender.c:25  [in program \"app\"; rank 1 (thread 0); real "
                        "sync 200 ms, starts 50 ms]"))
       << render_text(report);
 }

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "analysis/analysis.hpp"
 #include "analysis/run_data.hpp"
 #include "report/report_builder.hpp"
@@ -98,6 +100,78 @@ TEST(report_text, AFlushedProfileIsSaidToStopAtTheFlush) {
   Report report = sample_report();
   report.run.end_reasons[0].reason = format::EndReason::flush;
   EXPECT_TRUE(contains(render_text(report), "NOT FINISHED: rank 0 wrote its profile with parperf_flush()"));
+}
+
+// A run of `ranks` processes, every one of which ended with `exit`.
+Report run_of_ranks(std::int64_t ranks) {
+  Report report = sample_report();
+  report.run.processes = report.run.world_size = ranks;
+  report.run.end_reasons.clear();
+  for (std::int64_t rank = 0; rank < ranks; ++rank)
+    report.run.end_reasons.push_back({rank, fmt::format("profile.{}.ppf", rank), format::EndReason::exit, 0});
+  return report;
+}
+
+std::size_t lines_with(const std::string& text, const std::string& part) {
+  std::size_t lines = 0;
+  for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    if (text.substr(at, end - at).find(part) != std::string::npos) ++lines;
+  }
+  return lines;
+}
+
+TEST(report_text, HowTheRanksEndedTakesOneLinePerWayOfEndingNotOnePerRank) {
+  const std::string text = render_text(run_of_ranks(1000));
+  EXPECT_EQ(lines_with(text, "  ended "), 1u) << "1 000 ranks that exited: one line, not 1 000\n" << text;
+  EXPECT_TRUE(contains(text, "ended       all 1000 ranks: exit\n"));
+
+  Report crashed = run_of_ranks(32);
+  for (std::int64_t rank : {3, 7}) {
+    crashed.run.end_reasons[static_cast<std::size_t>(rank)].reason = format::EndReason::signal;
+    crashed.run.end_reasons[static_cast<std::size_t>(rank)].signal = 11;
+  }
+  const std::string mixed = render_text(crashed);
+  EXPECT_EQ(lines_with(mixed, "  ended "), 2u) << "two ways of ending, two lines\n" << mixed;
+  EXPECT_TRUE(contains(mixed, "ended       ranks 0-2, 4-6, 8-31: exit\n"));
+  EXPECT_TRUE(contains(mixed, "ended       ranks 3, 7: signal 11 (SIGSEGV)\n"));
+  EXPECT_EQ(lines_with(mixed, "CRASHED"), 1u) << mixed;
+  EXPECT_TRUE(contains(mixed,
+                       "CRASHED: ranks 3, 7 were killed by SIGSEGV; their figures cover the run only up "
+                       "to that moment"));
+}
+
+TEST(report_text, AnSrcPointsLocationsAreRangesOfRanksAndThreadsNotOneItemPerLocation) {
+  Report report = run_of_ranks(1000);
+  analysis::SrcPoint barrier;
+  barrier.identity.kind = static_cast<std::uint32_t>(format::SiteKind::mpi_barrier);
+  barrier.identity.name = "MPI_Barrier";
+  barrier.identity.file = "x.c";
+  barrier.identity.line = 40;
+  barrier.count = 1000;
+  barrier.total = 1;
+  barrier.wait = 0.5;  // lost time: the table shows it
+  for (std::int64_t rank = 0; rank < 1000; ++rank) barrier.locations.push_back({rank, 0});
+  report.src_points = {barrier};
+  std::string text = render_text(report);
+  EXPECT_TRUE(contains(text, "; ranks 0-999 (thread 0);")) << "1 000 ranks on thread 0: one range";
+  EXPECT_LT(text.find("MPI_Barrier at x.c:40"), text.size());
+  const std::size_t line = text.find("MPI_Barrier at x.c:40");
+  EXPECT_LT(text.find('\n', line) - line, 120u) << "the point's line grows with the ranks:\n" << text;
+
+  // A hybrid run: ranks 0-2 with four threads, rank 3 with one.
+  report.run.processes = 4;
+  report.src_points[0].locations.clear();
+  for (std::int64_t rank = 0; rank < 4; ++rank)
+    for (std::uint32_t thread = 0; thread < (rank < 3 ? 4u : 1u); ++thread)
+      report.src_points[0].locations.push_back({rank, thread});
+  EXPECT_TRUE(contains(render_text(report), "; ranks 0-2 (threads 0-3), rank 3 (thread 0);"));
+
+  // One process: its threads.
+  report.run.processes = 1;
+  report.src_points[0].locations = {{0, 0}, {0, 1}, {0, 2}};
+  EXPECT_TRUE(contains(render_text(report), "; threads 0-2;"));
 }
 
 TEST(report_text, EachIntervalHasItsHeaderAndSectionsInTheDetails) {

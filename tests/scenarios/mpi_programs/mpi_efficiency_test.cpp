@@ -395,6 +395,19 @@ TEST_P(ImbalancedBarrier, SynchronizationIsTheSumOfTheArrivalGaps) {
       << "the start barrier and 3 more, on every rank";
   expect_constructed(number(barriers, "synchronization"), constructed, 0.015 * kRepetitions, "class barrier");
 
+  // The barrier's SRC point: rank 0 waits (N-1) units at each instance, the longest single wait
+  // (wait_max), within the arrival gaps' tolerance; never below the mean wait nor above their sum.
+  const json* point = nullptr;
+  for (const json& p : field(report, "src_points"))
+    if (text_of(p, "name") == "MPI_Barrier" &&
+        integer(p, "line") == site_line("imbalanced_barrier.c", "barrier"))
+      point = &p;
+  ASSERT_NE(point, nullptr) << "no SRC point at the barrier";
+  EXPECT_NEAR(number(*point, "wait_max"), (n - 1) * kUnit, 0.025)
+      << "rank 0 waits " << (n - 1) * 50 << " ms for rank " << n - 1 << " at each barrier";
+  EXPECT_GE(number(*point, "wait_max"), number(*point, "wait_mean")) << point->dump(2);
+  EXPECT_LE(number(*point, "wait_max"), number(*point, "wait")) << point->dump(2);
+
   const json& slowest = field(field(report, "run"), "slowest_rank");
   EXPECT_GE(integer(slowest, "rank"), 0);
   EXPECT_LT(integer(slowest, "rank"), n);

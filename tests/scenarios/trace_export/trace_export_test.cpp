@@ -9,10 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/trace_run.hpp"
+#include "format/site_kinds.hpp"
 #include "support/artifacts.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -69,9 +71,35 @@ TEST_F(TraceExport, OtfPrintReadsEveryIntervalAsOneEnterAndOneLeave) {
   const auto printed = run_process({PARPERF_OTF2_PRINT, (*tmp_ / "otf2" / "traces.otf2").string()});
   ASSERT_EQ(printed.exit_code, 0) << describe(printed);
   std::map<std::string, int> records;
-  for (const std::string& line : lines_of(printed.out)) ++records[line.substr(0, line.find(' '))];
-  EXPECT_EQ(records["ENTER"], kIntervals);
-  EXPECT_EQ(records["LEAVE"], kIntervals);
+  // Per location (thread), the region of its first Enter and of its last Leave: the program's.
+  std::map<std::string, std::pair<std::string, std::string>> outermost;
+  for (const std::string& line : lines_of(printed.out)) {
+    std::istringstream fields(line);
+    std::string record, location;
+    fields >> record >> location;
+    ++records[record];
+    const std::size_t region = line.find("Region: ");
+    if (region == std::string::npos) continue;
+    auto [at, added] = outermost.try_emplace(location);
+    if (record == "ENTER" && at->second.first.empty()) at->second.first = line.substr(region);
+    if (record == "LEAVE") at->second.second = line.substr(region);
+  }
+  ASSERT_EQ(outermost.size(), 2u) << "the two threads, each a location:\n" << printed.out.substr(0, 2000);
+  // The program's site, as the profile names it: the region every location begins and ends in.
+  const analysis::RunData run = analysis::load_run(*tmp_ / "run");
+  ASSERT_FALSE(run.profiles.empty());
+  std::string program;
+  for (const format::Site& site : run.profiles[0].sites)
+    if (site.kind == static_cast<std::uint32_t>(format::SiteKind::program)) program = site.name;
+  ASSERT_FALSE(program.empty()) << "the profile has no program site";
+  for (const auto& [location, regions] : outermost) {
+    EXPECT_EQ(regions.first.rfind("Region: \"" + program + "\"", 0), 0u)
+        << "location " << location << " begins in " << regions.first << ", not the program's region";
+    EXPECT_EQ(regions.second, regions.first)
+        << "location " << location << " ends outside the program's region";
+  }
+  EXPECT_EQ(records["ENTER"], kIntervals + 2) << "every interval, and the program on each thread";
+  EXPECT_EQ(records["LEAVE"], kIntervals + 2);
   EXPECT_EQ(printed.out.find("\"hidden\""), std::string::npos) << "recorded while recording was off";
 }
 
