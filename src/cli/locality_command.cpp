@@ -36,7 +36,6 @@
 #include "cli/pipe_stream.hpp"
 #include "cli/preload.hpp"
 #include "cli/temporary_file.hpp"
-#include "cli/text_file.hpp"
 #include "format/locality_file.hpp"
 #include "format/memory_trace.hpp"
 #include "format/new_file.hpp"
@@ -130,13 +129,13 @@ std::optional<std::filesystem::path> make_output_directory(const LocalityCommand
   return make_directory(directory, true);
 }
 
-// `name`.svg and `name`.png, a PNG copy of the same drawing for viewers that take no SVG. A failure
-// throws like write_text_file's: the result is already printed, the command reports the file. When
-// the PNG module cannot be loaded the SVGs are still written, and one warning says why the PNGs are
-// not (`draw_png` turns false).
+// `name`.svg and `name`.png, a PNG copy of the same drawing for viewers that take no SVG, both created
+// afresh in the run directory (new_file.hpp). A failure throws std::runtime_error "cannot write <path>:
+// <cause>": the result is already printed, the command reports the file. When the PNG module cannot be loaded
+// the SVGs are still written, and one warning says why the PNGs are not (`draw_png` turns false).
 void write_picture(const std::filesystem::path& directory, const std::string& name, const std::string& svg,
                    bool& draw_png) {
-  write_text_file(directory / (name + ".svg"), svg);
+  format::write_new_file(directory / (name + ".svg"), svg);  // never through a link planted there
   if (!draw_png) return;
   const std::filesystem::path png = directory / (name + ".png");
   // write_png opens its path by name: it gets a new file of a name no one can guess, renamed over
