@@ -119,7 +119,7 @@ void render_run_endings(Out out, const RunSummary& run) {
     if (e.ranks.size() == 1) {
       fmt::format_to(out, "  {:<12}rank {} ({}): {}\n", "ended", e.first->rank, printable(e.first->file),
                      end_text(*e.first));
-    } else if (groups.size() == 1) {
+    } else if (groups.size() == 1 && static_cast<std::int64_t>(e.ranks.size()) >= run.world_size) {
       fmt::format_to(out, "  {:<12}all {} ranks: {}\n", "ended", e.ranks.size(), end_text(*e.first));
     } else {
       fmt::format_to(out, "  {:<12}{}: {}\n", "ended", who("rank", e), end_text(*e.first));

@@ -126,6 +126,9 @@ TEST(report_text, HowTheRanksEndedTakesOneLinePerWayOfEndingNotOnePerRank) {
   const std::string text = render_text(run_of_ranks(1000));
   EXPECT_EQ(lines_with(text, "  ended "), 1u) << "1 000 ranks that exited: one line, not 1 000\n" << text;
   EXPECT_TRUE(contains(text, "ended       all 1000 ranks: exit\n"));
+  Report partial = run_of_ranks(4);
+  partial.run.world_size = 5;  // rank 4 left no profile: "all" would say more than the profiles do
+  EXPECT_TRUE(contains(render_text(partial), "ended       ranks 0-3: exit\n"));
 
   Report crashed = run_of_ranks(32);
   for (std::int64_t rank : {3, 7}) {
