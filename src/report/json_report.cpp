@@ -82,7 +82,9 @@ json run_json(const RunSummary& run) {
   }
   json slowest = nullptr;
   if (run.slowest_rank)
-    slowest = {{"rank", run.slowest_rank->rank}, {"execution_time", run.slowest_rank->execution_time}};
+    slowest = {{"rank", run.slowest_rank->rank},
+               {"execution_time", run.slowest_rank->execution_time},
+               {"spread", run.slowest_rank->spread}};
   return {{"directory", run.directory},
           {"command", run.command},
           {"host", run.host},
