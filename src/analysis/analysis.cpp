@@ -11,6 +11,7 @@
 #include "analysis/rank_view.hpp"
 #include "analysis/sampled_findings.hpp"
 #include "analysis/site_resolution.hpp"
+#include "analysis/threads_off_cpu.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -35,6 +36,14 @@ void check_view_rank(const IntervalTree& tree, std::int64_t rank) {
   for (const auto& [known, threads] : tree.threads_per_rank) ranks.push_back(known);
   throw std::invalid_argument(fmt::format("--rank {}: the run has no profile of rank {} (profiles: ranks {})",
                                           rank, rank, rank_list(ranks)));
+}
+
+// The cores run.json recorded, when every profile comes from the host that recorded them.
+std::optional<format::HostCores> single_host_cores(const RunData& run) {
+  if (!run.run_info || !run.run_info->cores) return std::nullopt;
+  for (const format::Profile& profile : run.profiles)
+    if (profile.process.hostname != run.run_info->hostname) return std::nullopt;
+  return run.run_info->cores;
 }
 
 }  // namespace
@@ -82,6 +91,10 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
                                       serial_sections(tree, characteristics));
     for (Finding& f : interval_loss_findings(tree, analysis.intervals, analysis.findings))
       analysis.findings.push_back(std::move(f));
+    if (auto off_cpu =
+            threads_off_cpu(thread_cpu_time(tree), analysis.intervals[0].characteristics.execution_time,
+                            single_host_cores(run)))
+      add_threads_off_cpu(analysis.findings, std::move(*off_cpu));
   }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
   analysis.samples = analyse_samples(run, tree, analysis.unit, 0);

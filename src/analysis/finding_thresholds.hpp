@@ -26,6 +26,11 @@ inline constexpr double kRanThroughoutCpuShare = 0.9;
 // trusted only for entries lasting 2 ms or more on average.
 inline constexpr double kMinMeanEntrySeconds = 0.002;
 
+// The slowest rank is named as the one the others wait for at the end only when the ranks' program
+// times differ by at least this much: below it the difference is the ranks' finalization and clock
+// noise, and "the others wait for it" would name a cause that is not there.
+inline constexpr double kRankSpreadWorthNaming = 0.001;
+
 // Start-up (MPI_Init, shmem_init) worth a finding: at least this share of start-up plus Total time.
 // Below it start-up is a fixed cost a run amortizes; above it the run is too short for its figures
 // to describe the program's steady state, and productive time is not what it seems.

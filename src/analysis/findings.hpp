@@ -57,6 +57,7 @@ enum class FindingKind {
   startup,                 // MPI_Init / shmem_init take a large share of the run
   mpi_setup,               // communicator, group and window creation: productive Sys that is set-up
   poor_spatial_locality,   // a function whose accesses are far apart (locality.json)
+  threads_off_cpu,         // most of the threads' time in the run was off the CPU (threads_off_cpu.hpp)
   // A loop whose iterations (or chunks) or whose processors' shares are unbalanced (loop_balance.hpp):
   // an interval's note, and one of the run's main findings when balancing it would save enough.
   unbalanced_loop,
@@ -131,7 +132,7 @@ struct Finding {
   double starts = 0;                      // communication: in the calls themselves
   std::optional<double> synchronization;  // collective_arrival, when significant
   std::optional<double> time_variation;   // collective_arrival, when significant
-  double on_cpu_share = 0;                // off_cpu: OS CPU time over the time inside
+  double on_cpu_share = 0;                // off_cpu, threads_off_cpu: OS CPU time over the time inside
 
   double estimated_gain = 0;       // seconds of processor time (see the top of this file)
   std::vector<Evidence> evidence;  // every number the rule judged by, named

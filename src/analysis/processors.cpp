@@ -96,12 +96,23 @@ std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const Mer
 
 std::optional<RankTime> slowest_rank(const IntervalTree& tree) {
   if (tree.intervals.empty()) return std::nullopt;
-  std::optional<RankTime> slowest;
+  // Each rank's longest thread; locations are sorted by rank.
+  std::vector<RankTime> ranks;
   for (const LocationStats& stats : tree.intervals[0].locations) {
     const double execution = seconds(stats.exec_ns());
-    // Locations are sorted by rank: a strict comparison keeps the lowest rank on a tie.
-    if (!slowest || execution > slowest->execution_time) slowest = RankTime{stats.location.rank, execution};
+    if (ranks.empty() || ranks.back().rank != stats.location.rank)
+      ranks.push_back(RankTime{stats.location.rank, execution});
+    else
+      ranks.back().execution_time = std::max(ranks.back().execution_time, execution);
   }
+  if (ranks.empty()) return std::nullopt;
+  // max_element keeps the first, the lowest rank, on a tie.
+  const auto by_time = [](const RankTime& a, const RankTime& b) {
+    return a.execution_time < b.execution_time;
+  };
+  RankTime slowest = *std::max_element(ranks.begin(), ranks.end(), by_time);
+  slowest.spread =
+      slowest.execution_time - std::min_element(ranks.begin(), ranks.end(), by_time)->execution_time;
   return slowest;
 }
 

@@ -41,10 +41,12 @@ std::vector<ProcessorInput> processor_inputs(const IntervalTree& tree, const Mer
 struct RankTime {
   std::int64_t rank = 0;
   double execution_time = 0;  // seconds: its longest thread's time in the program
+  double spread = 0;          // seconds: execution_time minus the fastest rank's
 };
 
 // The rank whose program took longest (the lowest such rank on a tie): the one the others wait for
-// at the end. None without a program interval or without locations in it.
+// at the end when `spread` is worth naming (kRankSpreadWorthNaming). None without a program
+// interval or without locations in it.
 std::optional<RankTime> slowest_rank(const IntervalTree& tree);
 
 }  // namespace parperf::analysis

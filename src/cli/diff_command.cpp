@@ -20,6 +20,7 @@
 #include "report/diff_json.hpp"
 #include "report/diff_text.hpp"
 #include "report/html/diff_page.hpp"
+#include "report/json_text.hpp"
 #include "report/printable_text.hpp"
 
 namespace parperf::cli {
@@ -56,7 +57,7 @@ void run_diff(const DiffCommandOptions& o) {
     write_text_file(o.html, report::html::diff_page(comparison));
     fmt::print("parperf: wrote the HTML comparison {}\n", report::printable(o.html));
   } else if (o.json)
-    fmt::print("{}\n", report::diff_json(comparison).dump(2));
+    fmt::print("{}\n", report::json_text(report::diff_json(comparison)));
   else
     fmt::print("{}", report::diff_text(comparison, report::DiffTextOptions{.all = o.all}));
   std::fflush(stdout);

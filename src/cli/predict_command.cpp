@@ -22,6 +22,7 @@
 #include "cli/predict_options.hpp"
 #include "cli/text_file.hpp"
 #include "format/profile_files.hpp"
+#include "report/json_text.hpp"
 #include "report/locality/svg_to_png.hpp"
 #include "report/prediction_json.hpp"
 #include "report/prediction_svg.hpp"
@@ -100,7 +101,7 @@ void print_prediction(const PredictOptions& options) {
     if (!options.png.empty()) report::write_png(svg, options.png);
   }
   if (options.json)
-    fmt::print("{}\n", report::prediction_json(study).dump(2));
+    fmt::print("{}\n", report::json_text(report::prediction_json(study)));
   else
     fmt::print("{}", report::prediction_text(study));
 }

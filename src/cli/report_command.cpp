@@ -35,6 +35,7 @@
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
 #include "report/json_report.hpp"
+#include "report/json_text.hpp"
 #include "report/locality/locality_json.hpp"
 #include "report/locality/locality_ranks.hpp"
 #include "report/locality/locality_text.hpp"
@@ -191,7 +192,7 @@ void run_report(const ReportCommandOptions& o) {
       write_html_report(o.html, HtmlReportInputs{.report = only_locality, .locality = &locality});
       fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
     } else if (o.json) {
-      fmt::print("{}\n", stored_locality_json(locality).dump(2));
+      fmt::print("{}\n", report::json_text(stored_locality_json(locality)));
     } else {
       fmt::print("{}", stored_locality_text(locality, o.directory));
     }
@@ -233,7 +234,7 @@ void run_report(const ReportCommandOptions& o) {
       const nlohmann::ordered_json stored = stored_locality_json(locality);
       for (const auto& [key, value] : stored.items()) json[key] = value;
       if (traced) json["wait_states"] = report::wait_states_json(*traced);
-      fmt::print("{}\n", json.dump(2));
+      fmt::print("{}\n", report::json_text(json));
     } else {
       fmt::print("{}\n", report::render_json_text(built));
     }

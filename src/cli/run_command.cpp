@@ -26,6 +26,7 @@
 
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
+#include "cli/host_cores.hpp"
 #include "cli/mpi_launch.hpp"
 #include "cli/openmp_runtime.hpp"
 #include "cli/output_directory.hpp"
@@ -307,6 +308,7 @@ int run_job(const RunOptions& options) {
   std::error_code error;
   info.working_directory = std::filesystem::current_path(error).string();
   info.hostname = host_name();
+  info.cores = host_cores();
   info.start_unix_s = unix_seconds_now();
   const auto start_file_time = std::filesystem::file_time_type::clock::now();
   const auto start = std::chrono::steady_clock::now();
@@ -366,6 +368,7 @@ int run_program(const RunOptions& options) {
   std::error_code error;
   info.working_directory = std::filesystem::current_path(error).string();
   info.hostname = host_name();
+  info.cores = host_cores();
   info.start_unix_s = unix_seconds_now();
   const auto start_file_time = std::filesystem::file_time_type::clock::now();
   const auto start = std::chrono::steady_clock::now();

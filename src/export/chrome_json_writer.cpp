@@ -6,24 +6,11 @@
 
 #include <iterator>
 
+#include "format/utf8_text.hpp"
+
 namespace parperf::exports {
 
 namespace {
-
-// The length of the well-formed UTF-8 sequence at the start of `s`, 0 when there is none.
-std::size_t utf8_length(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const unsigned char lead = byte(0);
-  std::size_t length = lead < 0x80           ? 1
-                       : (lead >> 5) == 0x6  ? 2
-                       : (lead >> 4) == 0xe  ? 3
-                       : (lead >> 3) == 0x1e ? 4
-                                             : 0;
-  if (length == 0 || length > s.size()) return 0;
-  for (std::size_t i = 1; i < length; ++i)
-    if ((byte(i) & 0xc0) != 0x80) return 0;
-  return length;
-}
 
 // ns as µs with three decimals.
 void append_timestamp(std::string& out, std::uint64_t ns) {
@@ -47,10 +34,10 @@ void append_json_string(std::string& out, std::string_view text) {
       out += '\\', out += c, ++i;
     } else if (static_cast<unsigned char>(c) < 0x20) {
       fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c)), ++i;
-    } else if (const std::size_t n = utf8_length(text.substr(i)); n > 0) {
+    } else if (const std::size_t n = format::utf8_sequence_length(text, i); n > 0) {
       out.append(text.substr(i, n)), i += n;
     } else {
-      out += "\xef\xbf\xbd", ++i;
+      out += format::kReplacementCharacter, ++i;
     }
   }
   out += '"';

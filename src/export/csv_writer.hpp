@@ -2,7 +2,8 @@
 // comma-separated fields, a field quoted when it holds a comma, a quote or a line break, quotes
 // doubled, lines ended by CRLF). Columns: rank, thread, time_ns (corrected: on rank 0's clock since
 // its start), local_ns (on the rank's own clock), kind, name (the site or user event), file, line,
-// duration_ns, bytes, partner, tag, text. Fields an event does not have are empty.
+// duration_ns, bytes, partner, tag, text. Fields an event does not have are empty. A text field that
+// a spreadsheet would run as a formula starts with ' (append_csv_field).
 #pragma once
 
 #include <filesystem>
@@ -29,7 +30,10 @@ class CsvWriter final : public TimelineWriter {
   std::string row_;
 };
 
-// Appends `field` to `row` as RFC 4180 wants it.
+// Appends `field` to `row` as RFC 4180 wants it, with a ' before it when a spreadsheet would take it
+// as a formula (it begins with =, +, -, @, a tab or a carriage return): names and texts come from
+// the measured program, and a cell such as =HYPERLINK(...) would act when the file is opened. The '
+// is the spreadsheets' own mark of a text cell; a script reading the file can drop it.
 void append_csv_field(std::string& row, std::string_view field);
 
 }  // namespace parperf::exports

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "format/utf8_text.hpp"
+
 namespace parperf::exports {
 
 class ProtoMessage {
@@ -24,12 +26,12 @@ class ProtoMessage {
     for (int i = 0; i < 8; ++i) bytes_.push_back(static_cast<char>(value >> (8 * i)));
   }
   void real(std::uint32_t field, double value) { fixed64(field, std::bit_cast<std::uint64_t>(value)); }
+  // A string field: protobuf readers (Perfetto's) refuse a file whose strings are not UTF-8, and the
+  // names come from the measured program, so invalid bytes become U+FFFD.
   void text(std::uint32_t field, std::string_view value) {
-    tag(field, kLengthDelimited);
-    varint(value.size());
-    bytes_.append(value);
+    length_delimited(field, format::valid_utf8(value));
   }
-  void message(std::uint32_t field, const ProtoMessage& nested) { text(field, nested.bytes_); }
+  void message(std::uint32_t field, const ProtoMessage& nested) { length_delimited(field, nested.bytes_); }
 
   const std::string& bytes() const { return bytes_; }
   bool empty() const { return bytes_.empty(); }
@@ -37,6 +39,11 @@ class ProtoMessage {
 
  private:
   static constexpr std::uint32_t kVarint = 0, kFixed64 = 1, kLengthDelimited = 2;
+  void length_delimited(std::uint32_t field, std::string_view value) {
+    tag(field, kLengthDelimited);
+    varint(value.size());
+    bytes_.append(value);
+  }
   void tag(std::uint32_t field, std::uint32_t wire_type) { varint((std::uint64_t{field} << 3) | wire_type); }
   void varint(std::uint64_t v) {
     while (v >= 0x80) {

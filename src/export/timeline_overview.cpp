@@ -45,13 +45,17 @@ void TimelineOverview::finish() {
     slices_.resize(max_slices_);
   }
   std::sort(slices_.begin(), slices_.end(), [](const Slice& a, const Slice& b) { return a.start < b.start; });
+  // Tracks were numbered as they appeared in time; the page lists them by rank, thread and lane.
+  std::vector<std::uint32_t> ordered(tracks_.size());
+  std::uint32_t position = 0;
+  for (const auto& [key, index] : tracks_) ordered[index] = position++;
   using json = nlohmann::ordered_json;
   json track = json::array(), depth = json::array(), start = json::array(), duration = json::array(),
        name = json::array(), category = json::array();
   std::uint32_t max_depth = 0;
   const std::uint64_t origin = begin_ == UINT64_MAX ? 0 : begin_;
   for (const Slice& s : slices_) {
-    track.push_back(s.track);
+    track.push_back(ordered[s.track]);
     depth.push_back(s.depth);
     start.push_back(s.start - origin);
     duration.push_back(s.duration);
@@ -67,7 +71,7 @@ void TimelineOverview::finish() {
     std::string label =
         ranks > 1 ? fmt::format("rank {} thread {}", rank, thread) : fmt::format("thread {}", thread);
     if (lane > 0) label += " events";
-    labels[index] = std::move(label);
+    labels[ordered[index]] = std::move(label);
   }
   json categories = json::array();
   for (auto c :

@@ -1,5 +1,6 @@
 // The timeline the HTML report draws (report/html): the slices of a traced run (intervals,
-// operations, user events) on one track per thread, as compact columns. A page must stay small, so
+// operations, user events) on one track per thread, in rank, thread and lane order, as compact
+// columns. A page must stay small, so
 // a long trace keeps its longest slices, the ones visible when the whole run is on screen, and says
 // how many it left out; `parperf export --perfetto` has them all.
 #pragma once

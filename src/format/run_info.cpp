@@ -95,6 +95,10 @@ std::string run_info_json(const RunInfo& info) {
                      {"repetition", info.sweep->repetition}};
   else
     json["sweep"] = nullptr;
+  if (info.cores)
+    json["cores"] = {{"online", info.cores->online}, {"allowed", info.cores->allowed}};
+  else
+    json["cores"] = nullptr;
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + '\n';
 }
 
@@ -141,6 +145,14 @@ RunInfo parse_run_info(std::string_view text) {
     if (point.unit != "threads" && point.unit != "ranks")
       throw RunInfoError(fmt::format("'sweep.unit' is '{}', neither 'threads' nor 'ranks'", point.unit));
     info.sweep = point;
+  }
+  if (const Json* cores = fields.find("cores", &Json::is_object, "an object")) {
+    const FieldReader core_fields(*cores);
+    HostCores host;
+    core_fields.number("online", host.online);
+    core_fields.number("allowed", host.allowed);
+    if (host.online < 1 || host.allowed < 1) throw RunInfoError("'cores' holds a count that is not positive");
+    info.cores = host;
   }
   return info;
 }

@@ -30,6 +30,14 @@ struct SweepPoint {
   std::int64_t repetition = 1;   // 1, 2, ...
 };
 
+// The cores of the host `parperf run` ran on (rank 0's, in an MPI job), read before the program
+// started: those online, and those the program may run on (its CPU affinity, which it inherits;
+// taskset, cgroups and batch systems narrow it). The report compares them with the program's threads.
+struct HostCores {
+  std::int64_t online = 0;
+  std::int64_t allowed = 0;
+};
+
 struct RunInfo {
   int format = kRunInfoFormat;
   std::string parperf_version;       // of the parperf that wrote it
@@ -47,6 +55,7 @@ struct RunInfo {
   std::map<std::string, std::string> environment;  // the PARPERF_* variables the program saw
   std::map<std::string, std::string> parameters;   // `--param name=value`: the problem's parameters
   std::optional<SweepPoint> sweep;                 // set in the runs of a sweep
+  std::optional<HostCores> cores;                  // null when unknown (an older parperf)
 };
 
 // A run.json that is not one: the problem alone ("not a JSON object", "'processes' is not a

@@ -63,6 +63,8 @@ std::string_view rule_key(FindingKind kind) {
       return "mpi_setup";
     case FindingKind::poor_spatial_locality:
       return "poor_spatial_locality";
+    case FindingKind::threads_off_cpu:
+      return "threads_off_cpu";
     case FindingKind::unbalanced_loop:
       return "unbalanced_loop";
     case FindingKind::interval_loss:

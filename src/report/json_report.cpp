@@ -7,6 +7,7 @@
 #include "report/findings_json.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_optional.hpp"
+#include "report/json_text.hpp"
 #include "report/loop_balance_json.hpp"
 #include "report/mpi_json.hpp"
 #include "report/src_summary.hpp"
@@ -81,7 +82,9 @@ json run_json(const RunSummary& run) {
   }
   json slowest = nullptr;
   if (run.slowest_rank)
-    slowest = {{"rank", run.slowest_rank->rank}, {"execution_time", run.slowest_rank->execution_time}};
+    slowest = {{"rank", run.slowest_rank->rank},
+               {"execution_time", run.slowest_rank->execution_time},
+               {"spread", run.slowest_rank->spread}};
   return {{"directory", run.directory},
           {"command", run.command},
           {"host", run.host},
@@ -302,8 +305,6 @@ nlohmann::ordered_json render_json(const Report& report) {
           {"samples", samples_json(report.samples, kSampledRows)}};
 }
 
-std::string render_json_text(const Report& report) {
-  return render_json(report).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
+std::string render_json_text(const Report& report) { return json_text(render_json(report)); }
 
 }  // namespace parperf::report

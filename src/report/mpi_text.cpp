@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/finding_thresholds.hpp"
 #include "analysis/mpi_classes.hpp"
 #include "analysis/rank_list.hpp"
 #include "report/printable_text.hpp"
@@ -75,9 +76,12 @@ void render_mpi_run(TextOut out, const RunSummary& run) {
   if (run.view_rank)
     fmt::format_to(out, "  {:<12}rank {} only: its threads are the processors (--rank)\n", "view",
                    *run.view_rank);
-  if (run.slowest_rank)
-    fmt::format_to(out, "  {:<12}rank {} (its program ran {} s; the others wait for it at the end)\n",
-                   "slowest", run.slowest_rank->rank, format_seconds(run.slowest_rank->execution_time));
+  if (run.slowest_rank && run.slowest_rank->spread >= analysis::kRankSpreadWorthNaming)
+    fmt::format_to(out,
+                   "  {:<12}rank {} (its program ran {} s, {} more than the fastest; the others wait for it "
+                   "at the end)\n",
+                   "slowest", run.slowest_rank->rank, format_seconds(run.slowest_rank->execution_time),
+                   format_duration(run.slowest_rank->spread));
   if (!run.mpi) return;
   const MpiSummary& mpi = *run.mpi;
   fmt::format_to(out, "  {:<12}{}\n", "mpi",

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/printable_text.hpp"
 #include "report/sampled_cause_text.hpp"
 
 namespace parperf::report {
@@ -16,23 +17,24 @@ std::string interval_label(const analysis::IntervalSamples& interval) {
   if (id.value != 0) label += fmt::format(" = {}", id.value);
   if (!id.file.empty() && id.line > 0)
     label += fmt::format(" ({}:{})", std::filesystem::path(id.file).filename().string(), id.line);
-  return label;
+  return printable(label);
 }
 
 std::string where(const analysis::SampledFunction& f) {
   if (f.file.empty()) return "";
-  return fmt::format("{}:{}", std::filesystem::path(f.file).filename().string(), f.line);
+  return printable(fmt::format("{}:{}", std::filesystem::path(f.file).filename().string(), f.line));
 }
 
 double percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
+// The frames of a call path, each printable (names come from the program and its symbols).
 std::string joined(const std::vector<std::string>& frames, const char* separator) {
   std::string text;
   for (const std::string& frame : frames) {
     if (!text.empty()) text += separator;
-    text += frame;
+    text += printable(frame);
   }
   return text;
 }
@@ -71,7 +73,7 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
     for (const analysis::SampledFunction* shown : shown_functions(interval, top)) {
       const analysis::SampledFunction& f = *shown;
       out += fmt::format("  {:>5.1f}%  {:>5.1f}%  {:>8}  {:<32} {}\n", percent(f.self, interval.samples),
-                         percent(f.inclusive, interval.samples), f.self, f.function, where(f));
+                         percent(f.inclusive, interval.samples), f.self, printable(f.function), where(f));
     }
     out += "  call paths:\n";
     for (std::size_t i = 0; i < interval.paths.size() && (top == 0 || i < top); ++i)
@@ -81,16 +83,17 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
       out += "  per processor, top function:\n";
       for (const analysis::ProcessorTopFunction& p : interval.processors)
         out += fmt::format("  {:>4}  {:>8} samples  {} ({:.1f}% of its samples)\n", p.processor, p.samples,
-                           p.function, percent(p.self, p.samples));
+                           printable(p.function), percent(p.self, p.samples));
     }
     for (std::size_t n = 0; n < findings.size(); ++n) {
       const auto& cause = findings[n].sampled_cause;
       if (cause && std::find(cause->intervals.begin(), cause->intervals.end(), interval.interval) !=
                        cause->intervals.end())
-        out += fmt::format("  why processors wait (finding {}): {}\n", n + 1, sampled_cause_text(*cause));
+        out += fmt::format("  why processors wait (finding {}): {}\n", n + 1,
+                           printable(sampled_cause_text(*cause)));
     }
   }
-  for (const std::string& warning : samples.warnings) out += fmt::format("warning: {}\n", warning);
+  for (const std::string& warning : samples.warnings) out += fmt::format("warning: {}\n", printable(warning));
   return out;
 }
 

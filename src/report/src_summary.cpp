@@ -210,6 +210,30 @@ std::string interval_loss_text(const Finding& f) {
                      format_duration(f.estimated_gain), percent(f.share), diagnosis_text({cause}));
 }
 
+// "16 threads shared 2 cores: only 12 % of their time in the program ran on a CPU ..."
+std::string threads_off_cpu_text(const Finding& f) {
+  const auto threads = static_cast<std::int64_t>(f.evidence_value("threads"));
+  const auto cores = static_cast<std::int64_t>(f.evidence_value("cores"));
+  const std::string figures =
+      fmt::format("{} of CPU time in {} of thread time", format_duration(f.evidence_value("cpu_time")),
+                  format_duration(f.evidence_value("thread_time")));
+  const std::string busy = f.evidence_value("cores_busy") > 0
+                               ? fmt::format(", {:.1f} cores busy on average", f.evidence_value("cores_busy"))
+                               : std::string();
+  if (f.remedy == analysis::Remedy::fewer_threads_than_cores)
+    return fmt::format(
+        "{} threads shared {} core{}: only {} of their time in the program ran on a CPU ({}{}); the "
+        "waits, late processors and low efficiency below are largely their turns for a core. Run no "
+        "more threads than cores, or on a quiet machine",
+        threads, cores, cores == 1 ? "" : "s", percent(f.on_cpu_share), figures, busy);
+  const std::string where = cores > 0 ? fmt::format(" ({} threads, {} cores)", threads, cores)
+                                      : fmt::format(" ({} threads)", threads);
+  return fmt::format(
+      "only {} of the threads' time in the program ran on a CPU{} ({}{}): they were sleeping, blocked "
+      "or waiting for I/O, or other load took the cores; the waits below are partly that",
+      percent(f.on_cpu_share), where, figures, busy);
+}
+
 // The finding's own sentence, without what the samples add.
 std::string finding_sentence(const Finding& f) {
   switch (f.kind) {
@@ -223,6 +247,8 @@ std::string finding_sentence(const Finding& f) {
     case FindingKind::mpi_setup:
       if (f.src_point) return setup_text(f);
       return "";
+    case FindingKind::threads_off_cpu:
+      return threads_off_cpu_text(f);
     case FindingKind::poor_spatial_locality:
       if (f.function) return locality_text(f);
       return "";

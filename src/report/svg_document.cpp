@@ -5,40 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "format/utf8_text.hpp"
+
 namespace parperf::report {
 namespace {
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// Length of the valid UTF-8 sequence starting at text[i], 0 when it is not one (overlong forms,
-// surrogates and code points above U+10FFFF are invalid too, as XML parsers reject them).
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  std::uint32_t code = 0;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-    code = lead & 0x1Fu;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    code = lead & 0x0Fu;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    code = lead & 0x07u;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0u) != 0x80u) return 0;
-    code = (code << 6) | (byte(i + k) & 0x3Fu);
-  }
-  const bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-  const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
-  if (overlong || surrogate || code > 0x10FFFF || code == 0xFFFE || code == 0xFFFF) return 0;
-  return length;
-}
 
 std::string_view anchor_name(TextAnchor anchor) {
   switch (anchor) {
@@ -72,9 +42,9 @@ std::string xml_escape(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
-      const std::size_t length = utf8_sequence(text, i);
+      const std::size_t length = format::utf8_sequence_length(text, i);
       if (length == 0) {
-        out += kReplacement;
+        out += format::kReplacementCharacter;
         ++i;
       } else {
         out.append(text.substr(i, length));
@@ -100,7 +70,7 @@ std::string xml_escape(std::string_view text) {
         break;
       default:
         if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F)
-          out += kReplacement;
+          out += format::kReplacementCharacter;
         else
           out += static_cast<char>(c);
     }

@@ -139,6 +139,30 @@ try {
   await page.click('table.tree th:has-text("Execution")');
   check(await page.getAttribute('table.tree th:has-text("Execution")', 'aria-sort') === 'descending', 'clicking Execution did not sort by it');
 
+  // A processor chart of an interval one processor ran ("initialize", by the main thread) names no
+  // slowest and fastest: they would be the same processor.
+  await page.locator('table.tree tr', { hasText: '"initialize"' }).first().click();
+  const extremes = await page.textContent('#interval-details');
+  check(!/slowest: processor (\d+) \([^)]*\), fastest: processor \1 /.test(extremes),
+    `"initialize" names one processor both the slowest and the fastest: ${extremes.slice(0, 300)}`);
+  // The bars' legend names the losses as the table does: no "OpenMP waiting" beside a desync colour.
+  const legendWords = await page.textContent('#interval-details .legend');
+  check(!legendWords.includes('OpenMP waiting') && legendWords.includes('desync'),
+    `the per-processor legend names a loss the table does not: ${legendWords}`);
+  // The Source column: a long path gives way, the line number after it stays in view.
+  const sources = await page.$$eval('table.tree tbody td.loc', (tds) => tds.map((td) => {
+    const box = td.getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const rects = [...range.getClientRects()];
+    const last = rects.length ? rects[rects.length - 1] : box;
+    const line = td.querySelector('.loc-line');
+    const end = line ? line.getBoundingClientRect() : last;
+    return { text: td.textContent, visible: end.width > 0 && end.right <= box.right + 0.5 && (line !== null || td.scrollWidth <= td.clientWidth) };
+  }));
+  const cut = sources.filter((c) => /:\d+$/.test(c.text) && !c.visible);
+  check(sources.length > 0 && cut.length === 0, `the Source column cuts the line number of ${cut.map((c) => c.text).join(', ')}`);
+
   await page.screenshot({ path: join(output, 'example.png'), fullPage: false });
   await page.emulateMedia({ colorScheme: 'dark' });
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -297,3 +297,58 @@ TEST(analysis_findings, CompareValuesKeepsTheLowestProcessorOnTies) {
 
 }  // namespace
 }  // namespace parperf::analysis
+
+namespace parperf::analysis {
+namespace {
+
+// The imbalanced run whose two threads were on a CPU only 20 ms and 30 ms of their 200 ms in the
+// program: 50 ms of 400 ms, 12.5 %, on a host of 8 cores. Two threads on 8 cores did not wait for a
+// core: they slept or blocked. Said, after the findings it explains.
+TEST(analysis_findings, ThreadsThatBlockedAreTheLastFindingWithTheCores) {
+  RunData run = imbalanced_run();
+  run.profiles[0].threads[0].nodes[0].os_user_self_ns = 20 * kMs;
+  run.profiles[0].threads[1].nodes[0].os_sys_self_ns = 30 * kMs;
+  format::RunInfo info;
+  info.cores = format::HostCores{.online = 8, .allowed = 8};
+  run.run_info = info;
+  const Analysis analysis = analyze(run);
+  ASSERT_GT(analysis.findings.size(), 1u) << "the idle time of \"work\" is a finding too";
+  const Finding& last = analysis.findings.back();
+  ASSERT_EQ(last.kind, FindingKind::threads_off_cpu)
+      << "the last finding is not that the threads were off the CPU";
+  EXPECT_NEAR(last.on_cpu_share, 0.125, 1e-9) << "50 ms of CPU time in 400 ms of thread time";
+  EXPECT_EQ(last.evidence_value("threads"), 2);
+  EXPECT_EQ(last.evidence_value("cores"), 8);
+  EXPECT_NEAR(last.evidence_value("cores_busy"), 0.25, 1e-9) << "50 ms of CPU time in the program's 200 ms";
+  EXPECT_EQ(last.remedy, Remedy::none) << "two threads on eight cores were not short of cores";
+}
+
+// The same two threads on one core, 80 ms of CPU time each: 160 ms of 400 ms ran on a CPU (40 %),
+// and the one core was busy 160 ms of the program's 200 ms. Oversubscribed: the first finding, as
+// its 60 % off the CPU is more than the idle time's share.
+TEST(analysis_findings, OversubscribedThreadsAreTheFirstFinding) {
+  RunData run = imbalanced_run();
+  run.profiles[0].threads[0].nodes[0].os_user_self_ns = 80 * kMs;
+  run.profiles[0].threads[1].nodes[0].os_user_self_ns = 80 * kMs;
+  format::RunInfo info;
+  info.cores = format::HostCores{.online = 4, .allowed = 1};
+  run.run_info = info;
+  const Analysis analysis = analyze(run);
+  ASSERT_FALSE(analysis.findings.empty());
+  const Finding& first = analysis.findings.front();
+  ASSERT_EQ(first.kind, FindingKind::threads_off_cpu) << "the first finding is not the oversubscription";
+  EXPECT_NEAR(first.share, 0.6, 1e-9);
+  EXPECT_EQ(first.remedy, Remedy::fewer_threads_than_cores);
+  EXPECT_EQ(first.evidence_value("cores"), 1);
+}
+
+// With as much CPU time as wall-clock time the threads ran throughout: no such finding.
+TEST(analysis_findings, ThreadsThatRanThroughoutGiveNoOffCpuFinding) {
+  RunData run = imbalanced_run();
+  run.profiles[0].threads[0].nodes[0].os_user_self_ns = 200 * kMs;
+  run.profiles[0].threads[1].nodes[0].os_user_self_ns = 190 * kMs;
+  for (const Finding& f : analyze(run).findings) EXPECT_NE(f.kind, FindingKind::threads_off_cpu);
+}
+
+}  // namespace
+}  // namespace parperf::analysis

@@ -14,6 +14,7 @@ parperf_add_unit_test(export_test
     ${CMAKE_CURRENT_LIST_DIR}/export_otf2_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_csv_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_command_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/export_timeline_overview_test.cpp
   LINK parperf_export parperf_format_test_profiles nlohmann_json::nlohmann_json)
 target_compile_definitions(export_test PRIVATE PARPERF_PROTOC="${PARPERF_PROTOC}"
                                                PARPERF_OTF2_PRINT="${PARPERF_OTF2_PRINT}"

@@ -80,6 +80,27 @@ TEST_F(export_csv, OneRowPerEventInCorrectedTimeWithItsFields) {
       << "a quoted text with a comma and quotes";
 }
 
+// A name or text from the program that a spreadsheet would run as a formula (=HYPERLINK(...) sends
+// the file's data away when clicked) is made a text cell by a leading ', quoted or not; a cell that
+// only holds such characters later, or a number's sign, is left as it is.
+TEST(export_csv_field, AFieldThatOpensAFormulaStartsWithAQuote) {
+  const auto field = [](std::string_view text) {
+    std::string row;
+    exports::append_csv_field(row, text);
+    return row;
+  };
+  EXPECT_EQ(field("=1+2"), "'=1+2");
+  EXPECT_EQ(field("+cmd"), "'+cmd");
+  EXPECT_EQ(field("-2+3"), "'-2+3");
+  EXPECT_EQ(field("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(field("\t=1"), "'\t=1");
+  EXPECT_EQ(field("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+  EXPECT_EQ(field("\r=1"), "\"'\r=1\"");
+  EXPECT_EQ(field("a=1"), "a=1");
+  EXPECT_EQ(field("MPI_Recv"), "MPI_Recv");
+  EXPECT_EQ(field(""), "");
+}
+
 TEST_F(export_csv, ATruncatedTraceIsExportedUpToItsLastCompleteBlockWithAWarning) {
   std::filesystem::resize_file(dir_ / "run" / "trace.1.ppt", rank1_before_last_block_ + 10);
   LoadedRun loaded(dir_ / "run");

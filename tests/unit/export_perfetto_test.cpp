@@ -14,6 +14,7 @@
 
 #include "analysis/trace/trace_samples.hpp"
 #include "export/perfetto_writer.hpp"
+#include "export/protobuf_wire.hpp"
 #include "unit/export_test_support.hpp"
 #include "unit/protobuf_test_reader.hpp"
 
@@ -476,6 +477,20 @@ TEST_F(export_perfetto, EachCallStackIsInternedOnce) {
   }
   EXPECT_EQ(callstacks, 4) << "two distinct stacks on each of two ranks' threads, each written once";
   EXPECT_TRUE(decode(bytes).problems.empty());
+}
+
+// Perfetto's reader refuses a string field that is not UTF-8, and names come from the program: each
+// byte that starts no UTF-8 sequence becomes U+FFFD; valid UTF-8 and nested messages stay as they are.
+TEST(export_protobuf, StringFieldsAreValidUtf8) {
+  exports::ProtoMessage message;
+  message.text(1, "bad\xff\xfe name \xc3\xa9\xe2\x82");
+  const auto fields = read_proto(message.bytes());
+  ASSERT_EQ(fields.size(), 1u);
+  EXPECT_EQ(std::string(fields[0].bytes),
+            "bad\xEF\xBF\xBD\xEF\xBF\xBD name \xc3\xa9\xEF\xBF\xBD\xEF\xBF\xBD");
+  exports::ProtoMessage outer;
+  outer.message(2, message);
+  EXPECT_EQ(std::string(read_proto(outer.bytes())[0].bytes), message.bytes()) << "a nested message is bytes";
 }
 
 TEST_F(export_perfetto, ProtocDecodesTheFile) {

@@ -25,6 +25,7 @@ RunInfo sample_info() {
   info.environment = {{"PARPERF_DIR", "/tmp/x"}};
   info.parameters = {{"n", "4096"}};
   info.sweep = SweepPoint{.processors = 8, .unit = "ranks", .repetition = 2};
+  info.cores = HostCores{.online = 16, .allowed = 4};
   return info;
 }
 
@@ -50,6 +51,17 @@ TEST(RunInfoFile, EveryFieldSurvivesTheRoundTrip) {
   EXPECT_EQ(back.sweep->processors, 8);
   EXPECT_EQ(back.sweep->unit, "ranks");
   EXPECT_EQ(back.sweep->repetition, 2);
+  ASSERT_TRUE(back.cores.has_value()) << "the host's cores were lost";
+  EXPECT_EQ(back.cores->online, 16);
+  EXPECT_EQ(back.cores->allowed, 4);
+}
+
+// An older parperf wrote no cores: unknown, not an error. A count below 1 cannot be.
+TEST(RunInfoFile, CoresAreOptionalAndPositive) {
+  EXPECT_FALSE(parse_run_info("{}").cores.has_value());
+  EXPECT_FALSE(parse_run_info(R"({"cores": null})").cores.has_value());
+  EXPECT_THROW(parse_run_info(R"({"cores": {"online": 8, "allowed": 0}})"), RunInfoError);
+  EXPECT_THROW(parse_run_info(R"({"cores": 8})"), RunInfoError);
 }
 
 TEST(RunInfoFile, ASweepPointThatCannotBeIsRefusedByName) {
@@ -69,7 +81,7 @@ TEST(RunInfoFile, TheWrittenKeysAreTheDocumentedOnesInOrder) {
   std::size_t at = 0;
   for (const char* key : {"parperf_run_format", "parperf_version", "command", "working_directory", "hostname",
                           "start_unix_s", "wall_time_s", "exit_code", "signal", "processes", "mpi_collector",
-                          "openmp_runtime", "profiles", "environment", "parameters", "sweep"}) {
+                          "openmp_runtime", "profiles", "environment", "parameters", "sweep", "cores"}) {
     const std::size_t found = text.find('"' + std::string(key) + '"', at);
     ASSERT_NE(found, std::string::npos) << "run.json lacks \"" << key << "\" (or has it out of order):\n"
                                         << text;

@@ -630,11 +630,14 @@ void check_findings_of_two_communicators(const json& report) {
   const json& program = program_interval(report);
   const double startup = number(program, "startup_time");
   const double share = startup / (startup + number(program, "total_time"));
-  const bool named = !findings.empty() && text_of(findings[0], "rule") == "startup";
+  // Start-up comes first, after the threads' oversubscription when that dominates (ranks that spin
+  // in MPI calls, more of them than the machine's cores).
+  const std::size_t first = !findings.empty() && text_of(findings[0], "rule") == "threads_off_cpu" ? 1 : 0;
+  const bool named = findings.size() > first && text_of(findings[first], "rule") == "startup";
   EXPECT_EQ(named, share >= 0.10) << "MPI_Init takes " << share * 100 << " % of the run:\n"
                                   << findings.dump(2);
   if (named) {
-    EXPECT_NEAR(number(findings[0], "share"), share, 1e-9);
+    EXPECT_NEAR(number(findings[first], "share"), share, 1e-9);
   }
 }
 

@@ -72,6 +72,12 @@
     if (!line) return file;
     return endLine && endLine > line ? `${file}:${line}–${endLine}` : `${file}:${line}`;
   }
+  // A narrow Source cell: the file name gives way (an ellipsis), never the line number after it.
+  function sourceCell(file, line, endLine) {
+    const where = location(file, line, endLine);
+    if (!file || !line) return where;
+    return el('span', { class: 'loc-cell' }, el('span', { class: 'loc-file' }, file), el('span', { class: 'loc-line' }, where.slice(file.length)));
+  }
   function findingText(f) { return typeof f === 'string' ? f : f.text; }
 
   // The kinds of lost time, in the order the bars stack them.
@@ -198,7 +204,7 @@
     else if (run.host) fact('host', run.host);
     const procs = run.processes < run.world_size ? `${run.processes} of ${run.world_size}` : String(run.processes);
     if (run.processes) fact('processes', `${procs} process${run.processes === 1 ? '' : 'es'}, ${run.threads} thread${run.threads === 1 ? '' : 's'}; a processor is a ${run.unit}`);
-    if (program) fact('execution time', fmtTime(program.execution) + (program.startup > 0 ? ` (plus ${fmtTime(program.startup / Math.max(1, program.processors))} of start-up and shut-down: MPI_Init, shmem_init, their finalization)` : ''));
+    if (program) fact('execution time', fmtTime(program.execution) + (program.startup > 0 ? ` (plus ${fmtTime(program.startup / Math.max(1, program.processors))} of start-up and shut-down: ${run.mpi ? 'MPI_Init, MPI_Finalize' : 'shmem_init, shmem_finalize'})` : ''));
     if (run.openmp_runtime) fact('OpenMP', run.openmp_runtime);
     if (run.mpi) fact('MPI', run.mpi.library);
     if (run.directory) fact('run directory', el('span', { class: 'mono' }, run.directory));
@@ -357,7 +363,7 @@
       el('td', { class: 'num', title: loss ? `largest: ${loss[1]} ${fmtTime(n[loss[0]])}` : 'no loss' }, fmtTime(n.lost)),
       el('td', null, stackBar(n)),
       el('td', { class: 'num' }, fmtCount(n.count)),
-      el('td', { class: 'loc', title: location(n.file, n.line, n.endLine) }, location(n.file, n.line, n.endLine)));
+      el('td', { class: 'loc', title: location(n.file, n.line, n.endLine) }, sourceCell(n.file, n.line, n.endLine)));
     }
     function nodeOf(tr) { return tr && tr.dataset.index !== undefined ? nodes[Number(tr.dataset.index)] : null; }
     function select(n, focus) {
@@ -587,7 +593,7 @@
     }
     const count = columns.processor.length;
     const keys = ['productive', 'insufficient', 'communication', 'idle', 'other'];
-    const words = { productive: 'productive', insufficient: 'insufficient parallelism', communication: 'communication', idle: 'idle', other: 'OpenMP waiting' };
+    const words = { productive: 'productive', insufficient: 'insufficient parallelism', communication: 'communication', idle: 'idle', other: 'desync and synchronization waiting' };
     // Group neighbours when there are more processors than bars: each bar shows its group's means,
     // and a tick its slowest member's execution time, so one late processor still stands out.
     const groups = [];
@@ -639,9 +645,12 @@
       if (columns.execution[p] > columns.execution[slow]) slow = p;
       if (columns.execution[p] < columns.execution[fast]) fast = p;
     }
+    // One processor, or all as long: no slowest and fastest to name.
+    const extremes = columns.execution[slow] > columns.execution[fast]
+      ? `slowest: processor ${columns.processor[slow]} (${fmtTime(columns.execution[slow])}), fastest: processor ${columns.processor[fast]} (${fmtTime(columns.execution[fast])})`
+      : count === 1 ? `processor ${columns.processor[0]}: ${fmtTime(columns.execution[0])}` : `every processor: ${fmtTime(columns.execution[0])}`;
     return [legend(keys.map((k) => [k === 'other' ? 'desync' : k, words[k]])), chart,
-      el('p', { class: 'muted' }, size > 1 ? `${count} processors in ${groups.length} groups of ${size}; ` : '',
-        `slowest: processor ${columns.processor[slow]} (${fmtTime(columns.execution[slow])}), fastest: processor ${columns.processor[fast]} (${fmtTime(columns.execution[fast])})`)];
+      el('p', { class: 'muted', 'data-testid': 'processor-extremes' }, size > 1 ? `${count} processors in ${groups.length} groups of ${size}; ` : '', extremes)];
   }
 
   // ---- SRC points, communication ---------------------------------------------------------------

@@ -1,0 +1,15 @@
+// The cores the measured program can run on, recorded in run.json (format::HostCores) so that the
+// report can tell threads that waited for a core from threads that blocked.
+#pragma once
+
+#include <optional>
+
+#include "format/run_info.hpp"
+
+namespace parperf::cli {
+
+// This host's online cores and the cores this process may run on (its CPU affinity, which the
+// program it starts inherits); none when the system will not say.
+std::optional<format::HostCores> host_cores();
+
+}  // namespace parperf::cli
