@@ -46,3 +46,6 @@ add_test(NAME cli_executable_loads_no_picture_library
          COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:parperf_cli> -DMODULE=$<TARGET_FILE:parperf-png>
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cli_executable.cmake)
 set_tests_properties(cli_executable_loads_no_picture_library PROPERTIES LABELS unit)
+
+# Which command a mistyped one meant; which files of a run directory belong to a run.
+parperf_add_unit_test(cli_usage_hints_test SOURCES cli_usage_hints_test.cpp LINK parperf_cli_lib)
