@@ -56,3 +56,6 @@ parperf_add_unit_test(cli_local_traces_test
 parperf_add_unit_test(cli_predict_sweep_test
   SOURCES cli_predict_sweep_test.cpp ${PROJECT_SOURCE_DIR}/tests/support/temp_dir.cpp
   LINK parperf_cli_lib parperf_format_test_profiles)
+
+# Which command a mistyped one meant; which files of a run directory belong to a run.
+parperf_add_unit_test(cli_usage_hints_test SOURCES cli_usage_hints_test.cpp LINK parperf_cli_lib)
