@@ -301,17 +301,23 @@ TEST(analysis_findings, CompareValuesKeepsTheLowestProcessorOnTies) {
 namespace parperf::analysis {
 namespace {
 
+// The imbalanced run whose threads 0 and 1 had `cpu0` and `cpu1` ms of OS CPU time in the program,
+// on a host with `cores` of `online` cores allowed.
+RunData run_with_cpu_time(std::uint64_t cpu0, std::uint64_t cpu1, std::int64_t online, std::int64_t cores) {
+  RunData run = imbalanced_run();
+  run.profiles[0].threads[0].nodes[0].os_user_self_ns = cpu0 * kMs;
+  run.profiles[0].threads[1].nodes[0].os_sys_self_ns = cpu1 * kMs;
+  format::RunInfo info;
+  info.cores = format::HostCores{.online = online, .allowed = cores};
+  run.run_info = info;
+  return run;
+}
+
 // The imbalanced run whose two threads were on a CPU only 20 ms and 30 ms of their 200 ms in the
 // program: 50 ms of 400 ms, 12.5 %, on a host of 8 cores. Two threads on 8 cores did not wait for a
 // core: they slept or blocked. Said, after the findings it explains.
 TEST(analysis_findings, ThreadsThatBlockedAreTheLastFindingWithTheCores) {
-  RunData run = imbalanced_run();
-  run.profiles[0].threads[0].nodes[0].os_user_self_ns = 20 * kMs;
-  run.profiles[0].threads[1].nodes[0].os_sys_self_ns = 30 * kMs;
-  format::RunInfo info;
-  info.cores = format::HostCores{.online = 8, .allowed = 8};
-  run.run_info = info;
-  const Analysis analysis = analyze(run);
+  const Analysis analysis = analyze(run_with_cpu_time(20, 30, 8, 8));
   ASSERT_GT(analysis.findings.size(), 1u) << "the idle time of \"work\" is a finding too";
   const Finding& last = analysis.findings.back();
   ASSERT_EQ(last.kind, FindingKind::threads_off_cpu)
@@ -327,13 +333,7 @@ TEST(analysis_findings, ThreadsThatBlockedAreTheLastFindingWithTheCores) {
 // and the one core was busy 160 ms of the program's 200 ms. Oversubscribed: the first finding, as
 // its 60 % off the CPU is more than the idle time's share.
 TEST(analysis_findings, OversubscribedThreadsAreTheFirstFinding) {
-  RunData run = imbalanced_run();
-  run.profiles[0].threads[0].nodes[0].os_user_self_ns = 80 * kMs;
-  run.profiles[0].threads[1].nodes[0].os_user_self_ns = 80 * kMs;
-  format::RunInfo info;
-  info.cores = format::HostCores{.online = 4, .allowed = 1};
-  run.run_info = info;
-  const Analysis analysis = analyze(run);
+  const Analysis analysis = analyze(run_with_cpu_time(80, 80, 4, 1));
   ASSERT_FALSE(analysis.findings.empty());
   const Finding& first = analysis.findings.front();
   ASSERT_EQ(first.kind, FindingKind::threads_off_cpu) << "the first finding is not the oversubscription";
@@ -344,10 +344,8 @@ TEST(analysis_findings, OversubscribedThreadsAreTheFirstFinding) {
 
 // With as much CPU time as wall-clock time the threads ran throughout: no such finding.
 TEST(analysis_findings, ThreadsThatRanThroughoutGiveNoOffCpuFinding) {
-  RunData run = imbalanced_run();
-  run.profiles[0].threads[0].nodes[0].os_user_self_ns = 200 * kMs;
-  run.profiles[0].threads[1].nodes[0].os_user_self_ns = 190 * kMs;
-  for (const Finding& f : analyze(run).findings) EXPECT_NE(f.kind, FindingKind::threads_off_cpu);
+  for (const Finding& f : analyze(run_with_cpu_time(200, 190, 8, 8)).findings)
+    EXPECT_NE(f.kind, FindingKind::threads_off_cpu);
 }
 
 }  // namespace
