@@ -600,11 +600,12 @@
     const size = Math.ceil(count / MAX_BARS);
     for (let start = 0; start < count; start += size) {
       const end = Math.min(count, start + size);
-      const g = { first: columns.processor[start], last: columns.processor[end - 1], max: 0, maxAt: start };
+      // Ties name the lowest processor, as every other slowest/fastest in the reports does.
+      const g = { first: columns.processor[start], last: columns.processor[end - 1], max: columns.execution[start], maxAt: columns.processor[start] };
       for (const k of keys) g[k] = 0;
       for (let p = start; p < end; ++p) {
         for (const k of keys) g[k] += columns[k][p] / (end - start);
-        if (columns.execution[p] >= g.max) { g.max = columns.execution[p]; g.maxAt = columns.processor[p]; }
+        if (columns.execution[p] > g.max) { g.max = columns.execution[p]; g.maxAt = columns.processor[p]; }
       }
       groups.push(g);
     }
