@@ -139,8 +139,11 @@ void write_picture(const std::filesystem::path& directory, const std::string& na
   if (!draw_png) return;
   const std::filesystem::path png = directory / (name + ".png");
   // write_png opens its path by name: it gets a new file of a name no one can guess, renamed over
-  // `png` afterwards (a rename replaces a link planted there, never what the link names).
-  const std::filesystem::path drawn = create_temporary_file(png.string() + ".XXXXXX");
+  // `png` afterwards (a rename replaces a link planted there, never what the link names). The pattern
+  // is absolute so that the file is made beside `png`, not in $TMPDIR (a relative run directory, the
+  // default, would otherwise be looked for under /tmp).
+  const std::filesystem::path drawn =
+      create_temporary_file(std::filesystem::absolute(png).string() + ".XXXXXX");
   try {
     report::write_png(svg, drawn);
     std::filesystem::permissions(drawn,
