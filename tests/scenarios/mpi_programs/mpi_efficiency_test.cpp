@@ -526,6 +526,44 @@ INSTANTIATE_TEST_SUITE_P(Ranks, MpiPcontrolPhase,
                                   (std::get<1>(test.param) ? "started_paused" : "paused_by_pcontrol");
                          });
 
+// Every well-nested sequence of up to 5 interval begins, ends and MPI_Pcontrol switches, with an
+// MPI_Barrier after each step (pcontrol_sequences.c): the report reads the profile (it refused one
+// whose interval ended during a pause while its children were kept: "its time exceeds its parent's
+// time 0 s"), every interval's time fits in its parent's, and the intervals recorded are those the
+// rule gives (begun while recording is on), as many as the program counted.
+void collect_pause_intervals(const json& interval, double parent_time, const std::string& path,
+                             std::set<std::string>& recorded, std::vector<std::string>& too_long) {
+  for (const json& child : interval.value("children", json::array())) {
+    const std::string name = child.value("name", "");
+    const std::string child_path = path + "/" + name + "=" + std::to_string(child.value("value", 0));
+    const double time = number(child, "execution_time");
+    // 1 us: the report's own rounding slack for a child against its parent (profile_invariants).
+    if (time > parent_time + 1e-6) too_long.push_back(child_path + " " + std::to_string(time) + " s");
+    if ((name == "pause_a" || name == "pause_b") && number(child, "count") > 0) recorded.insert(child_path);
+    collect_pause_intervals(child, time, child_path, recorded, too_long);
+  }
+}
+
+TEST(MpiPcontrolSequences, EverySequenceOfSwitchesLeavesAReadableProfileWithTheIntervalsBegunWhileOn) {
+  TempDir tmp;
+  const ProcessResult result = measure_launch(tmp, {2, {PARPERF_PROGRAM_MPI_PCONTROL_SEQUENCES}, {}});
+  const std::regex counts(R"(pcontrol_sequences: (\d+) sequences, (\d+) recorded intervals)");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(result.out, match, counts)) << describe(result);
+  const json report = report_json(tmp / "run");
+  ASSERT_FALSE(report.is_null()) << "parperf report refused the profile of " << match[1]
+                                 << " sequences of switches";
+  const json& program = program_interval(report);
+  std::set<std::string> recorded;
+  std::vector<std::string> too_long;
+  collect_pause_intervals(program, number(program, "execution_time"), "program", recorded, too_long);
+  EXPECT_TRUE(too_long.empty()) << too_long.size() << " intervals last longer than their parent, e.g. "
+                                << too_long.front();
+  EXPECT_EQ(recorded.size(), std::stoul(match[2]))
+      << "intervals recorded: those begun while recording was on, by the program's count over " << match[1]
+      << " sequences";
+}
+
 class RelayChain : public ::testing::TestWithParam<int> {};
 
 // Rank r waits about r x 100 ms for its left neighbour, works 100 ms and passes the token on; the run
