@@ -7,6 +7,13 @@
 // as measured (--no-compensation) are longer by exactly what the report says it took out per
 // iteration: one mark and one entry. The 4 % bound fails an uncompensated report whenever the
 // probes cost more than 4 % of an iteration (12 ns), which the machine's calibration shows.
+//
+// On a busy machine (the suite runs two tests at a time, and other work may run beside it) a round
+// whose iterations are preempted lasts longer by the preemption's length spread over its
+// iterations (4 ms over 100 000 iterations: 40 ns each), and the calibration taken at the thread's
+// start may have been slowed while the loop was not, or the reverse (seen: 101 ns calibrated against
+// 86 ns in the loop, and 55 against 120). So the program runs up to three times, and one run within
+// the bound passes: a report that compensates wrongly misses it in every run, by the whole error.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,30 +47,38 @@ double fastest_round_mean(const json& report) {
 }
 
 TEST(FineGrainedLoop, IterationsAreReportedAsLongAsTheyRunWithoutProbes) {
-  const TempDir dir;
-  const ProcessResult result = measure(dir / "run", {PARPERF_PROGRAM_FINE_GRAINED_LOOP_PROGRAM});
-  ASSERT_EQ(result.exit_code, 0) << describe(result);
-  const auto at = result.out.find("plain_ns_per_iteration ");
-  ASSERT_NE(at, std::string::npos) << result.out;
-  const double plain = std::stod(result.out.substr(at + 23)) * 1e-9;
+  constexpr int kAttempts = 3;
+  std::string attempts;  // what each run gave, for the failure message
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    const TempDir dir;
+    const ProcessResult result = measure(dir / "run", {PARPERF_PROGRAM_FINE_GRAINED_LOOP_PROGRAM});
+    ASSERT_EQ(result.exit_code, 0) << describe(result);
+    const auto at = result.out.find("plain_ns_per_iteration ");
+    ASSERT_NE(at, std::string::npos) << result.out;
+    const double plain = std::stod(result.out.substr(at + 23)) * 1e-9;
 
-  const json compensated = report_json(dir / "run");
-  const json raw = report_json(dir / "run", {"--no-compensation"});
-  const json& probes = compensated["run"]["probe_compensation"];
-  ASSERT_TRUE(probes["applied"].get<bool>()) << probes.dump();
-  const double per_iteration = (number(probes, "mark_ns") + number(probes, "entry_ns")) * 1e-9;
-  EXPECT_GT(per_iteration, 0) << "the probes cost something: " << probes.dump();
+    const json compensated = report_json(dir / "run");
+    const json raw = report_json(dir / "run", {"--no-compensation"});
+    const json& probes = compensated["run"]["probe_compensation"];
+    ASSERT_TRUE(probes["applied"].get<bool>()) << probes.dump();
+    const double per_iteration = (number(probes, "mark_ns") + number(probes, "entry_ns")) * 1e-9;
+    EXPECT_GT(per_iteration, 0) << "the probes cost something: " << probes.dump();
 
-  const double compensated_mean = fastest_round_mean(compensated);
-  const double raw_mean = fastest_round_mean(raw);
-  EXPECT_NEAR(compensated_mean, plain, 0.04 * plain)
-      << "an iteration runs " << plain * 1e9 << " ns without probes; parperf reports "
-      << compensated_mean * 1e9 << " ns (as measured: " << raw_mean * 1e9 << " ns; probes " << probes.dump()
-      << ")";
-  EXPECT_NEAR(raw_mean - compensated_mean, per_iteration, 1.5e-9)
-      << "compensation takes one mark and one entry out of every iteration";
-  EXPECT_FALSE(raw["run"]["probe_compensation"]["applied"].get<bool>())
-      << "--no-compensation reports as measured";
+    const double compensated_mean = fastest_round_mean(compensated);
+    const double raw_mean = fastest_round_mean(raw);
+    // Exact whatever the load: the report takes out what it says it takes out.
+    EXPECT_NEAR(raw_mean - compensated_mean, per_iteration, 1.5e-9)
+        << "compensation takes one mark and one entry out of every iteration";
+    EXPECT_FALSE(raw["run"]["probe_compensation"]["applied"].get<bool>())
+        << "--no-compensation reports as measured";
+    if (std::abs(compensated_mean - plain) <= 0.04 * plain) return;
+    attempts += "\n  run " + std::to_string(attempt) + ": an iteration runs " + std::to_string(plain * 1e9) +
+                " ns without probes; parperf reports " + std::to_string(compensated_mean * 1e9) +
+                " ns (as measured: " + std::to_string(raw_mean * 1e9) + " ns; probes " + probes.dump() + ")";
+  }
+  ADD_FAILURE() << "in none of " << kAttempts
+                << " runs is the compensated iteration time within 4 % of the time without probes:"
+                << attempts;
 }
 
 }  // namespace
