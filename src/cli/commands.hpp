@@ -15,6 +15,7 @@ void add_compiler_commands(CLI::App& app);  // compiler_command.cpp: parperf cc 
 void add_filter_command(CLI::App& app);     // filter_command.cpp: parperf filter suggest
 void add_export_command(CLI::App& app);     // export_command.cpp: timelines for Perfetto, OTF2...
 void add_predict_command(CLI::App& app);    // predict_command.cpp: scalability prediction
+void add_whatif_command(CLI::App& app);     // whatif_command.cpp: the trace replayed with changed costs
 void add_diff_command(CLI::App& app);       // diff_command.cpp: two runs compared interval by interval
 
 }  // namespace parperf::cli

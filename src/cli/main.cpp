@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   parperf::cli::add_report_command(app);
   parperf::cli::add_trace_command(app);
   parperf::cli::add_export_command(app);
+  parperf::cli::add_whatif_command(app);
   parperf::cli::add_predict_command(app);
   parperf::cli::add_diff_command(app);
   parperf::cli::add_locality_command(app);

@@ -34,6 +34,7 @@
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
+#include "report/dependency_report.hpp"
 #include "report/json_report.hpp"
 #include "report/json_text.hpp"
 #include "report/locality/locality_json.hpp"
@@ -127,6 +128,16 @@ std::string stored_locality_text(const format::StoredLocality& stored, const std
   return text;
 }
 
+// The POP factors a profile gives: each processor's productive time in the program against its
+// execution time.
+analysis::PopFactors profile_pop(const report::Report& r) {
+  if (r.intervals.empty()) return {};
+  const report::ReportInterval& root = r.intervals.front();
+  std::vector<double> useful;
+  for (const analysis::ProcessorFigures& p : root.per_processor) useful.push_back(p.productive_time);
+  return analysis::profile_pop_factors(useful, root.characteristics.execution_time);
+}
+
 // The options again, for the processes of a parallel analysis, with colour decided (`colour`).
 std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool colour) {
   std::vector<std::string> arguments = {"report"};
@@ -215,7 +226,12 @@ void run_report(const ReportCommandOptions& o) {
   if (traces) {
     analysis::attach_sites(*traces, analyzed.sites);
     traced = analysis::analyse_traces(*traces);
+    // The findings name what caused the waiting, not only where it was waited.
+    for (std::string& cause : report::delay_cause_sentences(*traced, 3))
+      built.summary.push_back(std::move(cause));
   }
+  const analysis::PopFactors profile_factors = profile_pop(built);
+  const analysis::Pop* traced_pop = traced ? &traced->pop : nullptr;
   if (o.folded) {
     fmt::print("{}", report::folded_stacks_text(analyzed.samples));
     if (!analyzed.samples.sampled)
@@ -229,18 +245,25 @@ void run_report(const ReportCommandOptions& o) {
                                                traced ? &*traced : nullptr, &locality});
     fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
   } else if (o.json) {
-    if (!locality.empty() || traced) {
-      auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
-      const nlohmann::ordered_json stored = stored_locality_json(locality);
-      for (const auto& [key, value] : stored.items()) json[key] = value;
-      if (traced) json["wait_states"] = report::wait_states_json(*traced);
-      fmt::print("{}\n", report::json_text(json));
-    } else {
-      fmt::print("{}\n", report::render_json_text(built));
+    auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
+    const nlohmann::ordered_json stored = stored_locality_json(locality);
+    for (const auto& [key, value] : stored.items()) json[key] = value;
+    json["pop"] = report::pop_json(profile_factors, traced_pop);
+    if (traced) {
+      json["wait_states"] = report::wait_states_json(*traced);
+      json["critical_path"] = report::critical_path_json(traced->critical_path);
+      json["delay_costs"] = report::delay_costs_json(traced->delays);
+      json["clock_repair"] = report::clock_repair_json(traced->repair);
     }
+    fmt::print("{}\n", report::json_text(json));
   } else {
     fmt::print("{}", report::render_text(built, text_options(o)));
-    if (traced) fmt::print("\n{}", report::wait_states_text(*traced));
+    fmt::print("\n{}", report::pop_text(profile_factors, traced_pop));
+    if (traced) {
+      fmt::print("\n{}", report::critical_path_text(*traced));
+      fmt::print("\n{}", report::delay_costs_text(*traced));
+      fmt::print("\n{}", report::wait_states_text(*traced));
+    }
     if (o.functions)
       fmt::print("\n{}", report::sampled_functions_text(built.samples, report::kSampledRows, built.findings));
     if (!locality.empty()) fmt::print("\n{}", stored_locality_text(locality, o.directory));

@@ -128,7 +128,8 @@ std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, cons
               e.event.site,
               static_cast<std::uint32_t>(info->kind),
               e.time_ns,
-              clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick)};
+              clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick),
+              e.index};
   t.target = e.event.partner;
   t.put = info->site_class == format::SiteClass::put;
   t.bytes = e.event.bytes;
@@ -160,6 +161,7 @@ Communication match_communication(const TraceRun& traces) {
     side.start_ns = e.time_ns;
     side.end_ns =
         traces.clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
+    side.index = e.index;
     if (format::is_mpi_collective_kind(side.kind)) {
       matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
                          side, rank.name_of(e.event.site), e.event.partner);

@@ -38,6 +38,7 @@ struct CallSide {
   std::uint32_t kind = 0;  // format::SiteKind of the site
   double start_ns = 0;
   double end_ns = 0;
+  std::uint64_t index = 0;  // the call's event: its place in its thread's stream (TimelineEvent::index)
 };
 
 struct Message {

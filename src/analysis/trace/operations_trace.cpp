@@ -79,7 +79,9 @@ std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace) {
     ThreadBlocks out(writer, thread);
     for (const format::TraceBlock* block : blocks)
       for (const format::TraceEvent& e : format::events_of(trace, *block))
-        if (e.kind == format::TraceEventKind::operation) out.add(e);
+        if (e.kind == format::TraceEventKind::operation || e.kind == format::TraceEventKind::enter ||
+            e.kind == format::TraceEventKind::leave)
+          out.add(e);
     out.flush();
   }
   if (trace.clock) {

@@ -116,10 +116,12 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
   }
   std::vector<TimelineEvent> slots(k);        // each stream's current event
   std::vector<const RankClock*> clock_of(k);  // looked up once, not per event
+  std::vector<std::uint64_t> read(k, 0);      // events each stream has given
   const auto advance = [&](std::size_t i) {
     TimelineEvent& slot = slots[i];
     if (!streams[i]->next(slot.local_ns, slot.event))
       return LoserTree::finished(LoserTree::entry(0, place[i], i));
+    slot.index = read[i]++;
     slot.time_ns = clock_of[i]->apply(slot.local_ns);
     return LoserTree::entry(slot.time_ns, place[i], i);
   };

@@ -1,5 +1,7 @@
 #include "analysis/trace/trace_analysis.hpp"
 
+#include "analysis/trace/replay.hpp"
+
 namespace parperf::analysis {
 
 TraceAnalysis analyse_traces(const TraceRun& traces) {
@@ -13,6 +15,16 @@ TraceAnalysis analyse_traces(const TraceRun& traces) {
   a.incomplete_collectives = communication.incomplete_collectives;
   a.clock = check_clocks(communication);
   a.waits = find_wait_states(traces, communication);
+  auto graph = std::make_shared<ActivityGraph>(build_activity_graph(traces, communication));
+  a.repair = repair_clock_condition(*graph);
+  a.network = fit_network(*graph);
+  ReplayChanges as_measured;
+  as_measured.network = ReplayChanges::Network::measured;
+  a.critical_path = critical_path(*graph, replay(*graph, a.network, as_measured));
+  a.pop = pop_factors(*graph, a.network);
+  a.delays = delay_costs(*graph);
+  a.replayed_ns = replay(*graph, a.network, {}).length();
+  a.graph = std::move(graph);
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());
   return a;

@@ -1,13 +1,24 @@
-// Everything the report says about a traced run's communication: how much of it the trace could
-// pair, the clock check and the wait states. One call for `parperf report`; each part is its own
-// function (messages.hpp, clock_check.hpp, wait_states.hpp) for the other readers.
+// Everything the reports say about a traced run, from one call after loading: how much of its
+// communication the trace could pair, the clock check and its repair, the wait states, the activity
+// graph with its critical path, POP factors, delay costs and the fitted network, and the replay's
+// self-check. `parperf report` (text, JSON, HTML), `parperf whatif` and `parperf export` render what
+// it returns; each part is its own function (messages.hpp, clock_check.hpp, wait_states.hpp,
+// activity_graph.hpp, clock_repair.hpp, critical_path.hpp, pop_factors.hpp, delay_costs.hpp,
+// replay.hpp) for readers that need one.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/clock_check.hpp"
+#include "analysis/trace/clock_repair.hpp"
+#include "analysis/trace/critical_path.hpp"
+#include "analysis/trace/delay_costs.hpp"
+#include "analysis/trace/network_model.hpp"
+#include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/trace_run.hpp"
 #include "analysis/trace/wait_states.hpp"
 
@@ -20,8 +31,16 @@ struct TraceAnalysis {
   std::uint64_t unmatched_receives = 0;
   std::uint64_t collectives = 0;  // complete instances
   std::uint64_t incomplete_collectives = 0;
-  ClockCheck clock;
+  ClockCheck clock;  // before the repair
+  ClockRepair repair;
   WaitStates waits;
+  // The run's dependencies, repaired; what `parperf whatif` replays.
+  std::shared_ptr<const ActivityGraph> graph;
+  NetworkModel network;
+  CriticalPath critical_path;
+  Pop pop;
+  DelayCosts delays;
+  double replayed_ns = 0;  // the replay without changes, on the fitted network: the model's self-check
   std::vector<std::string> warnings;  // the traces' (cut short, events lost) and the clocks'
 };
 

@@ -1,0 +1,659 @@
+#include "analysis/trace/activity_graph.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <filesystem>
+#include <map>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+
+#include "analysis/trace/mpi_call_kinds.hpp"
+#include "analysis/trace/timeline_merge.hpp"
+#include "format/site_kinds.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+using format::SiteKind;
+
+enum class Role : std::uint8_t { enter, leave, op_begin, op_end, acquired, release };
+
+struct Point {
+  double time = 0;
+  Role role = Role::enter;
+  SegmentKind op_kind = SegmentKind::useful;  // op_begin: what the operation is
+  std::uint32_t ref = 0;                      // enter: interval; op_begin: operation name
+  bool parallel = false;                      // enter: of an OpenMP parallel region
+};
+
+// One operation of a location, where its points are.
+struct Operation {
+  std::uint64_t index = 0;  // its event's place in the thread's stream
+  std::uint32_t kind = 0;   // format::SiteKind
+  std::int64_t match = 0;
+  std::string_view name;
+  std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode;  // points, then nodes
+};
+
+struct LocationBuild {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+  std::vector<Point> points;
+  std::vector<Operation> operations;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_index;  // event index -> operation
+  std::vector<std::uint32_t> region_enters;                   // nodes of its parallel-region enters
+  std::vector<std::int64_t> region_instances;                 // the join barrier's match after each
+};
+
+bool is_openmp_barrier(std::uint32_t kind) {
+  return is_kind(kind, SiteKind::omp_barrier) || is_kind(kind, SiteKind::omp_implicit_barrier) ||
+         is_kind(kind, SiteKind::omp_join_barrier) || is_kind(kind, SiteKind::omp_implementation_barrier);
+}
+bool is_openmp_lock(std::uint32_t kind) {
+  return is_kind(kind, SiteKind::omp_lock) || is_kind(kind, SiteKind::omp_nest_lock) ||
+         is_kind(kind, SiteKind::omp_critical) || is_kind(kind, SiteKind::omp_ordered);
+}
+// OpenMP operations whose time is the runtime's (waiting or working for the program).
+bool is_openmp_synchronization(std::uint32_t kind) {
+  return is_openmp_barrier(kind) || is_openmp_lock(kind) || is_kind(kind, SiteKind::omp_taskwait) ||
+         is_kind(kind, SiteKind::omp_taskgroup) || is_kind(kind, SiteKind::omp_reduction);
+}
+bool starts_program(std::string_view name) {
+  return name == "MPI_Init" || name == "MPI_Init_thread" || name == "shmem_init" ||
+         name == "shmem_init_thread" || name == "start_pes";
+}
+bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name == "shmem_finalize"; }
+
+class Builder {
+ public:
+  Builder(const TraceRun& traces, const Communication& communication)
+      : traces_(traces), communication_(communication) {
+    graph_.stacks.push_back({});
+    graph_.operations.emplace_back();
+  }
+
+  ActivityGraph build() {
+    for (const RankTrace& rank : traces_.ranks) read_rank(rank);
+    make_nodes();
+    link_messages();
+    link_collectives();
+    link_openmp();
+    link_shmem();
+    index_edges();
+    order_nodes();
+    return std::move(graph_);
+  }
+
+ private:
+  std::uint32_t intern_interval(const RankTrace& rank, const format::Site& site) {
+    const SiteLocation where =
+        rank.sites ? rank.sites->location(rank.rank, site) : SiteLocation{site.file, site.line, 0, {}, {}};
+    GraphInterval interval{where.name_of(site), site.kind,
+                           std::filesystem::path(where.file).filename().string(), where.line};
+    const auto key = std::make_tuple(interval.name, interval.kind, interval.file, interval.line);
+    const auto [it, added] =
+        interval_ids_.try_emplace(key, static_cast<std::uint32_t>(graph_.intervals.size()));
+    if (added) graph_.intervals.push_back(std::move(interval));
+    return it->second;
+  }
+  std::uint32_t intern_operation(std::string_view name) {
+    const auto [it, added] =
+        operation_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(graph_.operations.size()));
+    if (added) graph_.operations.emplace_back(name);
+    return it->second;
+  }
+  std::uint32_t push_frame(std::uint32_t parent, std::uint32_t interval) {
+    const auto [it, added] =
+        frame_ids_.try_emplace(std::pair(parent, interval), static_cast<std::uint32_t>(graph_.stacks.size()));
+    if (added) graph_.stacks.push_back({parent, interval, graph_.stacks[parent].depth + 1});
+    return it->second;
+  }
+
+  // Reads a rank's threads into points, and cuts them to the rank's window.
+  void read_rank(const RankTrace& rank) {
+    std::unordered_map<std::uint32_t, const format::Site*> sites;
+    if (rank.profile)
+      for (const format::Site& s : rank.profile->sites) sites[s.id] = &s;
+    const double ns_per_tick = analysis::ns_per_tick(*rank.trace);
+    std::unordered_map<std::uint32_t, std::uint32_t> interval_of;  // site -> interval
+    double window_start = -std::numeric_limits<double>::infinity();
+    double window_end = std::numeric_limits<double>::infinity();
+    const std::size_t first_location = built_.size();
+    for (auto& stream : thread_streams(rank.trace)) {
+      LocationBuild& l = built_.emplace_back();
+      l.rank = rank.rank;
+      l.thread = stream->thread();
+      double local = 0;
+      format::TraceEvent e;
+      std::uint64_t index = 0;
+      for (; stream->next(local, e); ++index) {
+        ++graph_.events;
+        const double t = traces_.clocks.apply(rank.rank, local);
+        const auto site = sites.find(e.site);
+        const format::Site* s = site == sites.end() ? nullptr : site->second;
+        if (e.kind == format::TraceEventKind::enter) {
+          if (!s) continue;
+          auto [it, added] = interval_of.try_emplace(e.site, 0);
+          if (added) it->second = intern_interval(rank, *s);
+          l.points.push_back(
+              {t, Role::enter, SegmentKind::useful, it->second, is_kind(s->kind, SiteKind::omp_parallel)});
+        } else if (e.kind == format::TraceEventKind::leave) {
+          if (s) l.points.push_back({t, Role::leave});
+        } else if (e.kind == format::TraceEventKind::operation && s) {
+          add_operation(l, *s, e, index, t, ns_per_tick, rank.rank, local);
+          if (starts_program(s->name))
+            window_start = std::max(
+                window_start,
+                traces_.clocks.apply(rank.rank, local + static_cast<double>(e.duration) * ns_per_tick));
+          if (ends_program(s->name)) window_end = std::min(window_end, t);
+        }
+      }
+    }
+    for (std::size_t i = first_location; i < built_.size(); ++i) {
+      std::vector<Point>& points = built_[i].points;
+      std::vector<std::uint32_t> kept(points.size(), kNoNode);
+      std::vector<std::uint32_t> by_time(points.size());
+      for (std::uint32_t p = 0; p < points.size(); ++p) by_time[p] = p;
+      std::stable_sort(by_time.begin(), by_time.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return points[a].time < points[b].time; });
+      std::vector<Point> sorted;
+      sorted.reserve(points.size());
+      for (const std::uint32_t p : by_time)
+        if (points[p].time >= window_start && points[p].time <= window_end) {
+          kept[p] = static_cast<std::uint32_t>(sorted.size());
+          sorted.push_back(points[p]);
+        }
+      points = std::move(sorted);
+      for (Operation& op : built_[i].operations)
+        for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release})
+          if (*p != kNoNode) *p = kept[*p];
+    }
+  }
+
+  void add_operation(LocationBuild& l, const format::Site& s, const format::TraceEvent& e,
+                     std::uint64_t index, double t, double ns_per_tick, std::int64_t rank, double local) {
+    const std::uint32_t kind = s.kind;
+    SegmentKind segment;
+    if (format::is_mpi_kind(kind))
+      segment = SegmentKind::mpi;
+    else if (format::is_shmem_kind(kind))
+      segment = SegmentKind::shmem;
+    else if (is_openmp_synchronization(kind))
+      segment = SegmentKind::openmp;
+    else
+      return;  // atomics, flushes, task creation: part of the work around them
+    const auto at = [&](std::uint64_t ticks) {
+      return traces_.clocks.apply(rank, local + static_cast<double>(ticks) * ns_per_tick);
+    };
+    Operation op{index, kind, e.match, s.name};
+    op.begin = static_cast<std::uint32_t>(l.points.size());
+    l.points.push_back({t, Role::op_begin, segment, intern_operation(s.name)});
+    if (is_openmp_lock(kind)) {
+      // Acquire to release: waiting until acquired, then the program's work inside.
+      op.acquired = static_cast<std::uint32_t>(l.points.size());
+      l.points.push_back({at(e.wait), Role::acquired});
+      op.release = static_cast<std::uint32_t>(l.points.size());
+      l.points.push_back({at(std::max(e.duration, e.wait)), Role::release});
+    } else {
+      op.end = static_cast<std::uint32_t>(l.points.size());
+      l.points.push_back({at(e.duration), Role::op_end});
+    }
+    l.by_index.emplace(index, static_cast<std::uint32_t>(l.operations.size()));
+    l.operations.push_back(op);
+  }
+
+  // Turns every location's points into nodes, with their segments.
+  void make_nodes() {
+    // Workers: a rank's threads after its first that begin parallel regions.
+    std::unordered_map<std::int64_t, std::uint32_t> first_thread;
+    for (const LocationBuild& l : built_) {
+      auto [it, added] = first_thread.try_emplace(l.rank, l.thread);
+      if (!added) it->second = std::min(it->second, l.thread);
+    }
+    graph_.start_ns = std::numeric_limits<double>::infinity();
+    graph_.end_ns = -std::numeric_limits<double>::infinity();
+    // The masters' stacks at each region instance they forked, for their workers to continue.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> forked_stack;
+    std::vector<std::size_t> sequence(built_.size());
+    for (std::size_t i = 0; i < built_.size(); ++i) sequence[i] = i;
+    std::stable_sort(sequence.begin(), sequence.end(), [&](std::size_t a, std::size_t b) {
+      return std::tie(built_[a].rank, built_[a].thread) < std::tie(built_[b].rank, built_[b].thread);
+    });
+    node_of_point_.resize(built_.size());
+    for (const std::size_t i : sequence) {
+      LocationBuild& l = built_[i];
+      const bool worker =
+          l.thread != first_thread[l.rank] &&
+          std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
+      // Each parallel-region enter's instance: the match of the next join barrier.
+      std::vector<std::int64_t> instance_at(l.points.size(), 0);
+      {
+        std::vector<std::uint32_t> pending;
+        std::vector<std::int64_t> join_at(l.points.size(), 0);
+        for (const Operation& op : l.operations)
+          if (op.begin != kNoNode && is_kind(op.kind, SiteKind::omp_join_barrier))
+            join_at[op.begin] = op.match;
+        for (std::uint32_t p = 0; p < l.points.size(); ++p) {
+          if (l.points[p].role == Role::enter && l.points[p].parallel) pending.push_back(p);
+          if (join_at[p] != 0 && !pending.empty()) {
+            instance_at[pending.back()] = join_at[p];
+            pending.pop_back();
+          }
+        }
+      }
+      const std::uint32_t location = static_cast<std::uint32_t>(graph_.locations.size());
+      GraphLocation g{l.rank, l.thread, worker, static_cast<std::uint32_t>(graph_.time.size()), 0};
+      std::vector<std::uint32_t> stack = {0};  // frames
+      std::vector<bool> own_region = {false};  // whether the frame is a region this thread entered
+      std::uint32_t open_regions = 0;
+      std::vector<std::pair<SegmentKind, std::uint32_t>> open_ops;
+      std::vector<std::uint32_t>& nodes = node_of_point_[i];
+      nodes.resize(l.points.size());
+      for (std::uint32_t p = 0; p < l.points.size(); ++p) {
+        const Point& point = l.points[p];
+        const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
+        nodes[p] = node;
+        SegmentKind segment = SegmentKind::useful;
+        std::uint32_t operation = 0;
+        if (p == 0)
+          segment = SegmentKind::startup;
+        else if (!open_ops.empty())
+          std::tie(segment, operation) = open_ops.back();
+        else if (worker && open_regions == 0)
+          segment = SegmentKind::idle;
+        graph_.time.push_back(point.time);
+        graph_.location.push_back(location);
+        graph_.segment.push_back(segment);
+        graph_.stack.push_back(stack.back());
+        graph_.operation.push_back(operation);
+        switch (point.role) {
+          case Role::enter: {
+            std::uint32_t base = stack.back();
+            if (point.parallel) {
+              const auto key = std::pair(l.rank, instance_at[p]);
+              if (instance_at[p] != 0) {
+                if (!worker)
+                  forked_stack.emplace(key, stack.back());
+                else if (const auto f = forked_stack.find(key); f != forked_stack.end() && open_regions == 0)
+                  base = f->second;  // the worker continues its master's intervals
+                region_enters_[key].push_back(node);
+              }
+              ++open_regions;
+            }
+            stack.push_back(push_frame(base, point.ref));
+            own_region.push_back(point.parallel);
+            break;
+          }
+          case Role::leave:
+            if (stack.size() > 1) {
+              if (own_region.back() && open_regions > 0) --open_regions;
+              stack.pop_back();
+              own_region.pop_back();
+            }
+            break;
+          case Role::op_begin:
+            open_ops.emplace_back(point.op_kind, point.ref);
+            break;
+          case Role::op_end:
+          case Role::acquired:
+            if (!open_ops.empty()) open_ops.pop_back();
+            break;
+          case Role::release:
+            break;
+        }
+      }
+      g.end = static_cast<std::uint32_t>(graph_.time.size());
+      if (g.end > g.first) {
+        graph_.start_ns = std::min(graph_.start_ns, graph_.time[g.first]);
+        graph_.end_ns = std::max(graph_.end_ns, graph_.time[g.end - 1]);
+      }
+      location_of_build_.emplace(std::pair(l.rank, l.thread), i);
+      build_location_.push_back(location);
+      graph_.locations.push_back(g);
+      for (Operation& op : l.operations)
+        for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release})
+          if (*q != kNoNode) *q = nodes[*q];
+    }
+    // build_location_ was filled in `sequence` order: index it by build index.
+    std::vector<std::uint32_t> by_build(built_.size());
+    for (std::size_t s = 0; s < sequence.size(); ++s) by_build[sequence[s]] = build_location_[s];
+    build_location_ = std::move(by_build);
+    if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
+  }
+
+  // The operation of a rank's thread whose event was the `index`-th of its stream.
+  const Operation* operation(std::int64_t rank, std::uint32_t thread, std::uint64_t index) const {
+    const auto l = location_of_build_.find(std::pair(rank, thread));
+    if (l == location_of_build_.end()) return nullptr;
+    const LocationBuild& b = built_[l->second];
+    const auto op = b.by_index.find(index);
+    return op == b.by_index.end() ? nullptr : &b.operations[op->second];
+  }
+  const Operation* operation(const CallSide& side) const {
+    return operation(side.rank, side.thread, side.index);
+  }
+
+  void edge(std::uint32_t source, std::uint32_t target, EdgeKind kind, std::uint64_t bytes = 0,
+            std::uint8_t hops = 1) {
+    if (source == kNoNode || target == kNoNode) {
+      ++graph_.unlinked.outside_window;
+      return;
+    }
+    graph_.edges.push_back({source, target, kind, hops, bytes});
+  }
+
+  std::uint32_t hub(double time) {
+    const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
+    graph_.time.push_back(time);
+    graph_.location.push_back(kHub);
+    graph_.segment.push_back(SegmentKind::mpi);
+    graph_.stack.push_back(0);
+    graph_.operation.push_back(0);
+    return node;
+  }
+
+  void link_messages() {
+    graph_.unlinked.sends = communication_.unmatched_sends;
+    graph_.unlinked.receives = communication_.unmatched_receives;
+    for (const Message& m : communication_.messages) {
+      const Operation* send = operation(m.send);
+      const Operation* receive = operation(m.receive);
+      if (!send || !receive) {
+        ++graph_.unlinked.outside_window;
+        continue;
+      }
+      edge(send->begin, receive->end, EdgeKind::message, m.bytes);
+      ++graph_.linked.messages;
+      // A blocking send that ended after its receive was posted may have waited for it.
+      if (may_block_until_posted(m.send.kind) && m.send.end_ns >= m.receive.start_ns &&
+          m.send.start_ns < m.receive.start_ns)
+        edge(receive->begin, send->end, EdgeKind::late_receiver, 0);
+    }
+  }
+
+  void link_collectives() {
+    graph_.unlinked.incomplete_collectives = communication_.incomplete_collectives;
+    for (const CollectiveInstance& c : communication_.collectives) {
+      if (!c.blocking) {
+        ++graph_.unlinked.nonblocking_collectives;
+        continue;
+      }
+      std::vector<const Operation*> members;
+      for (const CallSide& m : c.members) members.push_back(operation(m));
+      if (std::any_of(members.begin(), members.end(), [](const Operation* op) { return !op; })) {
+        ++graph_.unlinked.outside_window;
+        continue;
+      }
+      ++graph_.linked.collectives;
+      const auto hops = static_cast<std::uint8_t>(std::bit_width(c.members.size() - 1));
+      const std::uint64_t bytes = 0;  // the members' data are not in the trace's collective events
+      const auto root = std::find_if(c.members.begin(), c.members.end(),
+                                     [&](const CallSide& m) { return m.rank == c.root; });
+      const bool rooted = c.root >= 0 && root != c.members.end();
+      const std::size_t r = rooted ? static_cast<std::size_t>(root - c.members.begin()) : 0;
+      const bool from_root = rooted && (is_kind(c.kind, SiteKind::mpi_broadcast) ||
+                                        std::string_view(c.name).find("Scatter") != std::string_view::npos);
+      if (from_root) {
+        for (std::size_t i = 0; i < members.size(); ++i)
+          if (i != r) edge(members[r]->begin, members[i]->end, EdgeKind::collective, bytes, hops);
+        continue;
+      }
+      double last = 0;
+      for (const CallSide& m : c.members) last = std::max(last, m.start_ns);
+      const std::uint32_t h = hub(last);
+      for (std::size_t i = 0; i < members.size(); ++i)
+        if (!rooted || i != r) edge(members[i]->begin, h, EdgeKind::collective, bytes, hops);
+      for (std::size_t i = 0; i < members.size(); ++i)
+        if (!rooted || i == r) edge(h, members[i]->end, EdgeKind::collective, bytes, hops);
+    }
+  }
+
+  void link_openmp() {
+    // Forks: the first thread to enter a region instance forked it.
+    for (const auto& [key, enters] : region_enters_) {
+      if (enters.size() < 2) continue;
+      const std::uint32_t master = *std::min_element(
+          enters.begin(), enters.end(),
+          [&](std::uint32_t a, std::uint32_t b) { return graph_.time[a] < graph_.time[b]; });
+      for (const std::uint32_t worker : enters)
+        if (worker != master) {
+          edge(master, worker, EdgeKind::fork);
+          ++graph_.linked.forks;
+        }
+    }
+    for (std::size_t i = 0; i < built_.size(); ++i) {
+      const LocationBuild& l = built_[i];
+      std::unordered_map<std::int64_t, std::uint32_t> passed;  // barriers passed per region instance
+      for (const Operation& op : l.operations) {
+        if (is_openmp_barrier(op.kind) && op.match != 0)
+          barriers_[std::tuple(l.rank, op.match, passed[op.match]++)].push_back(&op);
+        if (is_openmp_lock(op.kind) && op.match != 0) locks_[std::pair(l.rank, op.match)].push_back(&op);
+      }
+    }
+    for (const auto& [key, members] : barriers_) {
+      if (members.size() < 2) continue;
+      double last = 0;
+      for (const Operation* m : members)
+        if (m->begin != kNoNode) last = std::max(last, graph_.time[m->begin]);
+      const std::uint32_t h = hub(last);
+      for (const Operation* m : members) edge(m->begin, h, EdgeKind::omp_barrier);
+      for (const Operation* m : members) edge(h, m->end, EdgeKind::omp_barrier);
+      ++graph_.linked.openmp_barriers;
+    }
+    for (auto& [key, acquisitions] : locks_) {
+      std::erase_if(acquisitions, [](const Operation* op) { return op->acquired == kNoNode; });
+      std::stable_sort(acquisitions.begin(), acquisitions.end(), [&](const Operation* a, const Operation* b) {
+        return graph_.time[a->acquired] < graph_.time[b->acquired];
+      });
+      for (std::size_t k = 1; k < acquisitions.size(); ++k) {
+        edge(acquisitions[k - 1]->release, acquisitions[k]->acquired, EdgeKind::lock);
+        ++graph_.linked.lock_handovers;
+      }
+    }
+  }
+
+  void link_shmem() {
+    // barrier_all and sync_all: the n-th call of every PE is one instance over all PEs.
+    std::map<std::uint64_t, std::vector<const Operation*>> barriers;
+    std::size_t pes = 0;
+    std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
+    for (const LocationBuild& l : built_) {
+      std::uint64_t n = 0;
+      bool shmem = false;
+      for (const Operation& op : l.operations) {
+        if (!format::is_shmem_kind(op.kind)) continue;
+        shmem = true;
+        if (op.name == "shmem_barrier_all" || op.name == "shmem_sync_all")
+          barriers[n++].push_back(&op);
+        else if (is_kind(op.kind, SiteKind::shmem_barrier) || is_kind(op.kind, SiteKind::shmem_broadcast) ||
+                 is_kind(op.kind, SiteKind::shmem_reduction) ||
+                 is_kind(op.kind, SiteKind::shmem_all_to_all) ||
+                 is_kind(op.kind, SiteKind::shmem_gather_scatter))
+          ++graph_.unlinked.shmem_collectives;
+        else if (is_kind(op.kind, SiteKind::shmem_point_sync) &&
+                 op.name.find("wait") != std::string_view::npos)
+          waits[l.rank].push_back(&op);
+      }
+      if (shmem) ++pes;
+    }
+    for (const auto& [n, members] : barriers) {
+      if (members.size() < pes || members.size() < 2) {
+        ++graph_.unlinked.shmem_collectives;
+        continue;
+      }
+      double last = 0;
+      for (const Operation* m : members)
+        if (m->begin != kNoNode) last = std::max(last, graph_.time[m->begin]);
+      const std::uint32_t h = hub(last);
+      const auto hops = static_cast<std::uint8_t>(std::bit_width(members.size() - 1));
+      for (const Operation* m : members) edge(m->begin, h, EdgeKind::shmem_barrier, 0, hops);
+      for (const Operation* m : members) edge(h, m->end, EdgeKind::shmem_barrier, 0, hops);
+      ++graph_.linked.shmem_barriers;
+    }
+    // A wait ends after the last put into its PE from another PE that began before the wait ended.
+    std::unordered_map<std::int64_t, std::vector<std::pair<double, const OneSidedTransfer*>>> puts;
+    for (const OneSidedTransfer& t : communication_.one_sided)
+      if (t.put && t.target != t.origin.rank) puts[t.target].emplace_back(t.origin.start_ns, &t);
+    for (auto& [pe, list] : puts)
+      std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [pe, pe_waits] : waits)
+      for (const Operation* w : pe_waits) {
+        const auto list = puts.find(pe);
+        if (w->end == kNoNode || list == puts.end()) {
+          ++graph_.unlinked.shmem_waits;
+          continue;
+        }
+        const double end = graph_.time[w->end];
+        const auto after = std::upper_bound(list->second.begin(), list->second.end(), end,
+                                            [](double t, const auto& p) { return t < p.first; });
+        const Operation* put =
+            after == list->second.begin() ? nullptr : operation((after - 1)->second->origin);
+        if (!put) {
+          ++graph_.unlinked.shmem_waits;
+          continue;
+        }
+        edge(put->begin, w->end, EdgeKind::shmem_wait, (after - 1)->second->bytes);
+        ++graph_.linked.shmem_waits;
+      }
+  }
+
+  void index_edges() {
+    const std::size_t n = graph_.time.size();
+    std::stable_sort(graph_.edges.begin(), graph_.edges.end(),
+                     [](const GraphEdge& a, const GraphEdge& b) { return a.target < b.target; });
+    graph_.in_begin.assign(n + 1, 0);
+    for (const GraphEdge& e : graph_.edges) ++graph_.in_begin[e.target + 1];
+    for (std::size_t k = 0; k < n; ++k) graph_.in_begin[k + 1] += graph_.in_begin[k];
+    graph_.cost.assign(n, 0);
+  }
+
+  // An order in which every node comes after its dependencies: each location advances while its next
+  // node's sources are placed; a hub is placed when its own sources are. A cycle (a matching gone
+  // wrong, never a real run) is broken at the earliest blocked node, its unplaced edges dropped.
+  void order_nodes() {
+    const std::size_t n = graph_.time.size();
+    std::vector<std::uint8_t> placed(n, 0);
+    graph_.order.clear();
+    graph_.order.reserve(n);
+    std::vector<std::uint32_t> cursor(graph_.locations.size());
+    for (std::size_t l = 0; l < cursor.size(); ++l) cursor[l] = graph_.locations[l].first;
+    std::size_t remaining = 0;
+    for (const GraphLocation& l : graph_.locations) remaining += l.end - l.first;
+    std::vector<std::uint32_t> pending_hubs;
+    const auto ready = [&](std::uint32_t node, auto& self) -> bool {
+      for (std::uint32_t e = graph_.in_begin[node]; e < graph_.in_begin[node + 1]; ++e) {
+        const std::uint32_t s = graph_.edges[e].source;
+        if (placed[s] || s == node) continue;
+        if (!graph_.is_hub(s) || !self(s, self)) return false;
+        placed[s] = 1;
+        graph_.order.push_back(s);
+      }
+      return true;
+    };
+    while (remaining > 0) {
+      bool progress = false;
+      for (std::size_t l = 0; l < cursor.size(); ++l) {
+        const std::uint32_t end = graph_.locations[l].end;
+        while (cursor[l] < end && ready(cursor[l], ready)) {
+          placed[cursor[l]] = 1;
+          graph_.order.push_back(cursor[l]++);
+          --remaining;
+          progress = true;
+        }
+      }
+      if (progress) continue;
+      std::size_t earliest = cursor.size();
+      for (std::size_t l = 0; l < cursor.size(); ++l)
+        if (cursor[l] < graph_.locations[l].end &&
+            (earliest == cursor.size() || graph_.time[cursor[l]] < graph_.time[cursor[earliest]]))
+          earliest = l;
+      const std::uint32_t stuck = cursor[earliest];
+      drop_unplaced_edges(stuck, placed);
+    }
+    for (std::uint32_t k = 0; k < n; ++k)
+      if (!placed[k]) {  // a hub nothing waits for
+        drop_unplaced_edges(k, placed);
+        placed[k] = 1;
+        graph_.order.push_back(k);
+      }
+  }
+
+  // Removes the edges into `node` (and into the hubs it waits for) whose sources are not placed.
+  void drop_unplaced_edges(std::uint32_t node, const std::vector<std::uint8_t>& placed) {
+    for (std::uint32_t e = graph_.in_begin[node]; e < graph_.in_begin[node + 1]; ++e) {
+      GraphEdge& edge = graph_.edges[e];
+      if (placed[edge.source]) continue;
+      if (graph_.is_hub(edge.source)) {
+        drop_unplaced_edges(edge.source, placed);
+        continue;
+      }
+      edge.source = node;  // a self edge: ignored by every pass
+      ++graph_.unlinked.cycles_broken;
+    }
+  }
+
+  const TraceRun& traces_;
+  const Communication& communication_;
+  ActivityGraph graph_;
+  std::vector<LocationBuild> built_;
+  std::vector<std::vector<std::uint32_t>> node_of_point_;
+  std::vector<std::uint32_t> build_location_;
+  std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> location_of_build_;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> region_enters_;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::uint32_t>, std::vector<const Operation*>> barriers_;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Operation*>> locks_;
+  std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, std::uint32_t> interval_ids_;
+  std::unordered_map<std::string, std::uint32_t> operation_ids_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> frame_ids_;
+};
+
+}  // namespace
+
+ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {
+  ActivityGraph graph = Builder(traces, communication).build();
+  compute_costs(graph);
+  return graph;
+}
+
+void compute_costs(ActivityGraph& g) {
+  g.cost.assign(g.nodes(), 0);
+  g.bound_by.assign(g.nodes(), kBoundByPrevious);
+  for (const std::uint32_t k : g.order) {
+    const std::uint32_t previous = g.previous(k);
+    double ready = -std::numeric_limits<double>::infinity();
+    if (!g.is_hub(k)) {
+      ready = previous == kNoNode ? g.start_ns : g.time[previous];
+      g.bound_by[k] = previous == kNoNode ? kBoundByStart : kBoundByPrevious;
+    }
+    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e) {
+      const std::uint32_t source = g.edges[e].source;
+      if (source == k || g.time[source] <= ready) continue;
+      ready = g.time[source];
+      g.bound_by[k] = static_cast<std::int32_t>(e);
+    }
+    if (!g.is_hub(k)) g.cost[k] = std::max(0.0, g.time[k] - ready);
+  }
+}
+
+bool stack_contains(const ActivityGraph& graph, std::uint32_t stack, std::uint32_t interval) {
+  for (; stack != 0; stack = graph.stacks[stack].parent)
+    if (graph.stacks[stack].interval == interval) return true;
+  return false;
+}
+
+std::string location_name(const ActivityGraph& graph, std::uint32_t location) {
+  const GraphLocation& l = graph.locations[location];
+  const bool ranks = std::any_of(graph.locations.begin(), graph.locations.end(),
+                                 [&](const GraphLocation& o) { return o.rank != l.rank; });
+  const bool threads =
+      std::any_of(graph.locations.begin(), graph.locations.end(),
+                  [&](const GraphLocation& o) { return o.rank == l.rank && o.thread != l.thread; });
+  if (ranks && threads) return fmt::format("rank {} thread {}", l.rank, l.thread);
+  if (ranks) return fmt::format("rank {}", l.rank);
+  return fmt::format("thread {}", l.thread);
+}
+
+}  // namespace parperf::analysis

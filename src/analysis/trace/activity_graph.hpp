@@ -1,0 +1,168 @@
+// The happens-before graph of a traced run (DESIGN.md section 10): what every analysis of "why the
+// run takes as long as it does" works on (clock_repair, replay, critical_path, pop_factors,
+// delay_costs).
+//
+// Nodes. Each location (a rank's thread) is a sequence of time points: where an interval begins or
+// ends, where an operation (MPI, OpenSHMEM, OpenMP synchronization) begins or ends, where a lock was
+// acquired and released. Node k of a location closes the segment that runs from node k-1 to it; the
+// segment is useful work, waiting or running inside an operation, or an OpenMP worker's idling
+// between parallel regions, with the intervals open during it.
+//
+// Edges. A node may also have to wait for nodes of other locations: a message's receive ends after
+// its send began (and a blocking send that waited for its receive ends after that was posted); a
+// collective's members leave after the arrivals they need (every member's for a barrier, reduction
+// to all or all-to-all: through one hub node the arrivals point to; the root's for a broadcast or
+// scatter; every other member's for the root of a reduce or gather); an OpenMP worker begins a
+// region after its master forked it; a team's members leave a barrier after all arrived; a lock is
+// acquired after its previous holder released it; an OpenSHMEM barrier_all joins every PE; a
+// `shmem_wait_until` ends after the last put into that PE that began before it ended.
+//
+// Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
+// the work of its segment, or the part of an operation that came after what it waited for. The
+// costs are taken from the measured (repaired) times once; a replay recomputes the times with
+// changed costs in the same order.
+//
+// Window. Each rank's locations are taken from the end of its MPI_Init/shmem_init to the start of
+// its MPI_Finalize/shmem_finalize (start-up and shut-down are not the program's time, as in the
+// report); without those calls, the whole trace.
+//
+// What the trace cannot link is counted in `unlinked`, never guessed.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "analysis/trace/messages.hpp"
+#include "analysis/trace/trace_run.hpp"
+
+namespace parperf::analysis {
+
+enum class SegmentKind : std::uint8_t {
+  useful,   // computation: outside communication, synchronization and the parallel runtime
+  idle,     // an OpenMP worker between parallel regions
+  mpi,      // inside an MPI call
+  shmem,    // inside an OpenSHMEM call
+  openmp,   // inside an OpenMP synchronization (barrier, lock, taskwait, ...)
+  startup,  // before the location's first event: from the run's start to it
+};
+
+enum class EdgeKind : std::uint8_t {
+  message,        // send begin -> receive end
+  late_receiver,  // receive begin -> blocking send end
+  collective,     // MPI collective: arrival -> hub or root's end, hub -> end
+  fork,           // master's region begin -> worker's region begin
+  omp_barrier,    // arrival -> hub -> end
+  lock,           // release -> acquisition
+  shmem_barrier,  // arrival -> hub -> end
+  shmem_wait,     // put begin -> wait end
+};
+inline constexpr int kEdgeKindCount = 8;
+
+// Edges whose time is moving data over the network: what a changed network changes.
+constexpr bool network_edge(EdgeKind kind) {
+  return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
+         kind == EdgeKind::shmem_wait;
+}
+
+inline constexpr std::int32_t kBoundByPrevious = -1;
+inline constexpr std::int32_t kBoundByStart = -2;
+inline constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
+inline constexpr std::uint32_t kHub = std::numeric_limits<std::uint32_t>::max();  // a hub's location
+
+struct GraphEdge {
+  std::uint32_t source = 0;
+  std::uint32_t target = 0;
+  EdgeKind kind = EdgeKind::message;
+  std::uint8_t hops = 1;    // a collective's: ceil(log2(members)), the rounds a tree needs
+  std::uint64_t bytes = 0;  // the data the edge carries (a message's, a collective member's)
+};
+
+struct GraphLocation {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+  bool worker = false;               // an OpenMP worker: idle outside its parallel regions
+  std::uint32_t first = 0, end = 0;  // its nodes
+};
+
+// An interval as the reports name it, the same on every rank.
+struct GraphInterval {
+  std::string name;
+  std::uint32_t kind = 0;  // format::SiteKind
+  std::string file;        // the file's name, without its directory
+  std::int64_t line = 0;
+};
+
+// Interval stacks, shared: frame 0 is the empty stack; each other frame is an interval on top of its
+// parent frame.
+struct StackFrame {
+  std::uint32_t parent = 0;
+  std::uint32_t interval = 0;
+  std::uint32_t depth = 0;
+};
+
+struct GraphCounts {
+  std::uint64_t messages = 0, collectives = 0, openmp_barriers = 0, forks = 0, lock_handovers = 0,
+                shmem_barriers = 0, shmem_waits = 0;
+};
+
+// What could not be linked, by why.
+struct GraphUnlinked {
+  std::uint64_t sends = 0, receives = 0;      // the matching's (messages.hpp)
+  std::uint64_t incomplete_collectives = 0;   // some members untraced
+  std::uint64_t nonblocking_collectives = 0;  // MPI_I...: their completion is not linked
+  std::uint64_t shmem_collectives = 0;        // OpenSHMEM collectives over active sets
+  std::uint64_t shmem_waits = 0;              // no put into the PE before the wait ended
+  std::uint64_t outside_window = 0;           // an end inside start-up or shut-down
+  std::uint64_t cycles_broken = 0;            // dependencies dropped to break a cycle
+};
+
+struct ActivityGraph {
+  std::vector<GraphLocation> locations;
+  // Per node (hubs at the end, location kHub):
+  std::vector<double> time;  // ns on rank 0's clock, corrected (and repaired)
+  std::vector<double> cost;  // own cost (set by compute_costs)
+  // What the node waited for last, as measured (set by compute_costs): kBoundByPrevious, kBoundByStart
+  // (a location's first node), or the incoming edge (index into edges) whose source came last.
+  std::vector<std::int32_t> bound_by;
+  std::vector<std::uint32_t> location;   // index into locations, or kHub
+  std::vector<SegmentKind> segment;      // of the segment that ends at the node
+  std::vector<std::uint32_t> stack;      // its interval stack (StackFrame index)
+  std::vector<std::uint32_t> operation;  // the operation it is inside (index into operations), or 0
+  std::vector<std::uint32_t> in_begin;   // incoming edges: edges[in_begin[k] .. in_begin[k+1])
+  std::vector<GraphEdge> edges;          // by target
+  std::vector<std::uint32_t> order;      // every node, each after all it depends on
+  std::vector<GraphInterval> intervals;
+  std::vector<StackFrame> stacks;
+  std::vector<std::string> operations;  // [0] = "" (none), then "MPI_Recv", "omp barrier", ...
+  double start_ns = 0;  // the run's start (the earliest first node), and end (the latest node)
+  double end_ns = 0;
+  GraphCounts linked;
+  GraphUnlinked unlinked;
+  std::uint64_t events = 0;  // trace events read
+
+  std::size_t nodes() const { return time.size(); }
+  bool is_hub(std::uint32_t node) const { return location[node] == kHub; }
+  // The node before `node` on its location, or kNoNode for a location's first node or a hub.
+  std::uint32_t previous(std::uint32_t node) const {
+    const std::uint32_t l = location[node];
+    return l == kHub || node == locations[l].first ? kNoNode : node - 1;
+  }
+};
+
+// Builds the graph of a run's traces and their matched communication (messages.hpp), its nodes
+// at the corrected times, with an order in which every node comes after its dependencies. Pure.
+ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication);
+
+// Sets every node's own cost from its (repaired) times: time − max(previous, edge sources),
+// at least 0; a location's first node costs its time since the run's start. And what bound it.
+void compute_costs(ActivityGraph& graph);
+
+// Whether frame `stack` has interval `interval` anywhere on it.
+bool stack_contains(const ActivityGraph& graph, std::uint32_t stack, std::uint32_t interval);
+
+// "rank 2", "rank 2 thread 1", "thread 1" (one rank), for the reports.
+std::string location_name(const ActivityGraph& graph, std::uint32_t location);
+
+}  // namespace parperf::analysis

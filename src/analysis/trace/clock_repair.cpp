@@ -1,0 +1,58 @@
+#include "analysis/trace/clock_repair.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace parperf::analysis {
+
+double ClockRepair::repaired(std::uint32_t location, double t) const {
+  if (location >= anchors.size() || anchors[location].empty()) return t;
+  const auto& a = anchors[location];
+  const auto after = std::upper_bound(
+      a.begin(), a.end(), t, [](double time, const std::pair<double, double>& p) { return time < p.first; });
+  if (after == a.begin()) return t;
+  const auto& [measured, repaired_at] = *(after - 1);
+  return std::max(t, repaired_at + kAmortization * (t - measured));
+}
+
+ClockRepair repair_clock_condition(ActivityGraph& g) {
+  ClockRepair repair;
+  repair.anchors.resize(g.locations.size());
+  const std::vector<double> measured = g.time;
+  for (const std::uint32_t k : g.order) {
+    double t = measured[k];
+    if (g.is_hub(k)) {
+      t = -std::numeric_limits<double>::infinity();
+      for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+        if (g.edges[e].source != k) t = std::max(t, g.time[g.edges[e].source]);
+      g.time[k] = std::isfinite(t) ? t : measured[k];
+      continue;
+    }
+    if (const std::uint32_t previous = g.previous(k); previous != kNoNode)
+      t = std::max(t, g.time[previous] + kAmortization * (measured[k] - measured[previous]));
+    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e) {
+      const std::uint32_t source = g.edges[e].source;
+      if (source == k) continue;
+      ++repair.edges;
+      // (A hub's measured time is its last arrival.)
+      if (measured[source] > measured[k]) ++repair.violations;
+      t = std::max(t, g.time[source]);
+    }
+    if (t > measured[k]) {
+      ++repair.moved;
+      repair.largest_shift_ns = std::max(repair.largest_shift_ns, t - measured[k]);
+      repair.anchors[g.location[k]].emplace_back(measured[k], t);
+    }
+    g.time[k] = t;
+  }
+  for (auto& a : repair.anchors) std::stable_sort(a.begin(), a.end());
+  double end = g.start_ns;
+  for (const GraphLocation& l : g.locations)
+    if (l.end > l.first) end = std::max(end, g.time[l.end - 1]);
+  g.end_ns = end;
+  compute_costs(g);
+  return repair;
+}
+
+}  // namespace parperf::analysis

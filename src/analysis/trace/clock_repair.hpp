@@ -1,0 +1,38 @@
+// The clock condition restored (DESIGN.md section 8): after the offset-and-drift correction a
+// receive may still end before its send began, when the correction between two ranks is off by more
+// than the message took. Such a graph has backward edges and every analysis below would be wrong.
+//
+// The repair is a controlled logical clock (Rabenseifner's, as Scalasca applies it), forward
+// amortization: in dependency order, a node that would come before a node it depends on moves just
+// after it; the nodes after it on its location keep the shift, their distances shrunk to
+// `kAmortization` of the measured ones, until the shift has been absorbed and they are back at their
+// measured times. Intervals keep their lengths within 1 %, and only where a shift is being absorbed.
+// Departure from Scalasca: no backward amortization (the nodes before a jump keep their times).
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "analysis/trace/activity_graph.hpp"
+
+namespace parperf::analysis {
+
+inline constexpr double kAmortization = 0.99;
+
+struct ClockRepair {
+  std::uint64_t edges = 0;       // dependencies checked
+  std::uint64_t violations = 0;  // of those, ones whose target came before their source
+  std::uint64_t moved = 0;       // nodes the repair moved
+  double largest_shift_ns = 0;
+  // Per location, (measured, repaired) at each moved node: what re-times the location's other events.
+  std::vector<std::vector<std::pair<double, double>>> anchors;
+
+  // The repaired time of a moment `t` (corrected ns) of a location.
+  double repaired(std::uint32_t location, double t) const;
+};
+
+// Moves the graph's node times (then recomputes its costs). Pure but for the graph it repairs.
+ClockRepair repair_clock_condition(ActivityGraph& graph);
+
+}  // namespace parperf::analysis

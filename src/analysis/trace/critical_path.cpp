@@ -1,0 +1,155 @@
+#include "analysis/trace/critical_path.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace parperf::analysis {
+namespace {
+
+// How many locations compute at each moment: a step function, with its integral at each step.
+class BusyLocations {
+ public:
+  explicit BusyLocations(const ActivityGraph& g) {
+    std::vector<std::pair<double, int>> changes;
+    for (const GraphLocation& l : g.locations)
+      for (std::uint32_t k = l.first + 1; k < l.end; ++k)
+        if (g.segment[k] == SegmentKind::useful && g.time[k] > g.time[k - 1]) {
+          changes.emplace_back(g.time[k - 1], 1);
+          changes.emplace_back(g.time[k], -1);
+        }
+    std::sort(changes.begin(), changes.end());
+    int busy = 0;
+    double integral = 0;
+    for (const auto& [t, delta] : changes) {
+      if (!steps_.empty()) integral += busy * (t - steps_.back().time);
+      busy += delta;
+      steps_.push_back({t, busy, integral});
+    }
+  }
+  // Location-seconds of computation in [a, b].
+  double between(double a, double b) const { return at(b) - at(a); }
+
+ private:
+  struct Step {
+    double time;
+    int busy;         // from this time on
+    double integral;  // up to this time
+  };
+  double at(double t) const {
+    const auto after = std::upper_bound(steps_.begin(), steps_.end(), t,
+                                        [](double time, const Step& s) { return time < s.time; });
+    if (after == steps_.begin()) return 0;
+    const Step& s = *(after - 1);
+    return s.integral + s.busy * (t - s.time);
+  }
+  std::vector<Step> steps_;
+};
+
+template <typename Row, typename Key>
+std::vector<Row> ranked(const std::map<Key, Row>& rows, double length) {
+  std::vector<Row> out;
+  for (const auto& [key, row] : rows) {
+    out.push_back(row);
+    out.back().share = length > 0 ? row.time_ns / length : 0;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.time_ns > b.time_ns; });
+  return out;
+}
+
+}  // namespace
+
+CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
+  CriticalPath path;
+  if (r.last == kNoNode) return path;
+  path.length_ns = r.length();
+  const BusyLocations busy(g);
+  const double others = static_cast<double>(std::max<std::size_t>(g.locations.size(), 2) - 1);
+  std::map<std::uint32_t, PathInterval> intervals;
+  std::map<std::uint32_t, PathLocation> locations;
+  std::map<std::string, PathActivity> activities;
+  const auto activity = [&](const std::string& name, double t) {
+    PathActivity& a = activities[name];
+    a.name = name;
+    a.time_ns += t;
+  };
+  std::vector<std::uint32_t> seen;
+  std::uint32_t k = r.last;
+  std::uint32_t current_location = g.location[k];
+  while (k != kNoNode) {
+    const double own = r.cost[k];
+    if (!g.is_hub(k) && own > 0) {
+      const std::uint32_t l = g.location[k];
+      if (l != current_location) ++path.location_changes;
+      current_location = l;
+      PathLocation& where = locations[l];
+      where.rank = g.locations[l].rank;
+      where.thread = g.locations[l].thread;
+      where.time_ns += own;
+      seen.clear();
+      for (std::uint32_t f = g.stack[k]; f != 0; f = g.stacks[f].parent) {
+        const std::uint32_t i = g.stacks[f].interval;
+        if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+        seen.push_back(i);
+        PathInterval& row = intervals[i];
+        row.interval = g.intervals[i];
+        row.time_ns += own;
+      }
+      switch (g.segment[k]) {
+        case SegmentKind::useful: {
+          activity("computation", own);
+          path.computation_ns += own;
+          // Measured times: the other locations' computation during this piece.
+          const double b = g.time[k], a = b - g.cost[k];
+          if (b > a) {
+            const double overlapped = std::clamp((busy.between(a, b) - (b - a)) / (b - a) / others, 0.0, 1.0);
+            path.while_others_work_ns += own * overlapped;
+            path.while_others_wait_ns += own * (1 - overlapped);
+          }
+          break;
+        }
+        case SegmentKind::idle:
+          activity("OpenMP idle", own);
+          break;
+        case SegmentKind::startup:
+          activity("start-up", own);
+          break;
+        default:
+          activity(g.operations[g.operation[k]].empty() ? "operation" : g.operations[g.operation[k]], own);
+      }
+    }
+    const std::int32_t bound = r.bound_by[k];
+    if (bound == kBoundByStart) {
+      const double before = r.time[k] - own - r.start_ns;
+      if (before > 0) activity("start-up", before);
+      break;
+    }
+    if (bound == kBoundByPrevious) {
+      k = g.previous(k);
+      continue;
+    }
+    const GraphEdge& e = g.edges[static_cast<std::size_t>(bound)];
+    if (r.transfer[static_cast<std::size_t>(bound)] > 0)
+      activity("message transfer", r.transfer[static_cast<std::size_t>(bound)]);
+    k = e.source;
+  }
+  // Every interval, with its time off the path too: one that is long and not on it is hidden.
+  for (std::uint32_t n = 0; n < g.nodes(); ++n) {
+    if (g.is_hub(n) || g.cost[n] <= 0) continue;
+    seen.clear();
+    for (std::uint32_t f = g.stack[n]; f != 0; f = g.stacks[f].parent) {
+      const std::uint32_t i = g.stacks[f].interval;
+      if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+      seen.push_back(i);
+      PathInterval& row = intervals[i];
+      row.interval = g.intervals[i];
+      row.total_ns += g.cost[n];
+    }
+  }
+  path.intervals = ranked(intervals, path.length_ns);
+  path.locations = ranked(locations, path.length_ns);
+  path.activities = ranked(activities, path.length_ns);
+  return path;
+}
+
+}  // namespace parperf::analysis

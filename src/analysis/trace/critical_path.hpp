@@ -1,0 +1,57 @@
+// The critical path of a run (DESIGN.md section 10): the longest path through its activity graph
+// from the run's start to its end, whose length is the run's time. Found backwards from the node
+// that ends the run: at each node, to what it waited for last (its previous node, or the edge whose
+// source came last), so every step of the path is time that made the run as long as it was. Its
+// time per interval, location and activity is what shortening that code or call could gain; an
+// interval with no time on it (hidden behind others) gains nothing from being faster.
+//
+// Along the path, its computation is split by what the other locations did meanwhile (as thread
+// profilers that follow the critical path do): while others work (time they overlap with), and
+// while others wait (time that is serial: nobody else could do anything).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/replay.hpp"
+
+namespace parperf::analysis {
+
+struct PathShare {
+  double time_ns = 0;
+  double share = 0;  // of the path's length, 0..1
+};
+
+struct PathInterval : PathShare {
+  GraphInterval interval;  // time inside it (and what it contains), on the path
+  double total_ns = 0;     // its time on every location, on the path or not
+};
+
+struct PathLocation : PathShare {
+  std::int64_t rank = 0;
+  std::uint32_t thread = 0;
+};
+
+// What the path's time was spent on: "computation", "message transfer", an operation by name
+// ("MPI_Recv": its own cost, after it waited), "OpenMP idle", "start-up" (before a location's first
+// event).
+struct PathActivity : PathShare {
+  std::string name;
+};
+
+struct CriticalPath {
+  double length_ns = 0;
+  std::vector<PathInterval> intervals;   // every interval of the run, most time on the path first
+  std::vector<PathLocation> locations;   // most time first
+  std::vector<PathActivity> activities;  // most time first
+  std::uint64_t location_changes = 0;    // how often the path moves to another location
+  double computation_ns = 0;             // its computation,
+  double while_others_work_ns = 0;       // weighted by the share of the other locations working,
+  double while_others_wait_ns = 0;       // and by the share waiting or idle
+};
+
+CriticalPath critical_path(const ActivityGraph& graph, const ReplayResult& replayed);
+
+}  // namespace parperf::analysis

@@ -1,0 +1,78 @@
+#include "analysis/trace/delay_costs.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace parperf::analysis {
+namespace {
+
+// Long enough for any wait of a real run; a bound on the work of one wait in a damaged one.
+constexpr int kMaxSteps = 1 << 16;
+
+struct Cause {
+  double delay_ns = 0;
+  std::set<std::uint32_t> waiting;
+  std::uint64_t waits = 0;
+};
+
+// The node a wait at edge `e` waited for, through a hub to the arrival that came last.
+std::uint32_t late_node(const ActivityGraph& g, std::size_t e) {
+  std::uint32_t source = g.edges[e].source;
+  while (g.is_hub(source) && g.bound_by[source] >= 0)
+    source = g.edges[static_cast<std::size_t>(g.bound_by[source])].source;
+  return source;
+}
+
+}  // namespace
+
+DelayCosts delay_costs(const ActivityGraph& g) {
+  DelayCosts result;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Cause> causes;  // (location, interval + 1)
+  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
+    if (g.is_hub(k) || g.bound_by[k] < 0) continue;
+    const std::uint32_t previous = g.previous(k);
+    if (previous == kNoNode) continue;
+    const std::uint32_t late = late_node(g, static_cast<std::size_t>(g.bound_by[k]));
+    if (g.is_hub(late) || g.location[late] == g.location[k]) continue;
+    double remaining = g.time[late] - g.time[previous];
+    if (remaining <= 0) continue;
+    result.waiting_ns += remaining;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> took_part;
+    std::uint32_t j = late;
+    for (int step = 0; step < kMaxSteps && remaining > 0 && j != kNoNode; ++step) {
+      if (!g.is_hub(j)) {
+        const double charged = std::min(remaining, g.cost[j]);
+        if (g.segment[j] == SegmentKind::useful && charged > 0) {
+          const std::uint32_t f = g.stack[j];
+          const std::pair key(g.location[j], f == 0 ? 0u : g.stacks[f].interval + 1);
+          Cause& c = causes[key];
+          c.delay_ns += charged;
+          c.waiting.insert(g.location[k]);
+          if (took_part.insert(key).second) ++c.waits;
+          result.charged_ns += charged;
+        }
+        remaining -= charged;
+      }
+      const std::int32_t bound = g.bound_by[j];
+      if (bound == kBoundByStart) break;
+      j = bound == kBoundByPrevious ? g.previous(j) : g.edges[static_cast<std::size_t>(bound)].source;
+    }
+  }
+  for (const auto& [key, c] : causes) {
+    DelayCause d;
+    d.location = key.first;
+    d.rank = g.locations[key.first].rank;
+    d.thread = g.locations[key.first].thread;
+    if (key.second > 0) d.interval = g.intervals[key.second - 1];
+    d.delay_ns = c.delay_ns;
+    d.waiting = c.waiting.size();
+    d.waits = c.waits;
+    result.causes.push_back(std::move(d));
+  }
+  std::stable_sort(result.causes.begin(), result.causes.end(),
+                   [](const DelayCause& a, const DelayCause& b) { return a.delay_ns > b.delay_ns; });
+  return result;
+}
+
+}  // namespace parperf::analysis

@@ -1,0 +1,31 @@
+// The network as the replay models it: a transfer of b bytes over one hop takes latency + b /
+// bandwidth; a collective's tree takes ceil(log2 members) hops (its members' data are not in the
+// trace: a collective's transfer is its latency). Fitted from the run's own messages: every
+// receive that waited for its message (the send began after the receive did, so the receive's end
+// is the message's arrival) observed the transfer of its bytes. The latency is the median of the
+// small messages' (≤ 4 KiB) observations, the bandwidth the median of bytes / (observed − latency)
+// over the large ones (≥ 64 KiB); without large messages the bandwidth is taken as infinite, without
+// observations the latency as 0: nothing is invented.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "analysis/trace/activity_graph.hpp"
+
+namespace parperf::analysis {
+
+struct NetworkModel {
+  double latency_ns = 0;
+  double bytes_per_ns = std::numeric_limits<double>::infinity();
+  std::uint64_t observations = 0;  // the messages it was fitted on
+  std::uint64_t large = 0;         // of those, the ones the bandwidth was fitted on
+
+  double transfer_ns(const GraphEdge& e) const {
+    return static_cast<double>(e.hops) * (latency_ns + static_cast<double>(e.bytes) / bytes_per_ns);
+  }
+};
+
+NetworkModel fit_network(const ActivityGraph& graph);
+
+}  // namespace parperf::analysis

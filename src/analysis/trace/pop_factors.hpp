@@ -1,0 +1,49 @@
+// The POP efficiency factors of a traced run (DESIGN.md section 10; docs/efficiency-model.md has
+// the formulas and what each means). With T the run's time (first node to last) and, per location
+// (a rank's thread), useful_l its computation (outside MPI and OpenSHMEM calls, OpenMP
+// synchronization, idling between parallel regions):
+//   load balance          LB    = mean_l useful_l / max_l useful_l
+//   communication eff.    CommE = max_l useful_l / T
+//   serialisation eff.    SerE  = max_l useful_l / T_ideal   (T_ideal: the replay on an ideal network
+//                                                             and an ideal OpenMP runtime)
+//   transfer eff.         TransE = T_ideal / T
+//   parallel efficiency   PE    = LB x CommE = LB x SerE x TransE = mean_l useful_l / T
+// The MPI part takes per rank its first thread's time outside MPI and OpenSHMEM calls instead of
+// useful_l, and T_ideal of the ideal network only; the OpenMP part is each factor divided by its MPI
+// part (the POP hybrid model: PE = PE_MPI x PE_OpenMP, and the same for every factor).
+#pragma once
+
+#include <optional>
+
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/network_model.hpp"
+
+namespace parperf::analysis {
+
+struct PopFactors {
+  double parallel_efficiency = 1;
+  double load_balance = 1;
+  double communication_efficiency = 1;
+  std::optional<double> serialisation_efficiency;  // none without a trace
+  std::optional<double> transfer_efficiency;
+};
+
+struct Pop {
+  PopFactors overall;
+  std::optional<PopFactors> mpi;     // runs with several ranks
+  std::optional<PopFactors> openmp;  // runs with several threads in a rank
+  double run_time_ns = 0;
+  double ideal_time_ns = 0;      // T_ideal
+  double ideal_mpi_time_ns = 0;  // the ideal network only
+  double max_useful_ns = 0;
+  double mean_useful_ns = 0;
+};
+
+// From the graph alone: the replays it needs are its own.
+Pop pop_factors(const ActivityGraph& graph, const NetworkModel& fitted);
+
+// The factors that need no trace, from per-processor useful times (the report's productive time)
+// and the run's time: PE, LB, CommE.
+PopFactors profile_pop_factors(const std::vector<double>& useful, double run_time);
+
+}  // namespace parperf::analysis

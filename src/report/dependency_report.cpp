@@ -1,0 +1,243 @@
+#include "report/dependency_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "format/site_kinds.hpp"
+#include "report/time_format.hpp"
+
+namespace parperf::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::size_t kPathRowsShown = 8;
+constexpr std::size_t kCausesShown = 5;
+
+double seconds(double ns) { return ns * 1e-9; }
+
+std::string kind_key(std::uint32_t kind) {
+  const format::SiteKindInfo* info = format::site_kind_info(kind);
+  return info ? std::string(info->key) : std::to_string(kind);
+}
+
+std::string interval_label(const analysis::GraphInterval& i) {
+  if (i.name.empty()) return "code outside every interval";
+  const format::SiteKindInfo* info = format::site_kind_info(i.kind);
+  std::string label = fmt::format("'{}'", i.name);
+  if (info && !info->words.empty()) label += fmt::format(" ({})", info->words);
+  if (!i.file.empty())
+    label += i.line > 0 ? fmt::format(" at {}:{}", i.file, i.line) : fmt::format(" in {}", i.file);
+  return label;
+}
+
+std::string where(std::int64_t rank, std::uint32_t thread, const analysis::ActivityGraph& g) {
+  bool ranks = false, threads = false;
+  for (const analysis::GraphLocation& l : g.locations) {
+    ranks |= l.rank != rank;
+    threads |= l.rank == rank && l.thread != thread;
+  }
+  if (ranks && threads) return fmt::format("rank {} thread {}", rank, thread);
+  if (ranks) return fmt::format("rank {}", rank);
+  return fmt::format("thread {}", thread);
+}
+
+json factors_json(const analysis::PopFactors& f) {
+  json j{{"parallel_efficiency", f.parallel_efficiency},
+         {"load_balance", f.load_balance},
+         {"communication_efficiency", f.communication_efficiency}};
+  j["serialisation_efficiency"] = f.serialisation_efficiency ? json(*f.serialisation_efficiency) : json();
+  j["transfer_efficiency"] = f.transfer_efficiency ? json(*f.transfer_efficiency) : json();
+  return j;
+}
+
+std::string cell(const std::optional<analysis::PopFactors>& f, double analysis::PopFactors::*field) {
+  return f ? fmt::format("{:>8.3f}", (*f).*field) : fmt::format("{:>8}", "");
+}
+std::string cell(const std::optional<analysis::PopFactors>& f,
+                 std::optional<double> analysis::PopFactors::*field) {
+  return f && ((*f).*field) ? fmt::format("{:>8.3f}", *((*f).*field)) : fmt::format("{:>8}", "-");
+}
+
+}  // namespace
+
+std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* traced) {
+  const analysis::PopFactors& o = traced ? traced->overall : overall;
+  const std::optional<analysis::PopFactors> all = o;
+  const std::optional<analysis::PopFactors> mpi = traced ? traced->mpi : std::nullopt;
+  const std::optional<analysis::PopFactors> omp = traced ? traced->openmp : std::nullopt;
+  std::string out = "POP efficiency factors";
+  out += traced ? " (from the event trace)\n" : " (from the profile)\n";
+  out += fmt::format("  {:<28}{:>8}{:>8}{:>8}\n", "", "overall", mpi ? "MPI" : "", omp ? "OpenMP" : "");
+  const auto row = [&](const char* name, auto field) {
+    out +=
+        fmt::format("  {:<28}{}{}{}\n", name, cell(all, field), mpi ? cell(mpi, field) : std::string(8, ' '),
+                    omp ? cell(omp, field) : std::string(8, ' '));
+  };
+  row("Parallel efficiency", &analysis::PopFactors::parallel_efficiency);
+  row("  Load balance", &analysis::PopFactors::load_balance);
+  row("  Communication efficiency", &analysis::PopFactors::communication_efficiency);
+  row("    Serialisation efficiency", &analysis::PopFactors::serialisation_efficiency);
+  row("    Transfer efficiency", &analysis::PopFactors::transfer_efficiency);
+  if (traced)
+    out += fmt::format(
+        "  Run {}, on an ideal network and runtime {}; useful computation per location: max {}, mean {}\n",
+        format_duration(seconds(traced->run_time_ns)), format_duration(seconds(traced->ideal_time_ns)),
+        format_duration(seconds(traced->max_useful_ns)), format_duration(seconds(traced->mean_useful_ns)));
+  else
+    out +=
+        "  Serialisation and transfer efficiency need the event trace: record with `parperf run --trace`.\n";
+  return out;
+}
+
+json pop_json(const analysis::PopFactors& overall, const analysis::Pop* traced) {
+  json j = factors_json(traced ? traced->overall : overall);
+  j["source"] = traced ? "trace" : "profile";
+  if (traced) {
+    if (traced->mpi) j["mpi"] = factors_json(*traced->mpi);
+    if (traced->openmp) j["openmp"] = factors_json(*traced->openmp);
+    j["run_time"] = seconds(traced->run_time_ns);
+    j["ideal_time"] = seconds(traced->ideal_time_ns);
+    j["ideal_network_time"] = seconds(traced->ideal_mpi_time_ns);
+    j["max_useful"] = seconds(traced->max_useful_ns);
+    j["mean_useful"] = seconds(traced->mean_useful_ns);
+  } else {
+    j["needs_trace"] = {"serialisation_efficiency", "transfer_efficiency"};
+  }
+  return j;
+}
+
+std::string critical_path_text(const analysis::TraceAnalysis& a) {
+  const analysis::CriticalPath& p = a.critical_path;
+  std::string out = "Critical path (from the event trace)\n";
+  if (p.length_ns <= 0) return out + "  The trace holds no activity to follow.\n";
+  out +=
+      fmt::format("  Length {} (the run's time), through {} location{}, changing location {} time{}\n",
+                  format_duration(seconds(p.length_ns)), p.locations.size(),
+                  p.locations.size() == 1 ? "" : "s", p.location_changes, p.location_changes == 1 ? "" : "s");
+  if (p.computation_ns > 0)
+    out += fmt::format(
+        "  Computation on it: {} ({}), of which {} while the other locations worked and {} while "
+        "they waited or idled\n",
+        format_duration(seconds(p.computation_ns)), format_percent(p.computation_ns / p.length_ns),
+        format_duration(seconds(p.while_others_work_ns)), format_duration(seconds(p.while_others_wait_ns)));
+  out += "  Intervals on the path (time on it, share of it):\n";
+  std::size_t shown = 0;
+  for (const analysis::PathInterval& i : p.intervals) {
+    if (i.time_ns <= 0 || shown++ == kPathRowsShown) break;
+    out += fmt::format("    {:<56} {:>10} {:>7}\n", interval_label(i.interval),
+                       format_duration(seconds(i.time_ns)), format_percent(i.share));
+  }
+  for (const analysis::PathInterval& i : p.intervals)
+    if (i.share < 0.01 && i.total_ns >= 0.05 * p.length_ns)
+      out += fmt::format("    {} is off the path ({} of it for {} of work): making it faster gains nothing\n",
+                         interval_label(i.interval), format_percent(i.share),
+                         format_duration(seconds(i.total_ns)));
+  out += "  Activities on the path:\n";
+  for (std::size_t k = 0; k < std::min(p.activities.size(), kPathRowsShown); ++k)
+    out +=
+        fmt::format("    {:<56} {:>10} {:>7}\n", p.activities[k].name,
+                    format_duration(seconds(p.activities[k].time_ns)), format_percent(p.activities[k].share));
+  out += "  Locations on the path:\n";
+  for (std::size_t k = 0; k < std::min(p.locations.size(), kPathRowsShown); ++k)
+    out +=
+        fmt::format("    {:<56} {:>10} {:>7}\n", where(p.locations[k].rank, p.locations[k].thread, *a.graph),
+                    format_duration(seconds(p.locations[k].time_ns)), format_percent(p.locations[k].share));
+  if (p.locations.size() > kPathRowsShown)
+    out += fmt::format("    ... and {} more\n", p.locations.size() - kPathRowsShown);
+  const analysis::GraphUnlinked& u = a.graph->unlinked;
+  const std::uint64_t unlinked = u.sends + u.receives + u.incomplete_collectives + u.nonblocking_collectives +
+                                 u.shmem_collectives + u.shmem_waits + u.outside_window + u.cycles_broken;
+  if (unlinked > 0)
+    out += fmt::format(
+        "  Not linked (their waiting is taken as measured): {} sends, {} receives, {} incomplete and {} "
+        "non-blocking collectives, {} OpenSHMEM collectives over active sets, {} waits without a put, {} in "
+        "start-up or shut-down, {} cycles broken\n",
+        u.sends, u.receives, u.incomplete_collectives, u.nonblocking_collectives, u.shmem_collectives,
+        u.shmem_waits, u.outside_window, u.cycles_broken);
+  out += fmt::format("  {}\n", clock_repair_sentence(a.repair));
+  return out;
+}
+
+json critical_path_json(const analysis::CriticalPath& p) {
+  json j{{"length", seconds(p.length_ns)}};
+  j["intervals"] = json::array();
+  for (const analysis::PathInterval& i : p.intervals)
+    j["intervals"].push_back({{"name", i.interval.name},
+                              {"kind", kind_key(i.interval.kind)},
+                              {"file", i.interval.file},
+                              {"line", i.interval.line},
+                              {"time", seconds(i.time_ns)},
+                              {"share", i.share},
+                              {"total_time", seconds(i.total_ns)}});
+  j["locations"] = json::array();
+  for (const analysis::PathLocation& l : p.locations)
+    j["locations"].push_back(
+        {{"rank", l.rank}, {"thread", l.thread}, {"time", seconds(l.time_ns)}, {"share", l.share}});
+  j["activities"] = json::array();
+  for (const analysis::PathActivity& a : p.activities)
+    j["activities"].push_back({{"name", a.name}, {"time", seconds(a.time_ns)}, {"share", a.share}});
+  j["location_changes"] = p.location_changes;
+  j["computation"] = seconds(p.computation_ns);
+  j["while_others_work"] = seconds(p.while_others_work_ns);
+  j["while_others_wait"] = seconds(p.while_others_wait_ns);
+  return j;
+}
+
+std::vector<std::string> delay_cause_sentences(const analysis::TraceAnalysis& a, std::size_t count) {
+  std::vector<std::string> out;
+  for (const analysis::DelayCause& c : a.delays.causes) {
+    if (out.size() == count || c.delay_ns < 0.01 * a.delays.waiting_ns) break;
+    const std::string code =
+        c.interval.name.empty() ? std::string("code outside every interval") : interval_label(c.interval);
+    std::string who = where(c.rank, c.thread, *a.graph);
+    who[0] = static_cast<char>(who[0] - 'a' + 'A');  // "Rank 2", "Thread 1"
+    out.push_back(fmt::format("{}'s {} causes {} of waiting on {} other location{}", who, code,
+                              format_duration(seconds(c.delay_ns)), c.waiting, c.waiting == 1 ? "" : "s"));
+  }
+  return out;
+}
+
+std::string delay_costs_text(const analysis::TraceAnalysis& a) {
+  std::string out = "Root causes of waiting (delay costs, from the event trace)\n";
+  if (a.delays.waiting_ns <= 0) return out + "  No location waited for another.\n";
+  out += fmt::format("  {} of waiting in all; {} of it traced back to the computation that caused it:\n",
+                     format_duration(seconds(a.delays.waiting_ns)),
+                     format_duration(seconds(a.delays.charged_ns)));
+  for (const std::string& s : delay_cause_sentences(a, kCausesShown)) out += fmt::format("    {}\n", s);
+  return out;
+}
+
+json delay_costs_json(const analysis::DelayCosts& d) {
+  json j{{"waiting", seconds(d.waiting_ns)}, {"charged", seconds(d.charged_ns)}};
+  j["causes"] = json::array();
+  for (const analysis::DelayCause& c : d.causes)
+    j["causes"].push_back({{"rank", c.rank},
+                           {"thread", c.thread},
+                           {"interval", c.interval.name},
+                           {"file", c.interval.file},
+                           {"line", c.interval.line},
+                           {"delay", seconds(c.delay_ns)},
+                           {"waiting_locations", c.waiting},
+                           {"waits", c.waits}});
+  return j;
+}
+
+json clock_repair_json(const analysis::ClockRepair& r) {
+  return {{"dependencies", r.edges},
+          {"violations", r.violations},
+          {"moved", r.moved},
+          {"largest_shift", seconds(r.largest_shift_ns)}};
+}
+
+std::string clock_repair_sentence(const analysis::ClockRepair& r) {
+  if (r.moved == 0)
+    return fmt::format("Clock condition: all {} dependencies ran forward in time; no event moved", r.edges);
+  return fmt::format(
+      "Clock condition restored: {} of {} dependencies ended before they began after clock correction; {} "
+      "events moved forward, by at most {}",
+      r.violations, r.edges, r.moved, format_duration(seconds(r.largest_shift_ns)));
+}
+
+}  // namespace parperf::report

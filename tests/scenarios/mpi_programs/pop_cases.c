@@ -1,0 +1,91 @@
+/* The constructed cases of the POP efficiency factors, the critical path and the what-if replay
+ * (docs/efficiency-model.md), on N ranks under `parperf run --trace`.
+ *
+ * Usage: pop_cases CASE [unit_ms=50] [rounds=2] [bytes=8]
+ *
+ *   imbalance  each round, rank r works (1 + 2r) units in interval "work", then MPI_Barrier.
+ *              Load balance mean/max = (N) / (2N - 1): 0.667 on 2 ranks, 0.571 on 4; nothing else lost.
+ *   even       each round every rank works N units in "work" (the mean of `imbalance`), then MPI_Barrier:
+ *              what `parperf whatif --balance work` of an imbalance run must predict.
+ *   chain      each round, rank r > 0 receives from rank r - 1, works one unit in "stage", sends to
+ *              rank r + 1; then MPI_Barrier. The stages run one after the other: serialisation
+ *              efficiency 1/N, load balance and transfer efficiency 1.
+ *   pipeline   `chain`, and rank 0 also works 1.5 units in interval "side" after its send: hidden
+ *              behind the other ranks' stages from 3 ranks on ("side" has no time on the critical path).
+ *   exchange   each round every rank works one unit in "work", then exchanges `bytes` bytes with both
+ *              neighbours of a ring (MPI_Sendrecv twice): with large messages transfer efficiency < 1,
+ *              and `parperf whatif --ideal-network` predicts the run with 8-byte messages.
+ *
+ * Work sleeps (mpi_work.h). Each rank prints on stderr the work it really did, in seconds:
+ * "pop_cases: rank R work W s", for the tests to derive the expected factors on a busy machine. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_program.h"
+#include "mpi_work.h"
+#include "parperf/parperf.h"
+
+#pragma weak parperf_interval_begin
+#pragma weak parperf_interval_end
+
+static parperf_site work_site = PARPERF_SITE_INIT("work", PARPERF_KIND_USER);
+static parperf_site stage_site = PARPERF_SITE_INIT("stage", PARPERF_KIND_USER);
+static parperf_site side_site = PARPERF_SITE_INIT("side", PARPERF_KIND_USER);
+
+static double worked;
+
+static void work_in(parperf_site* site, int ms) {
+  if (parperf_interval_begin) parperf_interval_begin(site, 0);
+  const struct timespec start = mpi_work_now();
+  work_ms(ms);
+  worked += mpi_work_seconds(start);
+  if (parperf_interval_end) parperf_interval_end(site);
+}
+
+int main(int argc, char** argv) {
+  const mpi_world world = mpi_program_start(&argc, &argv);
+  const int rank = world.rank, size = world.size;
+  const char* name = argc > 1 ? argv[1] : "";
+  const int unit = argc > 2 ? atoi(argv[2]) : 50;
+  const int rounds = argc > 3 ? atoi(argv[3]) : 2;
+  const long bytes = argc > 4 ? atol(argv[4]) : 8;
+  const int known = !strcmp(name, "imbalance") || !strcmp(name, "even") || !strcmp(name, "chain") ||
+                    !strcmp(name, "pipeline") || !strcmp(name, "exchange");
+  if (!known || unit < 0 || rounds < 1 || bytes < 1) {
+    if (rank == 0)
+      fprintf(stderr, "usage: pop_cases imbalance|even|chain|pipeline|exchange [unit_ms] [rounds] [bytes]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  char* out = calloc((size_t)bytes, 1);
+  char* in = calloc((size_t)bytes, 1);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int round = 0; round < rounds; ++round) {
+    if (!strcmp(name, "imbalance")) {
+      work_in(&work_site, (1 + 2 * rank) * unit);
+    } else if (!strcmp(name, "even")) {
+      work_in(&work_site, size * unit);
+    } else if (!strcmp(name, "chain") || !strcmp(name, "pipeline")) {
+      int token = round;
+      if (rank > 0) MPI_Recv(&token, 1, MPI_INT, rank - 1, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      work_in(&stage_site, unit);
+      if (rank < size - 1) MPI_Send(&token, 1, MPI_INT, rank + 1, round, MPI_COMM_WORLD);
+      if (rank == 0 && !strcmp(name, "pipeline")) work_in(&side_site, unit * 3 / 2);
+    } else {
+      work_in(&work_site, unit);
+      const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+      MPI_Sendrecv(out, (int)bytes, MPI_BYTE, right, 1, in, (int)bytes, MPI_BYTE, left, 1, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+      MPI_Sendrecv(out, (int)bytes, MPI_BYTE, left, 2, in, (int)bytes, MPI_BYTE, right, 2, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+    }
+    if (strcmp(name, "exchange")) MPI_Barrier(MPI_COMM_WORLD);
+  }
+  fprintf(stderr, "pop_cases: rank %d work %.6f s\n", rank, worked);
+  free(out);
+  free(in);
+  MPI_Finalize();
+  return 0;
+}
