@@ -55,11 +55,13 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
   for (std::size_t l = 0; l < g.locations.size(); ++l) {
     const GraphLocation& loc = g.locations[l];
     double outside = 0;
-    for (std::uint32_t k = loc.first; k < loc.end; ++k) {
-      if (g.segment[k] == SegmentKind::useful) useful[l] += g.cost[k];
+    // Segments' lengths, waiting included (a node's cost leaves out what it waited for).
+    for (std::uint32_t k = loc.first + 1; k < loc.end; ++k) {
+      const double length = g.time[k] - g.time[k - 1];
+      if (g.segment[k] == SegmentKind::useful) useful[l] += length;
       if (g.segment[k] == SegmentKind::useful || g.segment[k] == SegmentKind::openmp ||
           g.segment[k] == SegmentKind::idle)
-        outside += g.cost[k];
+        outside += length;
     }
     ++threads[loc.rank];
     auto [it, added] = outside_mpi.try_emplace(loc.rank, loc.thread, outside);

@@ -48,6 +48,21 @@ void balance_interval(const ActivityGraph& g, const std::string& name, std::vect
   }
 }
 
+// An operation's cost beyond its transfers on the fitted network: what is left of it when its
+// messages arrive as the network model says (the measured times then replay as measured, but for
+// a message faster than the model).
+double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, std::uint32_t k) {
+  const std::uint32_t previous = g.previous(k);
+  double ready = previous == kNoNode ? g.start_ns : g.time[previous];
+  for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+    if (g.edges[e].source != k) ready = std::max(ready, g.time[g.edges[e].source]);
+  double arrival = ready;
+  for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+    if (g.edges[e].source != k && network_edge(g.edges[e].kind))
+      arrival = std::max(arrival, g.time[g.edges[e].source] + fitted.transfer_ns(g.edges[e]));
+  return std::max(0.0, g.time[k] - arrival);
+}
+
 }  // namespace
 
 bool interval_named(const ActivityGraph& graph, const std::string& name) {
@@ -73,10 +88,8 @@ ReplayResult replay(const ActivityGraph& g, const NetworkModel& fitted, const Re
     } else if (s == SegmentKind::mpi || s == SegmentKind::shmem) {
       if (changes.network == Network::ideal) {
         r.cost[k] = 0;
-      } else if (changes.network != Network::measured && g.bound_by[k] >= 0) {
-        const GraphEdge& e = g.edges[static_cast<std::size_t>(g.bound_by[k])];
-        if (network_edge(e.kind) && !g.is_hub(e.target))
-          r.cost[k] = std::max(0.0, r.cost[k] - fitted.transfer_ns(e));
+      } else if (changes.network != Network::measured) {
+        r.cost[k] = cost_beyond_transfer(g, fitted, k);
       }
     } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
       r.cost[k] = 0;
