@@ -81,7 +81,7 @@ format::TraceFile sample(bool closed) {
   return format::decode_trace(sink.bytes());
 }
 
-TEST(OperationsTrace, EveryOperationOfEveryThreadArrivesInOrderAndNothingElse) {
+TEST(OperationsTrace, EveryOperationAndIntervalBoundaryOfEveryThreadArrivesInOrderAndNothingElse) {
   for (bool closed : {true, false}) {
     SCOPED_TRACE(closed ? "a closed trace" : "a trace cut short");
     const format::TraceFile original = sample(closed);
@@ -101,7 +101,9 @@ TEST(OperationsTrace, EveryOperationOfEveryThreadArrivesInOrderAndNothingElse) {
     for (std::uint32_t thread : {0u, 1u}) {
       std::vector<TraceEvent> expected;
       for (const TraceEvent& e : thread_events(thread))
-        if (e.kind == TraceEventKind::operation) expected.push_back(e);
+        if (e.kind == TraceEventKind::operation || e.kind == TraceEventKind::enter ||
+            e.kind == TraceEventKind::leave)
+          expected.push_back(e);
       EXPECT_EQ(got[thread], expected) << "thread " << thread;
     }
   }

@@ -38,8 +38,8 @@ struct TimelineEvent {
   std::uint32_t thread = 0;
   double local_ns = 0;      // on the rank's own clock, since its start
   double time_ns = 0;       // corrected: on rank 0's clock, since rank 0's start
-  std::uint64_t index = 0;  // its place in its thread's stream, from 0: what names it (activity_graph.hpp)
   format::TraceEvent event;
+  std::uint64_t index = 0;  // its place in its thread's stream, from 0: what names it (activity_graph.hpp)
 };
 
 // Calls `emit` for every event of every stream, by corrected time; events at the same corrected
