@@ -37,8 +37,8 @@ struct TracedRun {
   json report;
 };
 
-TracedRun traced(const TempDir& tmp, const std::string& name, int ranks, const std::vector<std::string>& program,
-                 bool trace = true) {
+TracedRun traced(const TempDir& tmp, const std::string& name, int ranks,
+                 const std::vector<std::string>& program, bool trace = true) {
   TracedRun run;
   run.directory = tmp / name;
   ProcessOptions options;
@@ -91,12 +91,14 @@ TEST_P(Imbalance, LoadBalanceIsMeanOverMaxOfTheRanksWorkAndNothingElseIsLost) {
   ASSERT_EQ(run.work.size(), static_cast<std::size_t>(ranks));
   const double constructed = static_cast<double>(ranks) / (2.0 * ranks - 1);
   const double lb = number(pop(run), "load_balance");
-  EXPECT_NEAR(lb, mean_over_max(run.work), 0.03) << "load balance against the ranks' own work: " << pop(run).dump();
+  EXPECT_NEAR(lb, mean_over_max(run.work), 0.03)
+      << "load balance against the ranks' own work: " << pop(run).dump();
   EXPECT_NEAR(lb, constructed, 0.1) << pop(run).dump();
   EXPECT_GT(number(pop(run), "serialisation_efficiency"), 0.95) << "nothing waits but for the imbalance";
   EXPECT_GT(number(pop(run), "transfer_efficiency"), 0.95);
   EXPECT_NEAR(number(pop(run), "parallel_efficiency"),
-              lb * number(pop(run), "serialisation_efficiency") * number(pop(run), "transfer_efficiency"), 1e-6)
+              lb * number(pop(run), "serialisation_efficiency") * number(pop(run), "transfer_efficiency"),
+              1e-6)
       << "PE = LB x SerE x TransE";
   // The last rank's work makes the others wait: the delay costs name it and its interval.
   const json& causes = field(field(run.report, "delay_costs"), "causes");
@@ -105,7 +107,8 @@ TEST_P(Imbalance, LoadBalanceIsMeanOverMaxOfTheRanksWorkAndNothingElseIsLost) {
   EXPECT_EQ(text_of(causes[0], "interval"), "work");
   bool named = false;
   for (const json& finding : run.report["summary"])
-    named |= finding.get<std::string>().find("Rank " + std::to_string(ranks - 1) + "'s 'work'") != std::string::npos;
+    named |= finding.get<std::string>().find("Rank " + std::to_string(ranks - 1) + "'s 'work'") !=
+             std::string::npos;
   EXPECT_TRUE(named) << "no finding names the cause of the waiting: " << run.report["summary"].dump();
   expect_self_check(run.directory);
 }
@@ -164,7 +167,8 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
 
 TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
   TempDir tmp;
-  const TracedRun uneven = traced(tmp, "uneven", 4, {PARPERF_PROGRAM_MPI_POP_CASES, "imbalance", kUnitMs, "2"});
+  const TracedRun uneven =
+      traced(tmp, "uneven", 4, {PARPERF_PROGRAM_MPI_POP_CASES, "imbalance", kUnitMs, "2"});
   const TracedRun even = traced(tmp, "even", 4, {PARPERF_PROGRAM_MPI_POP_CASES, "even", kUnitMs, "2"});
   const json w = whatif(uneven.directory, {"--balance", "work"});
   const double measured_even = number(pop(even), "run_time");
@@ -175,12 +179,14 @@ TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
 TEST(WhatIf, AnIdealNetworkPredictsTheRunWithTinyMessagesAndTransferEfficiencyShowsTheLargeOnes) {
   TempDir tmp;
   const std::string large = std::to_string(64 << 20);
-  const TracedRun big = traced(tmp, "large", 2, {PARPERF_PROGRAM_MPI_POP_CASES, "exchange", "30", "4", large});
+  const TracedRun big =
+      traced(tmp, "large", 2, {PARPERF_PROGRAM_MPI_POP_CASES, "exchange", "30", "4", large});
   const TracedRun tiny = traced(tmp, "tiny", 2, {PARPERF_PROGRAM_MPI_POP_CASES, "exchange", "30", "4", "8"});
   const json w = whatif(big.directory, {"--ideal-network"});
   const double measured_tiny = number(pop(tiny), "run_time");
   EXPECT_NEAR(number(w, "predicted_time"), measured_tiny, 0.1 * measured_tiny) << w.dump();
-  EXPECT_LT(number(pop(big), "transfer_efficiency"), 0.9) << "64 MiB messages take time to move: " << pop(big).dump();
+  EXPECT_LT(number(pop(big), "transfer_efficiency"), 0.9)
+      << "64 MiB messages take time to move: " << pop(big).dump();
   EXPECT_GT(number(pop(tiny), "transfer_efficiency"), 0.95) << pop(tiny).dump();
   expect_self_check(big.directory);
 }

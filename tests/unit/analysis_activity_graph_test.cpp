@@ -1,0 +1,132 @@
+// The analyses of the activity graph (clock repair, replay, critical path, POP factors) on graphs
+// built by hand, whose answers follow from their construction.
+#include <gtest/gtest.h>
+
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/clock_repair.hpp"
+#include "analysis/trace/critical_path.hpp"
+#include "analysis/trace/pop_factors.hpp"
+#include "analysis/trace/replay.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+// A graph of locations given as (time, segment ending there, interval frame) per node, with edges;
+// nodes are numbered location by location, and the order is by location, then node (every test
+// graph's edges go from a lower location to a higher one, or through hubs placed before their
+// targets by `hub_before`).
+struct Node {
+  double time;
+  SegmentKind segment = SegmentKind::useful;
+  std::uint32_t stack = 0;
+};
+
+ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::vector<GraphEdge>& edges,
+                    const std::vector<double>& hubs = {}, const std::vector<std::uint32_t>& order = {}) {
+  ActivityGraph g;
+  g.stacks.push_back({});
+  g.operations.emplace_back();
+  for (std::size_t l = 0; l < locations.size(); ++l) {
+    GraphLocation loc{static_cast<std::int64_t>(l), 0, false, static_cast<std::uint32_t>(g.time.size()), 0};
+    for (const Node& n : locations[l]) {
+      g.time.push_back(n.time);
+      g.location.push_back(static_cast<std::uint32_t>(l));
+      g.segment.push_back(n.segment);
+      g.stack.push_back(n.stack);
+      g.operation.push_back(0);
+    }
+    loc.end = static_cast<std::uint32_t>(g.time.size());
+    g.locations.push_back(loc);
+  }
+  for (const double t : hubs) {
+    g.time.push_back(t);
+    g.location.push_back(kHub);
+    g.segment.push_back(SegmentKind::mpi);
+    g.stack.push_back(0);
+    g.operation.push_back(0);
+  }
+  g.edges = edges;
+  std::stable_sort(g.edges.begin(), g.edges.end(),
+                   [](const GraphEdge& a, const GraphEdge& b) { return a.target < b.target; });
+  g.in_begin.assign(g.time.size() + 1, 0);
+  for (const GraphEdge& e : g.edges) ++g.in_begin[e.target + 1];
+  for (std::size_t k = 0; k < g.time.size(); ++k) g.in_begin[k + 1] += g.in_begin[k];
+  if (order.empty())
+    for (std::uint32_t k = 0; k < g.time.size(); ++k) g.order.push_back(k);
+  else
+    g.order = order;
+  g.start_ns = 0;
+  for (const GraphLocation& l : g.locations) g.end_ns = std::max(g.end_ns, g.time[l.end - 1]);
+  compute_costs(g);
+  return g;
+}
+
+TEST(ClockRepair, AReceiveThatEndedBeforeItsSendBeganMovesJustAfterItAndTheShiftIsAmortized) {
+  // Rank 0: send begins at 100 (node 1). Rank 1: its receive ends at 90 (node 6), 10 ns too early.
+  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100}, {110, SegmentKind::mpi}, {300}},
+                           {{0, SegmentKind::startup}, {50}, {90, SegmentKind::mpi}, {200}}},
+                          {{1, 6, EdgeKind::message, 1, 8}});
+  const ClockRepair repair = repair_clock_condition(g);
+  EXPECT_EQ(repair.violations, 1u);
+  EXPECT_DOUBLE_EQ(g.time[6], 100) << "the receive ends when its send began, not before";
+  EXPECT_DOUBLE_EQ(g.time[7], 100 + kAmortization * 110) << "the next node keeps 99 % of its distance";
+  EXPECT_EQ(repair.moved, 2u);
+  EXPECT_DOUBLE_EQ(repair.largest_shift_ns, 10);
+  EXPECT_DOUBLE_EQ(repair.repaired(1, 150), 100 + kAmortization * 60)
+      << "an event between two nodes moves too";
+  EXPECT_DOUBLE_EQ(repair.repaired(0, 150), 150) << "rank 0 did not move";
+  EXPECT_DOUBLE_EQ(g.cost[6], 0) << "after the repair the receive costs nothing beyond its wait";
+}
+
+TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLength) {
+  // Rank 0 works 100 and sends; rank 1 waits from 0 and works 100 after the message (102).
+  const ActivityGraph g = graph({{{0, SegmentKind::startup}, {100}, {101, SegmentKind::mpi}},
+                                 {{0, SegmentKind::startup}, {0}, {102, SegmentKind::mpi}, {202}}},
+                                {{1, 5, EdgeKind::message, 1, 8}});
+  ReplayChanges measured;
+  measured.network = ReplayChanges::Network::measured;
+  const ReplayResult r = replay(g, NetworkModel{}, measured);
+  for (std::uint32_t k = 0; k < g.nodes(); ++k) EXPECT_DOUBLE_EQ(r.time[k], g.time[k]) << "node " << k;
+  const CriticalPath path = critical_path(g, r);
+  EXPECT_DOUBLE_EQ(path.length_ns, 202);
+  ASSERT_EQ(path.locations.size(), 2u) << "rank 0's work, then the message, then rank 1's work";
+  EXPECT_DOUBLE_EQ(path.locations[0].time_ns + path.locations[1].time_ns, 202);
+  EXPECT_EQ(path.location_changes, 1u);
+  EXPECT_NEAR(path.while_others_wait_ns, 200, 1e-9) << "both works are serial: nobody else worked meanwhile";
+
+  // The chain's factors: each works 100 of 202; on an ideal network the chain takes 200.
+  const Pop pop = pop_factors(g, NetworkModel{});
+  EXPECT_DOUBLE_EQ(pop.overall.load_balance, 1);
+  EXPECT_DOUBLE_EQ(pop.ideal_time_ns, 200);
+  EXPECT_DOUBLE_EQ(*pop.overall.serialisation_efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(*pop.overall.transfer_efficiency, 200.0 / 202);
+  EXPECT_DOUBLE_EQ(pop.overall.parallel_efficiency, 100.0 / 202);
+}
+
+TEST(Replay, BalancingAnIntervalGivesEveryInstanceTheMeanAndABarrierWaitsForTheLast) {
+  // Interval frame 1 ("A"): rank 0 works 100 in it, rank 1 300; then both meet at a barrier: rank 0's
+  // begins at node 3 (100) and ends at node 4, rank 1's at nodes 7 (300) and 8 (301), through hub 9.
+  ActivityGraph g =
+      graph({{{0, SegmentKind::startup}, {0}, {100, SegmentKind::useful, 1}, {100}, {300, SegmentKind::mpi}},
+             {{0, SegmentKind::startup}, {0}, {300, SegmentKind::useful, 1}, {301, SegmentKind::mpi}}},
+            {{3, 9, EdgeKind::collective, 1, 0},
+             {7, 9, EdgeKind::collective, 1, 0},
+             {9, 4, EdgeKind::collective, 1, 0},
+             {9, 8, EdgeKind::collective, 1, 0}},
+            {300}, {0, 1, 2, 3, 5, 6, 7, 9, 4, 8});
+  g.intervals.push_back({"A", 1, "a.c", 1});
+  g.stacks.push_back({0, 0, 1});
+  ReplayChanges balance;
+  balance.network = ReplayChanges::Network::measured;
+  EXPECT_NEAR(replay(g, NetworkModel{}, balance).length(), 301, 1e-9) << "unchanged";
+  balance.balance = {"A"};
+  EXPECT_NEAR(replay(g, NetworkModel{}, balance).length(), 201, 1e-9)
+      << "each works 200, the barrier costs 1";
+  ReplayChanges faster;
+  faster.network = ReplayChanges::Network::measured;
+  faster.scale = {{"A", 3.0}};
+  EXPECT_NEAR(replay(g, NetworkModel{}, faster).length(), 101, 1e-9) << "rank 1's 300 becomes 100";
+}
+
+}  // namespace
+}  // namespace parperf::analysis
