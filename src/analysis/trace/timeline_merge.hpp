@@ -36,8 +36,8 @@ class ThreadEvents {
 struct TimelineEvent {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
-  double local_ns = 0;      // on the rank's own clock, since its start
-  double time_ns = 0;       // corrected: on rank 0's clock, since rank 0's start
+  double local_ns = 0;  // on the rank's own clock, since its start
+  double time_ns = 0;   // corrected: on rank 0's clock, since rank 0's start
   format::TraceEvent event;
   std::uint64_t index = 0;  // its place in its thread's stream, from 0: what names it (activity_graph.hpp)
 };

@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
-  for (int t = 0; t < 2; ++t) fprintf(stderr, "pop_hybrid: rank %d thread %d work %.6f s\n", rank, t, worked[t]);
+  for (int t = 0; t < 2; ++t)
+    fprintf(stderr, "pop_hybrid: rank %d thread %d work %.6f s\n", rank, t, worked[t]);
   MPI_Finalize();
   return 0;
 }
