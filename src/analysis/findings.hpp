@@ -64,6 +64,9 @@ enum class FindingKind {
   // An interval that loses a large share of the program's time when no SRC point or loop finding says
   // why (annotated code: its idle time): the interval with its own largest loss (`explains`).
   interval_loss,
+  // A traced run: the computation that made other locations wait (analysis/trace/delay_costs.hpp),
+  // its location in `late_rank` (rank) and the evidence `thread`, its interval in `interval`.
+  delay_cause,
 };
 
 // What would recover the loss, when the analysis knows of a usual remedy.
@@ -134,7 +137,11 @@ struct Finding {
   std::optional<double> time_variation;   // collective_arrival, when significant
   double on_cpu_share = 0;                // off_cpu, threads_off_cpu: OS CPU time over the time inside
 
-  double estimated_gain = 0;       // seconds of processor time (see the top of this file)
+  double estimated_gain = 0;  // seconds of processor time (see the top of this file)
+  // A traced run: what the what-if replay (analysis/trace/what_if.hpp) predicts removing the cause
+  // shortens the run by (seconds of run time), and the change it replayed ("'work' balanced").
+  std::optional<double> replayed_gain;
+  std::string replay{};
   std::vector<Evidence> evidence;  // every number the rule judged by, named
 
   // The evidence named `key`; 0 when the rule did not record it.

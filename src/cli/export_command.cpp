@@ -16,6 +16,8 @@
 
 #include "analysis/run_loader.hpp"
 #include "analysis/site_resolution.hpp"
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/trace_run.hpp"
 #include "analysis/trace/trace_samples.hpp"
 #include "cli/command_errors.hpp"
@@ -26,6 +28,7 @@
 #include "export/export_timeline.hpp"
 #include "export/otf2_writer.hpp"
 #include "export/perfetto_writer.hpp"
+#include "report/dependency_report.hpp"
 #include "report/printable_text.hpp"
 
 namespace parperf::cli {
@@ -71,9 +74,19 @@ void run_export(const ExportCommandOptions& o) {
   if (!o.csv.empty()) writers.push_back(std::make_unique<exports::CsvWriter>(o.csv, names));
   std::vector<exports::TimelineWriter*> outputs;
   for (const auto& w : writers) outputs.push_back(w.get());
-  const std::vector<exports::Flow> flows =
-      exports::communication_flows(analysis::match_communication(traces), names);
-  exports::export_timeline(traces, names, flows, outputs, progress_on_terminal(), 1 << 18, &samples);
+  // The timelines show the times the analysis uses: corrected, and repaired where a message would
+  // otherwise arrive before it was sent (analysis/trace/clock_repair.hpp).
+  const analysis::Communication communication = analysis::match_communication(traces);
+  analysis::ActivityGraph graph = analysis::build_activity_graph(traces, communication);
+  const analysis::ClockRepair repair = analysis::repair_clock_condition(graph);
+  std::vector<exports::Flow> flows = exports::communication_flows(communication, names);
+  if (repair.moved > 0) {
+    exports::repair_flows(flows, repair);
+    fmt::print(stderr, "parperf: {}; the timeline shows the repaired times\n",
+               report::clock_repair_sentence(repair));
+  }
+  exports::export_timeline(traces, names, flows, outputs, progress_on_terminal(), 1 << 18, &samples,
+                           repair.moved > 0 ? &repair : nullptr);
   // Say what was written, as `parperf report --html` does: a silent success looks like nothing happened.
   const std::pair<const std::string*, const char*> written[] = {{&o.perfetto, "the Perfetto trace"},
                                                                 {&o.chrome_json, "the Chrome trace"},

@@ -26,6 +26,7 @@
 #include "analysis/locality_findings.hpp"
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/trace_analysis.hpp"
+#include "analysis/trace/trace_findings.hpp"
 #include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "cli/html_report.hpp"
@@ -226,9 +227,15 @@ void run_report(const ReportCommandOptions& o) {
   if (traces) {
     analysis::attach_sites(*traces, analyzed.sites);
     traced = analysis::analyse_traces(*traces);
-    // The findings name what caused the waiting, not only where it was waited.
-    for (std::string& cause : report::delay_cause_sentences(*traced, 3))
-      built.summary.push_back(std::move(cause));
+    // The findings name what caused the waiting, not only where it was waited, and what a replay of
+    // the trace predicts removing a cause gains.
+    std::vector<analysis::Finding> findings = built.findings;
+    for (analysis::Finding& cause : analysis::delay_cause_findings(*traced, built.program_total_time, 3))
+      findings.push_back(std::move(cause));
+    analysis::add_replayed_gains(findings, *traced);
+    built.findings.clear();
+    built.summary.clear();
+    report::add_findings(built, findings);
   }
   const analysis::PopFactors profile_factors = profile_pop(built);
   const analysis::Pop* traced_pop = traced ? &traced->pop : nullptr;

@@ -42,4 +42,10 @@ std::vector<Flow> communication_flows(const analysis::Communication& communicati
   return flows;
 }
 
+void repair_flows(std::vector<Flow>& flows, const analysis::ClockRepair& repair) {
+  for (Flow& f : flows)
+    for (FlowEndpoint* end : {&f.from, &f.to})
+      end->time_ns = repair.repaired(end->rank, end->thread, end->time_ns);
+}
+
 }  // namespace parperf::exports

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/messages.hpp"
 #include "export/timeline_names.hpp"
 #include "export/timeline_slices.hpp"
@@ -14,5 +15,8 @@ namespace parperf::exports {
 
 std::vector<Flow> communication_flows(const analysis::Communication& communication,
                                       const TimelineNames& names);
+
+// Moves the flows' ends to their repaired times (analysis/trace/clock_repair.hpp), as the events.
+void repair_flows(std::vector<Flow>& flows, const analysis::ClockRepair& repair);
 
 }  // namespace parperf::exports

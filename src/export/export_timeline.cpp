@@ -18,14 +18,18 @@ analysis::TraceRun load_exported_traces(const analysis::RunData& run) {
 std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNames& names,
                               const std::vector<Flow>& flows, const std::vector<TimelineWriter*>& writers,
                               const std::function<void(const ExportProgress&)>& progress,
-                              std::uint64_t progress_every, const analysis::TraceSamples* samples) {
+                              std::uint64_t progress_every, const analysis::TraceSamples* samples,
+                              const analysis::ClockRepair* repair) {
   ExportProgress done;
   for (const analysis::RankTrace& rank : traces.ranks)
     // From the block records: a trace read as an index has not decoded its events yet.
     for (const format::TraceBlock& block : rank.trace->blocks) done.events_total += block.header.event_count;
-  SliceBuilder slices(names, traces.clocks, flows, [&](const TimelineItem& item) {
-    for (TimelineWriter* w : writers) w->item(item);
-  });
+  SliceBuilder slices(
+      names, traces.clocks, flows,
+      [&](const TimelineItem& item) {
+        for (TimelineWriter* w : writers) w->item(item);
+      },
+      repair);
   std::vector<std::unique_ptr<analysis::ThreadEvents>> streams = analysis::all_thread_streams(traces);
   const bool sampled = samples && !samples->threads.empty();
   bool started = false;
@@ -36,13 +40,16 @@ std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNa
         w->samples_ahead(TimelineSamples{*samples, SliceBuilder::origin_for(first_ns)});
     started = true;
   };
-  analysis::merge_timeline(streams, traces.clocks, [&](const analysis::TimelineEvent& e) {
-    for (TimelineWriter* w : writers) w->event(e);
-    if (!started) samples_ahead(e.time_ns);
-    slices.add(e);
-    ++done.events_done;
-    if (progress && done.events_done % progress_every == 0) progress(done);
-  });
+  analysis::merge_timeline(
+      streams, traces.clocks,
+      [&](const analysis::TimelineEvent& e) {
+        for (TimelineWriter* w : writers) w->event(e);
+        if (!started) samples_ahead(e.time_ns);
+        slices.add(e);
+        ++done.events_done;
+        if (progress && done.events_done % progress_every == 0) progress(done);
+      },
+      repair);
   if (!started) samples_ahead(0);
   slices.finish();
   if (sampled)

@@ -27,11 +27,13 @@ analysis::TraceRun load_exported_traces(const analysis::RunData& run);
 // Every event of `traces` to every writer, then `samples` (when given; also before the first item, to
 // the writers that merge them into their threads' events), then finish() on each. `progress`,
 // when set, is called every `progress_every` events and once at the end. Returns the number of events
-// exported.
+// exported. With `repair` (the trace analysis's clock repair), the events and the operations' ends are
+// at their repaired times (the flows are the caller's: see repair_flows).
 std::uint64_t export_timeline(const analysis::TraceRun& traces, const TimelineNames& names,
                               const std::vector<Flow>& flows, const std::vector<TimelineWriter*>& writers,
                               const std::function<void(const ExportProgress&)>& progress = {},
                               std::uint64_t progress_every = 1 << 18,
-                              const analysis::TraceSamples* samples = nullptr);
+                              const analysis::TraceSamples* samples = nullptr,
+                              const analysis::ClockRepair* repair = nullptr);
 
 }  // namespace parperf::exports

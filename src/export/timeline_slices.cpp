@@ -1,5 +1,7 @@
 #include "export/timeline_slices.hpp"
 
+#include "analysis/trace/clock_repair.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -86,8 +88,9 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
 }
 
 SliceBuilder::SliceBuilder(const TimelineNames& names, const analysis::ClockCorrection& clocks,
-                           const std::vector<Flow>& flows, std::function<void(const TimelineItem&)> out)
-    : names_(names), clocks_(clocks), flows_(flows), out_(std::move(out)) {
+                           const std::vector<Flow>& flows, std::function<void(const TimelineItem&)> out,
+                           const analysis::ClockRepair* repair)
+    : names_(names), clocks_(clocks), repair_(repair), flows_(flows), out_(std::move(out)) {
   for (std::size_t i = 0; i < flows_.size(); ++i) flow_starts_.push_back(i), flow_ends_.push_back(i);
   std::stable_sort(flow_starts_.begin(), flow_starts_.end(), [&](std::size_t a, std::size_t b) {
     return flows_[a].from.time_ns < flows_[b].from.time_ns;
@@ -235,9 +238,9 @@ void SliceBuilder::add(const analysis::TimelineEvent& e) {
       s.operation_site = is_operation ? &names_.site(e.rank, e.event.site) : nullptr;
       s.operation_running = true;
       ++s.operation_generation;
-      s.operation_end =
-          std::max(e.time_ns,
-                   clocks_.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * s.ns_per_tick));
+      double end = clocks_.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * s.ns_per_tick);
+      if (repair_) end = repair_->repaired(e.rank, e.thread, end);
+      s.operation_end = std::max(e.time_ns, end);
       begin_slice(e, is_operation ? ItemCategory::operation : ItemCategory::tracer, s.operation_site, 0,
                   is_operation ? std::string_view(s.operation_site->name) : kWriterWait, &s.operation);
       operation_ends_.push(Pending{s.operation_end, order_++, e.rank, e.thread, s.operation_generation});

@@ -106,8 +106,10 @@ class TimelineWriter {
 class SliceBuilder {
  public:
   // `flows` (sorted or not) must outlive the builder.
+  // `repair`, when given, re-times the operations' ends as merge_timeline re-timed the events.
   SliceBuilder(const TimelineNames& names, const analysis::ClockCorrection& clocks,
-               const std::vector<Flow>& flows, std::function<void(const TimelineItem&)> out);
+               const std::vector<Flow>& flows, std::function<void(const TimelineItem&)> out,
+               const analysis::ClockRepair* repair = nullptr);
   void add(const analysis::TimelineEvent& e);
   // Ends the operations still running and closes the intervals still open, at the last time seen.
   void finish();
@@ -151,6 +153,7 @@ class SliceBuilder {
 
   const TimelineNames& names_;
   const analysis::ClockCorrection& clocks_;
+  const analysis::ClockRepair* repair_ = nullptr;
   const std::vector<Flow>& flows_;
   std::function<void(const TimelineItem&)> out_;
   std::vector<std::size_t> flow_starts_, flow_ends_;  // indices into flows_, by time

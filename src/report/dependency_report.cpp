@@ -228,7 +228,8 @@ json clock_repair_json(const analysis::ClockRepair& r) {
   return {{"dependencies", r.edges},
           {"violations", r.violations},
           {"moved", r.moved},
-          {"largest_shift", seconds(r.largest_shift_ns)}};
+          {"largest_shift", seconds(r.largest_shift_ns)},
+          {"remaining", r.remaining}};
 }
 
 std::string clock_repair_sentence(const analysis::ClockRepair& r) {

@@ -69,6 +69,8 @@ std::string_view rule_key(FindingKind kind) {
       return "unbalanced_loop";
     case FindingKind::interval_loss:
       return "interval_loss";
+    case FindingKind::delay_cause:
+      return "delay_cause";
   }
   return "unknown";
 }

@@ -86,7 +86,9 @@ json findings_json(const std::vector<Finding>& findings) {
          {"location", finding_location(f)},
          {"evidence", std::move(evidence)},
          {"remedy", f.remedy == analysis::Remedy::none ? json(nullptr) : json(remedy_key(f.remedy))},
-         {"sampled_cause", sampled_cause_json(f)}});
+         {"sampled_cause", sampled_cause_json(f)},
+         {"replayed_gain", f.replayed_gain ? json(*f.replayed_gain) : json(nullptr)},
+         {"replay", f.replayed_gain ? json(f.replay) : json(nullptr)}});
   }
   return out;
 }

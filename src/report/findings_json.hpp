@@ -11,7 +11,8 @@
 
 namespace parperf::report {
 
-// [{"rule", "share", "estimated_gain", "text", "interval", "location", "evidence", "remedy"}...]
+// [{"rule", "share", "estimated_gain", "text", "interval", "location", "evidence", "remedy",
+//   "sampled_cause", "replayed_gain", "replay"}...]; the last two null without a trace's replay.
 nlohmann::ordered_json findings_json(const std::vector<analysis::Finding>& findings);
 
 }  // namespace parperf::report

@@ -234,6 +234,28 @@ std::string threads_off_cpu_text(const Finding& f) {
       percent(f.on_cpu_share), where, figures, busy);
 }
 
+// "rank 3's interval "work" at pop_cases.c:33 makes 3 other locations wait 0.960 s in all (…)"
+std::string delay_cause_text(const Finding& f) {
+  const auto thread = static_cast<std::int64_t>(f.evidence_value("thread"));
+  const std::string who = f.late_rank
+                              ? (thread > 0 ? fmt::format("rank {} thread {}", f.late_rank->rank, thread)
+                                            : fmt::format("rank {}", f.late_rank->rank))
+                              : std::string("a location");
+  std::string what = "code outside every interval";
+  if (f.interval) {
+    const analysis::IntervalIdentity& id = *f.interval;
+    what = kind_text(id.kind) == "user" ? "interval" : std::string(kind_text(id.kind));
+    if (!id.name.empty() && id.name != what) what += " \"" + id.name + "\"";
+    if (!id.file.empty()) what += " at " + source_text(id.file, id.line);
+  }
+  const auto waiting = static_cast<std::int64_t>(f.evidence_value("waiting_locations"));
+  return fmt::format(
+      "{}'s {} makes {} other location{} wait {} in all ({} of the run's waiting): the root cause of that "
+      "waiting, from the event trace",
+      who, what, waiting, waiting == 1 ? "" : "s", format_duration(f.evidence_value("delay")),
+      percent(f.evidence_value("waiting") > 0 ? f.evidence_value("delay") / f.evidence_value("waiting") : 0));
+}
+
 // The finding's own sentence, without what the samples add.
 std::string finding_sentence(const Finding& f) {
   switch (f.kind) {
@@ -255,6 +277,8 @@ std::string finding_sentence(const Finding& f) {
     case FindingKind::interval_loss:
       if (f.interval) return interval_loss_text(f);
       return "";
+    case FindingKind::delay_cause:
+      return delay_cause_text(f);
     default:
       break;
   }
@@ -270,6 +294,9 @@ std::string main_finding_text(const Finding& f) {
   std::string text = finding_sentence(f);
   if (f.sampled_cause && !text.empty())
     text += "; the samples show why: " + sampled_cause_text(*f.sampled_cause);
+  if (f.replayed_gain && !text.empty())
+    text += fmt::format("; replaying the trace with {} shortens the run by {}", f.replay,
+                        format_duration(*f.replayed_gain));
   return text;
 }
 

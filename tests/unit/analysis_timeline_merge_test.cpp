@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 
 namespace parperf::analysis {
@@ -113,6 +114,28 @@ TEST(TimelineMerge, ADecodedTracesThreadsFollowTheirBlocksSequenceAndTheCalibrat
   });
   EXPECT_EQ(sites, (std::vector<std::uint32_t>{0, 1})) << "block 0 before block 1";
   EXPECT_EQ(times, (std::vector<double>{100, 200})) << "ticks since the origin at 2 ticks a ns";
+}
+
+TEST(TimelineMerge, ARepairedLocationsEventsComeAtTheirRepairedTimesAndTheOthersAsCorrected) {
+  // Rank 1 thread 0 was repaired at 100 ns (moved to 110): an event at 150 follows the shift as the
+  // amortization absorbs it; rank 0's events stay where they are.
+  ClockRepair repair;
+  repair.locations = {{{0, 0}, 0}, {{1, 0}, 1}};
+  repair.anchors = {{}, {{100, 110}}};
+  std::vector<std::unique_ptr<ThreadEvents>> streams;
+  streams.push_back(std::make_unique<ListedEvents>(0, 0, std::vector<double>{50, 150, 5000}));
+  streams.push_back(std::make_unique<ListedEvents>(1, 0, std::vector<double>{50, 100, 150, 5000}));
+  std::vector<std::pair<std::int64_t, double>> seen;
+  merge_timeline(
+      streams, ClockCorrection{}, [&](const TimelineEvent& e) { seen.emplace_back(e.rank, e.time_ns); },
+      &repair);
+  const std::vector<std::pair<std::int64_t, double>> expected = {
+      {0, 50}, {1, 50}, {1, 110}, {0, 150}, {1, 110 + kAmortization * 50}, {0, 5000}, {1, 5000}};
+  ASSERT_EQ(seen.size(), expected.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].first, expected[i].first) << "event " << i;
+    EXPECT_DOUBLE_EQ(seen[i].second, expected[i].second) << "event " << i;
+  }
 }
 
 }  // namespace

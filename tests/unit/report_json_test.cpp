@@ -231,8 +231,9 @@ TEST(report_json, FindingsHaveTheDocumentedFieldsAndTheTextReportsWords) {
   const json findings = render_json(report)["findings"];
   ASSERT_EQ(findings.size(), 2u);
   for (const json& f : findings)
-    EXPECT_EQ(keys_of(f), (std::set<std::string>{"rule", "share", "estimated_gain", "text", "interval",
-                                                 "location", "evidence", "remedy", "sampled_cause"}));
+    EXPECT_EQ(keys_of(f),
+              (std::set<std::string>{"rule", "share", "estimated_gain", "text", "interval", "location",
+                                     "evidence", "remedy", "sampled_cause", "replayed_gain", "replay"}));
   EXPECT_EQ(findings[0]["rule"], "preemption");
   EXPECT_EQ(findings[0]["remedy"], "fewer_threads_than_cores");
   EXPECT_DOUBLE_EQ(findings[0]["estimated_gain"].get<double>(), 0.04);

@@ -16,9 +16,22 @@ double ClockRepair::repaired(std::uint32_t location, double t) const {
   return std::max(t, repaired_at + kAmortization * (t - measured));
 }
 
+double ClockRepair::repaired(std::int64_t rank, std::uint32_t thread, double t) const {
+  const auto l = locations.find({rank, thread});
+  return l == locations.end() ? t : repaired(l->second, t);
+}
+
+const std::vector<std::pair<double, double>>* ClockRepair::anchors_of(std::int64_t rank,
+                                                                      std::uint32_t thread) const {
+  const auto l = locations.find({rank, thread});
+  return l == locations.end() || anchors[l->second].empty() ? nullptr : &anchors[l->second];
+}
+
 ClockRepair repair_clock_condition(ActivityGraph& g) {
   ClockRepair repair;
   repair.anchors.resize(g.locations.size());
+  for (std::uint32_t l = 0; l < g.locations.size(); ++l)
+    repair.locations.emplace(std::pair(g.locations[l].rank, g.locations[l].thread), l);
   const std::vector<double> measured = g.time;
   for (const std::uint32_t k : g.order) {
     double t = measured[k];
@@ -47,6 +60,8 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     g.time[k] = t;
   }
   for (auto& a : repair.anchors) std::stable_sort(a.begin(), a.end());
+  for (const GraphEdge& e : g.edges)
+    if (e.source != e.target && g.time[e.source] > g.time[e.target]) ++repair.remaining;
   double end = g.start_ns;
   for (const GraphLocation& l : g.locations)
     if (l.end > l.first) end = std::max(end, g.time[l.end - 1]);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -25,11 +26,17 @@ struct ClockRepair {
   std::uint64_t violations = 0;  // of those, ones whose target came before their source
   std::uint64_t moved = 0;       // nodes the repair moved
   double largest_shift_ns = 0;
+  std::uint64_t remaining = 0;  // dependencies still backwards after the repair: 0, or the repair is wrong
   // Per location, (measured, repaired) at each moved node: what re-times the location's other events.
   std::vector<std::vector<std::pair<double, double>>> anchors;
+  std::map<std::pair<std::int64_t, std::uint32_t>, std::uint32_t> locations;  // (rank, thread) -> location
 
-  // The repaired time of a moment `t` (corrected ns) of a location.
+  // The repaired time of a moment `t` (corrected ns) of a location, or of a rank's thread (the
+  // timeline exports: every event, flow end and operation end of a location moves with its nodes).
   double repaired(std::uint32_t location, double t) const;
+  double repaired(std::int64_t rank, std::uint32_t thread, double t) const;
+  // The anchors of a rank's thread; null when it did not move.
+  const std::vector<std::pair<double, double>>* anchors_of(std::int64_t rank, std::uint32_t thread) const;
 };
 
 // Moves the graph's node times (then recomputes its costs). Pure but for the graph it repairs.

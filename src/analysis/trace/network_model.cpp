@@ -6,10 +6,12 @@
 namespace parperf::analysis {
 namespace {
 
-double median(std::vector<double>& values) {
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
+// The value below which `fraction` of `values` lie (nearest rank).
+double percentile(std::vector<double>& values, double fraction) {
+  const auto at =
+      values.begin() + static_cast<std::ptrdiff_t>(fraction * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), at, values.end());
+  return *at;
 }
 
 }  // namespace
@@ -28,13 +30,13 @@ NetworkModel fit_network(const ActivityGraph& g) {
   }
   NetworkModel model;
   model.observations = small.size() + large.size();
-  if (!small.empty()) model.latency_ns = median(small);
+  if (!small.empty()) model.latency_ns = percentile(small, 0.1);
   std::vector<double> rates;
   for (const auto& [bytes, observed] : large)
     if (observed > model.latency_ns)
       rates.push_back(static_cast<double>(bytes) / (observed - model.latency_ns));
   model.large = rates.size();
-  if (!rates.empty()) model.bytes_per_ns = median(rates);
+  if (!rates.empty()) model.bytes_per_ns = percentile(rates, 0.9);
   return model;
 }
 

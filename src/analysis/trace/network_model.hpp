@@ -2,10 +2,12 @@
 // bandwidth; a collective's tree takes ceil(log2 members) hops (its members' data are not in the
 // trace: a collective's transfer is its latency). Fitted from the run's own messages: every
 // receive that waited for its message (the send began after the receive did, so the receive's end
-// is the message's arrival) observed the transfer of its bytes. The latency is the median of the
-// small messages' (≤ 4 KiB) observations, the bandwidth the median of bytes / (observed − latency)
-// over the large ones (≥ 64 KiB); without large messages the bandwidth is taken as infinite, without
-// observations the latency as 0: nothing is invented.
+// is the message's arrival) observed the transfer of its bytes, and whatever delayed it on the way
+// (a busy receiver, another message ahead of it). The network's own cost is the best it did: the
+// latency is the 10th percentile of the small messages' (≤ 4 KiB) observations, the bandwidth the
+// 90th percentile of bytes / (observed − latency) over the large ones (≥ 64 KiB); what a message
+// took beyond that stays with its receive as the call's own cost. Without large messages the
+// bandwidth is taken as infinite, without observations the latency as 0: nothing is invented.
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "analysis/trace/clock_repair.hpp"
+
 namespace parperf::analysis {
 namespace {
 
@@ -101,7 +103,7 @@ class LoserTree {
 }  // namespace
 
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
-                    const std::function<void(const TimelineEvent&)>& emit) {
+                    const std::function<void(const TimelineEvent&)>& emit, const ClockRepair* repair) {
   const std::size_t k = streams.size();
   if (k == 0) return;
   std::vector<std::uint32_t> place(k);  // each stream's place among equal times: by rank, then thread
@@ -114,15 +116,22 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
     });
     for (std::size_t i = 0; i < k; ++i) place[by_rank[i]] = static_cast<std::uint32_t>(i);
   }
-  std::vector<TimelineEvent> slots(k);        // each stream's current event
-  std::vector<const RankClock*> clock_of(k);  // looked up once, not per event
-  std::vector<std::uint64_t> read(k, 0);      // events each stream has given
+  std::vector<TimelineEvent> slots(k);           // each stream's current event
+  std::vector<const RankClock*> clock_of(k);     // looked up once, not per event
+  std::vector<std::uint64_t> read(k, 0);         // events each stream has given
+  std::vector<std::uint32_t> repaired_of(k, 0);  // a moved stream's location + 1, else 0
+  if (repair)
+    for (std::size_t i = 0; i < k; ++i)
+      if (const auto l = repair->locations.find({streams[i]->rank(), streams[i]->thread()});
+          l != repair->locations.end() && !repair->anchors[l->second].empty())
+        repaired_of[i] = l->second + 1;
   const auto advance = [&](std::size_t i) {
     TimelineEvent& slot = slots[i];
     if (!streams[i]->next(slot.local_ns, slot.event))
       return LoserTree::finished(LoserTree::entry(0, place[i], i));
     slot.index = read[i]++;
     slot.time_ns = clock_of[i]->apply(slot.local_ns);
+    if (repaired_of[i]) slot.time_ns = repair->repaired(repaired_of[i] - 1, slot.time_ns);
     return LoserTree::entry(slot.time_ns, place[i], i);
   };
   std::vector<LoserTree::Entry> first(k);

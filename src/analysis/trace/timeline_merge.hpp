@@ -16,6 +16,8 @@
 
 namespace parperf::analysis {
 
+struct ClockRepair;  // clock_repair.hpp
+
 // One thread's events, in the order the thread recorded them, with their times in ns since its
 // process's start on the process's own clock.
 class ThreadEvents {
@@ -45,8 +47,10 @@ struct TimelineEvent {
 // Calls `emit` for every event of every stream, by corrected time; events at the same corrected
 // time come by rank, then thread, then their order in their stream. A stream whose corrected times
 // go back (a drift faster than time itself, which no real clock has) is merged as it comes.
+// With `repair` (clock_repair.hpp), every event's corrected time is its repaired one.
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
-                    const std::function<void(const TimelineEvent&)>& emit);
+                    const std::function<void(const TimelineEvent&)>& emit,
+                    const ClockRepair* repair = nullptr);
 
 // Nanoseconds per tick of a decoded trace: its calibration over the whole run (its clock record), or
 // the estimate at start of its process record when it was cut short.
