@@ -261,7 +261,7 @@
       return el('td', { class: 'num' + (value === null || value === undefined ? '' : ' ' + efficiencyClass(value)), 'data-factor': key, 'data-column': column },
         value === null || value === undefined ? '–' : value.toFixed(3));
     };
-    const table = el('table', { class: 'pop', 'data-testid': 'pop-table' },
+    const table = el('table', { class: 'compact pop', 'data-testid': 'pop-table' },
       el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'Factor'), columns.map(([title]) => el('th', { class: 'num', scope: 'col' }, title)))),
       el('tbody', null, POP_ROWS.map(([key, title, depth]) => el('tr', null,
         el('th', { scope: 'row', style: `padding-left:${0.5 + depth * 1.2}em` }, title),
@@ -289,14 +289,14 @@
     ];
     parts.push(el('h3', null, 'Intervals on the path'));
     parts.push(el('div', { 'data-testid': 'path-intervals' }, sortableTable(shareColumns(pathIntervalLabel, 'Interval'),
-      path.intervals.filter((i) => i.time > 0), { limit: 10 })));
+      path.intervals.filter((i) => i.time > 0), { limit: 10, className: 'compact' })));
     const off = path.intervals.filter((i) => i.off_path);
     if (off.length) parts.push(el('ul', { 'data-testid': 'path-off' }, off.map((i) => el('li', null,
       `${pathIntervalLabel(i)} is off the path (${fmtPct(i.share)} of it for ${fmtTime(i.total_time)} of work): making it faster gains nothing`))));
     parts.push(el('h3', null, 'Activities on the path'));
-    parts.push(sortableTable(shareColumns((a) => a.name, 'Activity'), path.activities, { limit: 10 }));
+    parts.push(sortableTable(shareColumns((a) => a.name, 'Activity'), path.activities, { limit: 10, className: 'compact' }));
     parts.push(el('h3', null, 'Locations on the path'));
-    parts.push(sortableTable(shareColumns((l) => l.name, 'Location'), path.locations, { limit: 10 }));
+    parts.push(sortableTable(shareColumns((l) => l.name, 'Location'), path.locations, { limit: 10, className: 'compact' }));
     parts.push(el('p', { class: 'muted' }, path.clock_repair));
     return parts;
   }
