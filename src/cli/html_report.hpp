@@ -1,6 +1,7 @@
-// `parperf report DIR --html FILE`: gathers what the run directory has beyond its profiles (the
-// wait states and timeline of an event trace, memory locality, the prediction of the sweep the run
-// belongs to) and writes the one self-contained page (report/html).
+// `parperf report DIR --html FILE`: computes what the page needs beyond the report and the trace
+// analysis the command already has (the timeline export's overview, the locality comparison of the
+// ranks, the prediction of the sweep the run belongs to) and hands it all to the page's renderer
+// (report/html/report_html_page.hpp), then writes the file. The page is assembled in src/report only.
 #pragma once
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "analysis/run_data.hpp"
+#include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "format/locality_file.hpp"
 #include "report/report_model.hpp"
@@ -17,6 +19,7 @@ namespace parperf::cli {
 struct HtmlReportInputs {
   const analysis::RunData* run = nullptr;  // none for a directory of `parperf locality` results only
   const report::Report& report;
+  analysis::PopFactors profile_pop{};  // analysis::profile_pop_factors of the report's program
   const analysis::SiteTable* sites = nullptr;
   const analysis::TraceRun* traces = nullptr;  // a run recorded with --trace
   const analysis::TraceAnalysis* trace_analysis = nullptr;

@@ -248,8 +248,9 @@ void run_report(const ReportCommandOptions& o) {
     return;
   }
   if (!o.html.empty()) {
-    write_html_report(o.html, HtmlReportInputs{&run, built, &analyzed.sites, traces ? &*traces : nullptr,
-                                               traced ? &*traced : nullptr, &locality});
+    write_html_report(
+        o.html, HtmlReportInputs{&run, built, profile_factors, &analyzed.sites, traces ? &*traces : nullptr,
+                                 traced ? &*traced : nullptr, &locality});
     fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
   } else if (o.json) {
     auto json = nlohmann::ordered_json::parse(report::render_json_text(built));

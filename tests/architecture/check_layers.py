@@ -37,6 +37,15 @@ WHY = {
     "cli": "the command runs programs and reads files; it never links the in-process runtime",
     "api": "the public headers stand alone",
 }
+# Report pages are assembled in src/report only: the command computes the page's inputs and hands them
+# to a page renderer through these headers, never to the page's parts (its data, sections, assets).
+PAGE_ENTRY_POINTS = {"src/report/html/report_html_page.hpp", "src/report/html/html_page_inputs.hpp",
+                     "src/report/html/diff_page.hpp"}
+WHY_PAGES = ("src/cli does not assemble report pages: it hands computed results to a page renderer "
+             "(report/html/report_html_page.hpp, diff_page.hpp)")
+# The page renderers render only: they read no file and write none (the command writes the page).
+RENDERER_FILE_ACCESS = re.compile(r"^\s*#\s*include\s*<(fstream|filesystem|cstdio|stdio\.h|unistd\.h)>")
+WHY_RENDERERS = "src/report renders only: the page renderers read and write no file (the command does)"
 # The core must not name a particular collector's world, in code or comments.
 CORE_FORBIDDEN_WORDS = re.compile(r"(?i)(?<![a-z])(openmp|ompt|omp|pmpi|mpi|pmix|open-pal|open-rte|oshmem|shmem)(?![a-z])")
 
@@ -89,12 +98,18 @@ def check_includes(root, problems):
                         if source[0] == "core" and CORE_FORBIDDEN_WORDS.search(line):
                             word = CORE_FORBIDDEN_WORDS.search(line).group(1)
                             problems.append(f"{path}:{number}: the core names '{word}': {WHY['core']}")
+                        if path.startswith("src/report/html/") and RENDERER_FILE_ACCESS.match(line):
+                            header = RENDERER_FILE_ACCESS.match(line).group(1)
+                            problems.append(f"{path}:{number}: includes <{header}>: {WHY_RENDERERS}")
                         m = INCLUDE.match(line)
                         if not m:
                             continue
                         target_path = resolve(m.group(1), os.path.dirname(path), root)
                         if target_path and not allowed(source, layer_of(target_path)):
                             problems.append(f"{path}:{number}: includes {m.group(1)}: {WHY[source[0]]}")
+                        elif (source[0] == "cli" and target_path and target_path.startswith("src/report/html/")
+                              and target_path not in PAGE_ENTRY_POINTS):
+                            problems.append(f"{path}:{number}: includes {m.group(1)}: {WHY_PAGES}")
 
 
 def cmake_commands(text, command):
@@ -151,7 +166,8 @@ def main():
     if problems:
         print(f"{len(problems)} dependencies break the layering (docs/architecture.md)")
         return 1
-    print("the layering holds: " + "; ".join(f"{k} -> {', '.join(sorted(v)) or 'nothing'}" for k, v in ALLOWED.items()))
+    print("the layering holds: " + "; ".join(f"{k} -> {', '.join(sorted(v)) or 'nothing'}" for k, v in ALLOWED.items())
+          + "; cli -> report/html only through " + ", ".join(sorted(PAGE_ENTRY_POINTS)))
     return 0
 
 

@@ -21,6 +21,10 @@ CLEAN = {
     "src/export/csv.cpp": '#include "analysis/tree.hpp"\n',
     "src/export/csv.hpp": "#pragma once\n",
     "src/cli/export.cpp": '#include "export/csv.hpp"\n',
+    "src/report/html/report_html_page.hpp": "#pragma once\n",
+    "src/report/html/page_data.hpp": "#pragma once\n",
+    "src/report/html/report_html_page.cpp": '#include "report/html/page_data.hpp"\n#include <string>\n',
+    "src/cli/html_report.cpp": '#include "report/html/report_html_page.hpp"\n#include <fstream>\n',
 }
 
 # Each violation: the file added to the clean tree, and the words the checker must print.
@@ -34,6 +38,10 @@ VIOLATIONS = [
     ("src/export/bad.cpp", '#include "report/text.hpp"\n', "src/export/bad.cpp:1: includes report/text.hpp"),
     ("src/analysis/exports.cpp", '#include "export/csv.hpp"\n', "src/analysis/exports.cpp:1: includes export/csv.hpp"),
     ("src/cli/bad.cpp", '#include "runtime/clock.hpp"\n', "src/cli/bad.cpp:1: includes runtime/clock.hpp"),
+    ("src/cli/page.cpp", '#include "report/html/page_data.hpp"\n',
+     "src/cli/page.cpp:1: includes report/html/page_data.hpp: src/cli does not assemble report pages"),
+    ("src/report/html/writer.cpp", '#include <fstream>\n',
+     "src/report/html/writer.cpp:1: includes <fstream>: src/report renders only"),
     ("src/runtime/CMakeLists.txt", "add_library(core OBJECT clock.cpp openmp/tool.cpp)\n",
      "target core compiles src/runtime/openmp/tool.cpp"),
 ]

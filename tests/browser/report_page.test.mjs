@@ -3,17 +3,19 @@
 // `parperf report --html` and checks what a user does with them: the header, expanding a tree node,
 // selecting an interval (the per-processor bars must change), the keyboard, names that are markup
 // (they must show as text and run nothing), dark mode, the Functions view of a sampled run (against
-// `parperf report --json`), and `parperf diff --html`. Screenshots are
-// saved in the output directory as test artifacts.
+// `parperf report --json`), why the run takes its time (the POP factors of a profile-only run, and of
+// a traced MPI pipeline with its critical path, against `parperf report --json`), and `parperf diff
+// --html`. Screenshots are saved in the output directory as test artifacts.
 //
-// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE MANY_THREADS OUTPUT_DIR
+// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE MANY_THREADS OUTPUT_DIR [POP_CASES]
+// (POP_CASES: tests/scenarios/mpi_programs/pop_cases.c built, when the build has MPI)
 // Exit status 77 (ctest: skipped) when the browser or playwright-core is not installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [parperf, example, hostile, manyThreads, output] = process.argv.slice(2);
+const [parperf, example, hostile, manyThreads, output, popCases] = process.argv.slice(2);
 const chromiumPath = process.env.PARPERF_CHROMIUM || '/usr/bin/chromium';
 
 function skip(why) {
@@ -56,6 +58,19 @@ const hostilePage = join(output, 'hostile.html');
 parperfRun(['report', exampleRun, '--html', examplePage]);
 parperfRun(['report', hostileRun, '--html', hostilePage]);
 const exampleJson = JSON.parse(parperfRun(['report', exampleRun, '--json']));
+// pop_cases.c's pipeline on 4 ranks, traced: "stage" runs one rank after the other and makes the
+// critical path; rank 0's "side" (1.5 units) hides behind the 3 later stages, off the path.
+let pipelinePage = null, pipelineJson = null;
+if (popCases) {
+  const pipelineRun = join(output, 'pipeline-run');
+  execFileSync(parperf, ['run', '-q', '--np', '4', '--trace', '-o', pipelineRun, '--', popCases, 'pipeline', '20', '2'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+  pipelinePage = join(output, 'pipeline.html');
+  parperfRun(['report', pipelineRun, '--html', pipelinePage]);
+  pipelineJson = JSON.parse(parperfRun(['report', pipelineRun, '--json']));
+} else {
+  console.log('NOTE: no MPI program given: the traced run\'s POP factors and critical path are not checked');
+}
 
 const browser = await chromium.launch({
   executablePath: chromiumPath,
@@ -304,6 +319,60 @@ try {
   check(dialogs === 0, `a name from the program ran script: ${dialogs} alert dialog(s)`);
   check(errors.length === 0, `the hostile page has script errors: ${errors.join('; ')}`);
   await page.screenshot({ path: join(output, 'hostile.png') });
+
+  // ---- why the run takes its time: the POP factors and the critical path ---------------------------
+  // The page's factors, column by column, as the table shows them (3 decimals, '–' for none).
+  async function popCells() {
+    return page.$$eval('[data-testid="pop-table"] td[data-factor]', (cells) =>
+      cells.map((c) => ({ factor: c.dataset.factor, column: c.dataset.column, text: c.textContent })));
+  }
+  function checkPop(cells, factors, column, what) {
+    for (const key of ['parallel_efficiency', 'load_balance', 'communication_efficiency', 'serialisation_efficiency', 'transfer_efficiency']) {
+      const cell = cells.find((c) => c.factor === key && c.column === column);
+      const expected = factors[key] === null || factors[key] === undefined ? '–' : factors[key].toFixed(3);
+      check(cell && cell.text === expected,
+        `${what}: the page shows ${key.replace(/_/g, ' ')} (${column}) as "${cell ? cell.text : 'nothing'}", parperf report --json says ${expected}`);
+    }
+  }
+  // The text of what the page may lack: '' at once rather than waiting for it.
+  async function textOf(selector) {
+    const found = page.locator(selector);
+    return (await found.count()) ? found.first().textContent() : '';
+  }
+  errors.length = 0;
+  await page.goto(pathToFileURL(examplePage).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  checkPop(await popCells(), exampleJson.pop, 'overall', 'the profile-only example');
+  const profileNote = await textOf('[data-testid="pop-note"]');
+  check(profileNote.includes('--trace') && /serialisation and transfer/i.test(profileNote),
+    `the profile-only page does not say that serialisation and transfer efficiency need --trace: "${profileNote}"`);
+  check(await page.locator('#critical-path').count() === 0, 'the profile-only page shows a critical path it cannot know');
+  if (pipelinePage) {
+    await page.goto(pathToFileURL(pipelinePage).href);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+    check(errors.length === 0, `the traced pipeline's page has script errors: ${errors.join('; ')}`);
+    const cells = await popCells();
+    checkPop(cells, pipelineJson.pop, 'overall', 'the traced pipeline');
+    check(pipelineJson.pop.mpi, 'parperf report --json gives the 4-rank pipeline no MPI factors');
+    if (pipelineJson.pop.mpi) checkPop(cells, pipelineJson.pop.mpi, 'MPI', 'the traced pipeline');
+    const onPath = await textOf('#critical-path [data-testid="path-intervals"]');
+    check(onPath.includes('stage'), `the critical path's intervals do not name "stage", which is most of it: ${onPath}`);
+    check(!onPath.includes('side'), `"side" is listed on the critical path, though it hides behind the other ranks' stages: ${onPath}`);
+    const offPath = await textOf('#critical-path [data-testid="path-off"]');
+    check(offPath.includes('side'), `the page does not say that "side" is off the critical path: "${offPath}"`);
+    const length = await textOf('#critical-path [data-testid="path-length"]');
+    // Shown to 3 significant digits: within 0.5 % of the JSON's.
+    const shownLength = /Length ([\d.]+) (s|ms|µs)/.exec(length);
+    const lengthSeconds = shownLength ? Number(shownLength[1]) * { s: 1, ms: 1e-3, 'µs': 1e-6 }[shownLength[2]] : NaN;
+    check(Math.abs(lengthSeconds - pipelineJson.critical_path.length) <= 0.005 * pipelineJson.critical_path.length,
+      `the critical path's length reads "${length}", parperf report --json says ${pipelineJson.critical_path.length} s`);
+    const causes = await textOf('#delay-costs');
+    check(/Rank \d's 'stage'/.test(causes), `the root causes of waiting do not name a rank's "stage": ${causes}`);
+    if (await page.locator('#critical-path').count()) {
+      await page.locator('#efficiency-factors').screenshot({ path: join(output, 'pipeline-pop.png') });
+      await page.locator('#critical-path').screenshot({ path: join(output, 'pipeline-critical-path.png') });
+    }
+  }
 
   // ---- parperf diff --html: the example against the hostile program, two different runs ------------
   const diffPage = join(output, 'diff.html');

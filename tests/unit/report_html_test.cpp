@@ -1,4 +1,5 @@
-// The HTML report's C++ half (src/report/html): the page data a browser draws from, its escaping for
+// The HTML report's C++ half (src/report/html): the page data a browser draws from (the profile's
+// report, and why the run takes its time: POP factors, critical path, delay costs), its escaping for
 // a script element, and the page standing alone. The drawing itself is tested in a real browser
 // (tests/browser, ctest html_report_browser).
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include "report/html/data_uri.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/page_data.hpp"
+#include "report/html/report_html_page.hpp"
 #include "report/html/script_json.hpp"
 
 namespace parperf::report::html {
@@ -176,6 +178,89 @@ TEST(PageData, FlameGraphPathsAreFrameIndicesAndSamplesWithinTheBudget) {
   const json unlimited = report_page_data(sampled_big());
   EXPECT_EQ(unlimited["samples"]["intervals"][0]["flame"]["left_out"], 0);
   EXPECT_EQ(unlimited["samples"]["intervals"][0]["flame"]["paths"].size(), 3u);
+}
+
+// A profile gives three POP factors (a quarter of the program's processor time idle: load balance
+// 0.8 x communication efficiency 0.75 = 0.6); serialisation and transfer need the trace.
+TEST(ReportHtml, AProfileOnlyRunShowsTheThreeProfileFactorsAndSaysWhatNeedsTheTrace) {
+  const Report report = three_intervals();
+  const HtmlPageInputs inputs{.report = report, .profile_pop = {0.6, 0.8, 0.75, std::nullopt, std::nullopt}};
+  const json data = report_html_data(inputs);
+  ASSERT_TRUE(data.contains("pop")) << "the page of a profiled run shows no POP factors";
+  const json& pop = data["pop"];
+  EXPECT_EQ(pop["source"], "profile");
+  EXPECT_DOUBLE_EQ(pop["parallel_efficiency"].get<double>(), 0.6);
+  EXPECT_DOUBLE_EQ(pop["load_balance"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(pop["communication_efficiency"].get<double>(), 0.75);
+  EXPECT_TRUE(pop["serialisation_efficiency"].is_null()) << "a profile cannot give serialisation efficiency";
+  EXPECT_EQ(pop["needs_trace"], json({"serialisation_efficiency", "transfer_efficiency"}));
+  EXPECT_FALSE(data.contains("critical_path")) << "a run without trace has no critical path to show";
+  EXPECT_FALSE(data.contains("delay_costs"));
+}
+
+TEST(ReportHtml, ADirectoryOfLocalityResultsOnlyShowsNoFactors) {
+  const Report nothing_profiled;
+  const json data = report_html_data(HtmlPageInputs{.report = nothing_profiled});
+  EXPECT_FALSE(data.contains("pop")) << "factors of a run that was never profiled would be made up";
+}
+
+// Two ranks of a pipeline, 100 ms: "stage" is 90 ms of the path; "side" works 30 ms on rank 0
+// while rank 1 runs its stage, so none of it is on the path. Rank 0's stage makes rank 1 wait 40 ms.
+analysis::TraceAnalysis pipeline_analysis() {
+  analysis::TraceAnalysis a;
+  auto graph = std::make_shared<analysis::ActivityGraph>();
+  graph->locations = {{.rank = 0}, {.rank = 1}};
+  a.graph = graph;
+  const analysis::GraphInterval stage{"stage", 0, "pipe.c", 12};
+  const analysis::GraphInterval side{"side", 0, "pipe.c", 20};
+  analysis::CriticalPath& p = a.critical_path;
+  p.length_ns = 100e6;
+  p.intervals.push_back({{90e6, 0.9}, stage, 90e6});
+  p.intervals.push_back({{0, 0}, side, 30e6});
+  p.locations.push_back({{60e6, 0.6}, 1, 0});
+  p.locations.push_back({{40e6, 0.4}, 0, 0});
+  p.activities.push_back({{90e6, 0.9}, "computation"});
+  p.location_changes = 1;
+  a.repair.edges = 4;
+  a.pop.overall = {0.5, 0.625, 0.8, 0.85, 0.94};
+  a.pop.mpi = a.pop.overall;
+  a.pop.run_time_ns = 100e6;
+  a.delays.waiting_ns = 40e6;
+  a.delays.charged_ns = 40e6;
+  a.delays.causes.push_back({.rank = 0, .interval = stage, .delay_ns = 40e6, .waiting = 1, .waits = 2});
+  return a;
+}
+
+TEST(ReportHtml, ATracedRunShowsItsFactorsItsCriticalPathAndWhatCausedTheWaiting) {
+  const Report report = three_intervals();
+  const analysis::TraceAnalysis traced = pipeline_analysis();
+  const json data = report_html_data(HtmlPageInputs{.report = report, .trace = &traced});
+  ASSERT_TRUE(data.contains("pop")) << "the traced run's page shows no POP factors";
+  const json& pop = data["pop"];
+  EXPECT_EQ(pop["source"], "trace");
+  EXPECT_DOUBLE_EQ(pop["serialisation_efficiency"].get<double>(), 0.85);
+  EXPECT_DOUBLE_EQ(pop["mpi"]["transfer_efficiency"].get<double>(), 0.94) << "the MPI column is missing";
+  EXPECT_FALSE(pop.contains("openmp")) << "a run of one thread per rank has no OpenMP column";
+
+  ASSERT_TRUE(data.contains("critical_path")) << "the traced run's page has no critical path";
+  const json& path = data["critical_path"];
+  EXPECT_DOUBLE_EQ(path["length"].get<double>(), 0.1);
+  ASSERT_EQ(path["intervals"].size(), 2u);
+  EXPECT_EQ(path["intervals"][0]["name"], "stage");
+  EXPECT_DOUBLE_EQ(path["intervals"][0]["share"].get<double>(), 0.9);
+  EXPECT_EQ(path["intervals"][0]["off_path"], false) << "'stage' is 90 % of the path";
+  EXPECT_EQ(path["intervals"][1]["off_path"], true)
+      << "'side' works 30 % of the run's time and none of it on the path: it should be named off the path";
+  EXPECT_EQ(path["locations"][0]["name"], "rank 1");
+  EXPECT_EQ(path["activities"][0]["name"], "computation");
+  EXPECT_EQ(path["clock_repair"], "Clock condition: all 4 dependencies ran forward in time; no event moved");
+
+  const json& delays = data["delay_costs"];
+  EXPECT_DOUBLE_EQ(delays["waiting"].get<double>(), 0.04);
+  ASSERT_EQ(delays["causes"].size(), 1u);
+  EXPECT_NE(delays["causes"][0].get<std::string>().find("Rank 0's 'stage'"), std::string::npos)
+      << delays["causes"][0];
+  EXPECT_TRUE(data.contains("wait_states")) << "the wait states of the trace are still shown";
 }
 
 TEST(HtmlPage, StandsAloneAndLoadsNothing) {

@@ -275,6 +275,9 @@ json report_page_data(const Report& report, const PageExtras& extras, const Page
       report.intervals.empty() ? json::array()
                                : communication_classes_json(report.intervals.front().communication_classes);
   data["samples"] = samples_data(report, flat, limits);
+  if (extras.pop) data["pop"] = *extras.pop;
+  if (extras.critical_path) data["critical_path"] = *extras.critical_path;
+  if (extras.delay_costs) data["delay_costs"] = *extras.delay_costs;
   if (extras.wait_states) data["wait_states"] = section_json(*extras.wait_states);
   if (extras.locality) data["locality"] = section_json(*extras.locality);
   if (extras.prediction) data["prediction"] = section_json(*extras.prediction);

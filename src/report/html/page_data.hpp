@@ -36,6 +36,11 @@ struct PageSection {
 
 // What the run directory has beyond its profiles (each empty when it has none).
 struct PageExtras {
+  // Why the run takes its time (dependency_sections.hpp): the POP factors, from the trace or the
+  // profile, and for a traced run its critical path and the root causes of its waiting.
+  std::optional<nlohmann::ordered_json> pop;
+  std::optional<nlohmann::ordered_json> critical_path;
+  std::optional<nlohmann::ordered_json> delay_costs;
   std::optional<PageSection> wait_states;          // wait_states_text of a traced run
   std::optional<PageSection> locality;             // locality_text and its maps
   std::optional<PageSection> prediction;           // prediction_text and the speedup plot, for a sweep's run

@@ -151,12 +151,15 @@
 
     if (run.warnings && run.warnings.length)
       section('warnings', 'Warnings', run.warnings.map((w) => el('div', { class: 'warning' }, w)));
+    if (data.pop) section('efficiency-factors', 'Efficiency factors', popView(data.pop));
     section('findings', 'Findings', findingsList(data.findings));
     if (nodes.length) section('intervals', 'Intervals', intervalsView(nodes, roots));
     if (data.src_points.length)
       section('src-points', 'SRC points', srcPointsView());
     const communication = communicationView();
     if (communication) section('communication', 'Communication', communication);
+    if (data.critical_path) section('critical-path', 'Critical path', criticalPathView(data.critical_path));
+    if (data.delay_costs) section('delay-costs', 'Root causes of waiting', delayCostsView(data.delay_costs));
     if (data.timeline) section('timeline', 'Timeline', timelineView(data.timeline));
     if (data.wait_states) section('wait-states', 'Wait states', textSection(data.wait_states));
     if (data.locality) section('locality', 'Memory locality', textSection(data.locality));
@@ -239,6 +242,68 @@
         el('figure', null, el('img', { class: 'picture', src: p.src, alt: p.title }), el('figcaption', { class: 'muted' }, p.title)))) : null,
       part.text ? el('pre', { class: 'mono' }, part.text) : null,
     ];
+  }
+
+  // ---- why the run takes its time: POP factors, critical path, delay costs (dependency_sections.cpp) --
+  const POP_ROWS = [
+    ['parallel_efficiency', 'Parallel efficiency', 0],
+    ['load_balance', 'Load balance', 1],
+    ['communication_efficiency', 'Communication efficiency', 1],
+    ['serialisation_efficiency', 'Serialisation efficiency', 2],
+    ['transfer_efficiency', 'Transfer efficiency', 2],
+  ];
+  function popView(pop) {
+    const columns = [['overall', pop]];
+    if (pop.mpi) columns.push(['MPI', pop.mpi]);
+    if (pop.openmp) columns.push(['OpenMP', pop.openmp]);
+    const factorCell = (factors, key, column) => {
+      const value = factors[key];
+      return el('td', { class: 'num' + (value === null || value === undefined ? '' : ' ' + efficiencyClass(value)), 'data-factor': key, 'data-column': column },
+        value === null || value === undefined ? '–' : value.toFixed(3));
+    };
+    const table = el('table', { class: 'compact pop', 'data-testid': 'pop-table' },
+      el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'Factor'), columns.map(([title]) => el('th', { class: 'num', scope: 'col' }, title)))),
+      el('tbody', null, POP_ROWS.map(([key, title, depth]) => el('tr', null,
+        el('th', { scope: 'row', style: `padding-left:${0.5 + depth * 1.2}em` }, title),
+        columns.map(([title, factors]) => factorCell(factors, key, title))))));
+    const note = pop.source === 'trace'
+      ? `From the event trace: the run took ${fmtTime(pop.run_time)}, ${fmtTime(pop.ideal_time)} on an ideal network and runtime; useful computation per location: max ${fmtTime(pop.max_useful)}, mean ${fmtTime(pop.mean_useful)}.`
+      : 'From the profile. Serialisation and transfer efficiency need the event trace: record with parperf run --trace.';
+    return [table, el('p', { class: 'muted', 'data-testid': 'pop-note' }, note)];
+  }
+  function pathIntervalLabel(i) {
+    if (!i.name) return 'code outside every interval';
+    return i.name + (i.file ? ' (' + location(i.file, i.line) + ')' : '');
+  }
+  function criticalPathView(path) {
+    if (!(path.length > 0)) return el('p', null, 'The trace holds no activity to follow.');
+    const changes = path.location_changes;
+    const parts = [el('p', { 'data-testid': 'path-length' },
+      `Length ${fmtTime(path.length)} (the run's time), through ${path.locations.length} location${path.locations.length === 1 ? '' : 's'}, changing location ${changes} time${changes === 1 ? '' : 's'}.`)];
+    if (path.computation > 0)
+      parts.push(el('p', null, `Computation on it: ${fmtTime(path.computation)} (${fmtPct(path.computation / path.length)}), of which ${fmtTime(path.while_others_work)} while the other locations worked and ${fmtTime(path.while_others_wait)} while they waited or idled.`));
+    const shareColumns = (name, title) => [
+      { title, value: name, cell: name },
+      { title: 'Time on the path', num: true, value: (r) => r.time, cell: (r) => fmtTime(r.time) },
+      { title: 'Share', num: true, value: (r) => r.share, cell: (r) => fmtPct(r.share) },
+    ];
+    parts.push(el('h3', null, 'Intervals on the path'));
+    parts.push(el('div', { 'data-testid': 'path-intervals' }, sortableTable(shareColumns(pathIntervalLabel, 'Interval'),
+      path.intervals.filter((i) => i.time > 0), { limit: 10, className: 'compact' })));
+    const off = path.intervals.filter((i) => i.off_path);
+    if (off.length) parts.push(el('ul', { 'data-testid': 'path-off' }, off.map((i) => el('li', null,
+      `${pathIntervalLabel(i)} is off the path (${fmtPct(i.share)} of it for ${fmtTime(i.total_time)} of work): making it faster gains nothing`))));
+    parts.push(el('h3', null, 'Activities on the path'));
+    parts.push(sortableTable(shareColumns((a) => a.name, 'Activity'), path.activities, { limit: 10, className: 'compact' }));
+    parts.push(el('h3', null, 'Locations on the path'));
+    parts.push(sortableTable(shareColumns((l) => l.name, 'Location'), path.locations, { limit: 10, className: 'compact' }));
+    parts.push(el('p', { class: 'muted' }, path.clock_repair));
+    return parts;
+  }
+  function delayCostsView(delays) {
+    if (!(delays.waiting > 0)) return el('p', null, 'No location waited for another.');
+    return [el('p', null, `${fmtTime(delays.waiting)} of waiting in all; ${fmtTime(delays.charged)} of it traced back to the computation that caused it:`),
+      el('ol', { 'data-testid': 'delay-causes' }, delays.causes.map((c) => el('li', null, c)))];
   }
 
   // ---- the interval tree ------------------------------------------------------------------------
