@@ -150,6 +150,9 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
     k = e.source;
   }
   // Every interval, with its time off the path too: one that is long and not on it is hidden.
+  // Summed by interval in node order, then into the rows (each row's total starts at 0).
+  std::vector<double> total(g.intervals.size(), 0);
+  std::vector<std::uint8_t> has_time(g.intervals.size(), 0);
   for (std::uint32_t n = 0; n < g.nodes(); ++n) {
     if (g.is_hub(n) || g.cost[n] <= 0) continue;
     seen.clear();
@@ -157,10 +160,15 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
       const std::uint32_t i = g.stacks[f].interval;
       if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
       seen.push_back(i);
-      PathInterval& row = intervals[i];
-      row.interval = g.intervals[i];
-      row.total_ns += g.cost[n];
+      total[i] += g.cost[n];
+      has_time[i] = 1;
     }
+  }
+  for (std::uint32_t i = 0; i < g.intervals.size(); ++i) {
+    if (!has_time[i]) continue;
+    PathInterval& row = intervals[i];
+    row.interval = g.intervals[i];
+    row.total_ns = total[i];
   }
   path.intervals = ranked(intervals, path.length_ns);
   path.locations = ranked(locations, path.length_ns);
