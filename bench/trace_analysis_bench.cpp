@@ -18,9 +18,9 @@
 // Stages, as analyse_traces runs them: match (match_communication), waits (find_wait_states),
 // graph (build_activity_graph), repair (repair_clock_condition + fit_network), critical path (the
 // replay as measured + critical_path), delay costs, POP (pop_factors: its two replays), what-if
-// (one replay on the fitted network), and all of analyse_traces. Memory, on BM_AnalyseTraces:
-// graph_B_per_event, the capacities of the activity graph's vectors an event, and peak_B_per_event,
-// the most the analysis held on the heap at once (heap_peak.hpp) an event.
+// (one replay on the fitted network), and all of analyse_traces. Memory: peak_B_per_event, the most
+// a stage held on the heap at once beyond its inputs (heap_peak.hpp; its result included), and on
+// BM_AnalyseTraces graph_B_per_event, the capacities of the activity graph's vectors, an event.
 //
 // Targets (issue 26): >= 10 M events/s per process, <= 64 B/event.
 #include <benchmark/benchmark.h>
@@ -257,9 +257,13 @@ const Prepared& prepared(std::uint32_t ranks) {
 template <class Stage>
 void time_stage(benchmark::State& state, Stage stage) {
   const Prepared& p = prepared(static_cast<std::uint32_t>(state.range(0)));
+  const std::size_t before = heap_peak::held();
+  heap_peak::reset();
   for (auto _ : state) stage(p);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.run.events));
   state.counters["events"] = static_cast<double>(p.run.events);
+  state.counters["peak_B_per_event"] =
+      static_cast<double>(heap_peak::peak() - before) / static_cast<double>(p.run.events);
 }
 
 void BM_Match(benchmark::State& state) {
