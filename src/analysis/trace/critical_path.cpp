@@ -11,11 +11,20 @@ namespace {
 class BusyLocations {
  public:
   explicit BusyLocations(const ActivityGraph& g) {
+    // Counted first: the changes and steps are the largest things the critical path holds, and
+    // vectors grown by doubling would hold up to twice as much (and the old and new at once).
+    const auto computes = [&](std::uint32_t k) {
+      return g.segment[k] == SegmentKind::useful && g.time[k] > g.time[k - 1];
+    };
+    std::size_t count = 0;
+    for (const GraphLocation& l : g.locations)
+      for (std::uint32_t k = l.first + 1; k < l.end; ++k) count += computes(k) ? 2 : 0;
     std::vector<std::pair<double, int>> changes;
+    changes.reserve(count);
     std::vector<std::size_t> runs = {0};  // each location's changes, in its nodes' order
     for (const GraphLocation& l : g.locations) {
       for (std::uint32_t k = l.first + 1; k < l.end; ++k)
-        if (g.segment[k] == SegmentKind::useful && g.time[k] > g.time[k - 1]) {
+        if (computes(k)) {
           changes.emplace_back(g.time[k - 1], 1);
           changes.emplace_back(g.time[k], -1);
         }
@@ -35,6 +44,7 @@ class BusyLocations {
         };
         std::inplace_merge(at(r), at(r + width), at(r + 2 * width));
       }
+    steps_.reserve(changes.size());
     int busy = 0;
     double integral = 0;
     for (const auto& [t, delta] : changes) {
