@@ -223,6 +223,15 @@ class Builder {
       return std::tie(built_[a].rank, built_[a].thread) < std::tie(built_[b].rank, built_[b].thread);
     });
     node_of_point_.resize(built_.size());
+    // Every point becomes a node, and an MPI collective adds at most a hub: reserved, the node
+    // vectors hold what the graph needs rather than up to twice that from growing by doubling.
+    std::size_t reserved = communication_.collectives.size();
+    for (const LocationBuild& l : built_) reserved += l.points.size();
+    graph_.time.reserve(reserved);
+    graph_.location.reserve(reserved);
+    graph_.segment.reserve(reserved);
+    graph_.stack.reserve(reserved);
+    graph_.operation.reserve(reserved);
     for (const std::size_t i : sequence) {
       LocationBuild& l = built_[i];
       const bool worker =
