@@ -12,7 +12,7 @@
 // MPI_Isend of 4 KiB to both, MPI_Waitall (its second message traced as an event of its own, as
 // the MPI collector does), MPI_Allreduce, leave: 11 events an iteration, between MPI_Init and
 // MPI_Finalize. Times follow from a latency of 2 µs and 10 bytes/ns; every rank's clock is off
-// by a known offset that the clock correction undoes to within 200 ns (less than any message takes,
+// by a known offset that the clock correction undoes to within 100 ns (less than any message takes,
 // so the repair checks every edge and moves none).
 //
 // Stages, as analyse_traces runs them: match (match_communication), waits (find_wait_states),
@@ -22,7 +22,8 @@
 // a stage held on the heap at once beyond its inputs (heap_peak.hpp; its result included), and on
 // BM_AnalyseTraces graph_B_per_event, the capacities of the activity graph's vectors, an event.
 //
-// Targets (issue 26): >= 10 M events/s per process, <= 64 B/event.
+// Targets (issue 26): >= 10 M events/s per process, <= 64 B/event; docs/efficiency-model.md ("Scale")
+// has one run's figures and where the time and bytes go.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -179,7 +180,7 @@ std::vector<std::vector<TraceEvent>> stencil_events(std::uint32_t ranks, std::ui
 }
 
 // Rank r's clock reads this much less than true time; the correction adds it back but for a
-// residual of up to 200 ns.
+// residual of up to 100 ns.
 double clock_offset(std::uint32_t r) { return 5000.0 * r; }
 double residual(std::uint32_t r) { return 50.0 * (static_cast<double>(r % 5) - 2); }
 
