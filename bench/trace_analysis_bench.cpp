@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -229,6 +230,13 @@ struct Prepared {
   explicit Prepared(std::uint32_t r) : ranks(r), run(r) {
     communication = analysis::match_communication(run.traces);
     unrepaired = analysis::build_activity_graph(run.traces, communication);
+    // Figures of a run whose communication did not pair up would measure something else.
+    if (communication.unmatched_sends + communication.unmatched_receives +
+                unrepaired.unlinked.outside_window >
+            0 ||
+        communication.collectives.size() != iterations() ||
+        unrepaired.linked.messages != 2 * iterations() * r)
+      throw std::logic_error("the synthetic stencil run's messages and collectives do not all pair up");
     graph = unrepaired;
     analysis::repair_clock_condition(graph);
     network = analysis::fit_network(graph);
