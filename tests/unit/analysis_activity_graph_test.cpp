@@ -128,5 +128,33 @@ TEST(Replay, BalancingAnIntervalGivesEveryInstanceTheMeanAndABarrierWaitsForTheL
   EXPECT_NEAR(replay(g, NetworkModel{}, faster).length(), 101, 1e-9) << "rank 1's 300 becomes 100";
 }
 
+TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnIntervalOffThePathKeepsItsTotal) {
+  // Rank 0 waits 0..100, then computes 100..300 in interval A: the path. Rank 1 computes 0..200 in B,
+  // rank 2 50..250 in B. During A the others compute 100 + 150 of the 2 x 200 they could have:
+  // 62.5 % of the path's computation overlaps their work, the rest is serial.
+  ActivityGraph g =
+      graph({{{0, SegmentKind::startup}, {100, SegmentKind::mpi}, {300, SegmentKind::useful, 1}},
+             {{0, SegmentKind::startup}, {200, SegmentKind::useful, 2}, {250, SegmentKind::mpi}},
+             {{0, SegmentKind::startup}, {50, SegmentKind::mpi}, {250, SegmentKind::useful, 2}}},
+            {});
+  g.intervals = {{"A", 1, "a.c", 1}, {"B", 1, "b.c", 1}};
+  g.stacks.push_back({0, 0, 1});
+  g.stacks.push_back({0, 1, 1});
+  ReplayChanges measured;
+  measured.network = ReplayChanges::Network::measured;
+  const CriticalPath path = critical_path(g, replay(g, NetworkModel{}, measured));
+  EXPECT_DOUBLE_EQ(path.length_ns, 300);
+  EXPECT_DOUBLE_EQ(path.computation_ns, 200);
+  EXPECT_NEAR(path.while_others_work_ns, 125, 1e-9)
+      << "the others computed 250 of the 400 location-ns beside A's 200 on the path";
+  EXPECT_NEAR(path.while_others_wait_ns, 75, 1e-9);
+  ASSERT_EQ(path.intervals.size(), 2u) << "every interval of the run, on the path or not";
+  EXPECT_EQ(path.intervals[0].interval.name, "A");
+  EXPECT_DOUBLE_EQ(path.intervals[0].total_ns, 200);
+  EXPECT_EQ(path.intervals[1].interval.name, "B");
+  EXPECT_DOUBLE_EQ(path.intervals[1].time_ns, 0) << "B is hidden behind rank 0's A";
+  EXPECT_DOUBLE_EQ(path.intervals[1].total_ns, 400) << "B's 200 on rank 1 and 200 on rank 2";
+}
+
 }  // namespace
 }  // namespace parperf::analysis

@@ -42,10 +42,9 @@ struct LocationBuild {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
   std::vector<Point> points;
-  std::vector<Operation> operations;
-  std::unordered_map<std::uint64_t, std::uint32_t> by_index;  // event index -> operation
-  std::vector<std::uint32_t> region_enters;                   // nodes of its parallel-region enters
-  std::vector<std::int64_t> region_instances;                 // the join barrier's match after each
+  std::vector<Operation> operations;           // in their events' order: by index, for a binary search
+  std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
+  std::vector<std::int64_t> region_instances;  // the join barrier's match after each
 };
 
 bool is_openmp_barrier(std::uint32_t kind) {
@@ -201,7 +200,6 @@ class Builder {
       op.end = static_cast<std::uint32_t>(l.points.size());
       l.points.push_back({at(e.duration), Role::op_end});
     }
-    l.by_index.emplace(index, static_cast<std::uint32_t>(l.operations.size()));
     l.operations.push_back(op);
   }
 
@@ -223,6 +221,15 @@ class Builder {
       return std::tie(built_[a].rank, built_[a].thread) < std::tie(built_[b].rank, built_[b].thread);
     });
     node_of_point_.resize(built_.size());
+    // Every point becomes a node, and an MPI collective adds at most a hub: reserved, the node
+    // vectors hold what the graph needs rather than up to twice that from growing by doubling.
+    std::size_t reserved = communication_.collectives.size();
+    for (const LocationBuild& l : built_) reserved += l.points.size();
+    graph_.time.reserve(reserved);
+    graph_.location.reserve(reserved);
+    graph_.segment.reserve(reserved);
+    graph_.stack.reserve(reserved);
+    graph_.operation.reserve(reserved);
     for (const std::size_t i : sequence) {
       LocationBuild& l = built_[i];
       const bool worker =
@@ -329,8 +336,9 @@ class Builder {
     const auto l = location_of_build_.find(std::pair(rank, thread));
     if (l == location_of_build_.end()) return nullptr;
     const LocationBuild& b = built_[l->second];
-    const auto op = b.by_index.find(index);
-    return op == b.by_index.end() ? nullptr : &b.operations[op->second];
+    const auto op = std::lower_bound(b.operations.begin(), b.operations.end(), index,
+                                     [](const Operation& o, std::uint64_t i) { return o.index < i; });
+    return op == b.operations.end() || op->index != index ? nullptr : &*op;
   }
   const Operation* operation(const CallSide& side) const {
     return operation(side.rank, side.thread, side.index);
