@@ -19,7 +19,8 @@ namespace {
 
 using format::SiteKind;
 
-enum class Role : std::uint8_t { enter, leave, op_begin, op_end, acquired, release };
+// `arrived`: where an OpenMP barrier's thread began to wait (after the tasks it ran inside it).
+enum class Role : std::uint8_t { enter, leave, op_begin, op_end, acquired, release, arrived };
 
 struct Point {
   double time = 0;
@@ -35,7 +36,9 @@ struct Operation {
   std::uint32_t kind = 0;   // format::SiteKind
   std::int64_t match = 0;
   std::string_view name;
-  std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode;  // points, then nodes
+  std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode,
+                arrived = kNoNode;  // points, then nodes
+  double waited_ns = 0;             // its waiting (wait + sync): after the work run inside it, for a barrier
 };
 
 struct LocationBuild {
@@ -131,6 +134,7 @@ class Builder {
       for (; stream->next(local, e); ++index) {
         ++graph_.events;
         const double t = traces_.clocks.apply(rank.rank, local);
+        end_operation_by(l, t);
         const auto site = sites.find(e.site);
         const format::Site* s = site == sites.end() ? nullptr : site->second;
         if (e.kind == format::TraceEventKind::enter) {
@@ -167,9 +171,33 @@ class Builder {
         }
       points = std::move(sorted);
       for (Operation& op : built_[i].operations)
-        for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release})
+        for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
           if (*p != kNoNode) *p = kept[*p];
     }
+  }
+
+  // An operation is traced when it ends, at its start; when events were traced during it (tasks run
+  // inside a barrier, the body of a critical section), its start was stored as the last of those,
+  // t (the trace's times only go forward), and start + duration overshoots the next event. It ended
+  // between t and the next event: after t by its waiting, which follows the work run inside it (a
+  // barrier runs tasks, then waits). Its begin is then end − duration, or just before an interval
+  // begun within that uncertainty (the work it ran began right after it did), so that the events
+  // traced inside it stay inside it.
+  static void end_operation_by(LocationBuild& l, double next) {
+    if (l.operations.empty()) return;
+    Operation& op = l.operations.back();
+    const std::uint32_t last = op.release != kNoNode ? op.release : op.end;
+    if (last == kNoNode || l.points[last].time <= next) return;
+    const double stored = l.points[op.begin].time;
+    const double duration = l.points[last].time - stored;
+    const double end = std::min(next, stored + op.waited_ns);
+    double begin = end - duration;
+    for (std::uint32_t p = op.begin; p-- > 0 && l.points[p].time >= stored - duration;)
+      if (l.points[p].role == Role::enter && l.points[p].time < begin) begin = l.points[p].time - 1e-3;
+    if (op.acquired != kNoNode) l.points[op.acquired].time = begin + (l.points[op.acquired].time - stored);
+    if (op.arrived != kNoNode) l.points[op.arrived].time = std::max(begin, end - op.waited_ns);
+    l.points[op.begin].time = begin;
+    l.points[last].time = end;
   }
 
   void add_operation(LocationBuild& l, const format::Site& s, const format::TraceEvent& e,
@@ -188,6 +216,7 @@ class Builder {
       return traces_.clocks.apply(rank, local + static_cast<double>(ticks) * ns_per_tick);
     };
     Operation op{index, kind, e.match, s.name};
+    op.waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
     l.points.push_back({t, Role::op_begin, segment, intern_operation(s.name)});
     if (is_openmp_lock(kind)) {
@@ -197,6 +226,12 @@ class Builder {
       op.release = static_cast<std::uint32_t>(l.points.size());
       l.points.push_back({at(std::max(e.duration, e.wait)), Role::release});
     } else {
+      if (is_openmp_barrier(kind)) {
+        // A barrier completes when every member arrived and every task is done: a thread that ran
+        // tasks inside it arrived when it began to wait.
+        op.arrived = static_cast<std::uint32_t>(l.points.size());
+        l.points.push_back({std::max(t, at(e.duration) - op.waited_ns), Role::arrived});
+      }
       op.end = static_cast<std::uint32_t>(l.points.size());
       l.points.push_back({at(e.duration), Role::op_end});
     }
@@ -256,7 +291,14 @@ class Builder {
       std::vector<std::uint32_t> stack = {0};  // frames
       std::vector<bool> own_region = {false};  // whether the frame is a region this thread entered
       std::uint32_t open_regions = 0;
-      std::vector<std::pair<SegmentKind, std::uint32_t>> open_ops;
+      // Operations under way, with the stack depth they began at: an interval begun inside one (a task
+      // run in a barrier, a critical section's body) is work again.
+      struct OpenOperation {
+        SegmentKind kind;
+        std::uint32_t name;
+        std::size_t depth;
+      };
+      std::vector<OpenOperation> open_ops;
       std::vector<std::uint32_t>& nodes = node_of_point_[i];
       nodes.resize(l.points.size());
       for (std::uint32_t p = 0; p < l.points.size(); ++p) {
@@ -267,8 +309,8 @@ class Builder {
         std::uint32_t operation = 0;
         if (p == 0)
           segment = SegmentKind::startup;
-        else if (!open_ops.empty())
-          std::tie(segment, operation) = open_ops.back();
+        else if (!open_ops.empty() && stack.size() <= open_ops.back().depth)
+          segment = open_ops.back().kind, operation = open_ops.back().name;
         else if (worker && open_regions == 0)
           segment = SegmentKind::idle;
         graph_.time.push_back(point.time);
@@ -302,13 +344,14 @@ class Builder {
             }
             break;
           case Role::op_begin:
-            open_ops.emplace_back(point.op_kind, point.ref);
+            open_ops.push_back({point.op_kind, point.ref, stack.size()});
             break;
           case Role::op_end:
           case Role::acquired:
             if (!open_ops.empty()) open_ops.pop_back();
             break;
           case Role::release:
+          case Role::arrived:
             break;
         }
       }
@@ -321,7 +364,7 @@ class Builder {
       build_location_.push_back(location);
       graph_.locations.push_back(g);
       for (Operation& op : l.operations)
-        for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release})
+        for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
           if (*q != kNoNode) *q = nodes[*q];
     }
     // build_location_ was filled in `sequence` order: index it by build index.
@@ -445,9 +488,9 @@ class Builder {
       if (members.size() < 2) continue;
       double last = 0;
       for (const Operation* m : members)
-        if (m->begin != kNoNode) last = std::max(last, graph_.time[m->begin]);
+        if (m->arrived != kNoNode) last = std::max(last, graph_.time[m->arrived]);
       const std::uint32_t h = hub(last);
-      for (const Operation* m : members) edge(m->begin, h, EdgeKind::omp_barrier);
+      for (const Operation* m : members) edge(m->arrived, h, EdgeKind::omp_barrier);
       for (const Operation* m : members) edge(h, m->end, EdgeKind::omp_barrier);
       ++graph_.linked.openmp_barriers;
     }
