@@ -192,8 +192,16 @@ class Builder {
     const double duration = l.points[last].time - stored;
     const double end = std::min(next, stored + op.waited_ns);
     double begin = end - duration;
-    for (std::uint32_t p = op.begin; p-- > 0 && l.points[p].time >= stored - duration;)
-      if (l.points[p].role == Role::enter && l.points[p].time < begin) begin = l.points[p].time - 1e-3;
+    // The intervals traced inside it are those that ended before it was traced; it began before the
+    // first of them.
+    int open = 0;
+    for (std::uint32_t p = op.begin; p-- > 0 && l.points[p].time >= stored - duration;) {
+      if (l.points[p].role == Role::leave) ++open;
+      if (l.points[p].role != Role::enter) continue;
+      if (open == 0) break;  // an interval still open when it ended: it began inside that one
+      --open;
+      begin = std::min(begin, l.points[p].time - 1e-3);
+    }
     if (op.acquired != kNoNode) l.points[op.acquired].time = begin + (l.points[op.acquired].time - stored);
     if (op.arrived != kNoNode) l.points[op.arrived].time = std::max(begin, end - op.waited_ns);
     l.points[op.begin].time = begin;

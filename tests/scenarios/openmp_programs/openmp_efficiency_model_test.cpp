@@ -1,0 +1,73 @@
+// The POP factors of OpenMP programs whose chains and imbalance are known by construction
+// (pop_openmp.c, built with clang and gcc), from `parperf run --trace` and `parperf report --json`'s
+// `pop`. Tolerances as in mpi_efficiency_model_test.cpp: the programs sleep for their work and print
+// what they really did; the factors are checked against those figures within 0.03 (what parperf counts
+// beside the sleeps: the loop, the runtime's hand-overs of a few µs against units of 20 ms), and the
+// ordered chain against its constructed 1/2 within 0.1.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <regex>
+#include <string>
+
+#include "support/artifacts.hpp"
+#include "support/parperf_json.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+using nlohmann::json;
+
+struct TracedRun {
+  std::vector<double> work;  // per thread, as the program measured it
+  json pop;
+};
+
+TracedRun traced(const TempDir& tmp, const std::string& program, const std::string& mode) {
+  const ProcessResult result = run_process({parperf_command().string(), "run", "-q", "--trace", "-o",
+                                            (tmp / "run").string(), "--", program, mode});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  TracedRun run;
+  const std::regex line(R"(work ([0-9.]+) s)");
+  for (std::sregex_iterator it(result.err.begin(), result.err.end(), line), end; it != end; ++it)
+    run.work.push_back(std::stod((*it)[1]));
+  run.pop = field(report_json(tmp / "run"), "pop");
+  return run;
+}
+
+class PopOpenMP : public testing::TestWithParam<const char*> {};
+
+TEST_P(PopOpenMP, AnOrderedChainIsSerialisationNotImbalance) {
+  TempDir tmp;
+  const TracedRun run = traced(tmp, GetParam(), "ordered");
+  ASSERT_EQ(run.work.size(), 2u);
+  const double most = *std::max_element(run.work.begin(), run.work.end());
+  const double all = std::accumulate(run.work.begin(), run.work.end(), 0.0);
+  EXPECT_NEAR(number(run.pop, "serialisation_efficiency"), most / all, 0.03) << run.pop.dump();
+  EXPECT_NEAR(number(run.pop, "serialisation_efficiency"), 0.5, 0.1) << run.pop.dump();
+  EXPECT_GT(number(run.pop, "load_balance"), 0.9) << "both threads run 4 of the 8 ordered blocks";
+}
+
+TEST_P(PopOpenMP, UnevenTasksAreLoadImbalance) {
+  TempDir tmp;
+  const TracedRun run = traced(tmp, GetParam(), "tasks");
+  ASSERT_EQ(run.work.size(), 2u);
+  const double most = *std::max_element(run.work.begin(), run.work.end());
+  const double mean = std::accumulate(run.work.begin(), run.work.end(), 0.0) / 2;
+  EXPECT_NEAR(number(run.pop, "load_balance"), mean / most, 0.03)
+      << "the tasks each thread ran, against the load balance: " << run.pop.dump();
+  EXPECT_LT(number(run.pop, "load_balance"), 0.9) << "a 5-unit task of 8 units of work cannot be balanced";
+  EXPECT_GT(number(run.pop, "serialisation_efficiency"), 0.9) << run.pop.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, PopOpenMP,
+                         testing::Values(PARPERF_PROGRAM_POP_OPENMP_CLANG, PARPERF_PROGRAM_POP_OPENMP_GCC),
+                         [](const testing::TestParamInfo<const char*>& param) {
+                           return std::string(param.index == 0 ? "clang" : "gcc");
+                         });
+
+}  // namespace
+}  // namespace parperf::test
