@@ -60,6 +60,26 @@ const RankClock& ClockCorrection::of(std::int64_t rank) const {
   return it == clocks.end() ? identity : it->second;
 }
 
+// Processes without MPI (OpenSHMEM PEs, several processes of one job otherwise) exchange no clock
+// readings; each counts from its own start. Their starts were stamped on CLOCK_REALTIME next to their
+// clocks' origins: the difference puts them on rank 0's time line, exactly on one host (one
+// realtime clock) and as well as NTP keeps hosts together otherwise. No drift is corrected.
+void align_by_start_times(const std::vector<format::Profile>& profiles, ClockCorrection& result) {
+  const format::Profile* first = nullptr;
+  for (const format::Profile& p : profiles)
+    if (p.process.rank == 0) first = &p;
+  if (!first || first->process.start_unix_ns == 0) return;
+  for (const format::Profile& p : profiles) {
+    if (p.has_mpi || p.process.rank == 0 || p.process.start_unix_ns == 0) continue;
+    RankClock clock;
+    clock.rank = p.process.rank;
+    clock.corrected = true;
+    clock.offset = static_cast<double>(static_cast<std::int64_t>(p.process.start_unix_ns - first->process.start_unix_ns));
+    clock.offset_init = clock.offset;
+    result.clocks[clock.rank] = clock;
+  }
+}
+
 ClockCorrection correct_clocks(const std::vector<format::Profile>& profiles) {
   ClockCorrection result;
   const format::Profile* master = nullptr;
@@ -90,6 +110,7 @@ ClockCorrection correct_clocks(const std::vector<format::Profile>& profiles) {
         "clocks of ranks {} not corrected: no clock exchange with rank 0 was recorded for them; their time "
         "stamps are compared uncorrected",
         rank_list(without_exchange)));
+  align_by_start_times(profiles, result);
   return result;
 }
 

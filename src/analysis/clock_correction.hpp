@@ -43,13 +43,16 @@ class ClockCorrection {
   const RankClock& of(std::int64_t rank) const;
   double apply(std::int64_t rank, double t) const { return of(rank).apply(t); }
 
-  // One entry per rank whose profile has an mpi section, by rank.
+  // One entry per rank whose profile has an mpi section, and per other rank but 0 of a run whose
+  // processes have no MPI (aligned by their start times), by rank.
   std::map<std::int64_t, RankClock> clocks;
   std::vector<std::string> warnings;
 };
 
-// A pure function of the decoded profiles (at most one per rank). Runs without an mpi section
-// anywhere give no clocks and no warnings.
+// A pure function of the decoded profiles (at most one per rank). Processes without an mpi section
+// (OpenSHMEM PEs) exchange no clock readings: their clocks are aligned to rank 0's by the
+// CLOCK_REALTIME stamps of their starts (exact on one host; across hosts as close as their time
+// synchronization), without drift and without warnings.
 ClockCorrection correct_clocks(const std::vector<format::Profile>& profiles);
 
 }  // namespace parperf::analysis

@@ -43,9 +43,14 @@ std::vector<Flow> communication_flows(const analysis::Communication& communicati
 }
 
 void repair_flows(std::vector<Flow>& flows, const analysis::ClockRepair& repair) {
-  for (Flow& f : flows)
+  for (Flow& f : flows) {
+    const double length = f.to.time_ns - f.from.time_ns;
     for (FlowEndpoint* end : {&f.from, &f.to})
       end->time_ns = repair.repaired(end->rank, end->thread, end->time_ns);
+    // A put's or get's far end is a moment of its caller's call drawn on the other PE's line, not an
+    // event of that PE: it moves with its caller.
+    if (f.to.time_ns < f.from.time_ns) f.to.time_ns = f.from.time_ns + std::max(0.0, length);
+  }
 }
 
 }  // namespace parperf::exports

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "format/site_kinds.hpp"
+#include "report/printable_text.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -53,11 +54,11 @@ json factors_json(const analysis::PopFactors& f) {
 }
 
 std::string cell(const std::optional<analysis::PopFactors>& f, double analysis::PopFactors::*field) {
-  return f ? fmt::format("{:>8.3f}", (*f).*field) : fmt::format("{:>8}", "");
+  return f ? fmt::format("{:>10.3f}", (*f).*field) : fmt::format("{:>10}", "");
 }
 std::string cell(const std::optional<analysis::PopFactors>& f,
                  std::optional<double> analysis::PopFactors::*field) {
-  return f && ((*f).*field) ? fmt::format("{:>8.3f}", *((*f).*field)) : fmt::format("{:>8}", "-");
+  return f && ((*f).*field) ? fmt::format("{:>10.3f}", *((*f).*field)) : fmt::format("{:>10}", "-");
 }
 
 }  // namespace
@@ -69,11 +70,12 @@ std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* t
   const std::optional<analysis::PopFactors> omp = traced ? traced->openmp : std::nullopt;
   std::string out = "POP efficiency factors";
   out += traced ? " (from the event trace)\n" : " (from the profile)\n";
-  out += fmt::format("  {:<28}{:>8}{:>8}{:>8}\n", "", "overall", mpi ? "MPI" : "", omp ? "OpenMP" : "");
+  out += fmt::format("  {:<28}{:>10}{:>10}{:>10}\n", "", "overall", mpi ? traced->processes : "",
+                     omp ? "OpenMP" : "");
   const auto row = [&](const char* name, auto field) {
     out +=
-        fmt::format("  {:<28}{}{}{}\n", name, cell(all, field), mpi ? cell(mpi, field) : std::string(8, ' '),
-                    omp ? cell(omp, field) : std::string(8, ' '));
+        fmt::format("  {:<28}{}{}{}\n", name, cell(all, field), mpi ? cell(mpi, field) : std::string(10, ' '),
+                    omp ? cell(omp, field) : std::string(10, ' '));
   };
   row("Parallel efficiency", &analysis::PopFactors::parallel_efficiency);
   row("  Load balance", &analysis::PopFactors::load_balance);
@@ -126,18 +128,18 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
   std::size_t shown = 0;
   for (const analysis::PathInterval& i : p.intervals) {
     if (i.time_ns <= 0 || shown++ == kPathRowsShown) break;
-    out += fmt::format("    {:<56} {:>10} {:>7}\n", interval_label(i.interval),
+    out += fmt::format("    {:<56} {:>10} {:>7}\n", printable(interval_label(i.interval)),
                        format_duration(seconds(i.time_ns)), format_percent(i.share));
   }
   for (const analysis::PathInterval& i : p.intervals)
     if (i.share < 0.01 && i.total_ns >= 0.05 * p.length_ns)
       out += fmt::format("    {} is off the path ({} of it for {} of work): making it faster gains nothing\n",
-                         interval_label(i.interval), format_percent(i.share),
+                         printable(interval_label(i.interval)), format_percent(i.share),
                          format_duration(seconds(i.total_ns)));
   out += "  Activities on the path:\n";
   for (std::size_t k = 0; k < std::min(p.activities.size(), kPathRowsShown); ++k)
     out +=
-        fmt::format("    {:<56} {:>10} {:>7}\n", p.activities[k].name,
+        fmt::format("    {:<56} {:>10} {:>7}\n", printable(p.activities[k].name),
                     format_duration(seconds(p.activities[k].time_ns)), format_percent(p.activities[k].share));
   out += "  Locations on the path:\n";
   for (std::size_t k = 0; k < std::min(p.locations.size(), kPathRowsShown); ++k)
@@ -205,7 +207,8 @@ std::string delay_costs_text(const analysis::TraceAnalysis& a) {
   out += fmt::format("  {} of waiting in all; {} of it traced back to the computation that caused it:\n",
                      format_duration(seconds(a.delays.waiting_ns)),
                      format_duration(seconds(a.delays.charged_ns)));
-  for (const std::string& s : delay_cause_sentences(a, kCausesShown)) out += fmt::format("    {}\n", s);
+  for (const std::string& s : delay_cause_sentences(a, kCausesShown))
+    out += fmt::format("    {}\n", printable(s));
   return out;
 }
 

@@ -33,7 +33,7 @@ std::string whatif_text(const std::string& directory, const analysis::WhatIf& w)
     out += fmt::format(
         "  warning: the replay is off by more than {:.0f} %, so the prediction is uncertain by as much:\n",
         100 * analysis::kReplayTolerance);
-    for (const std::string& why : w.off_because) out += fmt::format("    - {}\n", why);
+    for (const std::string& why : w.off_because) out += fmt::format("    - {}\n", printable(why));
   }
   out += fmt::format("  network         {}\n", network_words(w.fitted));
   if (w.changes.empty()) {
@@ -41,7 +41,7 @@ std::string whatif_text(const std::string& directory, const analysis::WhatIf& w)
     return out;
   }
   out += "  changes         ";
-  for (std::size_t i = 0; i < w.changes.size(); ++i) out += (i ? "; " : "") + w.changes[i];
+  for (std::size_t i = 0; i < w.changes.size(); ++i) out += (i ? "; " : "") + printable(w.changes[i]);
   out += "\n";
   out += fmt::format("  predicted time  {}\n", format_seconds(seconds(w.predicted_ns)));
   out += fmt::format("  gain            {} ({} of the measured time)\n", format_seconds(seconds(w.gain_ns())),

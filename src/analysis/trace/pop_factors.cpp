@@ -67,6 +67,13 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
     auto [it, added] = outside_mpi.try_emplace(loc.rank, loc.thread, outside);
     if (!added && loc.thread < it->second.first) it->second = {loc.thread, outside};
   }
+  bool mpi = false, shmem = false;  // the locations' own segments (hubs stand for no call)
+  for (const GraphLocation& l : g.locations)
+    for (std::uint32_t k = l.first; k < l.end; ++k) {
+      mpi |= g.segment[k] == SegmentKind::mpi;
+      shmem |= g.segment[k] == SegmentKind::shmem;
+    }
+  pop.processes = shmem && mpi ? "MPI+SHMEM" : shmem ? "SHMEM" : "MPI";
   if (useful.empty()) return pop;
   pop.max_useful_ns = *std::max_element(useful.begin(), useful.end());
   pop.mean_useful_ns =

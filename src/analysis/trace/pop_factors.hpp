@@ -14,6 +14,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/network_model.hpp"
@@ -33,8 +34,9 @@ struct Pop {
   std::optional<PopFactors> mpi;     // runs with several ranks
   std::optional<PopFactors> openmp;  // runs with several threads in a rank
   double run_time_ns = 0;
-  double ideal_time_ns = 0;      // T_ideal
-  double ideal_mpi_time_ns = 0;  // the ideal network only
+  double ideal_time_ns = 0;       // T_ideal
+  double ideal_mpi_time_ns = 0;   // the ideal network only
+  std::string processes = "MPI";  // what the ranks' part is called: "MPI", "SHMEM" or "MPI+SHMEM"
   double max_useful_ns = 0;
   double mean_useful_ns = 0;
 };

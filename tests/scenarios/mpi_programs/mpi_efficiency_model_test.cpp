@@ -106,10 +106,13 @@ TEST_P(Imbalance, LoadBalanceIsMeanOverMaxOfTheRanksWorkAndNothingElseIsLost) {
   EXPECT_EQ(integer(causes[0], "rank"), ranks - 1);
   EXPECT_EQ(text_of(causes[0], "interval"), "work");
   bool named = false;
-  for (const json& finding : run.report["summary"])
-    named |= finding.get<std::string>().find("Rank " + std::to_string(ranks - 1) + "'s 'work'") !=
-             std::string::npos;
-  EXPECT_TRUE(named) << "no finding names the cause of the waiting: " << run.report["summary"].dump();
+  for (const json& finding : run.report["findings"])
+    named |= finding.value("rule", "") == "delay_cause" &&
+             finding.value("text", "").find("rank " + std::to_string(ranks - 1) + "'s interval \"work\"") !=
+                 std::string::npos &&
+             finding["replayed_gain"].is_number();
+  EXPECT_TRUE(named) << "no delay_cause finding names rank " << ranks - 1
+                     << "'s 'work' with the replay's gain: " << run.report["findings"].dump();
   expect_self_check(run.directory);
 }
 

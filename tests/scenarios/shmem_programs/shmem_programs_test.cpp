@@ -12,6 +12,7 @@
 // src_points [{name, file, line, wait, synchronization}].
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -237,6 +238,56 @@ TEST(ShmemBarrier, ImbalanceShowsAsWaitingAtTheBarrier) {
       << constructed << " s";
   EXPECT_NEAR(number(*p, "synchronization"), constructed, 0.06 * rounds * n)
       << "the barrier's arrival spread";
+}
+
+// The POP factors of a traced OpenSHMEM run (pop_shmem.c; docs/efficiency-model.md): uneven work before
+// shmem_barrier_all is load imbalance, a chain of shmem_int_p and shmem_int_wait_until is serialisation.
+// The PEs' clocks are aligned by their start times (no clock exchange without MPI); each PE prints the
+// work it really did, and the factors are checked against those figures within 0.03 (as in
+// mpi_efficiency_model_test.cpp) and against the construction within 0.1.
+struct ShmemPop {
+  std::vector<double> work;
+  json report;
+};
+
+ShmemPop traced_pop(const TempDir& tmp, int pes, const std::string& mode) {
+  const auto result = parperf_run_np_with(
+      pes, tmp / "run", {"--trace"}, {PARPERF_PROGRAM_SHMEM_POP_SHMEM, mode, "40", "2"}, launch_options());
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  ShmemPop run;
+  for (std::size_t at = result.err.find(" work "); at != std::string::npos;
+       at = result.err.find(" work ", at + 1))
+    run.work.push_back(std::stod(result.err.substr(at + 6)));
+  run.report = report_json(tmp / "run");
+  return run;
+}
+
+TEST(ShmemPop, UnevenWorkBeforeTheBarrierIsLoadImbalance) {
+  TempDir tmp;
+  const ShmemPop run = traced_pop(tmp, 4, "imbalance");
+  ASSERT_EQ(run.work.size(), 4u);
+  const json& pop = field(run.report, "pop");
+  const double most = *std::max_element(run.work.begin(), run.work.end());
+  const double mean = (run.work[0] + run.work[1] + run.work[2] + run.work[3]) / 4;
+  EXPECT_NEAR(number(pop, "load_balance"), mean / most, 0.03) << pop.dump();
+  EXPECT_NEAR(number(pop, "load_balance"), 4.0 / 7, 0.1) << pop.dump();
+  EXPECT_GT(number(pop, "serialisation_efficiency"), 0.9) << pop.dump();
+  EXPECT_EQ(integer(field(run.report, "clock_repair"), "remaining"), 0);
+}
+
+TEST(ShmemPop, AChainOfWaitUntilAndPutIsSerialisation) {
+  TempDir tmp;
+  const ShmemPop run = traced_pop(tmp, 4, "chain");
+  ASSERT_EQ(run.work.size(), 4u);
+  const json& pop = field(run.report, "pop");
+  const double most = *std::max_element(run.work.begin(), run.work.end());
+  const double all = run.work[0] + run.work[1] + run.work[2] + run.work[3];
+  EXPECT_NEAR(number(pop, "serialisation_efficiency"), most / all, 0.05)
+      << "every wait_until is linked to the put that ended it: " << pop.dump();
+  EXPECT_NEAR(number(pop, "serialisation_efficiency"), 0.25, 0.1) << pop.dump();
+  EXPECT_GT(number(pop, "load_balance"), 0.9);
+  EXPECT_EQ(field(field(run.report, "critical_path"), "locations").size(), 4u)
+      << "the path runs through every PE";
 }
 
 TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
