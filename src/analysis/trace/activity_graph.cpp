@@ -45,7 +45,10 @@ struct LocationBuild {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
   std::vector<Point> points;
-  std::vector<Operation> operations;           // in their events' order: by index, for a binary search
+  std::vector<Operation> operations;  // in their events' order
+  // By event index (a message side's, a collective member's): its place in operations, or kNoNode.
+  // 4 bytes an event while the graph is built, where a binary search an edge end missed the caches.
+  std::vector<std::uint32_t> operation_at;
   std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
   std::vector<std::int64_t> region_instances;  // the join barrier's match after each
 };
@@ -152,6 +155,8 @@ class Builder {
           if (ends_program(s->name)) window_end = std::min(window_end, t);
         }
       }
+      l.operation_at.assign(index, kNoNode);
+      for (std::uint32_t o = 0; o < l.operations.size(); ++o) l.operation_at[l.operations[o].index] = o;
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
@@ -263,12 +268,13 @@ class Builder {
     graph_.operation.reserve(reserved);
     for (const std::size_t i : sequence) {
       LocationBuild& l = built_[i];
-      const bool worker =
-          l.thread != first_thread[l.rank] &&
+      const bool regions =
           std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
-      // Each parallel-region enter's instance: the match of the next join barrier.
-      std::vector<std::int64_t> instance_at(l.points.size(), 0);
-      {
+      const bool worker = l.thread != first_thread[l.rank] && regions;
+      // Each parallel-region enter's instance: the match of the next join barrier (read only at those
+      // enters: nothing to work out, nor 16 bytes a point to clear, on a location without any).
+      std::vector<std::int64_t> instance_at(regions ? l.points.size() : 0, 0);
+      if (regions) {
         std::vector<std::uint32_t> pending;
         std::vector<std::int64_t> join_at(l.points.size(), 0);
         for (const Operation& op : l.operations)
@@ -369,9 +375,8 @@ class Builder {
                                     [](const auto& entry, const auto& k) { return entry.first < k; });
     if (l == location_of_build_.end() || l->first != key) return nullptr;
     const LocationBuild& b = built_[l->second];
-    const auto op = std::lower_bound(b.operations.begin(), b.operations.end(), index,
-                                     [](const Operation& o, std::uint64_t i) { return o.index < i; });
-    return op == b.operations.end() || op->index != index ? nullptr : &*op;
+    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index] : kNoNode;
+    return o == kNoNode ? nullptr : &b.operations[o];
   }
   const Operation* operation(const CallSide& side) const {
     return operation(side.rank, side.thread, side.index);
