@@ -155,6 +155,7 @@ class Builder {
           if (ends_program(s->name)) window_end = std::min(window_end, t);
         }
       }
+      l.operations.shrink_to_fit();  // held until the graph is built: not the slack of its growth
       l.operation_at.assign(index, kNoNode);
       for (std::uint32_t o = 0; o < l.operations.size(); ++o) l.operation_at[l.operations[o].index] = o;
     }
@@ -360,6 +361,9 @@ class Builder {
       for (Operation& op : l.operations)
         for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release})
           if (*q != kNoNode) *q = nodes[*q];
+      // Nodes now: not held beside the graph while it is linked, where building it holds the most.
+      l.points = std::vector<Point>();  // (= {} would only clear it)
+      nodes = std::vector<std::uint32_t>();
     }
     // build_location_ was filled in `sequence` order: index it by build index.
     std::vector<std::uint32_t> by_build(built_.size());
@@ -567,6 +571,11 @@ class Builder {
   }
 
   void index_edges() {
+    // Every link is made: the builder's locations (their operations, 36 bytes an event) are not held
+    // while the index and the order are made, where building the graph held the most.
+    std::vector<LocationBuild>().swap(built_);
+    barriers_.clear();
+    locks_.clear();
     const std::size_t n = graph_.time.size();
     std::vector<std::uint32_t>& begin = graph_.in_begin;
     begin.assign(n + 1, 0);
