@@ -18,10 +18,16 @@ class BusyLocations {
     const auto computes = [&](std::uint32_t k) {
       return g.segment[k] == SegmentKind::useful && g.time[k] > g.time[k - 1];
     };
-    std::size_t count = 0;
+    // Changes, and at most as many steps as distinct times: a computation that follows another
+    // directly (a run of useful segments) starts when that one ends, one step for both.
+    std::size_t count = 0, times = 0;
     for (const GraphLocation& l : g.locations)
-      for (std::uint32_t k = l.first + 1; k < l.end; ++k) count += computes(k) ? 2 : 0;
-    steps_.reserve(count);
+      for (std::uint32_t k = l.first + 1; k < l.end; ++k)
+        if (computes(k)) {
+          count += 2;
+          times += k > l.first + 1 && computes(k - 1) ? 1 : 2;
+        }
+    steps_.reserve(times);
     if (in_order(g, computes)) {
       merge(g, computes);
       return;
@@ -117,7 +123,11 @@ class BusyLocations {
   void step(double t, int delta) {
     if (!steps_.empty()) integral_ += busy_ * (t - steps_.back().time);
     busy_ += delta;
-    steps_.push_back({t, busy_, integral_});
+    // Of the steps at one time, `at` reads only the last: the one kept, with the same values.
+    if (!steps_.empty() && steps_.back().time == t)
+      steps_.back() = {t, busy_, integral_};
+    else
+      steps_.push_back({t, busy_, integral_});
   }
   double at(double t) const {
     const auto after = std::upper_bound(steps_.begin(), steps_.end(), t,
