@@ -96,28 +96,43 @@ class BusyLocations {
     const auto later = [](const Next& a, const Next& b) {
       return std::pair(a.time, a.delta) > std::pair(b.time, b.delta);
     };
-    const auto start_from = [&](std::uint32_t k, std::uint32_t end, std::vector<Next>& heap) {
+    // The location's next computation from node k on: its start.
+    const auto next_from = [&](std::uint32_t k, std::uint32_t end, Next& next) {
       for (; k < end; ++k)
         if (computes(k)) {
-          heap.push_back({g.time[k - 1], 1, k, end});
-          std::push_heap(heap.begin(), heap.end(), later);
-          return;
+          next = {g.time[k - 1], 1, k, end};
+          return true;
         }
+      return false;
     };
     std::vector<Next> heap;
     heap.reserve(g.locations.size());
-    for (const GraphLocation& l : g.locations) start_from(l.first + 1, l.end, heap);
+    for (const GraphLocation& l : g.locations)
+      if (Next n{}; next_from(l.first + 1, l.end, n)) heap.push_back(n);
+    std::make_heap(heap.begin(), heap.end(), later);
+    // The earliest change is taken and its location's next put in its place, sifted down once (a pop
+    // and a push would sift twice).
     while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), later);
-      const Next n = heap.back();
-      heap.pop_back();
+      const Next n = heap.front();
       step(n.time, n.delta);
-      if (n.delta > 0) {
-        heap.push_back({g.time[n.node], -1, n.node, n.end});
-        std::push_heap(heap.begin(), heap.end(), later);
-      } else {
-        start_from(n.node + 1, n.end, heap);
+      Next replacement{};
+      if (n.delta > 0)
+        replacement = {g.time[n.node], -1, n.node, n.end};
+      else if (!next_from(n.node + 1, n.end, replacement)) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+        continue;
       }
+      std::size_t i = 0;
+      for (;;) {
+        std::size_t child = 2 * i + 1;
+        if (child >= heap.size()) break;
+        if (child + 1 < heap.size() && later(heap[child], heap[child + 1])) ++child;  // the earlier
+        if (!later(replacement, heap[child])) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = replacement;
     }
   }
   void step(double t, int delta) {
