@@ -685,7 +685,9 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 void compute_costs(ActivityGraph& g) {
   g.cost.assign(g.nodes(), 0);
   g.bound_by.assign(g.nodes(), kBoundByPrevious);
-  for (const std::uint32_t k : g.order) {
+  // Each node reads only the times, which stay as they are: in the nodes' order, not the dependency
+  // order, the arrays are walked in sequence (the same costs; the order is for passes that move times).
+  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
     const std::uint32_t previous = g.previous(k);
     double ready = -std::numeric_limits<double>::infinity();
     if (!g.is_hub(k)) {
