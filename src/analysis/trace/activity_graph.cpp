@@ -41,14 +41,22 @@ struct Operation {
   std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode;  // points, then nodes
 };
 
+// What a message side or collective member needs of its operation, by its event's index: its place
+// in the location's operations, and (once they are nodes) its begin and end, beside it. A message's
+// sides are spread over every location: one load each, not a second into the operation.
+struct OperationAt {
+  std::uint32_t operation = kNoNode;  // none: no operation at that index
+  std::uint32_t begin = kNoNode, end = kNoNode;
+};
+
 struct LocationBuild {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
   std::vector<Point> points;
   std::vector<Operation> operations;  // in their events' order
-  // By event index (a message side's, a collective member's): its place in operations, or kNoNode.
-  // 4 bytes an event while the graph is built, where a binary search an edge end missed the caches.
-  std::vector<std::uint32_t> operation_at;
+  // By event index (a message side's, a collective member's): 12 bytes an event while the graph is
+  // built, where a binary search for an edge's end missed the caches.
+  std::vector<OperationAt> operation_at;
   std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
   std::vector<std::int64_t> region_instances;  // the join barrier's match after each
 };
@@ -156,8 +164,9 @@ class Builder {
         }
       }
       l.operations.shrink_to_fit();  // held until the graph is built: not the slack of its growth
-      l.operation_at.assign(index, kNoNode);
-      for (std::uint32_t o = 0; o < l.operations.size(); ++o) l.operation_at[l.operations[o].index] = o;
+      l.operation_at.assign(index, {});
+      for (std::uint32_t o = 0; o < l.operations.size(); ++o)
+        l.operation_at[l.operations[o].index].operation = o;
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
@@ -361,6 +370,10 @@ class Builder {
       for (Operation& op : l.operations)
         for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release})
           if (*q != kNoNode) *q = nodes[*q];
+      for (const Operation& op : l.operations) {
+        l.operation_at[op.index].begin = op.begin;
+        l.operation_at[op.index].end = op.end;
+      }
       // Nodes now: not held beside the graph while it is linked, where building it holds the most.
       l.points = std::vector<Point>();  // (= {} would only clear it)
       nodes = std::vector<std::uint32_t>();
@@ -379,11 +392,20 @@ class Builder {
                                     [](const auto& entry, const auto& k) { return entry.first < k; });
     if (l == location_of_build_.end() || l->first != key) return nullptr;
     const LocationBuild& b = built_[l->second];
-    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index] : kNoNode;
+    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index].operation : kNoNode;
     return o == kNoNode ? nullptr : &b.operations[o];
   }
   const Operation* operation(const CallSide& side) const {
     return operation(side.rank, side.thread, side.index);
+  }
+  // The begin and end nodes of a call's operation, or null when it has none.
+  const OperationAt* operation_nodes(const CallSide& side) const {
+    const auto key = std::pair(side.rank, side.thread);
+    const auto l = std::lower_bound(location_of_build_.begin(), location_of_build_.end(), key,
+                                    [](const auto& entry, const auto& k) { return entry.first < k; });
+    if (l == location_of_build_.end() || l->first != key) return nullptr;
+    const std::vector<OperationAt>& at = built_[l->second].operation_at;
+    return side.index < at.size() && at[side.index].operation != kNoNode ? &at[side.index] : nullptr;
   }
 
   void edge(std::uint32_t source, std::uint32_t target, EdgeKind kind, std::uint64_t bytes = 0,
@@ -409,8 +431,8 @@ class Builder {
     graph_.unlinked.sends = communication_.unmatched_sends;
     graph_.unlinked.receives = communication_.unmatched_receives;
     for (const Message& m : communication_.messages) {
-      const Operation* send = operation(m.send);
-      const Operation* receive = operation(m.receive);
+      const OperationAt* send = operation_nodes(m.send);
+      const OperationAt* receive = operation_nodes(m.receive);
       if (!send || !receive) {
         ++graph_.unlinked.outside_window;
         continue;
@@ -431,9 +453,9 @@ class Builder {
         ++graph_.unlinked.nonblocking_collectives;
         continue;
       }
-      std::vector<const Operation*> members;
-      for (const CallSide& m : c.members) members.push_back(operation(m));
-      if (std::any_of(members.begin(), members.end(), [](const Operation* op) { return !op; })) {
+      std::vector<const OperationAt*> members;
+      for (const CallSide& m : c.members) members.push_back(operation_nodes(m));
+      if (std::any_of(members.begin(), members.end(), [](const OperationAt* op) { return !op; })) {
         ++graph_.unlinked.outside_window;
         continue;
       }
