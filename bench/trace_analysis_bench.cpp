@@ -4,6 +4,8 @@
 //
 //   build/bin/parperf-trace-analysis-bench [--benchmark_filter=...]
 //   PARPERF_BENCH_ITERATIONS=4000 build/bin/parperf-trace-analysis-bench   (the large sizes)
+//   build/bin/parperf-trace-analysis-bench --fingerprint   (hashes of every result, 2 to 64 ranks:
+//     a speed-up must print the same lines before and after; analysis_fingerprint.hpp)
 //
 // The run is synthetic and written as trace files to a temporary directory, read as `parperf report`
 // reads them (an index; blocks decompressed and decoded as the analyses reach them). Each rank runs
@@ -29,7 +31,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cinttypes>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -39,6 +43,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
@@ -52,6 +57,7 @@
 #include "analysis/trace/replay.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "analysis/trace/wait_states.hpp"
+#include "analysis_fingerprint.hpp"
 #include "format/site_kinds.hpp"
 #include "format/trace_file.hpp"
 #include "heap_peak.hpp"
@@ -360,9 +366,30 @@ void BM_AnalyseTraces(benchmark::State& state) {
 // Every stage at one size, then the next: one run's figures for a table, each size prepared once.
 void sizes(benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMillisecond)->MinTime(0.05); }
 
+// One line a size: the hashes of the matched communication, the graph as built and as analysed,
+// the critical path, POP factors, delay costs and the replay, with a few values in the clear.
+int print_fingerprints() {
+  for (std::uint32_t ranks = 2; ranks <= 64; ranks *= 2) {
+    const StencilRun run(ranks);
+    const analysis::Communication communication = analysis::match_communication(run.traces);
+    const analysis::ActivityGraph built = analysis::build_activity_graph(run.traces, communication);
+    const analysis::TraceAnalysis a = analysis::analyse_traces(run.traces);
+    std::printf("ranks %2u events %7" PRIu64 " communication %016" PRIx64 " graph %016" PRIx64
+                " repaired %016" PRIx64 " path %016" PRIx64 " pop %016" PRIx64 " delays %016" PRIx64
+                " path_ns %.17g parallel_efficiency %.17g replayed_ns %.17g\n",
+                ranks, run.events, bench::communication_fingerprint(communication),
+                bench::graph_fingerprint(built), bench::graph_fingerprint(*a.graph),
+                bench::critical_path_fingerprint(a.critical_path), bench::pop_fingerprint(a.pop),
+                bench::delay_fingerprint(a.delays), a.critical_path.length_ns,
+                a.pop.overall.parallel_efficiency, a.replayed_ns);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "--fingerprint") return print_fingerprints();
   benchmark::Initialize(&argc, argv);
   for (std::int64_t ranks = 2; ranks <= 64; ranks *= 2) {
     const auto add = [&](const char* name, void (*fn)(benchmark::State&)) {

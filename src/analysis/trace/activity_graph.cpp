@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <unordered_map>
 
 #include "analysis/trace/mpi_call_kinds.hpp"
+#include "analysis/trace/site_index.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 #include "format/site_kinds.hpp"
 
@@ -26,9 +28,10 @@ struct Point {
   double time = 0;
   Role role = Role::enter;
   SegmentKind op_kind = SegmentKind::useful;  // op_begin: what the operation is
-  std::uint32_t ref = 0;                      // enter: interval; op_begin: operation name
   bool parallel = false;                      // enter: of an OpenMP parallel region
+  std::uint32_t ref = 0;                      // enter: interval; op_begin: operation name
 };
+static_assert(sizeof(Point) == 16, "a point a node: the builder holds every location's at once");
 
 // One operation of a location, where its points are.
 struct Operation {
@@ -41,11 +44,22 @@ struct Operation {
   double waited_ns = 0;             // its waiting (wait + sync): after the work run inside it, for a barrier
 };
 
+// What a message side or collective member needs of its operation, by its event's index: its place
+// in the location's operations, and (once they are nodes) its begin and end, beside it. A message's
+// sides are spread over every location: one load each, not a second into the operation.
+struct OperationAt {
+  std::uint32_t operation = kNoNode;  // none: no operation at that index
+  std::uint32_t begin = kNoNode, end = kNoNode;
+};
+
 struct LocationBuild {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
   std::vector<Point> points;
-  std::vector<Operation> operations;           // in their events' order: by index, for a binary search
+  std::vector<Operation> operations;  // in their events' order
+  // By event index (a message side's, a collective member's): 12 bytes an event while the graph is
+  // built, where a binary search for an edge's end missed the caches.
+  std::vector<OperationAt> operation_at;
   std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
   std::vector<std::int64_t> region_instances;  // the join barrier's match after each
 };
@@ -116,11 +130,12 @@ class Builder {
 
   // Reads a rank's threads into points, and cuts them to the rank's window.
   void read_rank(const RankTrace& rank) {
-    std::unordered_map<std::uint32_t, const format::Site*> sites;
-    if (rank.profile)
-      for (const format::Site& s : rank.profile->sites) sites[s.id] = &s;
+    const SiteIndex sites(rank.profile);
+    // Per site (by its slot), worked out when first met: interning gives ids in first-met order.
+    std::vector<std::uint32_t> interval_of(sites.size(), kNoNode);
+    std::vector<std::uint32_t> operation_of(sites.size(), kNoNode);
+    const RankClock& clock = traces_.clocks.of(rank.rank);  // once, not a map lookup an event
     const double ns_per_tick = analysis::ns_per_tick(*rank.trace);
-    std::unordered_map<std::uint32_t, std::uint32_t> interval_of;  // site -> interval
     double window_start = -std::numeric_limits<double>::infinity();
     double window_end = std::numeric_limits<double>::infinity();
     const std::size_t first_location = built_.size();
@@ -133,47 +148,75 @@ class Builder {
       std::uint64_t index = 0;
       for (; stream->next(local, e); ++index) {
         ++graph_.events;
-        const double t = traces_.clocks.apply(rank.rank, local);
+        const double t = clock.apply(local);
         end_operation_by(l, t);
-        const auto site = sites.find(e.site);
-        const format::Site* s = site == sites.end() ? nullptr : site->second;
+        const std::uint32_t slot = sites.slot(e.site);
+        const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
         if (e.kind == format::TraceEventKind::enter) {
           if (!s) continue;
-          auto [it, added] = interval_of.try_emplace(e.site, 0);
-          if (added) it->second = intern_interval(rank, *s);
-          l.points.push_back(
-              {t, Role::enter, SegmentKind::useful, it->second, is_kind(s->kind, SiteKind::omp_parallel)});
+          if (interval_of[slot] == kNoNode) interval_of[slot] = intern_interval(rank, *s);
+          l.points.push_back({t, Role::enter, SegmentKind::useful, is_kind(s->kind, SiteKind::omp_parallel),
+                              interval_of[slot]});
         } else if (e.kind == format::TraceEventKind::leave) {
           if (s) l.points.push_back({t, Role::leave});
         } else if (e.kind == format::TraceEventKind::operation && s) {
-          add_operation(l, *s, e, index, t, ns_per_tick, rank.rank, local);
+          add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local);
           if (starts_program(s->name))
-            window_start = std::max(
-                window_start,
-                traces_.clocks.apply(rank.rank, local + static_cast<double>(e.duration) * ns_per_tick));
+            window_start =
+                std::max(window_start, clock.apply(local + static_cast<double>(e.duration) * ns_per_tick));
           if (ends_program(s->name)) window_end = std::min(window_end, t);
         }
       }
+      l.operations.shrink_to_fit();  // held until the graph is built: not the slack of its growth
+      l.operation_at.assign(index, {});
+      for (std::uint32_t o = 0; o < l.operations.size(); ++o)
+        l.operation_at[l.operations[o].index].operation = o;
     }
-    for (std::size_t i = first_location; i < built_.size(); ++i) {
-      std::vector<Point>& points = built_[i].points;
-      std::vector<std::uint32_t> kept(points.size(), kNoNode);
-      std::vector<std::uint32_t> by_time(points.size());
-      for (std::uint32_t p = 0; p < points.size(); ++p) by_time[p] = p;
+    for (std::size_t i = first_location; i < built_.size(); ++i)
+      cut_to_window(built_[i], window_start, window_end);
+  }
+
+  // Puts a location's points in time order (stable: equal times keep their order) and keeps those
+  // inside [start, end], renumbering its operations' points. The points come nearly always in order
+  // and the window cuts a prefix and a suffix: then the points are only shifted, in place.
+  static void cut_to_window(LocationBuild& l, double start, double end) {
+    std::vector<Point>& points = l.points;
+    bool in_order = true;
+    for (std::size_t p = 0; p < points.size() && in_order; ++p)
+      in_order = !std::isnan(points[p].time) && (p == 0 || !(points[p].time < points[p - 1].time));
+    const auto inside = [&](const Point& point) { return point.time >= start && point.time <= end; };
+    if (in_order) {
+      const auto first = std::find_if(points.begin(), points.end(), inside);
+      const auto last = std::find_if_not(first, points.end(), inside);
+      if (std::none_of(last, points.end(), inside)) {
+        const auto lo = static_cast<std::uint32_t>(first - points.begin());
+        const auto hi = static_cast<std::uint32_t>(last - points.begin());
+        points.erase(last, points.end());
+        points.erase(points.begin(), first);
+        points.shrink_to_fit();  // held until the graph is built: not the slack of its growth
+        for (Operation& op : l.operations)
+          for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
+            if (*p != kNoNode) *p = *p >= lo && *p < hi ? *p - lo : kNoNode;
+        return;
+      }
+    }
+    std::vector<std::uint32_t> kept(points.size(), kNoNode);
+    std::vector<std::uint32_t> by_time(points.size());
+    for (std::uint32_t p = 0; p < points.size(); ++p) by_time[p] = p;
+    if (!in_order)
       std::stable_sort(by_time.begin(), by_time.end(),
                        [&](std::uint32_t a, std::uint32_t b) { return points[a].time < points[b].time; });
-      std::vector<Point> sorted;
-      sorted.reserve(points.size());
-      for (const std::uint32_t p : by_time)
-        if (points[p].time >= window_start && points[p].time <= window_end) {
-          kept[p] = static_cast<std::uint32_t>(sorted.size());
-          sorted.push_back(points[p]);
-        }
-      points = std::move(sorted);
-      for (Operation& op : built_[i].operations)
-        for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
-          if (*p != kNoNode) *p = kept[*p];
-    }
+    std::vector<Point> sorted;
+    sorted.reserve(points.size());
+    for (const std::uint32_t p : by_time)
+      if (inside(points[p])) {
+        kept[p] = static_cast<std::uint32_t>(sorted.size());
+        sorted.push_back(points[p]);
+      }
+    points = std::move(sorted);
+    for (Operation& op : l.operations)
+      for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
+        if (*p != kNoNode) *p = kept[*p];
   }
 
   // An operation is traced when it ends, at its start; when events were traced during it (tasks run
@@ -208,8 +251,10 @@ class Builder {
     l.points[last].time = end;
   }
 
-  void add_operation(LocationBuild& l, const format::Site& s, const format::TraceEvent& e,
-                     std::uint64_t index, double t, double ns_per_tick, std::int64_t rank, double local) {
+  // `name` is the site's interned operation name, set when first needed.
+  void add_operation(LocationBuild& l, const format::Site& s, std::uint32_t& name,
+                     const format::TraceEvent& e, std::uint64_t index, double t, double ns_per_tick,
+                     const RankClock& clock, double local) {
     const std::uint32_t kind = s.kind;
     SegmentKind segment;
     if (format::is_mpi_kind(kind))
@@ -221,12 +266,13 @@ class Builder {
     else
       return;  // atomics, flushes, task creation: part of the work around them
     const auto at = [&](std::uint64_t ticks) {
-      return traces_.clocks.apply(rank, local + static_cast<double>(ticks) * ns_per_tick);
+      return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
     Operation op{index, kind, e.match, s.name};
     op.waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
-    l.points.push_back({t, Role::op_begin, segment, intern_operation(s.name)});
+    if (name == kNoNode) name = intern_operation(s.name);
+    l.points.push_back({t, Role::op_begin, segment, false, name});
     if (is_openmp_lock(kind)) {
       // Acquire to release: waiting until acquired, then the program's work inside.
       op.acquired = static_cast<std::uint32_t>(l.points.size());
@@ -275,12 +321,13 @@ class Builder {
     graph_.operation.reserve(reserved);
     for (const std::size_t i : sequence) {
       LocationBuild& l = built_[i];
-      const bool worker =
-          l.thread != first_thread[l.rank] &&
+      const bool regions =
           std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
-      // Each parallel-region enter's instance: the match of the next join barrier.
-      std::vector<std::int64_t> instance_at(l.points.size(), 0);
-      {
+      const bool worker = l.thread != first_thread[l.rank] && regions;
+      // Each parallel-region enter's instance: the match of the next join barrier (read only at those
+      // enters: nothing to work out, nor 16 bytes a point to clear, on a location without any).
+      std::vector<std::int64_t> instance_at(regions ? l.points.size() : 0, 0);
+      if (regions) {
         std::vector<std::uint32_t> pending;
         std::vector<std::int64_t> join_at(l.points.size(), 0);
         for (const Operation& op : l.operations)
@@ -368,12 +415,19 @@ class Builder {
         graph_.start_ns = std::min(graph_.start_ns, graph_.time[g.first]);
         graph_.end_ns = std::max(graph_.end_ns, graph_.time[g.end - 1]);
       }
-      location_of_build_.emplace(std::pair(l.rank, l.thread), i);
+      location_of_build_.push_back({std::pair(l.rank, l.thread), i});  // in (rank, thread) order
       build_location_.push_back(location);
       graph_.locations.push_back(g);
       for (Operation& op : l.operations)
         for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
           if (*q != kNoNode) *q = nodes[*q];
+      for (const Operation& op : l.operations) {
+        l.operation_at[op.index].begin = op.begin;
+        l.operation_at[op.index].end = op.end;
+      }
+      // Nodes now: not held beside the graph while it is linked, where building it holds the most.
+      l.points = std::vector<Point>();  // (= {} would only clear it)
+      nodes = std::vector<std::uint32_t>();
     }
     // build_location_ was filled in `sequence` order: index it by build index.
     std::vector<std::uint32_t> by_build(built_.size());
@@ -384,15 +438,25 @@ class Builder {
 
   // The operation of a rank's thread whose event was the `index`-th of its stream.
   const Operation* operation(std::int64_t rank, std::uint32_t thread, std::uint64_t index) const {
-    const auto l = location_of_build_.find(std::pair(rank, thread));
-    if (l == location_of_build_.end()) return nullptr;
+    const auto key = std::pair(rank, thread);
+    const auto l = std::lower_bound(location_of_build_.begin(), location_of_build_.end(), key,
+                                    [](const auto& entry, const auto& k) { return entry.first < k; });
+    if (l == location_of_build_.end() || l->first != key) return nullptr;
     const LocationBuild& b = built_[l->second];
-    const auto op = std::lower_bound(b.operations.begin(), b.operations.end(), index,
-                                     [](const Operation& o, std::uint64_t i) { return o.index < i; });
-    return op == b.operations.end() || op->index != index ? nullptr : &*op;
+    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index].operation : kNoNode;
+    return o == kNoNode ? nullptr : &b.operations[o];
   }
   const Operation* operation(const CallSide& side) const {
     return operation(side.rank, side.thread, side.index);
+  }
+  // The begin and end nodes of a call's operation, or null when it has none.
+  const OperationAt* operation_nodes(const CallSide& side) const {
+    const auto key = std::pair(side.rank, side.thread);
+    const auto l = std::lower_bound(location_of_build_.begin(), location_of_build_.end(), key,
+                                    [](const auto& entry, const auto& k) { return entry.first < k; });
+    if (l == location_of_build_.end() || l->first != key) return nullptr;
+    const std::vector<OperationAt>& at = built_[l->second].operation_at;
+    return side.index < at.size() && at[side.index].operation != kNoNode ? &at[side.index] : nullptr;
   }
 
   void edge(std::uint32_t source, std::uint32_t target, EdgeKind kind, std::uint64_t bytes = 0,
@@ -418,8 +482,8 @@ class Builder {
     graph_.unlinked.sends = communication_.unmatched_sends;
     graph_.unlinked.receives = communication_.unmatched_receives;
     for (const Message& m : communication_.messages) {
-      const Operation* send = operation(m.send);
-      const Operation* receive = operation(m.receive);
+      const OperationAt* send = operation_nodes(m.send);
+      const OperationAt* receive = operation_nodes(m.receive);
       if (!send || !receive) {
         ++graph_.unlinked.outside_window;
         continue;
@@ -440,9 +504,9 @@ class Builder {
         ++graph_.unlinked.nonblocking_collectives;
         continue;
       }
-      std::vector<const Operation*> members;
-      for (const CallSide& m : c.members) members.push_back(operation(m));
-      if (std::any_of(members.begin(), members.end(), [](const Operation* op) { return !op; })) {
+      std::vector<const OperationAt*> members;
+      for (const CallSide& m : c.members) members.push_back(operation_nodes(m));
+      if (std::any_of(members.begin(), members.end(), [](const OperationAt* op) { return !op; })) {
         ++graph_.unlinked.outside_window;
         continue;
       }
@@ -580,12 +644,25 @@ class Builder {
   }
 
   void index_edges() {
+    // Every link is made: the builder's locations (their operations, 36 bytes an event) are not held
+    // while the index and the order are made, where building the graph held the most.
+    std::vector<LocationBuild>().swap(built_);
+    barriers_.clear();
+    locks_.clear();
     const std::size_t n = graph_.time.size();
-    std::stable_sort(graph_.edges.begin(), graph_.edges.end(),
-                     [](const GraphEdge& a, const GraphEdge& b) { return a.target < b.target; });
-    graph_.in_begin.assign(n + 1, 0);
-    for (const GraphEdge& e : graph_.edges) ++graph_.in_begin[e.target + 1];
-    for (std::size_t k = 0; k < n; ++k) graph_.in_begin[k + 1] += graph_.in_begin[k];
+    std::vector<std::uint32_t>& begin = graph_.in_begin;
+    begin.assign(n + 1, 0);
+    for (const GraphEdge& e : graph_.edges) ++begin[e.target + 1];
+    for (std::size_t k = 0; k < n; ++k) begin[k + 1] += begin[k];
+    // A counting sort by target, stable as the edges' order within a target matters (bound_by names the
+    // first of equal sources): placed from the last edge back, each at its target's end, which moves
+    // begin[target + 1] to the target's start; shifting by one then gives every node its start.
+    std::vector<GraphEdge> by_target(graph_.edges.size());
+    for (auto e = graph_.edges.rbegin(); e != graph_.edges.rend(); ++e)
+      by_target[--begin[e->target + 1]] = *e;
+    std::move(begin.begin() + 1, begin.end(), begin.begin());
+    begin[n] = static_cast<std::uint32_t>(by_target.size());
+    graph_.edges = std::move(by_target);
     graph_.cost.assign(n, 0);
   }
 
@@ -660,7 +737,8 @@ class Builder {
   std::vector<LocationBuild> built_;
   std::vector<std::vector<std::uint32_t>> node_of_point_;
   std::vector<std::uint32_t> build_location_;
-  std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> location_of_build_;
+  // By (rank, thread): a binary search per message side and collective member, the first of equals.
+  std::vector<std::pair<std::pair<std::int64_t, std::uint32_t>, std::size_t>> location_of_build_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> region_enters_;
   std::map<std::tuple<std::int64_t, std::int64_t, std::uint32_t>, std::vector<const Operation*>> barriers_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Operation*>> locks_;
@@ -680,7 +758,9 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 void compute_costs(ActivityGraph& g) {
   g.cost.assign(g.nodes(), 0);
   g.bound_by.assign(g.nodes(), kBoundByPrevious);
-  for (const std::uint32_t k : g.order) {
+  // Each node reads only the times, which stay as they are: in the nodes' order, not the dependency
+  // order, the arrays are walked in sequence (the same costs; the order is for passes that move times).
+  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
     const std::uint32_t previous = g.previous(k);
     double ready = -std::numeric_limits<double>::infinity();
     if (!g.is_hub(k)) {

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <deque>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
 
 #include "analysis/trace/mpi_call_kinds.hpp"
+#include "analysis/trace/site_index.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 
 namespace parperf::analysis {
@@ -24,32 +24,81 @@ struct CommunicatorIdentity {
   std::uint32_t size = 0;
 };
 
-// What one rank's events refer to, looked up once.
+// What one site is to the matching, worked out once: its kind, name, and class of one-sided
+// transfer (the site-kind table is searched linearly).
+struct SiteFacts {
+  std::uint32_t kind = 0;
+  std::string_view name;
+  const format::SiteKindInfo* one_sided = nullptr;  // a put's or get's row, else null
+};
+
+// What one rank's events refer to, looked up once: per event, only table loads (the sites and
+// communicators by id, densely numbered by the collectors) and no map of the rank's clock.
 struct RankContext {
   const RankTrace* trace = nullptr;
   double ns_per_tick = 1;
-  std::unordered_map<std::uint32_t, const format::Site*> sites;
-  std::unordered_map<std::uint32_t, CommunicatorIdentity> communicators;  // by the events' id (+1)
+  const RankClock* clock = nullptr;
+  SiteIndex sites;
+  std::vector<SiteFacts> facts;                                    // by site slot
+  std::vector<std::optional<CommunicatorIdentity>> communicators;  // by the events' id (+1), when dense
+  std::unordered_map<std::uint32_t, CommunicatorIdentity> sparse_communicators;  // else
 
-  explicit RankContext(const RankTrace& rank)
-      : trace(&rank), ns_per_tick(analysis::ns_per_tick(*rank.trace)) {
+  RankContext(const RankTrace& rank, const ClockCorrection& clocks)
+      : trace(&rank),
+        ns_per_tick(analysis::ns_per_tick(*rank.trace)),
+        clock(&clocks.of(rank.rank)),
+        sites(rank.profile) {
     if (!rank.profile) return;
-    for (const format::Site& s : rank.profile->sites) sites[s.id] = &s;
-    for (const format::Communicator& c : rank.profile->mpi.communicators)
-      communicators[c.id + 1] = {c.members_hash, c.ordinal, c.size};
+    facts.reserve(rank.profile->sites.size());
+    for (const format::Site& s : rank.profile->sites) {
+      const format::SiteKindInfo* info = format::site_kind_info(s.kind);
+      const bool one_sided =
+          info && (info->site_class == format::SiteClass::put || info->site_class == format::SiteClass::get);
+      facts.push_back({s.kind, s.name, one_sided ? info : nullptr});
+    }
+    const auto& all = rank.profile->mpi.communicators;
+    std::uint64_t largest = 0;
+    for (const format::Communicator& c : all) largest = std::max<std::uint64_t>(largest, c.id + 1ull);
+    const bool dense = largest < 4 * all.size() + 64;
+    if (dense) communicators.resize(all.empty() ? 0 : largest + 1);
+    for (const format::Communicator& c : all) {
+      const CommunicatorIdentity id{c.members_hash, c.ordinal, c.size};
+      if (dense)
+        communicators[c.id + 1] = id;
+      else
+        sparse_communicators[c.id + 1] = id;
+    }
   }
-  std::uint32_t kind_of(std::uint32_t site) const {
-    const auto it = sites.find(site);
-    return it == sites.end() ? 0 : it->second->kind;
+  const SiteFacts* facts_of(std::uint32_t site) const {
+    const std::uint32_t slot = sites.slot(site);
+    return slot == SiteIndex::kNone ? nullptr : &facts[slot];
   }
-  std::string_view name_of(std::uint32_t site) const {
-    const auto it = sites.find(site);
-    return it == sites.end() ? std::string_view{} : std::string_view(it->second->name);
+  const CommunicatorIdentity* communicator(std::uint32_t id) const {
+    if (!sparse_communicators.empty()) {
+      const auto it = sparse_communicators.find(id);
+      return it == sparse_communicators.end() ? nullptr : &it->second;
+    }
+    return id < communicators.size() && communicators[id] ? &*communicators[id] : nullptr;
   }
 };
 
 using MessageKey = std::tuple<std::int64_t, std::int64_t, std::uint64_t, std::uint32_t, std::int64_t>;
 using InstanceKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
+
+// The queues are only ever found by their key, never walked in order (finish() only sums them):
+// hashed, not a tree of tuples compared field by field.
+struct KeyHash {
+  template <class... T>
+  std::size_t operator()(const std::tuple<T...>& key) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    std::apply(
+        [&](const auto&... field) {
+          ((h = (h ^ static_cast<std::uint64_t>(field)) * 0xFF51AFD7ED558CCDull, h ^= h >> 32), ...);
+        },
+        key);
+    return static_cast<std::size_t>(h);
+  }
+};
 
 struct PendingSend {
   CallSide side;
@@ -58,9 +107,10 @@ struct PendingSend {
 
 struct Matcher {
   Communication result;
-  std::map<MessageKey, std::deque<PendingSend>> sends;
-  std::map<MessageKey, std::deque<CallSide>> receives;
-  std::map<InstanceKey, std::pair<CollectiveInstance, std::uint32_t>> open_instances;  // with the size
+  std::unordered_map<MessageKey, std::deque<PendingSend>, KeyHash> sends;
+  std::unordered_map<MessageKey, std::deque<CallSide>, KeyHash> receives;
+  std::unordered_map<InstanceKey, std::pair<CollectiveInstance, std::uint32_t>, KeyHash>
+      open_instances;  // with the size
 
   void send(const MessageKey& key, const CallSide& side, std::uint64_t bytes) {
     auto waiting = receives.find(key);
@@ -117,19 +167,16 @@ struct Matcher {
 };
 
 // The put or get `e` is, or nothing for another operation.
-std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, const TimelineEvent& e,
-                                                   const ClockCorrection& clocks) {
-  const format::SiteKindInfo* info = format::site_kind_info(rank.kind_of(e.event.site));
-  if (!info || (info->site_class != format::SiteClass::put && info->site_class != format::SiteClass::get))
-    return std::nullopt;
+std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, const SiteFacts* site,
+                                                   const TimelineEvent& e) {
+  const format::SiteKindInfo* info = site ? site->one_sided : nullptr;
+  if (!info) return std::nullopt;
   OneSidedTransfer t;
-  t.origin = {e.rank,
-              e.thread,
-              e.event.site,
-              static_cast<std::uint32_t>(info->kind),
-              e.time_ns,
-              clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick),
-              e.index};
+  t.origin = {
+      e.rank,       e.thread,
+      e.event.site, static_cast<std::uint32_t>(info->kind),
+      e.time_ns,    rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick),
+      e.index};
   t.target = e.event.partner;
   t.put = info->site_class == format::SiteClass::put;
   t.bytes = e.event.bytes;
@@ -139,32 +186,45 @@ std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, cons
 }  // namespace
 
 Communication match_communication(const TraceRun& traces) {
-  std::unordered_map<std::int64_t, RankContext> ranks;
-  for (const RankTrace& rank : traces.ranks) ranks.try_emplace(rank.rank, rank);
+  // Each rank's context, the first trace of a rank as the streams find it; by rank in a table when
+  // the ranks are numbered densely (always, for MPI), else in a hash map.
+  std::unordered_map<std::int64_t, RankContext> sparse_ranks;
+  for (const RankTrace& rank : traces.ranks) sparse_ranks.try_emplace(rank.rank, rank, traces.clocks);
+  std::vector<const RankContext*> dense_ranks;  // a rank not in it is looked up in the map
+  if (std::all_of(traces.ranks.begin(), traces.ranks.end(), [&](const RankTrace& r) {
+        return r.rank >= 0 && static_cast<std::uint64_t>(r.rank) < 4 * traces.ranks.size() + 64;
+      }))
+    for (const auto& [number, context] : sparse_ranks) {
+      if (dense_ranks.size() <= static_cast<std::size_t>(number))
+        dense_ranks.resize(static_cast<std::size_t>(number) + 1, nullptr);
+      dense_ranks[static_cast<std::size_t>(number)] = &context;
+    }
   Matcher matcher;
   auto streams = all_thread_streams(traces);
   merge_timeline(streams, traces.clocks, [&](const TimelineEvent& e) {
     if (e.event.kind != format::TraceEventKind::operation) return;
-    const RankContext& rank = ranks.at(e.rank);
+    const auto number = static_cast<std::uint64_t>(e.rank);
+    const RankContext& rank =
+        number < dense_ranks.size() && dense_ranks[number] ? *dense_ranks[number] : sparse_ranks.at(e.rank);
+    const SiteFacts* site = rank.facts_of(e.event.site);
     if (e.event.partner >= 0)
-      if (const auto transfer = one_sided_transfer(rank, e, traces.clocks))
+      if (const auto transfer = one_sided_transfer(rank, site, e))
         matcher.result.one_sided.push_back(*transfer);
     if (e.event.communicator == 0) return;
-    const auto communicator = rank.communicators.find(e.event.communicator);
-    if (communicator == rank.communicators.end()) return;  // not in the profile: no identity to match on
-    const CommunicatorIdentity& id = communicator->second;
+    const CommunicatorIdentity* communicator = rank.communicator(e.event.communicator);
+    if (!communicator) return;  // not in the profile: no identity to match on
+    const CommunicatorIdentity& id = *communicator;
     CallSide side;
     side.rank = e.rank;
     side.thread = e.thread;
     side.site = e.event.site;
-    side.kind = rank.kind_of(e.event.site);
+    side.kind = site ? site->kind : 0;
     side.start_ns = e.time_ns;
-    side.end_ns =
-        traces.clocks.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
+    side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
     side.index = e.index;
     if (format::is_mpi_collective_kind(side.kind)) {
       matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
-                         side, rank.name_of(e.event.site), e.event.partner);
+                         side, site ? site->name : std::string_view{}, e.event.partner);
       return;
     }
     if (e.event.partner < 0) return;

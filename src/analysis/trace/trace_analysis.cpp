@@ -5,7 +5,7 @@
 namespace parperf::analysis {
 
 TraceAnalysis analyse_traces(const TraceRun& traces) {
-  const Communication communication = match_communication(traces);
+  Communication communication = match_communication(traces);
   TraceAnalysis a;
   a.ranks = traces.ranks.size();
   a.messages = communication.messages.size();
@@ -16,6 +16,9 @@ TraceAnalysis analyse_traces(const TraceRun& traces) {
   a.clock = check_clocks(communication);
   a.waits = find_wait_states(traces, communication);
   auto graph = std::make_shared<ActivityGraph>(build_activity_graph(traces, communication));
+  // Everything after reads the graph only: the matched messages (0.18 an event, 112 bytes each) are
+  // not held beside it through the critical path, where the analysis holds the most.
+  communication = {};
   a.repair = repair_clock_condition(*graph);
   a.network = fit_network(*graph);
   ReplayChanges as_measured;
