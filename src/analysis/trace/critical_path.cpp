@@ -244,17 +244,25 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
     k = e.source;
   }
   // Every interval, with its time off the path too: one that is long and not on it is hidden.
-  // Summed by interval in node order, then into the rows (each row's total starts at 0).
-  std::vector<double> total(g.intervals.size(), 0);
-  std::vector<std::uint8_t> has_time(g.intervals.size(), 0);
+  // Summed by stack frame in node order, then each frame's sum into the intervals on it: the nodes
+  // are many, the frames few.
+  std::vector<double> by_frame(g.stacks.size(), 0);
+  std::vector<std::uint8_t> frame_has_time(g.stacks.size(), 0);
   for (std::uint32_t n = 0; n < g.nodes(); ++n) {
     if (g.is_hub(n) || g.cost[n] <= 0) continue;
+    by_frame[g.stack[n]] += g.cost[n];
+    frame_has_time[g.stack[n]] = 1;
+  }
+  std::vector<double> total(g.intervals.size(), 0);
+  std::vector<std::uint8_t> has_time(g.intervals.size(), 0);
+  for (std::uint32_t frame = 1; frame < g.stacks.size(); ++frame) {
+    if (!frame_has_time[frame]) continue;
     seen.clear();
-    for (std::uint32_t f = g.stack[n]; f != 0; f = g.stacks[f].parent) {
+    for (std::uint32_t f = frame; f != 0; f = g.stacks[f].parent) {
       const std::uint32_t i = g.stacks[f].interval;
       if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
       seen.push_back(i);
-      total[i] += g.cost[n];
+      total[i] += by_frame[frame];
       has_time[i] = 1;
     }
   }

@@ -12,9 +12,10 @@
  *              efficiency 1/N, load balance and transfer efficiency 1.
  *   pipeline   `chain`, and rank 0 also works 1.5 units in interval "side" after its send: hidden
  *              behind the other ranks' stages from 3 ranks on ("side" has no time on the critical path).
- *   exchange   each round every rank works one unit in "work", then exchanges `bytes` bytes with both
- *              neighbours of a ring (MPI_Sendrecv twice): with large messages transfer efficiency < 1,
- *              and `parperf whatif --ideal-network` predicts the run with 8-byte messages.
+ *   exchange   each round every rank works one unit in "work", then sends `bytes` bytes to each neighbour
+ *              of a ring and receives as many from each (MPI_Send and MPI_Recv, even ranks sending
+ *              first; N even or 2): with large messages transfer efficiency < 1, and `parperf whatif
+ *              --ideal-network` predicts the run with 8-byte messages.
  *
  * Work sleeps (mpi_work.h). Each rank prints on stderr the work it really did, in seconds:
  * "pop_cases: rank R work W s", for the tests to derive the expected factors on a busy machine. */
@@ -76,10 +77,14 @@ int main(int argc, char** argv) {
     } else {
       work_in(&work_site, unit);
       const int right = (rank + 1) % size, left = (rank + size - 1) % size;
-      MPI_Sendrecv(out, (int)bytes, MPI_BYTE, right, 1, in, (int)bytes, MPI_BYTE, left, 1, MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE);
-      MPI_Sendrecv(out, (int)bytes, MPI_BYTE, left, 2, in, (int)bytes, MPI_BYTE, right, 2, MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE);
+      /* Even ranks send first, odd ones receive first: blocking sends of large messages wait for
+       * their receives, and every rank both sends and receives in each direction. */
+      for (int direction = 0; direction < 2; ++direction) {
+        const int to = direction ? left : right, from = direction ? right : left;
+        if (rank % 2 == 0) MPI_Send(out, (int)bytes, MPI_BYTE, to, direction, MPI_COMM_WORLD);
+        MPI_Recv(in, (int)bytes, MPI_BYTE, from, direction, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rank % 2 == 1) MPI_Send(out, (int)bytes, MPI_BYTE, to, direction, MPI_COMM_WORLD);
+      }
     }
     if (strcmp(name, "exchange")) MPI_Barrier(MPI_COMM_WORLD);
   }
