@@ -239,6 +239,8 @@ void run_report(const ReportCommandOptions& o) {
   }
   const analysis::PopFactors profile_factors = profile_pop(built);
   const analysis::Pop* traced_pop = traced ? &traced->pop : nullptr;
+  built.pop = profile_factors;
+  if (traced) built.traced_pop = traced->pop;
   if (o.folded) {
     fmt::print("{}", report::folded_stacks_text(analyzed.samples));
     if (!analyzed.samples.sampled)
@@ -266,7 +268,6 @@ void run_report(const ReportCommandOptions& o) {
     fmt::print("{}\n", report::json_text(json));
   } else {
     fmt::print("{}", report::render_text(built, text_options(o)));
-    fmt::print("\n{}", report::pop_text(profile_factors, traced_pop));
     if (traced) {
       fmt::print("\n{}", report::critical_path_text(*traced));
       fmt::print("\n{}", report::delay_costs_text(*traced));

@@ -68,10 +68,8 @@ std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* t
   const std::optional<analysis::PopFactors> all = o;
   const std::optional<analysis::PopFactors> mpi = traced ? traced->mpi : std::nullopt;
   const std::optional<analysis::PopFactors> omp = traced ? traced->openmp : std::nullopt;
-  std::string out = "POP efficiency factors";
-  out += traced ? " (from the event trace)\n" : " (from the profile)\n";
-  out += fmt::format("  {:<28}{:>10}{:>10}{:>10}\n", "", "overall", mpi ? traced->processes : "",
-                     omp ? "OpenMP" : "");
+  std::string out = fmt::format("  {:<28}{:>10}{:>10}{:>10}\n", "", "overall", mpi ? traced->processes : "",
+                                omp ? "OpenMP" : "");
   const auto row = [&](const char* name, auto field) {
     out +=
         fmt::format("  {:<28}{}{}{}\n", name, cell(all, field), mpi ? cell(mpi, field) : std::string(10, ' '),

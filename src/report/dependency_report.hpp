@@ -13,8 +13,8 @@
 
 namespace parperf::report {
 
-// The POP factors: from the trace when there is one, else the three a profile gives (the others
-// named as needing --trace).
+// The POP factors' table (without a title): from the trace when there is one, else the three a
+// profile gives (the others named as needing --trace).
 std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* traced);
 nlohmann::ordered_json pop_json(const analysis::PopFactors& overall, const analysis::Pop* traced);
 

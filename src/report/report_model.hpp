@@ -17,6 +17,7 @@
 #include "analysis/probe_compensation.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/src_points.hpp"
+#include "analysis/trace/pop_factors.hpp"
 #include "format/records.hpp"
 
 namespace parperf::report {
@@ -118,6 +119,10 @@ struct Report {
   std::vector<analysis::CommunicatorMatch> collectives;
   // The sampled call paths by interval (`parperf run --sample`); `sampled` false without samples.
   analysis::SampleProfile samples;
+  // The POP efficiency factors (docs/efficiency-model.md): the profile's, and the trace's when the run
+  // has one; the text report shows them after the findings.
+  std::optional<analysis::PopFactors> pop;
+  std::optional<analysis::Pop> traced_pop;
 };
 
 }  // namespace parperf::report

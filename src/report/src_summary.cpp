@@ -294,9 +294,17 @@ std::string main_finding_text(const Finding& f) {
   std::string text = finding_sentence(f);
   if (f.sampled_cause && !text.empty())
     text += "; the samples show why: " + sampled_cause_text(*f.sampled_cause);
-  if (f.replayed_gain && !text.empty())
-    text += fmt::format("; replaying the trace with {} shortens the run by {}", f.replay,
-                        format_duration(*f.replayed_gain));
+  if (f.replayed_gain && !text.empty()) {
+    const double share = f.evidence_value("replayed_share");
+    if (share < 0.01)
+      text += fmt::format(
+          "; replaying the trace with {} does not shorten the run: what makes it wait is not "
+          "that imbalance",
+          f.replay);
+    else
+      text += fmt::format("; replaying the trace with {} shortens the run by {} ({})", f.replay,
+                          format_duration(*f.replayed_gain), percent(share));
+  }
   return text;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/dependency_report.hpp"
 #include "report/interval_kind.hpp"
 #include "report/interval_overview.hpp"
 #include "report/loop_balance_text.hpp"
@@ -248,6 +249,13 @@ std::string render_text(const Report& report, const TextOptions& options) {
   Out out(text);
   render_run(out, report.run, style);
   render_findings(out, report, style);
+  if (report.pop) {
+    const analysis::Pop* traced = report.traced_pop ? &*report.traced_pop : nullptr;
+    fmt::format_to(out, "\n{}\n{}",
+                   style.heading(traced ? "== POP EFFICIENCY FACTORS, from the event trace"
+                                        : "== POP EFFICIENCY FACTORS, from the profile"),
+                   pop_text(*report.pop, traced));
+  }
   render_interval_overview(out, report, style, rows.intervals);
   render_src_points(out, report, style, rows.other_tables);
   render_loop_list(out, report.loops, style, rows.other_tables);

@@ -79,6 +79,8 @@ void add_replayed_gains(std::vector<Finding>& findings, const TraceAnalysis& a) 
     const WhatIf w = what_if(a, changes);
     f.replayed_gain = std::max(0.0, w.gain_ns()) * 1e-9;
     f.replay = w.changes.empty() ? std::string() : w.changes.front();
+    f.evidence.push_back(
+        {"replayed_share", w.measured_ns > 0 ? std::max(0.0, w.gain_ns()) / w.measured_ns : 0});
   }
 }
 
