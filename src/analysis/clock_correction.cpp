@@ -74,7 +74,8 @@ void align_by_start_times(const std::vector<format::Profile>& profiles, ClockCor
     RankClock clock;
     clock.rank = p.process.rank;
     clock.corrected = true;
-    clock.offset = static_cast<double>(static_cast<std::int64_t>(p.process.start_unix_ns - first->process.start_unix_ns));
+    clock.offset = static_cast<double>(
+        static_cast<std::int64_t>(p.process.start_unix_ns - first->process.start_unix_ns));
     clock.offset_init = clock.offset;
     result.clocks[clock.rank] = clock;
   }
