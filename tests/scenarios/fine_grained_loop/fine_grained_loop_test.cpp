@@ -3,10 +3,11 @@
 // the iteration).
 //
 // Expected: the compensated mean iteration time of the fastest annotated round is within 4 % of the
-// program's own time per iteration without probes (the fastest of three plain rounds); the figures
-// as measured (--no-compensation) are longer by exactly what the report says it took out per
-// iteration: one mark and one entry. The 4 % bound fails an uncompensated report whenever the
-// probes cost more than 4 % of an iteration (12 ns), which the machine's calibration shows.
+// program's own time per iteration without probes (the fastest of three plain rounds), or within
+// half of what the probes cost an iteration when that is more; the figures as measured
+// (--no-compensation) are longer by exactly what the report says it took out per iteration: one
+// mark and one entry. An uncompensated report (or one that takes the probes out twice) is off by
+// their whole cost, twice the bound.
 //
 // On a busy machine (the suite runs two tests at a time, and other work may run beside it) a round
 // whose iterations are preempted lasts longer by the preemption's length spread over its
@@ -71,14 +72,21 @@ TEST(FineGrainedLoop, IterationsAreReportedAsLongAsTheyRunWithoutProbes) {
         << "compensation takes one mark and one entry out of every iteration";
     EXPECT_FALSE(raw["run"]["probe_compensation"]["applied"].get<bool>())
         << "--no-compensation reports as measured";
-    if (std::abs(compensated_mean - plain) <= 0.04 * plain) return;
+    // What is left is the calibration's error: the probes' cost is measured apart, at start, and on
+    // this VM one run's calibration differs from another's by up to a third (entry 44 to 69 ns). Within
+    // half the probes' cost (or 4 %) the compensation works; without it, or taken out twice, the
+    // error is the whole cost.
+    const double tolerance = std::max(0.04 * plain, 0.5 * per_iteration);
+    if (std::abs(compensated_mean - plain) <= tolerance) return;
     attempts += "\n  run " + std::to_string(attempt) + ": an iteration runs " + std::to_string(plain * 1e9) +
                 " ns without probes; parperf reports " + std::to_string(compensated_mean * 1e9) +
                 " ns (as measured: " + std::to_string(raw_mean * 1e9) + " ns; probes " + probes.dump() + ")";
   }
-  ADD_FAILURE() << "in none of " << kAttempts
-                << " runs is the compensated iteration time within 4 % of the time without probes:"
-                << attempts;
+  ADD_FAILURE()
+      << "in none of " << kAttempts
+      << " runs is the compensated iteration time within 4 % of the time without probes, or half the "
+         "probes' cost:"
+      << attempts;
 }
 
 }  // namespace
