@@ -1,6 +1,5 @@
 #include "analysis/trace/activity_graph.hpp"
 
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
@@ -775,24 +774,6 @@ void compute_costs(ActivityGraph& g) {
     }
     if (!g.is_hub(k)) g.cost[k] = std::max(0.0, g.time[k] - ready);
   }
-}
-
-bool stack_contains(const ActivityGraph& graph, std::uint32_t stack, std::uint32_t interval) {
-  for (; stack != 0; stack = graph.stacks[stack].parent)
-    if (graph.stacks[stack].interval == interval) return true;
-  return false;
-}
-
-std::string location_name(const ActivityGraph& graph, std::uint32_t location) {
-  const GraphLocation& l = graph.locations[location];
-  const bool ranks = std::any_of(graph.locations.begin(), graph.locations.end(),
-                                 [&](const GraphLocation& o) { return o.rank != l.rank; });
-  const bool threads =
-      std::any_of(graph.locations.begin(), graph.locations.end(),
-                  [&](const GraphLocation& o) { return o.rank == l.rank && o.thread != l.thread; });
-  if (ranks && threads) return fmt::format("rank {} thread {}", l.rank, l.thread);
-  if (ranks) return fmt::format("rank {}", l.rank);
-  return fmt::format("thread {}", l.thread);
 }
 
 }  // namespace parperf::analysis

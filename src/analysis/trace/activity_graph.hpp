@@ -159,10 +159,4 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 // at least 0; a location's first node costs its time since the run's start. And what bound it.
 void compute_costs(ActivityGraph& graph);
 
-// Whether frame `stack` has interval `interval` anywhere on it.
-bool stack_contains(const ActivityGraph& graph, std::uint32_t stack, std::uint32_t interval);
-
-// "rank 2", "rank 2 thread 1", "thread 1" (one rank), for the reports.
-std::string location_name(const ActivityGraph& graph, std::uint32_t location);
-
 }  // namespace parperf::analysis
