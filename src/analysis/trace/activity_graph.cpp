@@ -1,6 +1,5 @@
 #include "analysis/trace/activity_graph.hpp"
 
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
