@@ -61,6 +61,26 @@ std::string cell(const std::optional<analysis::PopFactors>& f,
   return f && ((*f).*field) ? fmt::format("{:>10.3f}", *((*f).*field)) : fmt::format("{:>10}", "-");
 }
 
+// The phases' factors (recording switched by parperf_control, MPI_Pcontrol, omp_control_tool): the
+// table above is over their time.
+std::string phases_text(const analysis::Pop& pop) {
+  std::string out =
+      fmt::format("  Over the {} recorded phases; recording was off for {} between them. By phase:\n",
+                  pop.phases.size(), format_duration(seconds(pop.paused_ns)));
+  out += fmt::format("  {:<7}{:>12}{:>10}{:>10}{:>10}{:>10}{:>10}\n", "phase", "time", "PE", "LB", "CommE",
+                     "SerE", "TransE");
+  for (const analysis::PopPhase& p : pop.phases) {
+    const std::optional<analysis::PopFactors> f = p.overall;
+    out += fmt::format("  {:<7}{:>12}{}{}{}{}{}\n", p.phase, format_duration(seconds(p.run_time_ns())),
+                       cell(f, &analysis::PopFactors::parallel_efficiency),
+                       cell(f, &analysis::PopFactors::load_balance),
+                       cell(f, &analysis::PopFactors::communication_efficiency),
+                       cell(f, &analysis::PopFactors::serialisation_efficiency),
+                       cell(f, &analysis::PopFactors::transfer_efficiency));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* traced) {
@@ -88,6 +108,7 @@ std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* t
   else
     out +=
         "  Serialisation and transfer efficiency need the event trace: record with `parperf run --trace`.\n";
+  if (traced && !traced->phases.empty()) out += phases_text(*traced);
   return out;
 }
 
@@ -102,6 +123,22 @@ json pop_json(const analysis::PopFactors& overall, const analysis::Pop* traced) 
     j["ideal_network_time"] = seconds(traced->ideal_mpi_time_ns);
     j["max_useful"] = seconds(traced->max_useful_ns);
     j["mean_useful"] = seconds(traced->mean_useful_ns);
+    j["phases"] = json::array();
+    for (const analysis::PopPhase& p : traced->phases) {
+      json phase{{"phase", p.phase},
+                 {"ranks", p.ranks},
+                 {"begin", seconds(p.begin_ns)},
+                 {"end", seconds(p.end_ns)},
+                 {"run_time", seconds(p.run_time_ns())}};
+      phase.update(factors_json(p.overall));
+      if (p.mpi) phase["mpi"] = factors_json(*p.mpi);
+      if (p.openmp) phase["openmp"] = factors_json(*p.openmp);
+      phase["ideal_time"] = seconds(p.ideal_time_ns);
+      phase["max_useful"] = seconds(p.max_useful_ns);
+      phase["mean_useful"] = seconds(p.mean_useful_ns);
+      j["phases"].push_back(std::move(phase));
+    }
+    j["paused_time"] = seconds(traced->paused_ns);
   } else {
     j["needs_trace"] = {"serialisation_efficiency", "transfer_efficiency"};
   }

@@ -20,7 +20,18 @@ namespace {
 using format::SiteKind;
 
 // `arrived`: where an OpenMP barrier's thread began to wait (after the tasks it ran inside it).
-enum class Role : std::uint8_t { enter, leave, op_begin, op_end, acquired, release, arrived };
+// `paused` and `resumed`: where this thread switched recording off and on for its process.
+enum class Role : std::uint8_t {
+  enter,
+  leave,
+  op_begin,
+  op_end,
+  acquired,
+  release,
+  arrived,
+  paused,
+  resumed
+};
 
 struct Point {
   double time = 0;
@@ -157,6 +168,10 @@ class Builder {
                               interval_of[slot]});
         } else if (e.kind == format::TraceEventKind::leave) {
           if (s) l.points.push_back({t, Role::leave});
+        } else if (e.kind == format::TraceEventKind::recording_off) {
+          l.points.push_back({t, Role::paused});
+        } else if (e.kind == format::TraceEventKind::recording_on) {
+          l.points.push_back({t, Role::resumed});
         } else if (e.kind == format::TraceEventKind::operation && s) {
           add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local);
           if (starts_program(s->name))
@@ -352,6 +367,7 @@ class Builder {
         std::size_t depth;
       };
       std::vector<OpenOperation> open_ops;
+      bool paused = false;  // since a switch off: nothing of the location was recorded
       std::vector<std::uint32_t>& nodes = node_of_point_[i];
       nodes.resize(l.points.size());
       for (std::uint32_t p = 0; p < l.points.size(); ++p) {
@@ -362,6 +378,8 @@ class Builder {
         std::uint32_t operation = 0;
         if (p == 0)
           segment = SegmentKind::startup;
+        else if (paused)
+          segment = SegmentKind::paused;
         else if (!open_ops.empty() && stack.size() <= open_ops.back().depth)
           segment = open_ops.back().kind, operation = open_ops.back().name;
         else if (worker && open_regions == 0)
@@ -403,6 +421,11 @@ class Builder {
           case Role::acquired:
             if (!open_ops.empty()) open_ops.pop_back();
             break;
+          case Role::paused:
+          case Role::resumed:
+            paused = point.role == Role::paused;
+            switches_.push_back({l.rank, node, !paused});
+            break;
           case Role::release:
           case Role::arrived:
             break;
@@ -432,6 +455,68 @@ class Builder {
     for (std::size_t s = 0; s < sequence.size(); ++s) by_build[sequence[s]] = build_location_[s];
     build_location_ = std::move(by_build);
     if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
+    make_phases();
+  }
+
+  // The phases of every rank from its switches (none when no rank switched). Recording is on from
+  // a rank's first node unless its first switch turns it on (the run started paused): the phase
+  // begins there. A span in which nothing was recorded is no phase: a program that switches
+  // recording off first thing (MPI_Pcontrol(0) after MPI_Init, as tools' docs advise) has its first
+  // phase where it switches recording on.
+  void make_phases() {
+    if (switches_.empty()) return;
+    struct Extent {
+      std::uint32_t first = kNoNode, last = kNoNode;  // its earliest and latest node
+      std::vector<const GraphLocation*> locations;
+    };
+    std::map<std::int64_t, Extent> ranks;
+    for (const GraphLocation& l : graph_.locations) {
+      if (l.end == l.first) continue;
+      Extent& x = ranks[l.rank];
+      x.locations.push_back(&l);
+      if (x.first == kNoNode || graph_.time[l.first] < graph_.time[x.first]) x.first = l.first;
+      if (x.last == kNoNode || graph_.time[l.end - 1] > graph_.time[x.last]) x.last = l.end - 1;
+    }
+    // Whether any location of the rank has a node strictly inside (begin, end): its nodes are in time
+    // order (the repair keeps them so).
+    const auto recorded_between = [&](const Extent& x, std::uint32_t begin, std::uint32_t end) {
+      const double from = graph_.time[begin], to = graph_.time[end];
+      for (const GraphLocation* l : x.locations) {
+        const auto first = graph_.time.begin() + l->first, last = graph_.time.begin() + l->end;
+        const auto after = std::upper_bound(first, last, from);
+        for (auto t = after; t != last && *t < to; ++t) {
+          const auto node = static_cast<std::uint32_t>(t - graph_.time.begin());
+          if (node != begin && node != end) return true;
+        }
+      }
+      return false;
+    };
+    std::stable_sort(switches_.begin(), switches_.end(), [&](const Switch& a, const Switch& b) {
+      return std::pair(a.rank, graph_.time[a.node]) < std::pair(b.rank, graph_.time[b.node]);
+    });
+    const auto add = [&](std::size_t& index, const Extent& x, std::int64_t rank, std::uint32_t begin,
+                         std::uint32_t end) {
+      if (!recorded_between(x, begin, end)) return;
+      if (graph_.phases.size() <= index) graph_.phases.resize(index + 1);
+      graph_.phases[index++].ranks.push_back({rank, begin, end});
+    };
+    auto s = switches_.begin();
+    for (const auto& [rank, extent] : ranks) {
+      bool on = true;
+      std::uint32_t begin = extent.first;
+      std::size_t index = 0;
+      for (; s != switches_.end() && s->rank < rank; ++s) {
+      }
+      for (; s != switches_.end() && s->rank == rank; ++s) {
+        if (s->on) {
+          if (!on || index == 0) begin = s->node;  // switched on again (or the run started paused)
+        } else if (on) {
+          add(index, extent, rank, begin, s->node);
+        }
+        on = s->on;
+      }
+      if (on) add(index, extent, rank, begin, extent.last);
+    }
   }
 
   // The operation of a rank's thread whose event was the `index`-th of its stream.
@@ -735,6 +820,12 @@ class Builder {
   std::vector<LocationBuild> built_;
   std::vector<std::vector<std::uint32_t>> node_of_point_;
   std::vector<std::uint32_t> build_location_;
+  struct Switch {
+    std::int64_t rank;
+    std::uint32_t node;
+    bool on;
+  };
+  std::vector<Switch> switches_;  // recording switched, by the thread that did
   // By (rank, thread): a binary search per message side and collective member, the first of equals.
   std::vector<std::pair<std::pair<std::int64_t, std::uint32_t>, std::size_t>> location_of_build_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> region_enters_;
@@ -751,6 +842,16 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
   ActivityGraph graph = Builder(traces, communication).build();
   compute_costs(graph);
   return graph;
+}
+
+PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time) {
+  PhaseSpan span{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (const PhaseBounds& r : phase.ranks) {
+    span.begin_ns = std::min(span.begin_ns, time[r.begin]);
+    span.end_ns = std::max(span.end_ns, time[r.end]);
+  }
+  if (phase.ranks.empty()) span = {};
+  return span;
 }
 
 void compute_costs(ActivityGraph& g) {

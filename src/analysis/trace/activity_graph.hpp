@@ -4,9 +4,10 @@
 //
 // Nodes. Each location (a rank's thread) is a sequence of time points: where an interval begins or
 // ends, where an operation (MPI, OpenSHMEM, OpenMP synchronization) begins or ends, where a lock was
-// acquired and released. Node k of a location closes the segment that runs from node k-1 to it; the
-// segment is useful work, waiting or running inside an operation, or an OpenMP worker's idling
-// between parallel regions, with the intervals open during it.
+// acquired and released, where the thread switched recording off and on (the phases). Node k of a location
+// closes the segment that runs from node k-1 to it; the segment is useful work, waiting or running inside an
+// operation, an OpenMP worker's idling between parallel regions, or time recording was off, with the
+// intervals open during it.
 //
 // Edges. A node may also have to wait for nodes of other locations: a message's receive ends after
 // its send began (and a blocking send that waited for its receive ends after that was posted); a
@@ -46,6 +47,7 @@ enum class SegmentKind : std::uint8_t {
   shmem,    // inside an OpenSHMEM call
   openmp,   // inside an OpenMP synchronization (barrier, lock, taskwait, ...)
   startup,  // before the location's first event: from the run's start to it
+  paused,   // recording was off (parperf_control, MPI_Pcontrol, omp_control_tool): not measured
 };
 
 enum class EdgeKind : std::uint8_t {
@@ -102,6 +104,18 @@ struct StackFrame {
   std::uint32_t depth = 0;
 };
 
+// A phase: a span of a rank's run while recording was on. parperf_control, MPI_Pcontrol and
+// omp_control_tool switch recording for the whole process; the trace marks each switch on the
+// thread that made it. Phase p of a rank runs from its p-th switch on (or its first node) to the
+// switch off after it (or its last node); ranks' phases are paired by that count.
+struct PhaseBounds {
+  std::int64_t rank = 0;
+  std::uint32_t begin = 0, end = 0;  // nodes
+};
+struct GraphPhase {
+  std::vector<PhaseBounds> ranks;  // by rank: the ranks that had this phase
+};
+
 struct GraphCounts {
   std::uint64_t messages = 0, collectives = 0, openmp_barriers = 0, forks = 0, lock_handovers = 0,
                 shmem_barriers = 0, shmem_waits = 0;
@@ -136,6 +150,8 @@ struct ActivityGraph {
   std::vector<GraphInterval> intervals;
   std::vector<StackFrame> stacks;
   std::vector<std::string> operations;  // [0] = "" (none), then "MPI_Recv", "omp barrier", ...
+  // Empty when no rank switched recording: then the whole run is one phase.
+  std::vector<GraphPhase> phases;
   double start_ns = 0;  // the run's start (the earliest first node), and end (the latest node)
   double end_ns = 0;
   GraphCounts linked;
@@ -150,6 +166,14 @@ struct ActivityGraph {
     return l == kHub || node == locations[l].first ? kNoNode : node - 1;
   }
 };
+
+// A phase's span on the given node times (measured or replayed): from its earliest begin to its
+// latest end over the ranks.
+struct PhaseSpan {
+  double begin_ns = 0, end_ns = 0;
+  double length() const { return end_ns - begin_ns; }
+};
+PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time);
 
 // Builds the graph of a run's traces and their matched communication (messages.hpp), its nodes
 // at the corrected times, with an order in which every node comes after its dependencies. Pure.

@@ -224,6 +224,9 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
         case SegmentKind::startup:
           activity("start-up", own);
           break;
+        case SegmentKind::paused:
+          activity("recording paused", own);
+          break;
         default:
           activity(g.operations[g.operation[k]].empty() ? "operation" : g.operations[g.operation[k]], own);
       }

@@ -36,7 +36,7 @@ struct PathLocation : PathShare {
 
 // What the path's time was spent on: "computation", "message transfer", an operation by name
 // ("MPI_Recv": its own cost, after it waited), "OpenMP idle", "start-up" (before a location's first
-// event).
+// event), "recording paused" (phase control switched it off).
 struct PathActivity : PathShare {
   std::string name;
 };

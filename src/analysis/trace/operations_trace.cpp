@@ -80,7 +80,8 @@ std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace) {
     for (const format::TraceBlock* block : blocks)
       for (const format::TraceEvent& e : format::events_of(trace, *block))
         if (e.kind == format::TraceEventKind::operation || e.kind == format::TraceEventKind::enter ||
-            e.kind == format::TraceEventKind::leave)
+            e.kind == format::TraceEventKind::leave || e.kind == format::TraceEventKind::recording_off ||
+            e.kind == format::TraceEventKind::recording_on)
           out.add(e);
     out.flush();
   }

@@ -1,8 +1,8 @@
 // One rank's trace cut down to its operations (MPI calls, OpenMP synchronizations) and its
-// intervals' begins and ends: what the communication, wait-state and dependency analyses read
-// (activity_graph.hpp), without user events, iterations and samples, as the bytes of a trace
-// file of its own. Parallel trace analysis: each analysis process reads and decodes its share of
-// the trace files, which is most of the work, and sends these to the first process, which analyses
+// intervals' begins and ends and the switches of recording (the phases): what the communication, wait-state
+// and dependency analyses read (activity_graph.hpp), without user events, iterations and samples, as the
+// bytes of a trace file of its own. Parallel trace analysis: each analysis process reads and decodes its
+// share of the trace files, which is most of the work, and sends these to the first process, which analyses
 // them as if it had read the files itself (the analysis reads nothing else, so it finds the same).
 #pragma once
 

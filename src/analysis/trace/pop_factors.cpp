@@ -1,8 +1,10 @@
 #include "analysis/trace/pop_factors.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "analysis/trace/replay.hpp"
 
@@ -46,58 +48,159 @@ PopFactors profile_pop_factors(const std::vector<double>& useful, double run_tim
   return f;
 }
 
-Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
-  Pop pop;
-  pop.run_time_ns = g.end_ns - g.start_ns;
-  std::vector<double> useful(g.locations.size(), 0);
+namespace {
+
+// What the factors are computed from: per location its useful time, per rank its first thread's
+// time outside MPI and OpenSHMEM calls, over a span of the run.
+struct UsefulTimes {
+  std::vector<double> useful;                                            // per location
   std::map<std::int64_t, std::pair<std::uint32_t, double>> outside_mpi;  // rank -> (first thread, its time)
-  std::map<std::int64_t, std::uint32_t> threads;
+  std::map<std::int64_t, std::uint32_t> threads;                         // rank -> threads
+  void add(const UsefulTimes& o) {
+    for (std::size_t l = 0; l < useful.size() && l < o.useful.size(); ++l) useful[l] += o.useful[l];
+    for (const auto& [rank, t] : o.outside_mpi) {
+      auto [it, added] = outside_mpi.try_emplace(rank, t);
+      if (!added) it->second.second += t.second;
+    }
+    for (const auto& [rank, n] : o.threads) threads[rank] = std::max(threads[rank], n);
+  }
+};
+
+// Each location's segments cut to its rank's window [from, to] (measured times); locations of ranks
+// without a window are left out (their useful time 0, not counted).
+template <class Window>
+UsefulTimes useful_times(const ActivityGraph& g, const Window& window_of, std::vector<bool>& counted) {
+  UsefulTimes u;
+  u.useful.assign(g.locations.size(), 0);
+  counted.assign(g.locations.size(), false);
   for (std::size_t l = 0; l < g.locations.size(); ++l) {
     const GraphLocation& loc = g.locations[l];
+    const std::optional<std::pair<double, double>> window = window_of(loc.rank);
+    if (!window) continue;
+    counted[l] = true;
+    const auto [from, to] = *window;
     double outside = 0;
     // Segments' lengths, waiting included (a node's cost leaves out what it waited for).
     for (std::uint32_t k = loc.first + 1; k < loc.end; ++k) {
-      const double length = g.time[k] - g.time[k - 1];
-      if (g.segment[k] == SegmentKind::useful) useful[l] += length;
+      const double length = std::max(0.0, std::min(to, g.time[k]) - std::max(from, g.time[k - 1]));
+      if (g.segment[k] == SegmentKind::useful) u.useful[l] += length;
       if (g.segment[k] == SegmentKind::useful || g.segment[k] == SegmentKind::openmp ||
           g.segment[k] == SegmentKind::idle)
         outside += length;
     }
-    ++threads[loc.rank];
-    auto [it, added] = outside_mpi.try_emplace(loc.rank, loc.thread, outside);
+    ++u.threads[loc.rank];
+    auto [it, added] = u.outside_mpi.try_emplace(loc.rank, loc.thread, outside);
     if (!added && loc.thread < it->second.first) it->second = {loc.thread, outside};
   }
+  return u;
+}
+
+struct Factors {
+  PopFactors overall;
+  std::optional<PopFactors> mpi, openmp;
+  double max_useful_ns = 0, mean_useful_ns = 0;
+};
+
+Factors all_factors(const UsefulTimes& u, const std::vector<bool>& counted, double run_time, double ideal,
+                    double ideal_mpi) {
+  Factors f;
+  std::vector<double> useful;
+  for (std::size_t l = 0; l < u.useful.size(); ++l)
+    if (counted[l]) useful.push_back(u.useful[l]);
+  if (useful.empty()) return f;
+  f.max_useful_ns = *std::max_element(useful.begin(), useful.end());
+  f.mean_useful_ns = std::accumulate(useful.begin(), useful.end(), 0.0) / static_cast<double>(useful.size());
+  f.overall = factors(useful, run_time, ideal);
+  const bool several_ranks = u.outside_mpi.size() > 1;
+  const bool several_threads =
+      std::any_of(u.threads.begin(), u.threads.end(), [](const auto& t) { return t.second > 1; });
+  if (several_ranks && several_threads) {
+    std::vector<double> outside;
+    for (const auto& [rank, t] : u.outside_mpi) outside.push_back(t.second);
+    f.mpi = factors(outside, run_time, ideal_mpi);
+    f.openmp = divided(f.overall, *f.mpi);
+  } else if (several_ranks) {
+    f.mpi = f.overall;
+  } else if (several_threads) {
+    f.openmp = f.overall;
+  }
+  return f;
+}
+
+std::string processes_model(const ActivityGraph& g) {
   bool mpi = false, shmem = false;  // the locations' own segments (hubs stand for no call)
   for (const GraphLocation& l : g.locations)
     for (std::uint32_t k = l.first; k < l.end; ++k) {
       mpi |= g.segment[k] == SegmentKind::mpi;
       shmem |= g.segment[k] == SegmentKind::shmem;
     }
-  pop.processes = shmem && mpi ? "MPI+SHMEM" : shmem ? "SHMEM" : "MPI";
-  if (useful.empty()) return pop;
-  pop.max_useful_ns = *std::max_element(useful.begin(), useful.end());
-  pop.mean_useful_ns =
-      std::accumulate(useful.begin(), useful.end(), 0.0) / static_cast<double>(useful.size());
+  return shmem && mpi ? "MPI+SHMEM" : shmem ? "SHMEM" : "MPI";
+}
+
+}  // namespace
+
+Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
+  Pop pop;
+  pop.processes = processes_model(g);
+  if (g.locations.empty()) return pop;
   ReplayChanges ideal;
   ideal.network = ReplayChanges::Network::ideal;
   ideal.ideal_openmp = true;
-  pop.ideal_time_ns = replay(g, fitted, ideal).length();
+  const ReplayResult ideal_all = replay(g, fitted, ideal);
   ideal.ideal_openmp = false;
-  pop.ideal_mpi_time_ns = replay(g, fitted, ideal).length();
-  pop.overall = factors(useful, pop.run_time_ns, pop.ideal_time_ns);
-  const bool several_ranks = outside_mpi.size() > 1;
-  const bool several_threads =
-      std::any_of(threads.begin(), threads.end(), [](const auto& t) { return t.second > 1; });
-  if (several_ranks && several_threads) {
-    std::vector<double> outside;
-    for (const auto& [rank, t] : outside_mpi) outside.push_back(t.second);
-    pop.mpi = factors(outside, pop.run_time_ns, pop.ideal_mpi_time_ns);
-    pop.openmp = divided(pop.overall, *pop.mpi);
-  } else if (several_ranks) {
-    pop.mpi = pop.overall;
-  } else if (several_threads) {
-    pop.openmp = pop.overall;
+  const ReplayResult ideal_network = replay(g, fitted, ideal);
+  std::vector<bool> counted;
+  UsefulTimes whole;
+  if (g.phases.empty()) {
+    whole = useful_times(
+        g, [](std::int64_t) { return std::optional(std::pair(-INFINITY, INFINITY)); }, counted);
+    pop.run_time_ns = g.end_ns - g.start_ns;
+    pop.ideal_time_ns = ideal_all.length();
+    pop.ideal_mpi_time_ns = ideal_network.length();
+  } else {
+    whole.useful.assign(g.locations.size(), 0);
+    std::vector<bool> any(g.locations.size(), false);
+    for (std::size_t p = 0; p < g.phases.size(); ++p) {
+      const GraphPhase& phase = g.phases[p];
+      std::map<std::int64_t, std::pair<double, double>> windows;
+      for (const PhaseBounds& b : phase.ranks) windows[b.rank] = {g.time[b.begin], g.time[b.end]};
+      const UsefulTimes u = useful_times(
+          g,
+          [&](std::int64_t rank) {
+            const auto w = windows.find(rank);
+            return w == windows.end() ? std::nullopt : std::optional(w->second);
+          },
+          counted);
+      const PhaseSpan measured = phase_span(phase, g.time);
+      const double ideal_time = phase_span(phase, ideal_all.time).length();
+      const double ideal_mpi_time = phase_span(phase, ideal_network.time).length();
+      const Factors f = all_factors(u, counted, measured.length(), ideal_time, ideal_mpi_time);
+      PopPhase& row = pop.phases.emplace_back();
+      row.phase = p + 1;
+      row.ranks = phase.ranks.size();
+      row.begin_ns = measured.begin_ns;
+      row.end_ns = measured.end_ns;
+      row.overall = f.overall;
+      row.mpi = f.mpi;
+      row.openmp = f.openmp;
+      row.ideal_time_ns = ideal_time;
+      row.max_useful_ns = f.max_useful_ns;
+      row.mean_useful_ns = f.mean_useful_ns;
+      whole.add(u);
+      for (std::size_t l = 0; l < any.size(); ++l) any[l] = any[l] || counted[l];
+      pop.run_time_ns += measured.length();
+      pop.ideal_time_ns += ideal_time;
+      pop.ideal_mpi_time_ns += ideal_mpi_time;
+    }
+    counted = any;
+    pop.paused_ns = std::max(0.0, g.end_ns - g.start_ns - pop.run_time_ns);
   }
+  const Factors f = all_factors(whole, counted, pop.run_time_ns, pop.ideal_time_ns, pop.ideal_mpi_time_ns);
+  pop.overall = f.overall;
+  pop.mpi = f.mpi;
+  pop.openmp = f.openmp;
+  pop.max_useful_ns = f.max_useful_ns;
+  pop.mean_useful_ns = f.mean_useful_ns;
   return pop;
 }
 

@@ -11,10 +11,17 @@
 // The MPI part takes per rank its first thread's time outside MPI and OpenSHMEM calls instead of
 // useful_l, and T_ideal of the ideal network only; the OpenMP part is each factor divided by its MPI
 // part (the POP hybrid model: PE = PE_MPI x PE_OpenMP, and the same for every factor).
+//
+// Phases (parperf_control, MPI_Pcontrol, omp_control_tool): each phase gets the same factors over its
+// span, with each location's time cut to its rank's phase, T its measured span and T_ideal its span
+// in the ideal replay. The program's factors are then those of the recorded time: the phases' useful
+// times, T and T_ideal summed (time while recording was off is no one's, as in the profile).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/network_model.hpp"
@@ -29,6 +36,18 @@ struct PopFactors {
   std::optional<double> transfer_efficiency;
 };
 
+// The factors of one phase.
+struct PopPhase {
+  std::size_t phase = 1;            // counted from 1
+  std::size_t ranks = 0;            // that had it
+  double begin_ns = 0, end_ns = 0;  // measured, on rank 0's clock
+  PopFactors overall;
+  std::optional<PopFactors> mpi, openmp;
+  double ideal_time_ns = 0;
+  double max_useful_ns = 0, mean_useful_ns = 0;
+  double run_time_ns() const { return end_ns - begin_ns; }
+};
+
 struct Pop {
   PopFactors overall;
   std::optional<PopFactors> mpi;     // runs with several ranks
@@ -39,6 +58,8 @@ struct Pop {
   std::string processes = "MPI";  // what the ranks' part is called: "MPI", "SHMEM" or "MPI+SHMEM"
   double max_useful_ns = 0;
   double mean_useful_ns = 0;
+  std::vector<PopPhase> phases;  // empty when recording was never switched: the run is one phase
+  double paused_ns = 0;          // with phases: the run's time outside them (run_time_ns leaves it out)
 };
 
 // From the graph alone: the replays it needs are its own.

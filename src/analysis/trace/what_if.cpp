@@ -33,7 +33,15 @@ WhatIf what_if(const TraceAnalysis& a, const ReplayChanges& changes) {
   w.fitted = a.network;
   w.measured_ns = g.end_ns - g.start_ns;
   w.replayed_ns = a.replayed_ns;
-  w.predicted_ns = replay(g, a.network, changes).length();
+  const ReplayResult predicted = replay(g, a.network, changes);
+  w.predicted_ns = predicted.length();
+  if (!g.phases.empty()) {
+    const ReplayResult replayed = replay(g, a.network, ReplayChanges{});
+    for (std::size_t p = 0; p < g.phases.size(); ++p)
+      w.phases.push_back({p + 1, phase_span(g.phases[p], g.time).length(),
+                          phase_span(g.phases[p], replayed.time).length(),
+                          phase_span(g.phases[p], predicted.time).length()});
+  }
   using Network = ReplayChanges::Network;
   if (changes.network == Network::ideal)
     w.changes.push_back("ideal network (no latency, infinite bandwidth)");

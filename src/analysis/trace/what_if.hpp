@@ -13,6 +13,13 @@ namespace parperf::analysis {
 // The replay's self-check passes when the unchanged replay is this close to the measured time.
 inline constexpr double kReplayTolerance = 0.03;
 
+// One phase of the run (activity_graph.hpp, GraphPhase): its span measured, replayed, predicted.
+struct WhatIfPhase {
+  std::size_t phase = 1;  // counted from 1
+  double measured_ns = 0, replayed_ns = 0, predicted_ns = 0;
+  double gain_ns() const { return measured_ns - predicted_ns; }
+};
+
 struct WhatIf {
   double measured_ns = 0;
   double replayed_ns = 0;            // without changes, on the fitted network
@@ -21,6 +28,7 @@ struct WhatIf {
   NetworkModel fitted;
   // When the self-check fails: what the replay could not model, in words.
   std::vector<std::string> off_because;
+  std::vector<WhatIfPhase> phases;  // empty when recording was never switched
   double gain_ns() const { return measured_ns - predicted_ns; }
   bool self_check_passes() const;
 };

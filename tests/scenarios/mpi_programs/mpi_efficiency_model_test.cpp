@@ -195,6 +195,87 @@ TEST(WhatIf, AnIdealNetworkPredictsTheRunWithTinyMessagesAndTransferEfficiencySh
   expect_self_check(big.directory);
 }
 
+// pop_phases.c: an imbalanced phase and a chained one between MPI_Pcontrol switches. Each phase gets
+// its own factors, the program those of the phases' time together (the pause between them is no
+// one's), and the what-if replay gives each phase's time.
+struct PhasedRun {
+  TracedRun run;
+  std::vector<std::vector<double>> work;  // [phase][rank], as the program measured it
+};
+
+PhasedRun phased(const TempDir& tmp, const std::string& name, int ranks) {
+  PhasedRun p;
+  p.run.directory = tmp / name;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const ProcessResult result = parperf_run_np_with(ranks, p.run.directory, {"--trace"},
+                                                   {PARPERF_PROGRAM_MPI_POP_PHASES, kUnitMs, "2"}, options);
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  p.work.assign(2, std::vector<double>(static_cast<std::size_t>(ranks), 0));
+  const std::regex line(R"(rank ([0-9]+) phase ([12]) did ([0-9.]+) s)");
+  for (std::sregex_iterator it(result.err.begin(), result.err.end(), line), end; it != end; ++it)
+    p.work.at(std::stoul((*it)[2]) - 1).at(std::stoul((*it)[1])) = std::stod((*it)[3]);
+  p.run.report = report_json(p.run.directory);
+  return p;
+}
+
+TEST(PopPhases, EachPhaseHasItsFactorsAndTheProgramThoseOfTheRecordedTime) {
+  TempDir tmp;
+  const PhasedRun p = phased(tmp, "run", 2);
+  const json& phases = field(pop(p.run), "phases");
+  ASSERT_EQ(phases.size(), 2u)
+      << "MPI_Pcontrol(1) twice after switching recording off at the start: two phases, "
+         "start-up none: "
+      << pop(p.run).dump();
+  // Phase 1: uneven work, then a barrier.
+  EXPECT_NEAR(number(phases[0], "load_balance"), mean_over_max(p.work[0]), 0.03) << phases[0].dump();
+  EXPECT_NEAR(number(phases[0], "load_balance"), 2.0 / 3, 0.1) << phases[0].dump();
+  EXPECT_GT(number(phases[0], "serialisation_efficiency"), 0.9)
+      << "no chain in phase 1: " << phases[0].dump();
+  EXPECT_GT(number(phases[0], "transfer_efficiency"), 0.9) << phases[0].dump();
+  // Phase 2: a receive-work-send chain.
+  EXPECT_NEAR(number(phases[1], "serialisation_efficiency"), 0.5, 0.1) << phases[1].dump();
+  EXPECT_NEAR(number(phases[1], "load_balance"), mean_over_max(p.work[1]), 0.03) << phases[1].dump();
+  EXPECT_GT(number(phases[1], "transfer_efficiency"), 0.9) << phases[1].dump();
+  // The program: the phases' work and time together, without the pause (2 units of sleep).
+  std::vector<double> total(2);
+  for (std::size_t r = 0; r < 2; ++r) total[r] = p.work[0][r] + p.work[1][r];
+  EXPECT_NEAR(number(pop(p.run), "load_balance"), mean_over_max(total), 0.03) << pop(p.run).dump();
+  EXPECT_NEAR(number(pop(p.run), "load_balance"), 0.75, 0.1) << pop(p.run).dump();
+  EXPECT_NEAR(number(pop(p.run), "run_time"), number(phases[0], "run_time") + number(phases[1], "run_time"),
+              1e-9);
+  EXPECT_GT(number(pop(p.run), "paused_time"), 0.9 * 2 * 0.040)
+      << "the pause's 2 units are outside the phases";
+  const ProcessResult text = run_process({parperf_command().string(), "report", p.run.directory.string()});
+  EXPECT_NE(text.out.find("Over the 2 recorded phases"), std::string::npos) << text.out;
+
+  // The replay, per phase: unchanged it gives each phase back; balancing "work" shortens phase 1 to
+  // the ranks' mean work and leaves phase 2 alone.
+  const json w = whatif(p.run.directory, {"--balance", "work"});
+  const json& replayed = field(w, "phases");
+  ASSERT_EQ(replayed.size(), 2u) << w.dump();
+  for (const json& phase : replayed)
+    EXPECT_NEAR(number(phase, "replayed_time"), number(phase, "measured_time"),
+                0.03 * number(phase, "measured_time"))
+        << "the unchanged replay does not give the phase's time back: " << w.dump();
+  const double mean_work = (p.work[0][0] + p.work[0][1]) / 2;
+  EXPECT_NEAR(number(replayed[0], "predicted_time"), mean_work, 0.1 * mean_work)
+      << "balanced, phase 1 takes the ranks' mean work: " << w.dump();
+  EXPECT_NEAR(number(replayed[1], "predicted_time"), number(replayed[1], "replayed_time"),
+              0.03 * number(replayed[1], "replayed_time"))
+      << "phase 2 has no 'work': " << w.dump();
+
+  // The parallel analysis sees the same phases.
+  ProcessOptions launcher;
+  launcher.timeout_seconds = kMpiTimeoutSeconds;
+  launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  const ProcessResult np = run_process(
+      {parperf_command().string(), "report", "--json", "--np", "2", p.run.directory.string()}, launcher);
+  ASSERT_EQ(np.exit_code, 0) << describe(np);
+  EXPECT_EQ(json::parse(np.out, nullptr, false)["pop"], pop(p.run))
+      << "pop differs in `parperf report --np 2`";
+}
+
 // 8 ranks on 2 cores exchanging 1 600 small messages each: the clock correction leaves some received
 // before they were sent (a few µs of offset error against µs-long messages). After the repair no
 // dependency runs backwards, the exports show the repaired times, and the report says what moved.

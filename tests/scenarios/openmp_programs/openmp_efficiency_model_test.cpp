@@ -63,6 +63,31 @@ TEST_P(PopOpenMP, UnevenTasksAreLoadImbalance) {
   EXPECT_GT(number(run.pop, "serialisation_efficiency"), 0.9) << run.pop.dump();
 }
 
+// Phases made with parperf_control: an uneven parallel region, a pause, the ordered chain.
+TEST_P(PopOpenMP, EachPhaseBetweenSwitchesOfRecordingHasItsOwnFactors) {
+  TempDir tmp;
+  const ProcessResult result = run_process({parperf_command().string(), "run", "-q", "--trace", "-o",
+                                            (tmp / "run").string(), "--", GetParam(), "phases"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  double work[2][2] = {{0, 0}, {0, 0}};  // [phase][thread]
+  const std::regex line(R"(thread ([01]) phase ([12]) did ([0-9.]+) s)");
+  for (std::sregex_iterator it(result.err.begin(), result.err.end(), line), end; it != end; ++it)
+    work[std::stoi((*it)[2]) - 1][std::stoi((*it)[1])] = std::stod((*it)[3]);
+  const json pop = field(report_json(tmp / "run"), "pop");
+  const json& phases = field(pop, "phases");
+  ASSERT_EQ(phases.size(), 2u) << "two spans of recording, parperf_control(0) and (1) between them: "
+                               << pop.dump();
+  const double most0 = std::max(work[0][0], work[0][1]);
+  EXPECT_NEAR(number(phases[0], "load_balance"), (work[0][0] + work[0][1]) / 2 / most0, 0.03)
+      << phases[0].dump();
+  EXPECT_NEAR(number(phases[0], "load_balance"), 2.0 / 3, 0.1) << phases[0].dump();
+  EXPECT_GT(number(phases[0], "serialisation_efficiency"), 0.9) << phases[0].dump();
+  EXPECT_NEAR(number(phases[1], "serialisation_efficiency"), 0.5, 0.1)
+      << "the ordered chain of the second phase: " << phases[1].dump();
+  EXPECT_GT(number(phases[1], "load_balance"), 0.9) << phases[1].dump();
+  EXPECT_GT(number(pop, "paused_time"), 0.9 * 2 * 0.020) << "the 2 units of the pause are in no phase";
+}
+
 INSTANTIATE_TEST_SUITE_P(Compilers, PopOpenMP,
                          testing::Values(PARPERF_PROGRAM_POP_OPENMP_CLANG, PARPERF_PROGRAM_POP_OPENMP_GCC),
                          [](const testing::TestParamInfo<const char*>& param) {

@@ -269,7 +269,20 @@
     const note = pop.source === 'trace'
       ? `From the event trace: the run took ${fmtTime(pop.run_time)}, ${fmtTime(pop.ideal_time)} on an ideal network and runtime; useful computation per location: max ${fmtTime(pop.max_useful)}, mean ${fmtTime(pop.mean_useful)}.`
       : 'From the profile. Serialisation and transfer efficiency need the event trace: record with parperf run --trace.';
-    return [table, el('p', { class: 'muted', 'data-testid': 'pop-note' }, note)];
+    return [table, el('p', { class: 'muted', 'data-testid': 'pop-note' }, note), popPhasesView(pop, factorCell)];
+  }
+  // The phases (parperf_control, MPI_Pcontrol, omp_control_tool): the table above is over their time.
+  function popPhasesView(pop, factorCell) {
+    if (!pop.phases || !pop.phases.length) return null;
+    return [
+      el('p', { class: 'muted' }, `Over the ${pop.phases.length} recorded phases; recording was off for ${fmtTime(pop.paused_time)} between them.`),
+      el('table', { class: 'compact pop', 'data-testid': 'pop-phases' },
+        el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'Phase'), el('th', { class: 'num', scope: 'col' }, 'Time'),
+          POP_ROWS.map(([, title]) => el('th', { class: 'num', scope: 'col' }, title)))),
+        el('tbody', null, pop.phases.map((p) => el('tr', { 'data-phase': p.phase },
+          el('th', { scope: 'row' }, String(p.phase)), el('td', { class: 'num' }, fmtTime(p.run_time)),
+          POP_ROWS.map(([key]) => factorCell(p, key, 'phase ' + p.phase)))))),
+    ];
   }
   function pathIntervalLabel(i) {
     if (!i.name) return 'code outside every interval';
