@@ -78,6 +78,28 @@ TEST(ClockRepair, AReceiveThatEndedBeforeItsSendBeganMovesJustAfterItAndTheShift
   EXPECT_DOUBLE_EQ(g.cost[6], 0) << "after the repair the receive costs nothing beyond its wait";
 }
 
+TEST(ClockRepair, TheMatchedMessagesMoveWithTheirLocationsSoTheWaitStatesSeeTheRepairedTimes) {
+  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100}, {110, SegmentKind::mpi}, {300}},
+                           {{0, SegmentKind::startup}, {50}, {90, SegmentKind::mpi}, {200}}},
+                          {{1, 6, EdgeKind::message, 1, 8}});
+  const ClockRepair repair = repair_clock_condition(g);
+  Communication c;
+  Message m;
+  m.send = {0, 0, 0, 0, 100, 110, 1};
+  m.receive = {1, 0, 0, 0, 50, 90, 2};
+  c.messages.push_back(m);
+  CollectiveInstance barrier;
+  barrier.members = {{0, 0, 0, 0, 200, 300, 3}, {1, 0, 0, 0, 150, 200, 3}};
+  c.collectives.push_back(barrier);
+  repair_communication(c, repair);
+  EXPECT_DOUBLE_EQ(c.messages[0].receive.end_ns, 100) << "the receive ends when the graph's does";
+  EXPECT_DOUBLE_EQ(c.messages[0].receive.start_ns, 50) << "before the moved node nothing moves";
+  EXPECT_DOUBLE_EQ(c.messages[0].send.start_ns, 100) << "rank 0 did not move";
+  EXPECT_DOUBLE_EQ(c.collectives[0].members[1].start_ns, 100 + kAmortization * 60);
+  EXPECT_DOUBLE_EQ(c.collectives[0].members[1].end_ns, g.time[7]);
+  EXPECT_DOUBLE_EQ(c.collectives[0].members[0].end_ns, 300);
+}
+
 TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLength) {
   // Rank 0 works 100 and sends; rank 1 waits from 0 and works 100 after the message (102).
   const ActivityGraph g = graph({{{0, SegmentKind::startup}, {100}, {101, SegmentKind::mpi}},

@@ -27,6 +27,22 @@ const std::vector<std::pair<double, double>>* ClockRepair::anchors_of(std::int64
   return l == locations.end() || anchors[l->second].empty() ? nullptr : &anchors[l->second];
 }
 
+void repair_communication(Communication& c, const ClockRepair& repair) {
+  if (repair.moved == 0) return;
+  const auto move = [&](CallSide& side) {
+    const auto l = repair.locations.find({side.rank, side.thread});
+    if (l == repair.locations.end() || repair.anchors[l->second].empty()) return;
+    side.start_ns = repair.repaired(l->second, side.start_ns);
+    side.end_ns = repair.repaired(l->second, side.end_ns);
+  };
+  for (Message& m : c.messages) {
+    move(m.send);
+    move(m.receive);
+  }
+  for (CollectiveInstance& instance : c.collectives)
+    for (CallSide& member : instance.members) move(member);
+}
+
 ClockRepair repair_clock_condition(ActivityGraph& g) {
   ClockRepair repair;
   repair.anchors.resize(g.locations.size());

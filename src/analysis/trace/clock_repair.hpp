@@ -42,4 +42,8 @@ struct ClockRepair {
 // Moves the graph's node times (then recomputes its costs). Pure but for the graph it repairs.
 ClockRepair repair_clock_condition(ActivityGraph& graph);
 
+// Moves the messages' and collectives' calls as the repair moved their locations, so that the wait
+// states (wait_states.hpp) read the same times as the graph's analyses and the exports.
+void repair_communication(Communication& communication, const ClockRepair& repair);
+
 }  // namespace parperf::analysis
