@@ -168,6 +168,83 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
     EXPECT_EQ(parallel[key], run.report[key]) << key << " differs in `parperf report --np 2`";
 }
 
+// path_functions.c on 4 ranks, sampled at the default 1000 Hz of CPU time (a sample a ms): the
+// stages' stage_kernel (4 ranks x 2 rounds x 50 ms of CPU) are the path, rank 0's side_kernel (2 x
+// 75 ms) hides behind the 3 later stages. The kernels spin for CPU time, so their sample counts do not
+// depend on how long the ranks waited for the 2 cores.
+class PathFunctions : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new TempDir;
+    directory_ = *tmp_ / "run";
+    ProcessOptions options;
+    options.timeout_seconds = kMpiTimeoutSeconds;
+    const ProcessResult result = parperf_run_np_with(
+        4, directory_, {"--trace", "--sample"}, {PARPERF_PROGRAM_MPI_PATH_FUNCTIONS, "50", "2"}, options);
+    ASSERT_EQ(result.exit_code, 0) << describe(result);
+    const std::regex line(R"(stage ([0-9.]+) s side ([0-9.]+) s)");
+    for (std::sregex_iterator it(result.err.begin(), result.err.end(), line), end; it != end; ++it) {
+      stage_cpu_ += std::stod((*it)[1]);
+      side_cpu_ += std::stod((*it)[2]);
+    }
+  }
+  static void TearDownTestSuite() { delete tmp_; }
+
+  static json parallel(const std::string& command) {
+    ProcessOptions launcher;
+    launcher.timeout_seconds = kMpiTimeoutSeconds;
+    launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+    const ProcessResult np = run_process(
+        {parperf_command().string(), command, "--json", "--np", "2", directory_.string()}, launcher);
+    EXPECT_EQ(np.exit_code, 0) << describe(np);
+    return json::parse(np.out, nullptr, false);
+  }
+
+  static inline TempDir* tmp_ = nullptr;
+  static inline std::filesystem::path directory_;
+  static inline double stage_cpu_ = 0, side_cpu_ = 0;  // seconds, as the program measured them
+};
+
+const json* path_function(const json& path, const std::string& name) {
+  for (const json& f : field(path, "functions"))
+    if (f.value("name", "") == name) return &f;
+  return nullptr;
+}
+
+TEST_F(PathFunctions, TheStagesKernelIsThePathsTimeAndTheHiddenSideKernelHasNoneOfIt) {
+  ASSERT_GT(stage_cpu_, 0.3) << "the program did not report its kernels' CPU time";
+  const json report = report_json(directory_);
+  const json& path = field(report, "critical_path");
+  const json* stage = path_function(path, "stage_kernel");
+  const json* side = path_function(path, "side_kernel");
+  ASSERT_TRUE(stage && side) << "the sampled kernels are not among the path's functions: " << path.dump();
+  const json& counts = field(path, "function_samples");
+  const double period = 1e-3;  // --sample's default 1000 Hz
+  const double sampled_on_path = number(counts, "on_path") * period;
+  // The kernels' samples interrupt the kernels (1 % of their time reads the clock) and fall inside the
+  // stages' spans but for one scheduler tick (4 ms) at each stage's ends: 8 stages lose at most 64 ms
+  // of their 400. What else the path samples is MPI's own work after each wait (microseconds a call).
+  EXPECT_GT(number(*stage, "time"), stage_cpu_ - 8 * 0.008)
+      << "stage_kernel ran " << stage_cpu_ << " s of CPU on the path's stages";
+  EXPECT_GT(number(*stage, "time"), 0.8 * sampled_on_path)
+      << "stage_kernel should be most of the path's sampled time (" << sampled_on_path << " s)";
+  EXPECT_GT(number(*stage, "self"), 0.9 * number(*stage, "time")) << "the kernel is the interrupted function";
+  EXPECT_GT(number(*side, "total_time"), side_cpu_ - 2 * 0.008)
+      << "side_kernel ran " << side_cpu_ << " s of CPU in all";
+  EXPECT_LT(number(*side, "time"), 0.1 * number(*side, "total_time"))
+      << "side_kernel runs while the later stages do: it is hidden, off the path";
+}
+
+TEST_F(PathFunctions, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
+  const json serial = report_json(directory_);
+  const json np = parallel("report");
+  EXPECT_EQ(np["critical_path"], serial["critical_path"])
+      << "`parperf report --np 2` must ship the call-path samples to the process that analyses";
+  const json whatif_serial = whatif(directory_, {});
+  const json whatif_np = parallel("whatif");
+  EXPECT_EQ(whatif_np, whatif_serial) << "`parperf whatif --np 2` replays the same traces";
+}
+
 TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
   TempDir tmp;
   const TracedRun uneven =
