@@ -13,11 +13,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <regex>
 #include <string>
 
+#include "analysis/trace/operations_trace.hpp"
+#include "format/trace_file.hpp"
 #include "support/artifacts.hpp"
 #include "support/mpi_run.hpp"
 #include "support/parperf_json.hpp"
@@ -172,7 +176,7 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
 // stages' stage_kernel (4 ranks x 2 rounds x 50 ms of CPU) are the path, rank 0's side_kernel (2 x
 // 75 ms) hides behind the 3 later stages. The kernels spin for CPU time, so their sample counts do not
 // depend on how long the ranks waited for the 2 cores.
-class PathFunctions : public testing::Test {
+class SampledPipeline : public testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new TempDir;
@@ -211,7 +215,7 @@ const json* path_function(const json& path, const std::string& name) {
   return nullptr;
 }
 
-TEST_F(PathFunctions, TheStagesKernelIsThePathsTimeAndTheHiddenSideKernelHasNoneOfIt) {
+TEST_F(SampledPipeline, TheStagesKernelIsThePathsTimeAndTheHiddenSideKernelHasNoneOfIt) {
   ASSERT_GT(stage_cpu_, 0.3) << "the program did not report its kernels' CPU time";
   const json report = report_json(directory_);
   const json& path = field(report, "critical_path");
@@ -221,21 +225,24 @@ TEST_F(PathFunctions, TheStagesKernelIsThePathsTimeAndTheHiddenSideKernelHasNone
   const json& counts = field(path, "function_samples");
   const double period = 1e-3;  // --sample's default 1000 Hz
   const double sampled_on_path = number(counts, "on_path") * period;
-  // The kernels' samples interrupt the kernels (1 % of their time reads the clock) and fall inside the
-  // stages' spans but for one scheduler tick (4 ms) at each stage's ends: 8 stages lose at most 64 ms
-  // of their 400. What else the path samples is MPI's own work after each wait (microseconds a call).
-  EXPECT_GT(number(*stage, "time"), stage_cpu_ - 8 * 0.008)
-      << "stage_kernel ran " << stage_cpu_ << " s of CPU on the path's stages";
+  // At 1000 Hz a kernel's CPU ms is one sample, and nearly all of them interrupt the kernel (1 % of its
+  // time reads the clock) inside its stage's span. The kernel counts CPU-time timers at its scheduler
+  // tick, so a run's samples stand for its CPU time only within about 15 % on this VM (a kernel's 150 ms
+  // came out as 125 to 154 samples): at least 3/4 of the stages' CPU time must be on the path (pieces that
+  // missed the stages would leave it off the path, as side_kernel's), and the path's samples other than
+  // the stages' are MPI's own work after each wait (microseconds a call).
+  EXPECT_GT(number(*stage, "time"), 0.75 * stage_cpu_)
+      << "stage_kernel ran " << stage_cpu_ << " s of CPU, all on the path's stages";
   EXPECT_GT(number(*stage, "time"), 0.8 * sampled_on_path)
       << "stage_kernel should be most of the path's sampled time (" << sampled_on_path << " s)";
   EXPECT_GT(number(*stage, "self"), 0.9 * number(*stage, "time")) << "the kernel is the interrupted function";
-  EXPECT_GT(number(*side, "total_time"), side_cpu_ - 2 * 0.008)
+  EXPECT_GT(number(*side, "total_time"), 0.5 * side_cpu_)
       << "side_kernel ran " << side_cpu_ << " s of CPU in all";
   EXPECT_LT(number(*side, "time"), 0.1 * number(*side, "total_time"))
       << "side_kernel runs while the later stages do: it is hidden, off the path";
 }
 
-TEST_F(PathFunctions, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
+TEST_F(SampledPipeline, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
   const json serial = report_json(directory_);
   const json np = parallel("report");
   EXPECT_EQ(np["critical_path"], serial["critical_path"])
@@ -243,6 +250,35 @@ TEST_F(PathFunctions, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
   const json whatif_serial = whatif(directory_, {});
   const json whatif_np = parallel("whatif");
   EXPECT_EQ(whatif_np, whatif_serial) << "`parperf whatif --np 2` replays the same traces";
+}
+
+// A trace whose operation lasts longer than the whole trace (a damaged duration: a flipped bit makes it
+// years) is refused naming the file, never reported as the program's time. The run's trace of rank 1,
+// decoded, its first operation given a duration of 10^6 s, and written again (cut down to what the
+// analyses read, as parallel analysis ships it).
+TEST_F(SampledPipeline, AnOperationLongerThanTheWholeTraceIsRefusedNamingTheFile) {
+  const std::filesystem::path damaged = *tmp_ / "damaged";
+  std::filesystem::copy(directory_, damaged);
+  const std::filesystem::path file = damaged / "trace.1.ppt";
+  format::TraceFile trace = format::read_trace_file(file);
+  bool mutated = false;
+  for (format::TraceBlock& block : trace.blocks)
+    for (format::TraceEvent& e : block.events)
+      if (!mutated && e.kind == format::TraceEventKind::operation) {
+        e.duration = trace.process.ticks_per_second * 1'000'000;
+        mutated = true;
+      }
+  ASSERT_TRUE(mutated) << "rank 1's trace holds no operation";
+  const std::vector<std::uint8_t> bytes = analysis::operations_trace(trace);
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  for (const char* command : {"report", "whatif"}) {
+    const ProcessResult result = run_process({parperf_command().string(), command, damaged.string()});
+    EXPECT_EQ(result.exit_code, 1) << "parperf " << command << " took a duration of 10^6 s:\n"
+                                   << describe(result);
+    EXPECT_NE(result.err.find(file.string() + ": event"), std::string::npos) << describe(result);
+    EXPECT_NE(result.err.find("longer than the whole trace"), std::string::npos) << describe(result);
+  }
 }
 
 TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
