@@ -78,7 +78,7 @@ std::string functions_text(const analysis::PathFunctions& f) {
   std::size_t shown = 0;
   for (const analysis::PathFunction& row : f.functions) {
     if (row.time_ns <= 0 || shown++ == kFunctionsShown) break;
-    out += fmt::format("    {:<44} {:>10} {:>7} {:>10} {:>10}\n", printable(function_label(row)),
+    out += fmt::format("    {:<48} {:>10} {:>7} {:>10} {:>10}\n", printable(function_label(row)),
                        format_duration(seconds(row.time_ns)), format_percent(row.share),
                        format_duration(seconds(row.self_ns)), format_duration(seconds(row.total_ns)));
   }
