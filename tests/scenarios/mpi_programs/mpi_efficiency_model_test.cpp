@@ -250,6 +250,13 @@ TEST_F(SampledPipeline, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
   const json whatif_serial = whatif(directory_, {});
   const json whatif_np = parallel("whatif");
   EXPECT_EQ(whatif_np, whatif_serial) << "`parperf whatif --np 2` replays the same traces";
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const ProcessResult under_mpirun =
+      mpi_run(2, {parperf_command().string(), "whatif", "--json", directory_.string()}, options);
+  EXPECT_EQ(under_mpirun.exit_code, 0) << describe(under_mpirun);
+  EXPECT_EQ(json::parse(under_mpirun.out, nullptr, false), whatif_serial)
+      << "`mpirun -np 2 parperf whatif` hands over to the parallel analysis too";
 }
 
 // A trace whose operation lasts longer than the whole trace (a damaged duration: a flipped bit makes it
