@@ -1,16 +1,13 @@
 // `parperf report DIR`: the efficiency report of a run directory, as a text protocol or JSON.
 // Loads the run, analyses it (analysis/analysis.hpp), builds the report and prints it; every problem ends the
 // command with one line "parperf: <problem>" on stderr and exit status 1.
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -30,7 +27,7 @@
 #include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
 #include "cli/html_report.hpp"
-#include "cli/mpi_launch.hpp"
+#include "cli/mpi_job_handover.hpp"
 #include "cli/terminal_colour.hpp"
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
@@ -166,34 +163,17 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool co
 }
 
 // `parperf report --np K`, or a `parperf report` that is one process of an MPI job: the analysis
-// continues as parperf-report-mpi (report_mpi_main.cpp). Returns only when it could not start it.
-void hand_over_to_mpi_job(const ReportCommandOptions& o) {
-  const auto analyser = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "parperf-report-mpi";
-  std::vector<std::string> command;
-  if (o.processes > 0) {
-    const std::string mpirun = configured_mpirun();
-    command = launcher_prefix(mpirun, is_open_mpi_launcher(mpirun), o.processes);
-  }
-  command.push_back(analyser.string());
+// continues as parperf-report-mpi (mpi_job_handover.hpp).
+[[noreturn]] void hand_over_report(const ReportCommandOptions& o) {
   // Colour is decided where stdout is the user's: `--np` starts the job from here. A process that the
   // user's mpirun started writes through the launcher (Open MPI gives it a terminal of its own),
   // which says nothing of where the report ends up: there only --color=always colours.
   const bool colour = o.processes > 0 ? colour_output(o.colour) : o.colour == "always";
-  for (std::string& argument : report_arguments(o, colour)) command.push_back(std::move(argument));
-  std::vector<char*> argv;
-  for (std::string& word : command) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  if (o.processes > 0)
-    execvp(argv[0], argv.data());
-  else
-    execv(argv[0], argv.data());
-  throw std::runtime_error(fmt::format("cannot start {}: {}", command.front(), std::strerror(errno)));
+  hand_over_to_mpi_job(o.processes, report_arguments(o, colour));
 }
 
 void run_report(const ReportCommandOptions& o) {
-  if (!trace_source().shared && (o.processes > 0 || mpi_job_of_this_process().size > 1))
-    hand_over_to_mpi_job(o);
+  if (continues_as_mpi_job(o.processes)) hand_over_report(o);
   const report::ReportOptions options = report_options(o);  // option errors before the (slower) load
   const format::StoredLocality locality = format::read_stored_locality(o.directory);
   if (!locality.empty() &&

@@ -1,8 +1,8 @@
-// parperf-report-mpi: `parperf report` as an MPI job, for traced runs too large to analyse in one
-// process. `parperf report --np K DIR` starts it under mpirun, and `mpirun -np K parperf report DIR`
-// hands over to it; it takes the same options. Every process loads the run's profiles and reads its
-// share of the trace files (shared_trace_loading.hpp); process 0 analyses and prints the report, the
-// same as a serial `parperf report` would.
+// parperf-report-mpi: `parperf report` and `parperf whatif` as an MPI job, for traced runs too large
+// to analyse in one process. `parperf report --np K DIR` (or `whatif --np K`) starts it under mpirun,
+// and `mpirun -np K parperf report DIR` hands over to it (mpi_job_handover.hpp); it takes the same
+// subcommands and options. Every process loads the run's profiles and reads its share of the trace
+// files (shared_trace_loading.hpp); process 0 analyses and prints, the same as a serial command would.
 #include <mpi.h>
 
 #include <fmt/core.h>
@@ -23,9 +23,10 @@ int main(int argc, char** argv) {
   source.prints = me == 0;
   source.shared = true;
 
-  CLI::App app{"parperf-report-mpi: parperf report as an MPI job", "parperf-report-mpi"};
+  CLI::App app{"parperf-report-mpi: parperf report and whatif as an MPI job", "parperf-report-mpi"};
   app.require_subcommand(1);
   parperf::cli::add_report_command(app);
+  parperf::cli::add_whatif_command(app);
   int status = 0;
   try {
     app.parse(argc, argv);
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
     status = e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     if (me == 0)
-      fmt::print(stderr, "parperf: {}\nRun 'parperf report --help' for more information.\n", e.what());
+      fmt::print(stderr, "parperf: {}\nRun 'parperf {} --help' for more information.\n", e.what(),
+                 app.get_subcommands().empty() ? "report" : app.get_subcommands().front()->get_name());
     status = 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "parperf: {}\n", e.what());

@@ -1,9 +1,12 @@
 // `parperf whatif DIR`: replays a traced run with changed costs (analysis/trace/what_if.hpp) and
-// prints the measured, replayed and predicted times and the gain, as text or JSON.
+// prints the measured, replayed and predicted times and the gain, as text or JSON. With `--np K` (or
+// started by mpirun as several processes) the traces are read as an MPI job, as `parperf report --np`
+// reads them (mpi_job_handover.hpp), and process 0 replays and prints.
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,6 +19,8 @@
 #include "analysis/trace/what_if.hpp"
 #include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
+#include "cli/mpi_job_handover.hpp"
+#include "cli/trace_source.hpp"
 #include "report/json_text.hpp"
 #include "report/printable_text.hpp"
 #include "report/whatif_report.hpp"
@@ -31,6 +36,7 @@ struct WhatIfOptions {
   std::vector<std::string> scale;  // NAME=F
   bool json = false;
   bool partial = false;
+  int processes = 0;  // --np
 };
 
 double positive_number(std::string_view text, std::string_view what) {
@@ -92,15 +98,31 @@ analysis::ReplayChanges changes_of(const WhatIfOptions& o) {
   return changes;
 }
 
+// The options again, for the processes of a parallel analysis.
+std::vector<std::string> whatif_arguments(const WhatIfOptions& o) {
+  std::vector<std::string> arguments = {"whatif"};
+  if (o.ideal_network) arguments.push_back("--ideal-network");
+  if (!o.network.empty()) arguments.insert(arguments.end(), {"--network", o.network});
+  for (const std::string& b : o.balance) arguments.insert(arguments.end(), {"--balance", b});
+  for (const std::string& s : o.scale) arguments.insert(arguments.end(), {"--scale", s});
+  if (o.json) arguments.push_back("--json");
+  if (o.partial) arguments.push_back("--partial");
+  arguments.push_back(o.directory);
+  return arguments;
+}
+
 void run_whatif(const WhatIfOptions& o) {
   const analysis::ReplayChanges changes = changes_of(o);  // option errors before the (slower) load
+  if (continues_as_mpi_job(o.processes)) hand_over_to_mpi_job(o.processes, whatif_arguments(o));
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
   if (!analysis::has_traces(run.directory))
     throw std::runtime_error(
         fmt::format("{} has no event trace to replay: record the run with `parperf run --trace`",
                     report::printable(o.directory)));
-  const analysis::TraceRun traces = analysis::load_traces(run);
-  const analysis::TraceAnalysis analysis = analysis::analyse_traces(traces);
+  const TraceSource& source = trace_source();
+  std::optional<analysis::TraceRun> traces = source.load ? source.load(run) : analysis::load_traces(run);
+  if (!source.prints || !traces) return;  // one process of a parallel analysis, not the first
+  const analysis::TraceAnalysis analysis = analysis::analyse_traces(*traces);
   const analysis::WhatIf w = analysis::what_if(analysis, changes);
   if (o.json)
     fmt::print("{}\n", report::json_text(report::whatif_json(w)));
@@ -136,6 +158,12 @@ void add_whatif_command(CLI::App& app) {
   command->add_flag("--json", o->json, "Print the result as JSON (times in seconds)");
   command->add_flag("--partial", o->partial,
                     "Replay what can be read when profile files are missing or damaged");
+  command
+      ->add_option("--np", o->processes,
+                   "Read the event traces as an MPI job of N processes (mpirun -np N, or $PARPERF_MPIRUN), "
+                   "each reading a share of the trace files; the same result as without")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
   command->callback([o] { report_errors_of([&] { run_whatif(*o); }); });
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "format/site_kinds.hpp"
 #include "report/printable_text.hpp"
@@ -15,6 +16,7 @@ using json = nlohmann::ordered_json;
 
 constexpr std::size_t kPathRowsShown = 8;
 constexpr std::size_t kCausesShown = 5;
+constexpr std::size_t kFunctionsShown = 10;
 
 double seconds(double ns) { return ns * 1e-9; }
 
@@ -78,6 +80,29 @@ std::string phases_text(const analysis::Pop& pop) {
                        cell(f, &analysis::PopFactors::serialisation_efficiency),
                        cell(f, &analysis::PopFactors::transfer_efficiency));
   }
+  return out;
+}
+
+std::string function_label(const analysis::PathFunction& f) {
+  return f.file.empty() ? f.name
+                        : fmt::format("{} ({})", f.name, std::filesystem::path(f.file).filename().string());
+}
+
+// The functions the path ran, from the call-path samples: ranked by time on it, each with its share
+// of the path, its own time there (as the interrupted function) and its time over the whole run.
+std::string functions_text(const analysis::PathFunctions& f) {
+  if (!f.sampled) return "  Functions on it: record with `parperf run --trace --sample` to see them.\n";
+  std::string out =
+      fmt::format("  Functions on it (from {} of the run's {} samples; time on it, share, self, total):\n",
+                  f.path_samples, f.samples);
+  std::size_t shown = 0;
+  for (const analysis::PathFunction& row : f.functions) {
+    if (row.time_ns <= 0 || shown++ == kFunctionsShown) break;
+    out += fmt::format("    {:<48} {:>10} {:>7} {:>10} {:>10}\n", printable(function_label(row)),
+                       format_duration(seconds(row.time_ns)), format_percent(row.share),
+                       format_duration(seconds(row.self_ns)), format_duration(seconds(row.total_ns)));
+  }
+  if (shown == 0) out += "    (no sample fell on the path)\n";
   return out;
 }
 
@@ -171,6 +196,7 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
       out += fmt::format("    {} is off the path ({} of it for {} of work): making it faster gains nothing\n",
                          printable(interval_label(i.interval)), format_percent(i.share),
                          format_duration(seconds(i.total_ns)));
+  out += functions_text(p.functions);
   out += "  Activities on the path:\n";
   for (std::size_t k = 0; k < std::min(p.activities.size(), kPathRowsShown); ++k)
     out +=
@@ -215,6 +241,19 @@ json critical_path_json(const analysis::CriticalPath& p) {
   j["activities"] = json::array();
   for (const analysis::PathActivity& a : p.activities)
     j["activities"].push_back({{"name", a.name}, {"time", seconds(a.time_ns)}, {"share", a.share}});
+  j["functions"] = json::array();
+  for (const analysis::PathFunction& f : p.functions.functions)
+    j["functions"].push_back({{"name", f.name},
+                              {"file", f.file},
+                              {"module", f.module},
+                              {"time", seconds(f.time_ns)},
+                              {"self", seconds(f.self_ns)},
+                              {"share", f.share},
+                              {"total_time", seconds(f.total_ns)},
+                              {"samples", f.samples}});
+  j["function_samples"] = {{"sampled", p.functions.sampled},
+                           {"samples", p.functions.samples},
+                           {"on_path", p.functions.path_samples}};
   j["location_changes"] = p.location_changes;
   j["computation"] = seconds(p.computation_ns);
   j["while_others_work"] = seconds(p.while_others_work_ns);

@@ -360,6 +360,8 @@ try {
     check(!onPath.includes('side'), `"side" is listed on the critical path, though it hides behind the other ranks' stages: ${onPath}`);
     const offPath = await textOf('#critical-path [data-testid="path-off"]');
     check(offPath.includes('side'), `the page does not say that "side" is off the critical path: "${offPath}"`);
+    const functions = await textOf('#critical-path [data-testid="path-functions"]');
+    check(functions.includes('--sample'), `the unsampled run's page does not say that --sample gives the functions on the path: "${functions}"`);
     const length = await textOf('#critical-path [data-testid="path-length"]');
     // Shown to 3 significant digits: within 0.5 % of the JSON's.
     const shownLength = /Length ([\d.]+) (s|ms|µs)/.exec(length);

@@ -178,5 +178,24 @@ TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnInterval
   EXPECT_DOUBLE_EQ(path.intervals[1].total_ns, 400) << "B's 200 on rank 1 and 200 on rank 2";
 }
 
+TEST(CriticalPath, ItsPiecesAreTheMeasuredSpansItWalksMergedPerLocation) {
+  // Rank 0 works 0..100 and sends; rank 1's receive ends at 102 (2 after the send began), then it
+  // works to 202: the path is rank 0's 0..100, then rank 1's 100..202 (the receive's end and the work
+  // touch: one piece). Start-up is not a piece.
+  const ActivityGraph g = graph({{{0, SegmentKind::startup}, {100}, {101, SegmentKind::mpi}},
+                                 {{0, SegmentKind::startup}, {0}, {102, SegmentKind::mpi}, {202}}},
+                                {{1, 5, EdgeKind::message, 1, 8}});
+  ReplayChanges measured;
+  measured.network = ReplayChanges::Network::measured;
+  const CriticalPath path = critical_path(g, replay(g, NetworkModel{}, measured));
+  ASSERT_EQ(path.pieces.size(), 2u);
+  EXPECT_EQ(path.pieces[0].rank, 0);
+  EXPECT_DOUBLE_EQ(path.pieces[0].begin_ns, 0);
+  EXPECT_DOUBLE_EQ(path.pieces[0].end_ns, 100);
+  EXPECT_EQ(path.pieces[1].rank, 1);
+  EXPECT_DOUBLE_EQ(path.pieces[1].begin_ns, 100);
+  EXPECT_DOUBLE_EQ(path.pieces[1].end_ns, 202);
+}
+
 }  // namespace
 }  // namespace parperf::analysis

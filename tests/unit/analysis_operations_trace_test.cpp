@@ -1,6 +1,7 @@
 // Parallel trace analysis ships each rank's operations as a trace of their own
 // (analysis/trace/operations_trace.hpp): every operation of every thread must arrive, in order and
-// with every field, and nothing else, with the process and clock records as they were.
+// with every field, and its call-path samples, and nothing else, with the process and clock records as they
+// were.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -42,6 +43,12 @@ std::vector<TraceEvent> thread_events(std::uint32_t thread) {
   return events;
 }
 
+std::vector<format::TraceSample> thread_samples(std::uint32_t block) {
+  return {{kBase + 100 * block + 1, 7, 1},
+          {kBase + 100 * block + 50, 8 + block, 2},
+          {kBase + 100 * block + 99, 9, 1}};
+}
+
 // A trace of two threads whose events come in blocks of 1000, interleaved, with `clock`.
 format::TraceFile sample(bool closed) {
   format::MemorySink sink;
@@ -71,6 +78,15 @@ format::TraceFile sample(bool closed) {
       header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(block.size());
       format::write_trace_block(writer, header, block);
     }
+  // Thread 1's samples in two blocks, the second with samples its ring lost.
+  for (std::uint32_t b = 0; b < 2; ++b) {
+    const std::vector<format::TraceSample> s = thread_samples(b);
+    std::vector<std::uint8_t> encoded(s.size() * format::kMaxSampleBytes);
+    encoded.resize(format::encode_trace_samples(s.data(), s.size(), kBase, encoded.data()));
+    format::TraceSampleBlockRecord header{.thread = 1, .base_ticks = kBase, .sample_count = 3, .lost = b};
+    header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(encoded.size());
+    format::write_trace_samples(writer, header, encoded);
+  }
   if (closed) {
     writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::clock));
     writer.record(
@@ -105,6 +121,12 @@ TEST(OperationsTrace, EveryOperationAndIntervalBoundaryOfEveryThreadArrivesInOrd
             e.kind == TraceEventKind::leave)
           expected.push_back(e);
       EXPECT_EQ(got[thread], expected) << "thread " << thread;
+    }
+    ASSERT_EQ(shipped.sample_blocks.size(), 2u) << "the call-path samples arrive too (the path's functions)";
+    for (std::uint32_t b = 0; b < 2; ++b) {
+      EXPECT_EQ(shipped.sample_blocks[b].header.thread, 1u);
+      EXPECT_EQ(shipped.sample_blocks[b].header.lost, b);
+      EXPECT_EQ(shipped.sample_blocks[b].samples, thread_samples(b)) << "sample block " << b;
     }
   }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <string>
@@ -106,8 +107,14 @@ class TraceRunBuilder {
       analysis::RankTrace r;
       r.rank = traces_[i]->process.rank;
       r.file = "trace." + std::to_string(r.rank) + ".ppt";
-      for (format::TraceBlock& b : traces_[i]->blocks)
+      for (format::TraceBlock& b : traces_[i]->blocks) {
         b.header.event_count = static_cast<std::uint32_t>(b.events.size());
+        // Closed when its last event ended, as the runtime closes a trace (the reader refuses an
+        // event longer than the trace).
+        if (traces_[i]->clock)
+          for (const format::TraceEvent& e : b.events)
+            traces_[i]->clock->end_ticks = std::max(traces_[i]->clock->end_ticks, e.ticks + e.duration);
+      }
       r.trace = traces_[i];
       r.profile = &profiles_[i];
       run.ranks.push_back(std::move(r));

@@ -13,6 +13,7 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_mpi_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_traffic_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_sampled_functions_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_path_functions_test.cpp
   LINK parperf_report parperf_format_test_profiles)
 
 # `parperf diff` as text and JSON, from hand-built comparisons.

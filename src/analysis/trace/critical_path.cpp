@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace parperf::analysis {
@@ -167,6 +168,22 @@ std::vector<Row> ranked(const std::map<Key, Row>& rows, double length) {
   return out;
 }
 
+// By location and begin, those of a location that touch or overlap made one.
+std::vector<PathPiece> merged(std::vector<PathPiece> pieces) {
+  std::sort(pieces.begin(), pieces.end(), [](const PathPiece& a, const PathPiece& b) {
+    return std::tie(a.rank, a.thread, a.begin_ns) < std::tie(b.rank, b.thread, b.begin_ns);
+  });
+  std::vector<PathPiece> out;
+  for (const PathPiece& p : pieces) {
+    if (!out.empty() && out.back().rank == p.rank && out.back().thread == p.thread &&
+        p.begin_ns <= out.back().end_ns)
+      out.back().end_ns = std::max(out.back().end_ns, p.end_ns);
+    else
+      out.push_back(p);
+  }
+  return out;
+}
+
 }  // namespace
 
 CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
@@ -196,6 +213,16 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
       where.rank = g.locations[l].rank;
       where.thread = g.locations[l].thread;
       where.time_ns += own;
+      if (g.segment[k] != SegmentKind::startup && g.cost[k] > 0) {
+        // Walked backwards: a piece that ends where the last one began extends it.
+        const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - g.cost[k], g.time[k]};
+        PathPiece* last = path.pieces.empty() ? nullptr : &path.pieces.back();
+        if (last && last->rank == piece.rank && last->thread == piece.thread &&
+            piece.end_ns >= last->begin_ns && piece.begin_ns <= last->end_ns)
+          last->begin_ns = std::min(last->begin_ns, piece.begin_ns);
+        else
+          path.pieces.push_back(piece);
+      }
       seen.clear();
       for (std::uint32_t f = g.stack[k]; f != 0; f = g.stacks[f].parent) {
         const std::uint32_t i = g.stacks[f].interval;
@@ -275,6 +302,7 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
     row.interval = g.intervals[i];
     row.total_ns = total[i];
   }
+  path.pieces = merged(std::move(path.pieces));
   path.intervals = ranked(intervals, path.length_ns);
   path.locations = ranked(locations, path.length_ns);
   path.activities = ranked(activities, path.length_ns);

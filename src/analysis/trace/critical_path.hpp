@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/path_functions.hpp"
 #include "analysis/trace/replay.hpp"
 
 namespace parperf::analysis {
@@ -50,6 +51,10 @@ struct CriticalPath {
   double computation_ns = 0;             // its computation,
   double while_others_work_ns = 0;       // weighted by the share of the other locations working,
   double while_others_wait_ns = 0;       // and by the share waiting or idle
+  // Its measured spans (start-up left out: not the program's time), by location and time, those that
+  // touch merged: where a location's samples were taken on the path.
+  std::vector<PathPiece> pieces;
+  PathFunctions functions;  // from the samples, when the run was sampled (set by analyse_traces)
 };
 
 CriticalPath critical_path(const ActivityGraph& graph, const ReplayResult& replayed);

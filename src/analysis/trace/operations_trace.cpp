@@ -1,9 +1,13 @@
 #include "analysis/trace/operations_trace.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
+#include <span>
 
 #include "format/memory_sink.hpp"
+#include "format/profile_reader.hpp"
 #include "format/record_writer.hpp"
 
 namespace parperf::analysis {
@@ -60,6 +64,29 @@ class ThreadBlocks {
   std::uint64_t sequence_ = 0;
 };
 
+// A sample block as stored: the file's bytes when the trace is an index (copied, not decoded: the
+// process that analyses decodes them as it would the file), else its decoded samples encoded again.
+void copy_sample_block(format::RecordWriter<format::MemorySink>& writer, const format::TraceFile& trace,
+                       const format::TraceSampleBlock& block) {
+  if (trace.source && block.samples.empty()) {
+    const std::span<const std::uint8_t> file = trace.source->bytes();
+    if (block.samples_offset > file.size() || block.header.encoded_bytes > file.size() - block.samples_offset)
+      throw format::FormatError(
+          fmt::format("corrupt: {}: the sample block at offset {} lies past the end of the file",
+                      trace.source->path().string(), block.offset));
+    format::write_trace_samples(writer, block.header,
+                                file.subspan(block.samples_offset, block.header.encoded_bytes));
+    return;
+  }
+  std::vector<std::uint8_t> encoded(block.samples.size() * format::kMaxSampleBytes);
+  encoded.resize(format::encode_trace_samples(block.samples.data(), block.samples.size(),
+                                              block.header.base_ticks, encoded.data()));
+  format::TraceSampleBlockRecord header = block.header;
+  header.compression = static_cast<std::uint32_t>(format::TraceCompression::none);
+  header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(encoded.size());
+  format::write_trace_samples(writer, header, encoded);
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace) {
@@ -85,6 +112,7 @@ std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace) {
           out.add(e);
     out.flush();
   }
+  for (const format::TraceSampleBlock& block : trace.sample_blocks) copy_sample_block(writer, trace, block);
   if (trace.clock) {
     writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::clock));
     writer.record(*trace.clock);

@@ -1,15 +1,34 @@
 #include "analysis/trace/timeline_merge.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "analysis/trace/clock_repair.hpp"
+#include "format/profile_reader.hpp"
 
 namespace parperf::analysis {
 namespace {
+
+// The longest an event of a closed trace can last, in ticks: the trace's span, from its process's
+// origin to the clock's reading when the trace was closed (every event began after the one and was
+// recorded before the other), and 1 ms for the threads' readings of the clock on different cores.
+// An event's stored start is no bound: when events were traced inside an operation, its start was
+// stored as the last of theirs, and start + duration runs past the next event (activity_graph.cpp).
+// None for a trace cut short: where it ended is not known.
+std::optional<std::uint64_t> longest_event(const format::TraceFile& trace) {
+  if (!trace.clock || trace.clock->end_ticks < trace.process.origin_ticks) return std::nullopt;
+  const std::uint64_t slack = std::max<std::uint64_t>(trace.process.ticks_per_second / 1000, 1);
+  const std::uint64_t span = trace.clock->end_ticks - trace.process.origin_ticks;
+  return span > std::numeric_limits<std::uint64_t>::max() - slack ? std::numeric_limits<std::uint64_t>::max()
+                                                                  : span + slack;
+}
 
 // A thread of a trace: its blocks in sequence order, each read event by event when the stream
 // reaches it (an index's blocks stay in the file until then; the current one is held as bytes).
@@ -20,6 +39,7 @@ class DecodedThread final : public ThreadEvents {
       : ThreadEvents(trace->process.rank, thread),
         trace_(std::move(trace)),
         clock_(*trace_),
+        longest_(longest_event(*trace_)),
         blocks_(std::move(blocks)) {}
 
   bool next(double& local_ns, format::TraceEvent& event) override {
@@ -27,13 +47,30 @@ class DecodedThread final : public ThreadEvents {
       if (block_ == blocks_.size()) return false;
       block_events_.emplace(*trace_, *blocks_[block_++]);
     }
+    if (longest_ && std::max(event.duration, event.wait) > *longest_) refuse(event);
+    ++index_;
     local_ns = clock_.local_ns(event.ticks);
     return true;
   }
 
  private:
+  // An operation's duration (or its waiting) longer than the whole trace is damage (a flipped bit
+  // makes it years): every analysis would take it as time the program spent.
+  [[noreturn]] void refuse(const format::TraceEvent& e) const {
+    const std::string file =
+        trace_->source ? trace_->source->path().string() : fmt::format("the trace of rank {}", rank());
+    const double per_tick = ns_per_tick(*trace_) * 1e-9;
+    throw format::FormatError(fmt::format(
+        "corrupt: {}: event {} of thread {} lasts {:.6g} s, longer than the whole trace ({:.6f} s): "
+        "its duration is damaged",
+        file, index_, thread(), static_cast<double>(std::max(e.duration, e.wait)) * per_tick,
+        static_cast<double>(trace_->clock->end_ticks - trace_->process.origin_ticks) * per_tick));
+  }
+
   std::shared_ptr<const format::TraceFile> trace_;
   TraceClock clock_;
+  std::optional<std::uint64_t> longest_;  // set for a closed trace
+  std::uint64_t index_ = 0;               // of the next event in the thread
   std::vector<const format::TraceBlock*> blocks_;
   std::size_t block_ = 0;                            // the next block to read
   std::optional<format::BlockEvents> block_events_;  // the current block's

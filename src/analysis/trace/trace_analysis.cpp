@@ -1,12 +1,16 @@
 #include "analysis/trace/trace_analysis.hpp"
 
+#include <algorithm>
+
 #include "analysis/trace/replay.hpp"
+#include "analysis/trace/trace_samples.hpp"
 
 namespace parperf::analysis {
 
 TraceAnalysis analyse_traces(const TraceRun& traces) {
   Communication communication = match_communication(traces);
   TraceAnalysis a;
+  std::vector<std::string> sample_warnings;
   a.ranks = traces.ranks.size();
   a.messages = communication.messages.size();
   a.unmatched_sends = communication.unmatched_sends;
@@ -25,12 +29,21 @@ TraceAnalysis analyse_traces(const TraceRun& traces) {
   ReplayChanges as_measured;
   as_measured.network = ReplayChanges::Network::measured;
   a.critical_path = critical_path(*graph, replay(*graph, a.network, as_measured));
+  // The samples are decoded and their stacks named only when the traces hold some.
+  const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
+                                   [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
+  if (sampled) {
+    TraceSamples samples = load_trace_samples(traces);
+    a.critical_path.functions = path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
+    sample_warnings = std::move(samples.warnings);
+  }
   a.pop = pop_factors(*graph, a.network);
   a.delays = delay_costs(*graph);
   a.replayed_ns = replay(*graph, a.network, {}).length();
   a.graph = std::move(graph);
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());
+  a.warnings.insert(a.warnings.end(), sample_warnings.begin(), sample_warnings.end());
   return a;
 }
 

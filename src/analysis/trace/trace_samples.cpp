@@ -99,6 +99,8 @@ TraceSamples load_trace_samples(const TraceRun& traces) {
       ThreadTraceSamples& thread = threads[block.header.thread];
       thread.rank = rank.rank;
       thread.thread = block.header.thread;
+      if (rank.profile && rank.profile->call_paths)
+        thread.period_ns = static_cast<double>(rank.profile->call_paths->period_ns);
       thread.lost += block.header.lost;
       for (const format::TraceSample& s : format::samples_of(*rank.trace, block)) {
         const std::optional<std::size_t> stack = stacks.stack(rank, block.header.thread, s.node);

@@ -48,6 +48,7 @@ struct ThreadTraceSamples {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
   std::vector<TraceSampleEntry> samples;  // in the order taken
+  double period_ns = 0;    // what a sample of weight 1 stands for (the profile's; 0 without one)
   std::uint64_t lost = 0;  // samples (weights) the thread's ring could not hold: not in the trace
   // Samples whose node the profile does not have (a profile missing, or older than the trace's end).
   std::uint64_t unresolved = 0;

@@ -13,11 +13,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <regex>
 #include <string>
 
+#include "analysis/trace/operations_trace.hpp"
+#include "format/trace_file.hpp"
 #include "support/artifacts.hpp"
 #include "support/mpi_run.hpp"
 #include "support/parperf_json.hpp"
@@ -166,6 +170,122 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
   const json parallel = json::parse(np.out, nullptr, false);
   for (const char* key : {"critical_path", "pop", "delay_costs", "clock_repair"})
     EXPECT_EQ(parallel[key], run.report[key]) << key << " differs in `parperf report --np 2`";
+}
+
+// path_functions.c on 4 ranks, sampled at the default 1000 Hz of CPU time (a sample a ms): the
+// stages' stage_kernel (4 ranks x 2 rounds x 50 ms of CPU) are the path, rank 0's side_kernel (2 x
+// 75 ms) hides behind the 3 later stages. The kernels spin for CPU time, so their sample counts do not
+// depend on how long the ranks waited for the 2 cores.
+class SampledPipeline : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new TempDir;
+    directory_ = *tmp_ / "run";
+    ProcessOptions options;
+    options.timeout_seconds = kMpiTimeoutSeconds;
+    const ProcessResult result = parperf_run_np_with(
+        4, directory_, {"--trace", "--sample"}, {PARPERF_PROGRAM_MPI_PATH_FUNCTIONS, "50", "2"}, options);
+    ASSERT_EQ(result.exit_code, 0) << describe(result);
+    const std::regex line(R"(stage ([0-9.]+) s side ([0-9.]+) s)");
+    for (std::sregex_iterator it(result.err.begin(), result.err.end(), line), end; it != end; ++it) {
+      stage_cpu_ += std::stod((*it)[1]);
+      side_cpu_ += std::stod((*it)[2]);
+    }
+  }
+  static void TearDownTestSuite() { delete tmp_; }
+
+  static json parallel(const std::string& command) {
+    ProcessOptions launcher;
+    launcher.timeout_seconds = kMpiTimeoutSeconds;
+    launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+    const ProcessResult np = run_process(
+        {parperf_command().string(), command, "--json", "--np", "2", directory_.string()}, launcher);
+    EXPECT_EQ(np.exit_code, 0) << describe(np);
+    return json::parse(np.out, nullptr, false);
+  }
+
+  static inline TempDir* tmp_ = nullptr;
+  static inline std::filesystem::path directory_;
+  static inline double stage_cpu_ = 0, side_cpu_ = 0;  // seconds, as the program measured them
+};
+
+const json* path_function(const json& path, const std::string& name) {
+  for (const json& f : field(path, "functions"))
+    if (f.value("name", "") == name) return &f;
+  return nullptr;
+}
+
+TEST_F(SampledPipeline, TheStagesKernelIsThePathsTimeAndTheHiddenSideKernelHasNoneOfIt) {
+  ASSERT_GT(stage_cpu_, 0.3) << "the program did not report its kernels' CPU time";
+  const json report = report_json(directory_);
+  const json& path = field(report, "critical_path");
+  const json* stage = path_function(path, "stage_kernel");
+  const json* side = path_function(path, "side_kernel");
+  ASSERT_TRUE(stage && side) << "the sampled kernels are not among the path's functions: " << path.dump();
+  const json& counts = field(path, "function_samples");
+  const double period = 1e-3;  // --sample's default 1000 Hz
+  const double sampled_on_path = number(counts, "on_path") * period;
+  // At 1000 Hz a kernel's CPU ms is one sample, and nearly all of them interrupt the kernel (1 % of its
+  // time reads the clock) inside its stage's span. The kernel counts CPU-time timers at its scheduler
+  // tick, so a run's samples stand for its CPU time only within about 15 % on this VM (a kernel's 150 ms
+  // came out as 125 to 154 samples): at least 3/4 of the stages' CPU time must be on the path (pieces that
+  // missed the stages would leave it off the path, as side_kernel's), and the path's samples other than
+  // the stages' are MPI's own work after each wait (microseconds a call).
+  EXPECT_GT(number(*stage, "time"), 0.75 * stage_cpu_)
+      << "stage_kernel ran " << stage_cpu_ << " s of CPU, all on the path's stages";
+  EXPECT_GT(number(*stage, "time"), 0.8 * sampled_on_path)
+      << "stage_kernel should be most of the path's sampled time (" << sampled_on_path << " s)";
+  EXPECT_GT(number(*stage, "self"), 0.9 * number(*stage, "time")) << "the kernel is the interrupted function";
+  EXPECT_GT(number(*side, "total_time"), 0.5 * side_cpu_)
+      << "side_kernel ran " << side_cpu_ << " s of CPU in all";
+  EXPECT_LT(number(*side, "time"), 0.1 * number(*side, "total_time"))
+      << "side_kernel runs while the later stages do: it is hidden, off the path";
+}
+
+TEST_F(SampledPipeline, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
+  const json serial = report_json(directory_);
+  const json np = parallel("report");
+  EXPECT_EQ(np["critical_path"], serial["critical_path"])
+      << "`parperf report --np 2` must ship the call-path samples to the process that analyses";
+  const json whatif_serial = whatif(directory_, {});
+  const json whatif_np = parallel("whatif");
+  EXPECT_EQ(whatif_np, whatif_serial) << "`parperf whatif --np 2` replays the same traces";
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const ProcessResult under_mpirun =
+      mpi_run(2, {parperf_command().string(), "whatif", "--json", directory_.string()}, options);
+  EXPECT_EQ(under_mpirun.exit_code, 0) << describe(under_mpirun);
+  EXPECT_EQ(json::parse(under_mpirun.out, nullptr, false), whatif_serial)
+      << "`mpirun -np 2 parperf whatif` hands over to the parallel analysis too";
+}
+
+// A trace whose operation lasts longer than the whole trace (a damaged duration: a flipped bit makes it
+// years) is refused naming the file, never reported as the program's time. The run's trace of rank 1,
+// decoded, its first operation given a duration of 10^6 s, and written again (cut down to what the
+// analyses read, as parallel analysis ships it).
+TEST_F(SampledPipeline, AnOperationLongerThanTheWholeTraceIsRefusedNamingTheFile) {
+  const std::filesystem::path damaged = *tmp_ / "damaged";
+  std::filesystem::copy(directory_, damaged);
+  const std::filesystem::path file = damaged / "trace.1.ppt";
+  format::TraceFile trace = format::read_trace_file(file);
+  bool mutated = false;
+  for (format::TraceBlock& block : trace.blocks)
+    for (format::TraceEvent& e : block.events)
+      if (!mutated && e.kind == format::TraceEventKind::operation) {
+        e.duration = trace.process.ticks_per_second * 1'000'000;
+        mutated = true;
+      }
+  ASSERT_TRUE(mutated) << "rank 1's trace holds no operation";
+  const std::vector<std::uint8_t> bytes = analysis::operations_trace(trace);
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  for (const char* command : {"report", "whatif"}) {
+    const ProcessResult result = run_process({parperf_command().string(), command, damaged.string()});
+    EXPECT_EQ(result.exit_code, 1) << "parperf " << command << " took a duration of 10^6 s:\n"
+                                   << describe(result);
+    EXPECT_NE(result.err.find(file.string() + ": event"), std::string::npos) << describe(result);
+    EXPECT_NE(result.err.find("longer than the whole trace"), std::string::npos) << describe(result);
+  }
 }
 
 TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {

@@ -306,6 +306,15 @@
     const off = path.intervals.filter((i) => i.off_path);
     if (off.length) parts.push(el('ul', { 'data-testid': 'path-off' }, off.map((i) => el('li', null,
       `${pathIntervalLabel(i)} is off the path (${fmtPct(i.share)} of it for ${fmtTime(i.total_time)} of work): making it faster gains nothing`))));
+    parts.push(el('h3', null, 'Functions on the path'));
+    const fn = path.function_samples || {};
+    if (!fn.sampled) parts.push(el('p', { 'data-testid': 'path-functions' }, 'Record with `parperf run --trace --sample` to see the functions on the path.'));
+    else parts.push(el('div', { 'data-testid': 'path-functions' }, [
+      el('p', { class: 'muted' }, `From ${fn.on_path} of the run's ${fn.samples} call-path samples.`),
+      sortableTable(shareColumns((f) => f.name, 'Function').concat([
+        { title: 'Self on the path', num: true, value: (f) => f.self, cell: (f) => fmtTime(f.self) },
+        { title: 'Total over the run', num: true, value: (f) => f.total_time, cell: (f) => fmtTime(f.total_time) },
+      ]), path.functions.filter((f) => f.time > 0), { limit: 10, className: 'compact' })]));
     parts.push(el('h3', null, 'Activities on the path'));
     parts.push(sortableTable(shareColumns((a) => a.name, 'Activity'), path.activities, { limit: 10, className: 'compact' }));
     parts.push(el('h3', null, 'Locations on the path'));
