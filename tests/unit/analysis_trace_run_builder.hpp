@@ -4,8 +4,8 @@
 // every expected figure follows from the events by construction.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
