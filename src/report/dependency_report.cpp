@@ -127,8 +127,8 @@ std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* t
   row("    Transfer efficiency", &analysis::PopFactors::transfer_efficiency);
   if (traced)
     out += fmt::format(
-        "  Run {}, on an ideal network and runtime {}; useful computation per location: max {}, mean {}\n",
-        format_duration(seconds(traced->run_time_ns)), format_duration(seconds(traced->ideal_time_ns)),
+        "  {} {}, on an ideal network and runtime {}; useful computation per location: max {}, mean {}\n",
+        traced->phases.empty() ? "Run" : "Phases", format_duration(seconds(traced->run_time_ns)), format_duration(seconds(traced->ideal_time_ns)),
         format_duration(seconds(traced->max_useful_ns)), format_duration(seconds(traced->mean_useful_ns)));
   else
     out +=

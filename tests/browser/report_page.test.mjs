@@ -4,18 +4,19 @@
 // selecting an interval (the per-processor bars must change), the keyboard, names that are markup
 // (they must show as text and run nothing), dark mode, the Functions view of a sampled run (against
 // `parperf report --json`), why the run takes its time (the POP factors of a profile-only run, and of
-// a traced MPI pipeline with its critical path, against `parperf report --json`), and `parperf diff
+// a traced MPI pipeline with its critical path, and of each phase of a run with MPI_Pcontrol, against `parperf report --json`), and `parperf diff
 // --html`. Screenshots are saved in the output directory as test artifacts.
 //
-// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE MANY_THREADS OUTPUT_DIR [POP_CASES]
-// (POP_CASES: tests/scenarios/mpi_programs/pop_cases.c built, when the build has MPI)
+// Usage: node report_page.test.mjs PARPERF EXAMPLE HOSTILE MANY_THREADS OUTPUT_DIR [POP_CASES POP_PHASES]
+// (POP_CASES, POP_PHASES: tests/scenarios/mpi_programs/pop_cases.c and pop_phases.c built, when the
+// build has MPI)
 // Exit status 77 (ctest: skipped) when the browser or playwright-core is not installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [parperf, example, hostile, manyThreads, output, popCases] = process.argv.slice(2);
+const [parperf, example, hostile, manyThreads, output, popCases, popPhases] = process.argv.slice(2);
 const chromiumPath = process.env.PARPERF_CHROMIUM || '/usr/bin/chromium';
 
 function skip(why) {
@@ -70,6 +71,16 @@ if (popCases) {
   pipelineJson = JSON.parse(parperfRun(['report', pipelineRun, '--json']));
 } else {
   console.log('NOTE: no MPI program given: the traced run\'s POP factors and critical path are not checked');
+}
+// pop_phases.c on 2 ranks, traced: two phases between MPI_Pcontrol switches, each with its factors.
+let phasesPage = null, phasesJson = null;
+if (popPhases) {
+  const phasesRun = join(output, 'phases-run');
+  execFileSync(parperf, ['run', '-q', '--np', '2', '--trace', '-o', phasesRun, '--', popPhases, '20', '1'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+  phasesPage = join(output, 'phases.html');
+  parperfRun(['report', phasesRun, '--html', phasesPage]);
+  phasesJson = JSON.parse(parperfRun(['report', phasesRun, '--json']));
 }
 
 const browser = await chromium.launch({
@@ -374,6 +385,19 @@ try {
       await page.locator('#efficiency-factors').screenshot({ path: join(output, 'pipeline-pop.png') });
       await page.locator('#critical-path').screenshot({ path: join(output, 'pipeline-critical-path.png') });
     }
+  }
+
+  if (phasesPage) {
+    await page.goto(pathToFileURL(phasesPage).href);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+    check(errors.length === 0, `the phased run's page has script errors: ${errors.join('; ')}`);
+    const phases = phasesJson.pop.phases || [];
+    check(phases.length === 2, `parperf report --json gives pop_phases.c ${phases.length} phases, not 2`);
+    const cells = await page.$$eval('[data-testid="pop-phases"] td[data-factor]', (all) =>
+      all.map((c) => ({ factor: c.dataset.factor, column: c.dataset.column, text: c.textContent })));
+    for (const phase of phases) checkPop(cells, phase, `phase ${phase.phase}`, 'the phased run');
+    if (await page.locator('[data-testid="pop-phases"]').count())
+      await page.locator('#efficiency-factors').screenshot({ path: join(output, 'phases-pop.png') });
   }
 
   // ---- parperf diff --html: the example against the hostile program, two different runs ------------

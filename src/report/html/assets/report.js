@@ -267,7 +267,7 @@
         el('th', { scope: 'row', style: `padding-left:${0.5 + depth * 1.2}em` }, title),
         columns.map(([title, factors]) => factorCell(factors, key, title))))));
     const note = pop.source === 'trace'
-      ? `From the event trace: the run took ${fmtTime(pop.run_time)}, ${fmtTime(pop.ideal_time)} on an ideal network and runtime; useful computation per location: max ${fmtTime(pop.max_useful)}, mean ${fmtTime(pop.mean_useful)}.`
+      ? `From the event trace: ${pop.phases && pop.phases.length ? 'the recorded phases' : 'the run'} took ${fmtTime(pop.run_time)}, ${fmtTime(pop.ideal_time)} on an ideal network and runtime; useful computation per location: max ${fmtTime(pop.max_useful)}, mean ${fmtTime(pop.mean_useful)}.`
       : 'From the profile. Serialisation and transfer efficiency need the event trace: record with parperf run --trace.';
     return [table, el('p', { class: 'muted', 'data-testid': 'pop-note' }, note), popPhasesView(pop, factorCell)];
   }
