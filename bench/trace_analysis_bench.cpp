@@ -311,12 +311,8 @@ void BM_RepairClocks(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.run.events));
 }
 void BM_CriticalPath(benchmark::State& state) {
-  time_stage(state, [](const Prepared& p) {
-    analysis::ReplayChanges as_measured;
-    as_measured.network = analysis::ReplayChanges::Network::measured;
-    benchmark::DoNotOptimize(
-        analysis::critical_path(p.graph, analysis::replay(p.graph, p.network, as_measured)).length_ns);
-  });
+  time_stage(state,
+             [](const Prepared& p) { benchmark::DoNotOptimize(analysis::critical_path(p.graph).length_ns); });
 }
 void BM_DelayCosts(benchmark::State& state) {
   time_stage(state, [](const Prepared& p) { benchmark::DoNotOptimize(analysis::delay_costs(p.graph)); });

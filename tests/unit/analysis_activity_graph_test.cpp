@@ -178,6 +178,26 @@ TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnInterval
   EXPECT_DOUBLE_EQ(path.intervals[1].total_ns, 400) << "B's 200 on rank 1 and 200 on rank 2";
 }
 
+TEST(CriticalPath, FollowedThroughTheGraphsOwnTimesItIsThePathOfAReplayAsMeasured) {
+  // A message from rank 0 (sent at 100) ends rank 1's receive at 150; rank 1 then computes to 400.
+  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100}, {110, SegmentKind::mpi}, {200}},
+                           {{0, SegmentKind::startup}, {50}, {150, SegmentKind::mpi}, {400}}},
+                          {{1, 6, EdgeKind::message, 1, 8}});
+  ReplayChanges measured;
+  measured.network = ReplayChanges::Network::measured;
+  const CriticalPath replayed = critical_path(g, replay(g, NetworkModel{}, measured));
+  const CriticalPath own = critical_path(g);
+  EXPECT_DOUBLE_EQ(own.length_ns, replayed.length_ns);
+  EXPECT_DOUBLE_EQ(own.length_ns, 400);
+  EXPECT_EQ(own.location_changes, replayed.location_changes);
+  EXPECT_EQ(own.location_changes, 1u) << "from rank 0's send to rank 1's receive";
+  ASSERT_EQ(own.activities.size(), replayed.activities.size());
+  for (std::size_t a = 0; a < own.activities.size(); ++a) {
+    EXPECT_EQ(own.activities[a].name, replayed.activities[a].name);
+    EXPECT_DOUBLE_EQ(own.activities[a].time_ns, replayed.activities[a].time_ns) << own.activities[a].name;
+  }
+}
+
 TEST(CriticalPath, ItsPiecesAreTheMeasuredSpansItWalksMergedPerLocation) {
   // Rank 0 works 0..100 and sends; rank 1's receive ends at 102 (2 after the send began), then it
   // works to 202: the path is rank 0's 0..100, then rank 1's 100..202 (the receive's end and the work

@@ -184,9 +184,42 @@ std::vector<PathPiece> merged(std::vector<PathPiece> pieces) {
   return out;
 }
 
+// The times a path is followed through: a replay's, or the graph's own (as measured).
+struct PathTimes {
+  const double* time;
+  const double* cost;
+  const std::int32_t* bound_by;
+  const double* transfer;  // per edge; null: none apart from the operations' costs
+  double start_ns = 0, end_ns = 0;
+  std::uint32_t last = kNoNode;
+  double length() const { return end_ns - start_ns; }
+};
+
+CriticalPath follow(const ActivityGraph& g, const PathTimes& r);
+
 }  // namespace
 
 CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
+  return follow(
+      g, {r.time.data(), r.cost.data(), r.bound_by.data(), r.transfer.data(), r.start_ns, r.end_ns, r.last});
+}
+
+// What a replay as measured gives (replay.hpp: the measured times back, bound by the same sources),
+// read from the graph itself: no copy of its times and costs (36 bytes an event, beside the graph,
+// where the analysis holds the most).
+CriticalPath critical_path(const ActivityGraph& g) {
+  PathTimes t{g.time.data(), g.cost.data(), g.bound_by.data(), nullptr, g.start_ns, g.start_ns, kNoNode};
+  for (const std::uint32_t k : g.order)
+    if (!g.is_hub(k) && g.time[k] >= t.end_ns) {
+      t.end_ns = g.time[k];
+      t.last = k;
+    }
+  return follow(g, t);
+}
+
+namespace {
+
+CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   CriticalPath path;
   if (r.last == kNoNode) return path;
   path.length_ns = r.length();
@@ -269,7 +302,7 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
       continue;
     }
     const GraphEdge& e = g.edges[static_cast<std::size_t>(bound)];
-    if (r.transfer[static_cast<std::size_t>(bound)] > 0)
+    if (r.transfer && r.transfer[static_cast<std::size_t>(bound)] > 0)
       activity("message transfer", r.transfer[static_cast<std::size_t>(bound)]);
     k = e.source;
   }
@@ -308,5 +341,7 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
   path.activities = ranked(activities, path.length_ns);
   return path;
 }
+
+}  // namespace
 
 }  // namespace parperf::analysis

@@ -143,20 +143,26 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
   Pop pop;
   pop.processes = processes_model(g);
   if (g.locations.empty()) return pop;
-  ReplayChanges ideal;
-  ideal.network = ReplayChanges::Network::ideal;
-  ideal.ideal_openmp = true;
-  const ReplayResult ideal_all = replay(g, fitted, ideal);
-  ideal.ideal_openmp = false;
-  const ReplayResult ideal_network = replay(g, fitted, ideal);
+  // The ideal replays' lengths, and each phase's: one replay held at a time (36 bytes an event).
+  const auto ideal_times = [&](bool ideal_openmp) {
+    ReplayChanges ideal;
+    ideal.network = ReplayChanges::Network::ideal;
+    ideal.ideal_openmp = ideal_openmp;
+    const ReplayResult r = replay(g, fitted, ideal);
+    std::vector<double> times = {r.length()};
+    for (const GraphPhase& phase : g.phases) times.push_back(phase_span(phase, r.time).length());
+    return times;
+  };
+  const std::vector<double> ideal_all = ideal_times(true);  // [0] the run, [1 + p] phase p
+  const std::vector<double> ideal_network = ideal_times(false);
   std::vector<bool> counted;
   UsefulTimes whole;
   if (g.phases.empty()) {
     whole = useful_times(
         g, [](std::int64_t) { return std::optional(std::pair(-INFINITY, INFINITY)); }, counted);
     pop.run_time_ns = g.end_ns - g.start_ns;
-    pop.ideal_time_ns = ideal_all.length();
-    pop.ideal_mpi_time_ns = ideal_network.length();
+    pop.ideal_time_ns = ideal_all[0];
+    pop.ideal_mpi_time_ns = ideal_network[0];
   } else {
     whole.useful.assign(g.locations.size(), 0);
     std::vector<bool> any(g.locations.size(), false);
@@ -172,8 +178,8 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
           },
           counted);
       const PhaseSpan measured = phase_span(phase, g.time);
-      const double ideal_time = phase_span(phase, ideal_all.time).length();
-      const double ideal_mpi_time = phase_span(phase, ideal_network.time).length();
+      const double ideal_time = ideal_all[p + 1];
+      const double ideal_mpi_time = ideal_network[p + 1];
       const Factors f = all_factors(u, counted, measured.length(), ideal_time, ideal_mpi_time);
       PopPhase& row = pop.phases.emplace_back();
       row.phase = p + 1;

@@ -26,9 +26,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces) {
   // not held beside it through the critical path, where the analysis holds the most.
   communication = {};
   a.network = fit_network(*graph);
-  ReplayChanges as_measured;
-  as_measured.network = ReplayChanges::Network::measured;
-  a.critical_path = critical_path(*graph, replay(*graph, a.network, as_measured));
+  a.critical_path = critical_path(*graph);
   // The samples are decoded and their stacks named only when the traces hold some.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });

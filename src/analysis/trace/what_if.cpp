@@ -33,14 +33,17 @@ WhatIf what_if(const TraceAnalysis& a, const ReplayChanges& changes) {
   w.fitted = a.network;
   w.measured_ns = g.end_ns - g.start_ns;
   w.replayed_ns = a.replayed_ns;
-  const ReplayResult predicted = replay(g, a.network, changes);
-  w.predicted_ns = predicted.length();
-  if (!g.phases.empty()) {
+  {
+    const ReplayResult predicted = replay(g, a.network, changes);
+    w.predicted_ns = predicted.length();
+    for (std::size_t p = 0; p < g.phases.size(); ++p)
+      w.phases.push_back({p + 1, phase_span(g.phases[p], g.time).length(), 0,
+                          phase_span(g.phases[p], predicted.time).length()});
+  }
+  if (!g.phases.empty()) {  // one replay held at a time
     const ReplayResult replayed = replay(g, a.network, ReplayChanges{});
     for (std::size_t p = 0; p < g.phases.size(); ++p)
-      w.phases.push_back({p + 1, phase_span(g.phases[p], g.time).length(),
-                          phase_span(g.phases[p], replayed.time).length(),
-                          phase_span(g.phases[p], predicted.time).length()});
+      w.phases[p].replayed_ns = phase_span(g.phases[p], replayed.time).length();
   }
   using Network = ReplayChanges::Network;
   if (changes.network == Network::ideal)
