@@ -53,7 +53,7 @@ std::string folded_name(std::string name) {
 }
 
 SampledFunction function_figures(const std::string& name, const FunctionTally& tally) {
-  SampledFunction f{name, "", 0, tally.self, tally.inclusive};
+  SampledFunction f{name, "", 0, tally.self, tally.inclusive, {}, {}};
   // The line most self samples were at; a function with none: the call most samples went through.
   for (const auto* lines : {&tally.lines, &tally.call_lines}) {
     std::uint64_t best = 0;
@@ -130,6 +130,11 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
     std::stable_sort(s.functions.begin(), s.functions.end(), [](const auto& a, const auto& b) {
       return std::tie(a.self, a.inclusive) > std::tie(b.self, b.inclusive);
     });
+    for (SampledFunction& f : s.functions) {
+      f.self_share = share_interval(f.self, s.samples);
+      f.inclusive_share = share_interval(f.inclusive, s.samples);
+    }
+    s.ranked = s.functions.size() < 2 || tells_apart(s.functions[0].self_share, s.functions[1].self_share);
     for (auto& [frames, samples] : tally.paths) s.paths.push_back({frames, samples});
     std::stable_sort(s.paths.begin(), s.paths.end(),
                      [](const auto& a, const auto& b) { return a.samples > b.samples; });

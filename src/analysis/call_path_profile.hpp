@@ -14,6 +14,7 @@
 #include "analysis/interval_tree.hpp"
 #include "analysis/processors.hpp"
 #include "analysis/run_data.hpp"
+#include "analysis/sample_share.hpp"
 
 namespace parperf::analysis {
 
@@ -25,6 +26,8 @@ struct SampledFunction {
   std::int64_t line = 0;
   std::uint64_t self = 0;       // samples whose last frame is in the function
   std::uint64_t inclusive = 0;  // samples with the function anywhere on their path (once per sample)
+  // Their shares of the interval's samples, with 95 % intervals (sample_share.hpp).
+  ShareInterval self_share{}, inclusive_share{};
 };
 
 struct SampledPath {
@@ -53,6 +56,9 @@ struct IntervalSamples {
   IntervalIdentity identity;
   std::vector<std::string> path;  // the interval names from the program down to this one
   std::uint64_t samples = 0;
+  // Whether its samples rank its functions: the first function's self share is told apart from the
+  // second's (their 95 % intervals do not overlap). False when too few samples fell in it.
+  bool ranked = true;
   std::vector<SampledFunction> functions;           // most self samples first, then most inclusive
   std::vector<SampledPath> paths;                   // most samples first
   std::vector<ProcessorTopFunction> processors;     // by processor

@@ -25,6 +25,13 @@ std::string where(const analysis::SampledFunction& f) {
   return printable(fmt::format("{}:{}", std::filesystem::path(f.file).filename().string(), f.line));
 }
 
+// A share with its uncertainty: "75.9% ±4.4" (half the 95 % interval, in points).
+std::string share_text(const analysis::ShareInterval& s) {
+  return fmt::format("{:>5.1f}% ±{:<4.1f}", 100 * s.share, 100 * s.half_width());
+}
+
+nlohmann::ordered_json interval_json(const analysis::ShareInterval& s) { return {s.low, s.high}; }
+
 double percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
@@ -69,12 +76,17 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
   out += "\n";
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     out += fmt::format("\n{}: {} samples\n", interval_label(interval), interval.samples);
-    out += fmt::format("  {:>6}  {:>6}  {:>8}  {:<32} {}\n", "self", "incl", "samples", "function", "where");
+    out += fmt::format("  {:<12}  {:<12}  {:>8}  {:<32} {}\n", "self (95 %)", "incl", "samples", "function",
+                       "where");
     for (const analysis::SampledFunction* shown : shown_functions(interval, top)) {
       const analysis::SampledFunction& f = *shown;
-      out += fmt::format("  {:>5.1f}%  {:>5.1f}%  {:>8}  {:<32} {}\n", percent(f.self, interval.samples),
-                         percent(f.inclusive, interval.samples), f.self, printable(f.function), where(f));
+      out += fmt::format("  {}  {}  {:>8}  {:<32} {}\n", share_text(f.self_share),
+                         share_text(f.inclusive_share), f.self, printable(f.function), where(f));
     }
+    if (!interval.ranked)
+      out +=
+          "  the first two functions' shares are within their 95 % intervals of each other: too few samples "
+          "to rank them\n";
     out += "  call paths:\n";
     for (std::size_t i = 0; i < interval.paths.size() && (top == 0 || i < top); ++i)
       out += fmt::format("  {:>5.1f}%  {}\n", percent(interval.paths[i].samples, interval.samples),
@@ -118,6 +130,7 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
     i["name"] = interval.identity.name;
     i["path"] = interval.path;
     i["samples"] = interval.samples;
+    i["ranked"] = interval.ranked;
     i["functions"] = nlohmann::ordered_json::array();
     for (const analysis::SampledFunction* shown : shown_functions(interval, top)) {
       const analysis::SampledFunction& f = *shown;
@@ -125,7 +138,11 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
                                 {"file", f.file},
                                 {"line", f.line},
                                 {"self", f.self},
-                                {"inclusive", f.inclusive}});
+                                {"inclusive", f.inclusive},
+                                {"self_share", f.self_share.share},
+                                {"self_interval", interval_json(f.self_share)},
+                                {"inclusive_share", f.inclusive_share.share},
+                                {"inclusive_interval", interval_json(f.inclusive_share)}});
     }
     i["paths"] = nlohmann::ordered_json::array();
     for (std::size_t k = 0; k < interval.paths.size() && (top == 0 || k < top); ++k)

@@ -57,7 +57,7 @@ SampleProfile region_samples(const std::vector<std::map<std::string, std::uint64
     region.processor_samples.push_back(p);
   }
   for (const auto& [function, self] : all)
-    region.functions.push_back({function, "late.c", function == "f" ? 12 : 30, self, self});
+    region.functions.push_back({function, "late.c", function == "f" ? 12 : 30, self, self, {}, {}});
   samples.intervals = {region};
   return samples;
 }

@@ -49,5 +49,33 @@ TEST(SampledFunctionsShown, ZeroShowsEveryFunctionAndJsonFollows) {
   EXPECT_EQ(json["intervals"][0]["functions"][10]["function"], "main");
 }
 
+// Each share with its 95 % interval; an interval whose first two functions cannot be told apart says so.
+TEST(SampledFunctionsUncertainty, SharesCarryTheirIntervalAndCloseOnesAreNotRanked) {
+  analysis::IntervalSamples interval;
+  interval.samples = 300;
+  interval.ranked = false;  // as the analysis finds for 100 and 95 of 300
+  interval.functions.push_back(
+      {"f", "", 0, 100, 100, analysis::share_interval(100, 300), analysis::share_interval(100, 300)});
+  interval.functions.push_back(
+      {"g", "", 0, 95, 95, analysis::share_interval(95, 300), analysis::share_interval(95, 300)});
+  analysis::SampleProfile profile;
+  profile.sampled = true;
+  profile.samples = 300;
+  profile.period_ns = 1'000'000;
+  profile.intervals.push_back(interval);
+  const std::string text = sampled_functions_text(profile, 10);
+  EXPECT_NE(text.find(" 33.3% ±5.3"), std::string::npos) << "f's share and half its 95 % interval:\n" << text;
+  EXPECT_NE(text.find("too few samples to rank them"), std::string::npos) << text;
+  const auto json = samples_json(profile, 10);
+  const auto& f = json["intervals"][0]["functions"][0];
+  EXPECT_NEAR(f["self_share"].get<double>(), 1.0 / 3, 1e-12);
+  EXPECT_NEAR(f["self_interval"][0].get<double>(), 0.2815, 1e-3);
+  EXPECT_NEAR(f["self_interval"][1].get<double>(), 0.3894, 1e-3);
+  EXPECT_EQ(json["intervals"][0]["ranked"], false);
+  interval.ranked = true;
+  profile.intervals = {interval};
+  EXPECT_EQ(sampled_functions_text(profile, 10).find("too few samples"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace parperf::report

@@ -62,6 +62,13 @@ void expect_hot_shares(const char* program, int threads, bool frame_pointers) {
   EXPECT_NEAR(f.self, 0.75, kTolerance)
       << "f spins 300 of the 400 ms of CPU time; " << functions_of(interval);
   EXPECT_NEAR(g.self, 0.25, kTolerance) << "g spins 100 of the 400 ms; " << functions_of(interval);
+  // Each share comes with its 95 % interval, and 75 % against 25 % of 300 samples or more are told apart.
+  for (const auto& fn : interval["functions"]) {
+    const double share = fn["self_share"].get<double>();
+    EXPECT_LE(fn["self_interval"][0].get<double>(), share) << fn.dump();
+    EXPECT_GE(fn["self_interval"][1].get<double>(), share) << fn.dump();
+  }
+  EXPECT_TRUE(interval.value("ranked", false)) << "f and g are ranked: " << functions_of(interval);
   if (frame_pointers) {
     EXPECT_NEAR(share_of(interval, "via_a").inclusive, 0.125, kTolerance)
         << "via_a calls g for 50 ms; the frame-pointer walk should find it above g; "

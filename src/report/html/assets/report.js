@@ -561,13 +561,21 @@
         'No samples while this interval was a thread\'s innermost one (the intervals inside it have theirs).')];
     }
     const share = (part, whole) => (whole > 0 ? part / whole : 0);
+    // A share with half its 95 % interval (report.md, "samples"), the interval itself on hover.
+    const shareCell = (part, interval, whole) => {
+      const text = fmtPct(share(part, whole));
+      if (!interval) return el('td', { class: 'num' }, text);
+      const half = (interval[1] - interval[0]) / 2;
+      return el('td', { class: 'num', 'data-interval': interval.join(' '), title: `95 % interval ${fmtPct(interval[0])} to ${fmtPct(interval[1])}` },
+        text, el('span', { class: 'muted' }, ` ±${(100 * half).toFixed(1)}`));
+    };
     const fileName = (file) => (file ? file.split('/').pop() : '');
     const table = el('table', { class: 'functions', 'data-testid': 'functions' },
       el('thead', null, el('tr', null, el('th', { class: 'num' }, 'Self'), el('th', { class: 'num', title: 'inclusive: samples with the function anywhere on their call path' }, 'Incl.'),
         el('th', { class: 'num' }, 'Samples'), el('th', null, 'Function'), el('th', null, 'Where'))),
       el('tbody', null, sampled.functions.map((f) => el('tr', { 'data-function': f.function, 'data-self': f.self, 'data-inclusive': f.inclusive },
-        el('td', { class: 'num' }, fmtPct(share(f.self, sampled.samples))),
-        el('td', { class: 'num' }, fmtPct(share(f.inclusive, sampled.samples))),
+        shareCell(f.self, f.self_interval, sampled.samples),
+        shareCell(f.inclusive, f.inclusive_interval, sampled.samples),
         el('td', { class: 'num' }, fmtCount(f.self)),
         el('td', { class: 'mono' }, f.function),
         el('td', { class: 'loc' }, location(fileName(f.file), f.line))))));
@@ -583,6 +591,8 @@
       el('p', { class: 'muted' }, `${fmtCount(sampled.samples)} samples of ${data.samples.clock === 'wall' ? 'elapsed' : 'CPU'} time, one every ` +
         `${fmtTime(data.samples.period)} per thread, while this interval was the thread's innermost`),
       table,
+      sampled.ranked === false ? el('p', { class: 'muted', 'data-testid': 'functions-unranked' },
+        'The first two functions\' shares are within their 95 % intervals of each other: too few samples to rank them.') : null,
       bars.length > 1 ? [el('h4', null, 'Each processor\'s top function'), el('div', { class: 'fbars', 'data-testid': 'function-bars' }, bars)] : null,
       flameGraph(sampled)];
   }
