@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace parperf::report {
 
 std::uint32_t RunLocations::threads_of(std::int64_t rank) const {
@@ -15,13 +13,13 @@ RunLocations run_locations(const analysis::TraceAnalysis& a) {
   RunLocations run;
   if (a.graph)
     for (const analysis::GraphLocation& l : a.graph->locations) ++run.rank_threads[l.rank];
-  run.ranks = std::max<std::uint64_t>(a.ranks, run.rank_threads.size());
+  run.processes = a.processes || run.rank_threads.size() > 1;
   return run;
 }
 
-std::string location_label(std::int64_t rank, std::optional<std::uint32_t> thread, std::uint64_t ranks,
+std::string location_label(std::int64_t rank, std::optional<std::uint32_t> thread, bool processes,
                            std::uint32_t rank_threads) {
-  const bool show_rank = ranks > 1 || !thread;
+  const bool show_rank = processes || !thread;
   const bool show_thread = thread && (rank_threads > 1 || !show_rank);
   if (show_rank && show_thread) return fmt::format("rank {} thread {}", rank, *thread);
   if (show_rank) return fmt::format("rank {}", rank);
@@ -29,7 +27,7 @@ std::string location_label(std::int64_t rank, std::optional<std::uint32_t> threa
 }
 
 std::string location_label(const RunLocations& run, std::int64_t rank, std::optional<std::uint32_t> thread) {
-  return location_label(rank, thread, run.ranks, run.threads_of(rank));
+  return location_label(rank, thread, run.processes, run.threads_of(rank));
 }
 
 }  // namespace parperf::report

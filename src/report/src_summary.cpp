@@ -240,11 +240,10 @@ std::string threads_off_cpu_text(const Finding& f) {
 // sentence of the report's root causes of waiting, with its share of all the run's waiting.
 std::string delay_cause_text(const Finding& f) {
   const auto thread = static_cast<std::uint32_t>(f.evidence_value("thread"));
-  const std::string who =
-      f.late_rank
-          ? location_label(f.late_rank->rank, thread, static_cast<std::uint64_t>(f.evidence_value("ranks")),
-                           static_cast<std::uint32_t>(f.evidence_value("rank_threads")))
-          : std::string("a location");
+  const std::string who = f.late_rank
+                              ? location_label(f.late_rank->rank, thread, f.evidence_value("processes") > 0,
+                                               static_cast<std::uint32_t>(f.evidence_value("rank_threads")))
+                              : std::string("a location");
   const std::string sentence =
       delay_cause_sentence({who, f.interval, f.evidence_value("delay"),
                             static_cast<std::uint64_t>(f.evidence_value("waiting_locations"))});

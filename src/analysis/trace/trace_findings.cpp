@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
 
 #include "analysis/trace/what_if.hpp"
@@ -57,7 +56,7 @@ std::vector<Finding> delay_cause_findings(const TraceAnalysis& a, double total_t
                   {"waiting_locations", static_cast<double>(c.waiting)},
                   {"waits", static_cast<double>(c.waits)},
                   {"waiting", a.delays.waiting_ns * 1e-9},
-                  {"ranks", static_cast<double>(std::max<std::size_t>(a.ranks, rank_threads.size()))},
+                  {"processes", a.processes || rank_threads.size() > 1 ? 1.0 : 0.0},
                   {"rank_threads", static_cast<double>(rank_threads[c.rank])}};
     out.push_back(std::move(f));
   }
