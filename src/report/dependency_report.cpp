@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "format/site_kinds.hpp"
+#include "report/delay_cause_sentence.hpp"
+#include "report/location_label.hpp"
 #include "report/printable_text.hpp"
 #include "report/time_format.hpp"
 
@@ -33,17 +35,6 @@ std::string interval_label(const analysis::GraphInterval& i) {
   if (!i.file.empty())
     label += i.line > 0 ? fmt::format(" at {}:{}", i.file, i.line) : fmt::format(" in {}", i.file);
   return label;
-}
-
-std::string where(std::int64_t rank, std::uint32_t thread, const analysis::ActivityGraph& g) {
-  bool ranks = false, threads = false;
-  for (const analysis::GraphLocation& l : g.locations) {
-    ranks |= l.rank != rank;
-    threads |= l.rank == rank && l.thread != thread;
-  }
-  if (ranks && threads) return fmt::format("rank {} thread {}", rank, thread);
-  if (ranks) return fmt::format("rank {}", rank);
-  return fmt::format("thread {}", thread);
 }
 
 json factors_json(const analysis::PopFactors& f) {
@@ -128,8 +119,9 @@ std::string pop_text(const analysis::PopFactors& overall, const analysis::Pop* t
   if (traced)
     out += fmt::format(
         "  {} {}, on an ideal network and runtime {}; useful computation per location: max {}, mean {}\n",
-        traced->phases.empty() ? "Run" : "Phases", format_duration(seconds(traced->run_time_ns)), format_duration(seconds(traced->ideal_time_ns)),
-        format_duration(seconds(traced->max_useful_ns)), format_duration(seconds(traced->mean_useful_ns)));
+        traced->phases.empty() ? "Run" : "Phases", format_duration(seconds(traced->run_time_ns)),
+        format_duration(seconds(traced->ideal_time_ns)), format_duration(seconds(traced->max_useful_ns)),
+        format_duration(seconds(traced->mean_useful_ns)));
   else
     out +=
         "  Serialisation and transfer efficiency need the event trace: record with `parperf run --trace`.\n";
@@ -192,7 +184,7 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
                        format_duration(seconds(i.time_ns)), format_percent(i.share));
   }
   for (const analysis::PathInterval& i : p.intervals)
-    if (i.share < 0.01 && i.total_ns >= 0.05 * p.length_ns)
+    if (i.off_path)
       out += fmt::format("    {} is off the path ({} of it for {} of work): making it faster gains nothing\n",
                          printable(interval_label(i.interval)), format_percent(i.share),
                          format_duration(seconds(i.total_ns)));
@@ -203,10 +195,11 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
         fmt::format("    {:<56} {:>10} {:>7}\n", printable(p.activities[k].name),
                     format_duration(seconds(p.activities[k].time_ns)), format_percent(p.activities[k].share));
   out += "  Locations on the path:\n";
+  const RunLocations run = run_locations(a);
   for (std::size_t k = 0; k < std::min(p.locations.size(), kPathRowsShown); ++k)
-    out +=
-        fmt::format("    {:<56} {:>10} {:>7}\n", where(p.locations[k].rank, p.locations[k].thread, *a.graph),
-                    format_duration(seconds(p.locations[k].time_ns)), format_percent(p.locations[k].share));
+    out += fmt::format(
+        "    {:<56} {:>10} {:>7}\n", location_label(run, p.locations[k].rank, p.locations[k].thread),
+        format_duration(seconds(p.locations[k].time_ns)), format_percent(p.locations[k].share));
   if (p.locations.size() > kPathRowsShown)
     out += fmt::format("    ... and {} more\n", p.locations.size() - kPathRowsShown);
   const analysis::GraphUnlinked& u = a.graph->unlinked;
@@ -233,7 +226,8 @@ json critical_path_json(const analysis::CriticalPath& p) {
                               {"line", i.interval.line},
                               {"time", seconds(i.time_ns)},
                               {"share", i.share},
-                              {"total_time", seconds(i.total_ns)}});
+                              {"total_time", seconds(i.total_ns)},
+                              {"off_path", i.off_path}});
   j["locations"] = json::array();
   for (const analysis::PathLocation& l : p.locations)
     j["locations"].push_back(
@@ -263,14 +257,17 @@ json critical_path_json(const analysis::CriticalPath& p) {
 
 std::vector<std::string> delay_cause_sentences(const analysis::TraceAnalysis& a, std::size_t count) {
   std::vector<std::string> out;
+  const RunLocations run = run_locations(a);
   for (const analysis::DelayCause& c : a.delays.causes) {
     if (out.size() == count || c.delay_ns < 0.01 * a.delays.waiting_ns) break;
-    const std::string code =
-        c.interval.name.empty() ? std::string("code outside every interval") : interval_label(c.interval);
-    std::string who = where(c.rank, c.thread, *a.graph);
-    who[0] = static_cast<char>(who[0] - 'a' + 'A');  // "Rank 2", "Thread 1"
-    out.push_back(fmt::format("{}'s {} causes {} of waiting on {} other location{}", who, code,
-                              format_duration(seconds(c.delay_ns)), c.waiting, c.waiting == 1 ? "" : "s"));
+    std::optional<analysis::IntervalIdentity> interval;
+    if (!c.interval.name.empty())
+      interval = analysis::IntervalIdentity{
+          .kind = c.interval.kind, .name = c.interval.name, .file = c.interval.file, .line = c.interval.line};
+    std::string sentence = delay_cause_sentence(
+        {location_label(run, c.rank, c.thread), interval, seconds(c.delay_ns), c.waiting});
+    sentence[0] = static_cast<char>(sentence[0] - 'a' + 'A');  // "Rank 2's", "Thread 1's"
+    out.push_back(std::move(sentence));
   }
   return out;
 }

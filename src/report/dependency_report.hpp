@@ -28,7 +28,9 @@ nlohmann::ordered_json clock_repair_json(const analysis::ClockRepair& repair);
 // One sentence: how many events the repair moved and how far, or none.
 std::string clock_repair_sentence(const analysis::ClockRepair& repair);
 
-// "Rank 2's 'compute' at solver.c:40 causes 3.1 s of waiting on 5 other ranks", for the findings.
+// The largest causes (at most `count`, each at least 1 % of all waiting) as delay_cause_sentence
+// words them, capitalised: "Rank 2's interval "compute" at solver.c:40 makes 5 other locations wait
+// 3.10 s in all", for the text and HTML sections.
 std::vector<std::string> delay_cause_sentences(const analysis::TraceAnalysis& analysis, std::size_t count);
 
 }  // namespace parperf::report

@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include "format/records.hpp"
+#include "report/delay_cause_sentence.hpp"
 #include "report/diagnosis.hpp"
 #include "report/interval_kind.hpp"
+#include "report/location_label.hpp"
 #include "report/loop_balance_text.hpp"
 #include "report/sampled_cause_text.hpp"
 #include "report/time_format.hpp"
@@ -234,26 +236,20 @@ std::string threads_off_cpu_text(const Finding& f) {
       percent(f.on_cpu_share), where, figures, busy);
 }
 
-// "rank 3's interval "work" at pop_cases.c:33 makes 3 other locations wait 0.960 s in all (…)"
+// "rank 3's interval "work" at pop_cases.c:33 makes 3 other locations wait 960 ms in all (…)": the
+// sentence of the report's root causes of waiting, with its share of all the run's waiting.
 std::string delay_cause_text(const Finding& f) {
-  const auto thread = static_cast<std::int64_t>(f.evidence_value("thread"));
+  const auto thread = static_cast<std::uint32_t>(f.evidence_value("thread"));
   const std::string who = f.late_rank
-                              ? (thread > 0 ? fmt::format("rank {} thread {}", f.late_rank->rank, thread)
-                                            : fmt::format("rank {}", f.late_rank->rank))
+                              ? location_label(f.late_rank->rank, thread, f.evidence_value("processes") > 0,
+                                               static_cast<std::uint32_t>(f.evidence_value("rank_threads")))
                               : std::string("a location");
-  std::string what = "code outside every interval";
-  if (f.interval) {
-    const analysis::IntervalIdentity& id = *f.interval;
-    what = kind_text(id.kind) == "user" ? "interval" : std::string(kind_text(id.kind));
-    if (!id.name.empty() && id.name != what) what += " \"" + id.name + "\"";
-    if (!id.file.empty()) what += " at " + source_text(id.file, id.line);
-  }
-  const auto waiting = static_cast<std::int64_t>(f.evidence_value("waiting_locations"));
-  return fmt::format(
-      "{}'s {} makes {} other location{} wait {} in all ({} of the run's waiting): the root cause of that "
-      "waiting, from the event trace",
-      who, what, waiting, waiting == 1 ? "" : "s", format_duration(f.evidence_value("delay")),
-      percent(f.evidence_value("waiting") > 0 ? f.evidence_value("delay") / f.evidence_value("waiting") : 0));
+  const std::string sentence =
+      delay_cause_sentence({who, f.interval, f.evidence_value("delay"),
+                            static_cast<std::uint64_t>(f.evidence_value("waiting_locations"))});
+  const double waiting = f.evidence_value("waiting");
+  return fmt::format("{} ({} of the run's waiting): the root cause of that waiting, from the event trace",
+                     sentence, percent(waiting > 0 ? f.evidence_value("delay") / waiting : 0));
 }
 
 // The finding's own sentence, without what the samples add.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/location_label.hpp"
 #include "report/time_format.hpp"
 
 namespace parperf::report {
@@ -40,18 +41,16 @@ void rows_text(std::string& out, const char* title, const std::vector<Row>& rows
     out += fmt::format("      ... and {} more\n", rows.size() - kWaitRowsShown);
 }
 
-std::string pattern_text(const analysis::PatternWaits& p) {
+std::string pattern_text(const analysis::PatternWaits& p, const RunLocations& run) {
   std::string out = fmt::format("  {}: {} lost in {}\n", analysis::pattern_title(p.pattern),
                                 format_duration(seconds(p.lost_ns)), plural(p.instances, "wait", "waits"));
   rows_text(out, "at", p.sites, [](const analysis::WaitSite& s) {
     return s.location == s.name ? s.name : fmt::format("{} ({})", s.location, s.name);
   });
-  rows_text(out, "waiting", p.waiting, [](const analysis::WaitingLocation& w) {
-    return fmt::format("rank {} thread {}", w.rank, w.thread);
-  });
-  rows_text(out, "caused by", p.causes, [](const analysis::WaitCause& c) {
-    return c.thread ? fmt::format("rank {} thread {}", c.rank, *c.thread) : fmt::format("rank {}", c.rank);
-  });
+  rows_text(out, "waiting", p.waiting,
+            [&](const analysis::WaitingLocation& w) { return location_label(run, w.rank, w.thread); });
+  rows_text(out, "caused by", p.causes,
+            [&](const analysis::WaitCause& c) { return location_label(run, c.rank, c.thread); });
   return out;
 }
 
@@ -102,7 +101,8 @@ std::string wait_states_text(const analysis::TraceAnalysis& a) {
         a.unmatched_sends, a.unmatched_receives, a.incomplete_collectives);
   out += clock_check_text(a.clock);
   if (a.waits.patterns.empty()) out += "  No wait states: no rank or thread waited for another.\n";
-  for (const analysis::PatternWaits& p : a.waits.patterns) out += pattern_text(p);
+  const RunLocations run = run_locations(a);
+  for (const analysis::PatternWaits& p : a.waits.patterns) out += pattern_text(p, run);
   for (const std::string& w : a.warnings) out += fmt::format("  warning: {}\n", w);
   return out;
 }

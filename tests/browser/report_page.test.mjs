@@ -371,6 +371,9 @@ try {
     check(!onPath.includes('side'), `"side" is listed on the critical path, though it hides behind the other ranks' stages: ${onPath}`);
     const offPath = await textOf('#critical-path [data-testid="path-off"]');
     check(offPath.includes('side'), `the page does not say that "side" is off the critical path: "${offPath}"`);
+    const offInJson = pipelineJson.critical_path.intervals.filter((i) => i.off_path).map((i) => i.name);
+    check(offInJson.includes('side') && offInJson.every((name) => offPath.includes(name)),
+      `parperf report --json names ${JSON.stringify(offInJson)} off the path, the page "${offPath}"`);
     const functions = await textOf('#critical-path [data-testid="path-functions"]');
     check(functions.includes('--sample'), `the unsampled run's page does not say that --sample gives the functions on the path: "${functions}"`);
     const length = await textOf('#critical-path [data-testid="path-length"]');
@@ -380,7 +383,8 @@ try {
     check(Math.abs(lengthSeconds - pipelineJson.critical_path.length) <= 0.005 * pipelineJson.critical_path.length,
       `the critical path's length reads "${length}", parperf report --json says ${pipelineJson.critical_path.length} s`);
     const causes = await textOf('#delay-costs');
-    check(/Rank \d's 'stage'/.test(causes), `the root causes of waiting do not name a rank's "stage": ${causes}`);
+    check(/Rank \d's interval "stage" at pop_cases\.c:\d+ makes \d+ other locations? wait /.test(causes),
+      `the root causes of waiting do not name a rank's "stage" as the findings do: ${causes}`);
     if (await page.locator('#critical-path').count()) {
       await page.locator('#efficiency-factors').screenshot({ path: join(output, 'pipeline-pop.png') });
       await page.locator('#critical-path').screenshot({ path: join(output, 'pipeline-critical-path.png') });

@@ -176,6 +176,9 @@ TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnInterval
   EXPECT_EQ(path.intervals[1].interval.name, "B");
   EXPECT_DOUBLE_EQ(path.intervals[1].time_ns, 0) << "B is hidden behind rank 0's A";
   EXPECT_DOUBLE_EQ(path.intervals[1].total_ns, 400) << "B's 200 on rank 1 and 200 on rank 2";
+  EXPECT_FALSE(path.intervals[0].off_path) << "A is the whole path's computation";
+  EXPECT_TRUE(path.intervals[1].off_path)
+      << "B works 400 (more than the path's 300) with none of it on the path: making it faster gains nothing";
 }
 
 TEST(CriticalPath, FollowedThroughTheGraphsOwnTimesItIsThePathOfAReplayAsMeasured) {

@@ -14,6 +14,8 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_traffic_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_sampled_functions_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_path_functions_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_dependency_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_location_label_test.cpp
   LINK parperf_report parperf_format_test_profiles)
 
 # `parperf diff` as text and JSON, from hand-built comparisons.

@@ -32,7 +32,9 @@ TEST(WaitStatesReport, TextNamesThePatternItsSiteTheWaitingAndTheLateRankAndTheC
   EXPECT_NE(text.find("2 ranks traced: 2 messages matched"), std::string::npos) << text;
   EXPECT_NE(text.find("Late Sender: 50 ms lost in 1 wait"), std::string::npos) << text;
   EXPECT_NE(text.find("late.c:20 (MPI_Recv)"), std::string::npos) << text;
-  EXPECT_NE(text.find("rank 1 thread 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("waiting:\n      rank 1 "), std::string::npos) << text;
+  EXPECT_EQ(text.find("thread"), std::string::npos) << "two ranks of one thread each: named by rank only\n"
+                                                    << text;
   EXPECT_NE(text.find("caused by:\n      rank 0"), std::string::npos) << text;
   EXPECT_NE(text.find("1 of 2 messages were received before they were sent"), std::string::npos) << text;
   EXPECT_NE(text.find("worst: rank 0 to rank 1, received 2 ms before"), std::string::npos) << text;

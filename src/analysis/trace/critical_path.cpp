@@ -337,6 +337,10 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   }
   path.pieces = merged(std::move(path.pieces));
   path.intervals = ranked(intervals, path.length_ns);
+  // Off the path: a share too small to gain from (under 1 %) of work too large to be noise.
+  constexpr double kOffPathShare = 0.01, kOffPathWork = 0.05;
+  for (PathInterval& i : path.intervals)
+    i.off_path = path.length_ns > 0 && i.share < kOffPathShare && i.total_ns >= kOffPathWork * path.length_ns;
   path.locations = ranked(locations, path.length_ns);
   path.activities = ranked(activities, path.length_ns);
   return path;

@@ -12,6 +12,9 @@ TraceAnalysis analyse_traces(const TraceRun& traces) {
   TraceAnalysis a;
   std::vector<std::string> sample_warnings;
   a.ranks = traces.ranks.size();
+  a.processes = a.ranks > 1 || std::any_of(traces.ranks.begin(), traces.ranks.end(), [](const RankTrace& r) {
+                  return r.profile && (r.profile->has_mpi || r.profile->has_shmem);
+                });
   a.messages = communication.messages.size();
   a.unmatched_sends = communication.unmatched_sends;
   a.unmatched_receives = communication.unmatched_receives;

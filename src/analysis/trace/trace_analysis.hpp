@@ -26,6 +26,7 @@ namespace parperf::analysis {
 
 struct TraceAnalysis {
   std::uint64_t ranks = 0;  // with a trace
+  bool processes = false;   // several ranks, or one that ran MPI or OpenSHMEM: its locations are a process's
   std::uint64_t messages = 0;
   std::uint64_t unmatched_sends = 0;
   std::uint64_t unmatched_receives = 0;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "analysis/trace/what_if.hpp"
 
 namespace parperf::analysis {
@@ -35,6 +37,9 @@ bool about_waiting(FindingKind kind) {
 
 std::vector<Finding> delay_cause_findings(const TraceAnalysis& a, double total_time, std::size_t count) {
   std::vector<Finding> out;
+  std::map<std::int64_t, std::uint32_t> rank_threads;  // how the reports name its location (location_label)
+  if (a.graph)
+    for (const GraphLocation& l : a.graph->locations) ++rank_threads[l.rank];
   for (const DelayCause& c : a.delays.causes) {
     if (out.size() == count || c.delay_ns < 0.01 * a.delays.waiting_ns) break;
     Finding f;
@@ -50,7 +55,9 @@ std::vector<Finding> delay_cause_findings(const TraceAnalysis& a, double total_t
                   {"thread", static_cast<double>(c.thread)},
                   {"waiting_locations", static_cast<double>(c.waiting)},
                   {"waits", static_cast<double>(c.waits)},
-                  {"waiting", a.delays.waiting_ns * 1e-9}};
+                  {"waiting", a.delays.waiting_ns * 1e-9},
+                  {"processes", a.processes || rank_threads.size() > 1 ? 1.0 : 0.0},
+                  {"rank_threads", static_cast<double>(rank_threads[c.rank])}};
     out.push_back(std::move(f));
   }
   return out;

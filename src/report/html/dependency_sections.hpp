@@ -13,8 +13,8 @@ namespace parperf::report::html {
 // "needs_trace" when from the profile}.
 nlohmann::ordered_json pop_section(const analysis::PopFactors& profile, const analysis::Pop* traced);
 
-// critical_path_json with each interval's "off_path" (it has work but no share of the path: making it
-// faster gains nothing), the locations' and the summary's sentences, and the clock repair sentence.
+// critical_path_json (each interval with its "off_path", as the analysis judged it) with each location's
+// "name" (location_label) and the clock repair sentence.
 nlohmann::ordered_json critical_path_section(const analysis::TraceAnalysis& analysis);
 
 // {"waiting", "charged", "causes": [sentence...]} (delay_cause_sentences).

@@ -1,0 +1,91 @@
+// The critical path and the root causes of waiting as the report renders them
+// (report/dependency_report.hpp): the intervals the analysis judged off the path, and one sentence
+// per cause of waiting, the same in the text section and in the findings.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "analysis/trace/trace_analysis.hpp"
+#include "analysis/trace/trace_findings.hpp"
+#include "report/dependency_report.hpp"
+#include "report/src_summary.hpp"
+#include "unit/analysis_trace_run_builder.hpp"
+
+namespace parperf::report {
+namespace {
+
+using format::SiteKind;
+using test::TraceRunBuilder;
+
+// A path of 100 ms: "stage" is 90 ms of it; "side" works 30 ms beside it and none on it, which the
+// analysis judged off the path; "tiny" works 1 ms, too little to name.
+analysis::TraceAnalysis path_with_a_hidden_interval() {
+  analysis::TraceAnalysis a;
+  auto graph = std::make_shared<analysis::ActivityGraph>();
+  graph->locations = {{.rank = 0}, {.rank = 1}};
+  a.graph = graph;
+  a.ranks = 2;
+  analysis::CriticalPath& p = a.critical_path;
+  p.length_ns = 100e6;
+  p.intervals.push_back({{90e6, 0.9}, {"stage", 1, "pipe.c", 12}, 90e6, false});
+  p.intervals.push_back({{0, 0}, {"side", 1, "pipe.c", 20}, 30e6, true});
+  p.intervals.push_back({{0, 0}, {"tiny", 1, "pipe.c", 30}, 1e6, false});
+  p.locations.push_back({{100e6, 1}, 1, 0});
+  return a;
+}
+
+TEST(CriticalPathReport, TheTextAndTheJsonNameTheIntervalsTheAnalysisJudgedOffThePath) {
+  const analysis::TraceAnalysis a = path_with_a_hidden_interval();
+  const std::string text = critical_path_text(a);
+  EXPECT_NE(text.find("'side' (user) at pipe.c:20 is off the path"), std::string::npos)
+      << "'side' works 30 ms and none of it on the path: making it faster gains nothing\n"
+      << text;
+  EXPECT_EQ(text.find("'tiny' (user) at pipe.c:30 is off the path"), std::string::npos)
+      << "'tiny' was not judged off the path\n"
+      << text;
+  const nlohmann::ordered_json j = critical_path_json(a.critical_path);
+  EXPECT_EQ(j["intervals"][0].value("off_path", true), false) << j["intervals"][0];
+  EXPECT_EQ(j["intervals"][1].value("off_path", false), true)
+      << "report --json does not say 'side' is off the path: " << j["intervals"][1];
+  EXPECT_NE(text.find("    rank 1 "), std::string::npos) << "two ranks of one thread: named by rank\n"
+                                                         << text;
+}
+
+// Rank 0 works 100 ms in "work" (pipe.c:12), then sends; rank 1 waits for it from the start: rank
+// 0's "work" made one other location wait about 100 ms.
+analysis::TraceAnalysis late_work() {
+  TraceRunBuilder b;
+  b.rank(0, 2);
+  const auto work = b.site(SiteKind::user, "work", "pipe.c", 12);
+  const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "pipe.c", 14);
+  b.event({.kind = format::TraceEventKind::enter, .ticks = test::ms(0.1), .site = work})
+      .event({.kind = format::TraceEventKind::leave, .ticks = test::ms(100), .site = work})
+      .op(send, 100, 100.5, 1, 4, 64);
+  b.rank(1, 2);
+  const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "pipe.c", 20);
+  b.op(recv, 0.1, 100.6, 0, 4);
+  return analysis::analyse_traces(b.build());
+}
+
+TEST(DelayCausesReport, TheTextSectionAndTheFindingsWordACauseWithTheSameSentence) {
+  const analysis::TraceAnalysis a = late_work();
+  const std::vector<std::string> sentences = delay_cause_sentences(a, 5);
+  ASSERT_FALSE(sentences.empty()) << "rank 1 waited for rank 0's work, yet no cause of waiting is given";
+  EXPECT_EQ(sentences[0].rfind("Rank 0's interval \"work\" at pipe.c:12 makes 1 other location wait ", 0), 0u)
+      << sentences[0];
+  const std::string text = delay_costs_text(a);
+  EXPECT_NE(text.find(sentences[0]), std::string::npos) << "the text section words it otherwise:\n" << text;
+
+  const std::vector<analysis::Finding> findings = analysis::delay_cause_findings(a, 0.2, 3);
+  ASSERT_FALSE(findings.empty()) << "no delay_cause finding for rank 0's work";
+  std::string finding = main_finding_text(findings[0]);
+  ASSERT_FALSE(finding.empty());
+  finding[0] = static_cast<char>(finding[0] - 'a' + 'A');
+  EXPECT_EQ(finding.rfind(sentences[0], 0), 0u)
+      << "the finding and the report word the same cause differently:\n  finding: " << finding
+      << "\n  report:  " << sentences[0];
+}
+
+}  // namespace
+}  // namespace parperf::report
