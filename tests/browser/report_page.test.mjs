@@ -259,6 +259,12 @@ try {
       `the Functions view of ${busiest.path.join(' > ')} shows ${JSON.stringify(shownFunctions)}, parperf report --json says ${JSON.stringify(expected)}`);
     const tableText = await page.textContent('#interval-details [data-testid="functions"]');
     const top = busiest.functions[0];
+    // Each share with its 95 % interval (report.md, "samples"): the top function's, as the JSON gives it.
+    const topInterval = await page.$eval('#interval-details [data-testid="functions"] tbody tr td[data-interval]',
+      (td) => td.dataset.interval).catch(() => null);
+    check(top && topInterval === top.self_interval.join(' '),
+      `the Functions view gives ${top ? top.function : 'its top function'} the 95 % interval "${topInterval}", parperf report --json says ${top ? JSON.stringify(top.self_interval) : 'nothing'}`);
+    check(/±\d/.test(tableText), `the Functions view shows no uncertainty (±) beside its shares: ${tableText.slice(0, 200)}`);
     if (top && top.file) {
       const where = `${top.file.split('/').pop()}:${top.line}`;
       check(tableText.includes(where), `the Functions view does not give ${top.function}'s file:line ${where}`);

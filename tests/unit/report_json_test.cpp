@@ -201,11 +201,12 @@ TEST(report_json, SamplesHaveTheDocumentedFields) {
   EXPECT_DOUBLE_EQ(j["period"].get<double>(), 0.002);
   EXPECT_EQ(j["dropped"], 3);
   const json& i = j["intervals"][0];
-  EXPECT_EQ(keys_of(i), (std::set<std::string>{"interval", "name", "path", "samples", "functions", "paths",
-                                               "processors"}));
+  EXPECT_EQ(keys_of(i), (std::set<std::string>{"interval", "name", "path", "samples", "ranked", "functions",
+                                               "paths", "processors"}));
   EXPECT_EQ(i["path"], (json{"program", "sweep"}));
   EXPECT_EQ(keys_of(i["functions"][0]),
-            (std::set<std::string>{"function", "file", "line", "self", "inclusive"}));
+            (std::set<std::string>{"function", "file", "line", "self", "inclusive", "self_share",
+                                   "self_interval", "inclusive_share", "inclusive_interval"}));
   EXPECT_EQ(i["functions"][0]["inclusive"], 310);
   EXPECT_EQ(i["paths"][0], (json{{"frames", {"main", "f"}}, {"samples", 300}}));
   EXPECT_EQ(keys_of(i["processors"][1]), (std::set<std::string>{"processor", "samples", "function", "self"}));
