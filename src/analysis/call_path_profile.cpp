@@ -69,15 +69,28 @@ SampledFunction function_figures(const std::string& name, const FunctionTally& t
 SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top) {
   SampleProfile result;
   SampledFrameNames names(result.warnings);
+  double cpu_ns = 0;  // of the sampled threads
   std::map<std::size_t, IntervalTally> tallies;
   std::map<std::vector<std::string>, std::uint64_t> folded;
   for (const format::Profile& profile : run.profiles) {
     if (!profile.call_paths) continue;
     const format::CallPaths& paths = *profile.call_paths;
+    const char* sent_by = paths.source == format::SampleSource::perf_event ? "perf_event"
+                          : paths.source == format::SampleSource::both     ? "both"
+                                                                           : "timer";
+    result.source = !result.sampled || result.source == sent_by ? sent_by : "both";
     result.sampled = true;
     result.wall_clock = paths.clock == format::SampleClock::wall;
     result.period_ns = paths.period_ns;
     for (const format::CallPathThread& thread : paths.threads) {
+      // The thread's CPU time: what its clock counted (the perf-event clock counts user time only).
+      for (const format::Thread& t : profile.threads)
+        if (t.index == thread.thread)
+          for (const format::Node& node : t.nodes)
+            cpu_ns +=
+                static_cast<double>(node.os_user_self_ns) + (paths.source == format::SampleSource::perf_event
+                                                                 ? 0.0
+                                                                 : static_cast<double>(node.os_sys_self_ns));
       result.samples += thread.samples;
       result.dropped += thread.dropped;
       const Location location{profile.process.rank, thread.thread};
@@ -150,6 +163,8 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
     result.intervals.push_back(std::move(s));
   }
   for (auto& [frames, samples] : folded) result.folded.push_back({frames, samples});
+  if (!result.wall_clock && cpu_ns > 0)
+    result.effective_hz = static_cast<double>(result.samples) / (cpu_ns * 1e-9);
   return result;
 }
 

@@ -74,6 +74,13 @@ struct SampleProfile {
   bool sampled = false;     // some profile has a call_paths section
   bool wall_clock = false;  // the timers counted elapsed time, not CPU time
   std::uint64_t period_ns = 0;
+  // What sent the samples: "perf_event" (the kernel's high-resolution CPU clock), "timer" (POSIX
+  // timers: for CPU time they fire at the scheduler tick), or "both" (some threads each).
+  std::string source = "timer";
+  // Samples per second of the sampled threads' CPU time (the operating system's, as the intervals
+  // measure it): the requested rate when every period was sampled; 0 for wall-clock sampling or
+  // when no CPU time was measured.
+  double effective_hz = 0;
   std::uint64_t samples = 0;               // taken, over all threads
   std::uint64_t dropped = 0;               // not recorded: a thread's table was full
   std::vector<IntervalSamples> intervals;  // intervals with samples, in tree order

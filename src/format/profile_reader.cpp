@@ -209,6 +209,9 @@ CallPaths decode_call_paths(ByteReader& in) {
   if (static_cast<std::uint32_t>(paths.clock) > static_cast<std::uint32_t>(SampleClock::wall))
     throw FormatError("corrupt: " + in.context() + ": unknown sample clock " +
                       std::to_string(static_cast<std::uint32_t>(paths.clock)));
+  if (static_cast<std::uint32_t>(paths.source) > static_cast<std::uint32_t>(SampleSource::both))
+    throw FormatError("corrupt: " + in.context() + ": unknown sample source " +
+                      std::to_string(static_cast<std::uint32_t>(paths.source)));
   in.check_count(paths.module_count, min_encoded_size<CallPathModuleRecord>(), "call path modules");
   for (std::uint32_t m = 0; m < paths.module_count; ++m) {
     paths.modules.push_back(in.record<CallPathModule>("call path module"));

@@ -56,6 +56,9 @@ enum class SectionType : std::uint32_t {
 
 // CallPathsRecord::clock: what the sampling timers counted.
 enum class SampleClock : std::uint32_t { cpu = 0, wall = 1 };
+// What sent the sampling signals: POSIX timers (fire at the scheduler tick for CPU time), the kernel's
+// perf-event CPU clock (a high-resolution timer), or each on some threads.
+enum class SampleSource : std::uint32_t { timer = 0, perf_event = 1, both = 2 };
 
 // ShmemTrafficRecord::operation: what the process did to its target's memory.
 enum class OneSidedOperation : std::uint32_t { put = 0, get = 1, atomic = 2 };
@@ -381,10 +384,10 @@ struct ProbeCostsRecord {
 struct CallPathsRecord {
   static constexpr std::string_view kName = "CallPathsRecord";
   SampleClock clock = SampleClock::cpu;
-  std::uint32_t module_count = 0;  // CallPathModuleRecords that follow
-  std::uint64_t period_ns = 0;     // the sampling timers' period
-  std::uint32_t thread_count = 0;  // CallPathThreadRecords that follow the modules
-  std::uint32_t reserved = 0;
+  std::uint32_t module_count = 0;             // CallPathModuleRecords that follow
+  std::uint64_t period_ns = 0;                // the sampling timers' period
+  std::uint32_t thread_count = 0;             // CallPathThreadRecords that follow the modules
+  SampleSource source = SampleSource::timer;  // once `reserved`: 0 (timer) in older writers' files
 };
 
 // A module (the executable, a shared library) whose code the call paths' addresses lie in.
@@ -539,7 +542,7 @@ void named_fields(IterationBucketRecord& r, F&& f) {
 template <class F>
 void named_fields(CallPathsRecord& r, F&& f) {
   f("clock", r.clock), f("module_count", r.module_count), f("period_ns", r.period_ns),
-      f("thread_count", r.thread_count), f("reserved", r.reserved);
+      f("thread_count", r.thread_count), f("source", r.source);
 }
 template <class Text, class F>
 void named_fields(CallPathModuleFields<Text>& r, F&& f) {

@@ -25,6 +25,13 @@ std::string where(const analysis::SampledFunction& f) {
   return printable(fmt::format("{}:{}", std::filesystem::path(f.file).filename().string(), f.line));
 }
 
+// What sent the samples, in words.
+std::string source_words(const analysis::SampleProfile& samples) {
+  if (samples.source == "perf_event") return "the kernel's perf-event CPU clock";
+  if (samples.source == "both") return "the perf-event CPU clock, POSIX timers on some threads";
+  return samples.wall_clock ? "POSIX timers" : "POSIX timers, at the scheduler tick";
+}
+
 // A share with its uncertainty: "75.9% ±4.4" (half the 95 % interval, in points).
 std::string share_text(const analysis::ShareInterval& s) {
   return fmt::format("{:>5.1f}% ±{:<4.1f}", 100 * s.share, 100 * s.half_width());
@@ -68,9 +75,11 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
                                    const std::vector<analysis::Finding>& findings) {
   if (!samples.sampled)
     return "Functions: the run was not sampled (record it with `parperf run --sample`).\n";
-  std::string out = fmt::format("Functions, by samples of {} time every {:.3g} ms per thread: {} samples",
-                                samples.wall_clock ? "elapsed" : "CPU",
-                                static_cast<double>(samples.period_ns) / 1e6, samples.samples);
+  std::string out =
+      fmt::format("Functions, by samples of {} time every {:.3g} ms per thread ({}): {} samples",
+                  samples.wall_clock ? "elapsed" : "CPU", static_cast<double>(samples.period_ns) / 1e6,
+                  source_words(samples), samples.samples);
+  if (samples.effective_hz > 0) out += fmt::format(", {:.0f} per second of CPU time", samples.effective_hz);
   if (samples.dropped > 0)
     out += fmt::format(" ({} not recorded: a thread's call-path table was full)", samples.dropped);
   out += "\n";
@@ -121,6 +130,8 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
   nlohmann::ordered_json json;
   json["clock"] = samples.wall_clock ? "wall" : "cpu";
   json["period"] = static_cast<double>(samples.period_ns) / 1e9;
+  json["source"] = samples.source;
+  json["effective_rate"] = samples.effective_hz > 0 ? nlohmann::ordered_json(samples.effective_hz) : nullptr;
   json["samples"] = samples.samples;
   json["dropped"] = samples.dropped;
   json["intervals"] = nlohmann::ordered_json::array();

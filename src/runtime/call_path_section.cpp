@@ -20,6 +20,16 @@ void write_call_paths(format::RecordWriter<FileSink>& w, const ThreadState* head
   header.clock = config().sample_wall_clock ? format::SampleClock::wall : format::SampleClock::cpu;
   header.module_count = code_module_count();
   header.period_ns = sample_period_ns();
+  switch (sample_sources()) {
+    case SampleSources::perf_event:
+      header.source = format::SampleSource::perf_event;
+      break;
+    case SampleSources::both:
+      header.source = format::SampleSource::both;
+      break;
+    default:
+      header.source = format::SampleSource::timer;
+  }
   // A thread of the list may start sampling while this is written (never stop): the threads counted
   // now are sampled below too, so at least as many are found, and no more than these are written.
   for (const ThreadState* t = head; t; t = t->next)

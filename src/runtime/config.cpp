@@ -228,6 +228,13 @@ void read_sample_settings(Config& config) {
     else if (std::strcmp(clock, "cpu") != 0)
       warn("PARPERF_SAMPLE_CLOCK='%s' is neither 'cpu' nor 'wall'; sampling CPU time", clock);
   }
+  if (const char* source = env("PARPERF_SAMPLE_SOURCE")) {
+    if (std::strcmp(source, "timer") == 0)
+      config.sample_timer_only = true;
+    else if (std::strcmp(source, "auto") != 0)
+      warn("PARPERF_SAMPLE_SOURCE='%s' is neither 'auto' nor 'timer'; using perf events where allowed",
+           source);
+  }
 }
 
 }  // namespace

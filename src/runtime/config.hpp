@@ -39,6 +39,7 @@ struct Config {
   // Call-path sampling (sampler.hpp): samples per second of each thread's clock; 0 = off.
   std::uint32_t sample_hz = 0;         // PARPERF_SAMPLE_HZ
   bool sample_wall_clock = false;      // PARPERF_SAMPLE_CLOCK=wall: threads that wait are sampled too
+  bool sample_timer_only = false;      // PARPERF_SAMPLE_SOURCE=timer: POSIX timers, not perf events
   std::uint32_t sample_nodes = 16384;  // PARPERF_SAMPLE_NODES: call-path nodes per thread
 };
 

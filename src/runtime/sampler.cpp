@@ -21,6 +21,7 @@
 #include "runtime/clock.hpp"
 #include "runtime/code_modules.hpp"
 #include "runtime/diagnostics.hpp"
+#include "runtime/perf_event_clock.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/sample_signal.hpp"
@@ -58,9 +59,19 @@ int free_realtime_signal() {
   return 0;
 }
 
-// Whether `info` is our timers' signal, not one someone else sent with its number.
-bool from_our_timer(const siginfo_t* info) {
-  return info && info->si_code == SI_TIMER && info->si_value.sival_ptr == &g_cookie;
+std::atomic<bool> g_timer_sampled{false};
+std::atomic<bool> g_perf_sampled{false};
+
+// Whether `info` is our clocks' signal, not one someone else sent with its number: a POSIX timer's
+// carries our cookie, a perf event's (POLL_IN) the descriptor of the thread's clock.
+bool from_our_clock(const siginfo_t* info, const ThreadSampling* sampling) {
+  if (!info) return false;
+  if (info->si_code == SI_TIMER) return info->si_value.sival_ptr == &g_cookie;
+  return info->si_code == POLL_IN && sampling && sampling->clock_fd >= 0 && info->si_fd == sampling->clock_fd;
+}
+
+ThreadSampling* sampling_of(ThreadState* t) {
+  return t ? t->sampling.load(std::memory_order_acquire) : nullptr;
 }
 
 // The thread's sampling state when its samples are to be recorded now, else null.
@@ -73,7 +84,9 @@ ThreadSampling* recording_sampling(ThreadState* t) {
 // expired meanwhile come as the overrun count, and the one path found stands for all of them, so the
 // shares stay right while the sample count stays that of the requested rate. A timer whose signal
 // is blocked counts its periods the same way.
+// A perf event's signal is one period: each overflow queues its own (a real-time signal).
 std::uint64_t weight_of(const siginfo_t& info) {
+  if (info.si_code != SI_TIMER) return 1;
   return 1 + static_cast<std::uint64_t>(info.si_overrun > 0 ? info.si_overrun : 0);
 }
 
@@ -90,12 +103,12 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
 
 void on_sample(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  if (!from_our_timer(info)) {
+  ThreadState* t = thread_detail::current;
+  if (!from_our_clock(info, sampling_of(t))) {
     pass_to_program(signal, info, context);
     errno = saved_errno;
     return;
   }
-  ThreadState* t = thread_detail::current;
   if (ThreadSampling* sampling = recording_sampling(t)) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count =
@@ -160,6 +173,20 @@ void start_thread_sampling(ThreadState& t) noexcept {
   const int here = 0;
   sampling->stack = stack_bounds_of(reinterpret_cast<std::uintptr_t>(&here));
 
+  // The perf-event CPU clock where the kernel allows it: published before it runs, so that the
+  // handler knows its descriptor from the first signal.
+  if (!config().sample_wall_clock && !config().sample_timer_only) {
+    sampling->clock_fd = open_cpu_clock(g_period_ns, sample_signal());
+    if (sampling->clock_fd >= 0) {
+      t.sampling.store(sampling, std::memory_order_release);
+      if (enable_cpu_clock(sampling->clock_fd)) {
+        g_perf_sampled.store(true, std::memory_order_relaxed);
+        return;
+      }
+      close_cpu_clock(sampling->clock_fd);  // never enabled: it sent nothing
+      sampling->clock_fd = -1;
+    }
+  }
   sigevent event{};
   event.sigev_notify = SIGEV_THREAD_ID;
   event.sigev_signo = sample_signal();
@@ -172,6 +199,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
   }
   // Published before the timer runs: the handler finds the table through the thread's state.
   t.sampling.store(sampling, std::memory_order_release);
+  g_timer_sampled.store(true, std::memory_order_relaxed);
   itimerspec period{};
   period.it_interval.tv_sec = static_cast<time_t>(g_period_ns / 1'000'000'000ull);
   period.it_interval.tv_nsec = static_cast<long>(g_period_ns % 1'000'000'000ull);
@@ -196,7 +224,7 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
   const timespec now{0, 0};
   // The raw system call: the library's own sigtimedwait is one of the calls it keeps whole.
   if (syscall(SYS_rt_sigtimedwait, &ours, &info, &now, _NSIG / 8) == sample_signal()) {
-    if (!from_our_timer(&info)) {
+    if (!from_our_clock(&info, sampling_of(thread_detail::current))) {
       // The program's own signal of that number: sent again, so that its handler gets it, with its
       // context, as soon as the wrapper unblocks the signal. The kernel lets only the main thread
       // queue a kill's or tgkill's information again; elsewhere tgkill sends the same signal.
@@ -220,7 +248,21 @@ void stop_tracing_samples() noexcept {
 
 void stop_thread_sampling(ThreadState& t) noexcept {
   // The table stays: the profile written later holds the thread's samples.
-  if (ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire)) timer_delete(sampling->timer);
+  ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire);
+  if (!sampling) return;
+  if (sampling->clock_fd >= 0)
+    close_cpu_clock(sampling->clock_fd);  // its descriptor stays in clock_fd: a queued signal is still ours
+  else
+    timer_delete(sampling->timer);
+}
+
+SampleSources sample_sources() noexcept {
+  const bool timer = g_timer_sampled.load(std::memory_order_relaxed);
+  const bool perf = g_perf_sampled.load(std::memory_order_relaxed);
+  return timer && perf ? SampleSources::both
+         : perf        ? SampleSources::perf_event
+         : timer       ? SampleSources::timer
+                       : SampleSources::none;
 }
 
 }  // namespace parperf::runtime

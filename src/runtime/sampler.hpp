@@ -1,6 +1,7 @@
-// Call-path sampling (PARPERF_SAMPLE_HZ, `parperf run --sample`): each thread has a timer on its
-// own CPU-time clock (or, with PARPERF_SAMPLE_CLOCK=wall, on the monotonic clock, so that waiting
-// threads are sampled too) that sends the thread kSampleSignal; the handler walks the interrupted
+// Call-path sampling (PARPERF_SAMPLE_HZ, `parperf run --sample`): each thread has a clock of its own
+// CPU time (the kernel's perf-event CPU clock where it allows it, perf_event_clock.hpp, else a POSIX
+// timer; or, with PARPERF_SAMPLE_CLOCK=wall, a timer on the monotonic clock, so that waiting threads
+// are sampled too) that sends the thread kSampleSignal; the handler walks the interrupted
 // stack (stack_walk.hpp) and adds the path to the thread's call-path table (call_path_table.hpp)
 // under the interval the thread is in. The intervals' own measurements are not touched.
 //
@@ -27,8 +28,13 @@ struct ThreadSampling {
   // (sample_ring.hpp). Null otherwise: the handler then costs what it cost before traces had samples.
   SampleRing* ring = nullptr;
   StackBounds stack;
-  timer_t timer{};
+  timer_t timer{};    // the POSIX timer, when clock_fd is -1
+  int clock_fd = -1;  // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
 };
+
+// Which clocks sampled the threads so far (the profile's call_paths header says it).
+enum class SampleSources { none, timer, perf_event, both };
+SampleSources sample_sources() noexcept;
 
 // Installs the handler when PARPERF_SAMPLE_HZ asks for samples (at initialisation, once).
 void start_sampling() noexcept;

@@ -111,6 +111,7 @@ Profile rich_sample_profile() {
   paths.clock = format::SampleClock::wall;
   paths.module_count = 2;
   paths.period_ns = 999'983;
+  paths.source = format::SampleSource::perf_event;
   paths.thread_count = 2;
   paths.modules = {{.id = 0, .reserved = 0, .path = "/opt/solver/bin/solver"},
                    {.id = 1, .reserved = 0, .path = "/usr/lib/libm.so.6 (ç)"}};
@@ -396,6 +397,8 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
     const format::CallPaths& ep = *expected.call_paths;
     d.field("call_paths.clock", static_cast<std::uint32_t>(ap.clock), static_cast<std::uint32_t>(ep.clock));
     d.field("call_paths.period_ns", ap.period_ns, ep.period_ns);
+    d.field("call_paths.source", static_cast<std::uint32_t>(ap.source),
+            static_cast<std::uint32_t>(ep.source));
     d.list(
         "call_paths.modules", ap.modules, ep.modules,
         [&](const std::string& path, const format::CallPathModule& got, const format::CallPathModule& want) {

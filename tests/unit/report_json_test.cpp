@@ -195,9 +195,11 @@ TEST(report_json, SamplesHaveTheDocumentedFields) {
   samples.intervals = {interval};
   samples.warnings = {"sampled functions unnamed: /lib/x.so: no such file"};
   const json j = render_json(report)["samples"];
-  EXPECT_EQ(keys_of(j),
-            (std::set<std::string>{"clock", "period", "samples", "dropped", "intervals", "warnings"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"clock", "period", "source", "effective_rate", "samples",
+                                               "dropped", "intervals", "warnings"}));
   EXPECT_EQ(j["clock"], "wall");
+  EXPECT_EQ(j["source"], "timer");
+  EXPECT_TRUE(j["effective_rate"].is_null()) << "wall-clock samples have no rate per CPU second";
   EXPECT_DOUBLE_EQ(j["period"].get<double>(), 0.002);
   EXPECT_EQ(j["dropped"], 3);
   const json& i = j["intervals"][0];
