@@ -16,6 +16,23 @@ namespace {
 
 std::atomic<int> g_open{0};  // descriptors held now
 
+// Every descriptor number a clock had, an open-addressed set (0: empty slot, else fd + 1). Numbers
+// are reused (each new clock takes the lowest free one above the floor), so they stay few; a full
+// set only means a late signal of an unlisted number goes to the program's disposition.
+constexpr std::size_t kKnownSlots = 4096;
+std::atomic<int> g_known[kKnownSlots];
+
+void remember(int fd) {
+  const auto start = static_cast<std::size_t>(fd) % kKnownSlots;
+  for (std::size_t i = 0; i < kKnownSlots; ++i) {
+    std::atomic<int>& slot = g_known[(start + i) % kKnownSlots];
+    int seen = slot.load(std::memory_order_acquire);
+    if (seen == fd + 1) return;
+    if (seen == 0 && slot.compare_exchange_strong(seen, fd + 1, std::memory_order_acq_rel)) return;
+    if (seen == fd + 1) return;
+  }
+}
+
 struct Budget {
   int lowest = 0;  // the least number a descriptor is moved to
   int most = 0;    // how many may be open at once
@@ -60,7 +77,19 @@ int open_cpu_clock(std::uint64_t period_ns, int signal) noexcept {
     g_open.fetch_sub(1, std::memory_order_relaxed);
     return -1;
   }
+  remember(fd);  // before it can send anything
   return fd;
+}
+
+bool is_cpu_clock(int fd) noexcept {
+  if (fd < 0) return false;
+  const auto start = static_cast<std::size_t>(fd) % kKnownSlots;
+  for (std::size_t i = 0; i < kKnownSlots; ++i) {
+    const int seen = g_known[(start + i) % kKnownSlots].load(std::memory_order_acquire);
+    if (seen == fd + 1) return true;
+    if (seen == 0) return false;
+  }
+  return false;
 }
 
 bool enable_cpu_clock(int fd) noexcept {

@@ -29,4 +29,9 @@ bool enable_cpu_clock(int fd) noexcept;
 // Stops and closes a clock open_cpu_clock gave.
 void close_cpu_clock(int fd) noexcept;
 
+// Whether `fd` is, or was, one of these clocks: a signal that one queued may arrive after its thread
+// closed it, even after the thread's state is gone, and must still not reach the program. Lock-free
+// and async-signal-safe (the signal handler asks).
+bool is_cpu_clock(int fd) noexcept;
+
 }  // namespace parperf::runtime

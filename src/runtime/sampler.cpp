@@ -67,7 +67,10 @@ std::atomic<bool> g_perf_sampled{false};
 bool from_our_clock(const siginfo_t* info, const ThreadSampling* sampling) {
   if (!info) return false;
   if (info->si_code == SI_TIMER) return info->si_value.sival_ptr == &g_cookie;
-  return info->si_code == POLL_IN && sampling && sampling->clock_fd >= 0 && info->si_fd == sampling->clock_fd;
+  if (info->si_code != POLL_IN) return false;
+  // The thread's clock; or one closed since (its thread ending): a queued signal still arrives.
+  return (sampling && sampling->clock_fd >= 0 && info->si_fd == sampling->clock_fd) ||
+         is_cpu_clock(info->si_fd);
 }
 
 ThreadSampling* sampling_of(ThreadState* t) {

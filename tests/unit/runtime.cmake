@@ -102,3 +102,9 @@ parperf_add_unit_test(runtime_call_path_table_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/runtime_call_path_table_test.cpp
           ${PROJECT_SOURCE_DIR}/src/runtime/call_path_table.cpp ${PROJECT_SOURCE_DIR}/src/runtime/private_memory.cpp
   LABELS tsan)
+# The sampler's perf-event CPU clock, compiled in (its functions are the runtime's own, not exported).
+add_executable(runtime_perf_event_clock_test runtime_perf_event_clock_test.cpp
+               ${PROJECT_SOURCE_DIR}/src/runtime/perf_event_clock.cpp)
+target_link_libraries(runtime_perf_event_clock_test PRIVATE parperf_warnings GTest::gtest GTest::gtest_main)
+target_include_directories(runtime_perf_event_clock_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+gtest_discover_tests(runtime_perf_event_clock_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
