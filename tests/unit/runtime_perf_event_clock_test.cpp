@@ -39,7 +39,8 @@ TEST(PerfEventClock, SignalsEveryPeriodOfTheThreadsCpuTimeFromADescriptorOutOfTh
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   ASSERT_EQ(sigaction(signal, &action, nullptr), 0);
   const int fd = open_cpu_clock(1'000'000, signal);  // 1 ms
-  if (fd < 0) GTEST_SKIP() << "the kernel does not allow this thread's perf events (perf_event_paranoid > 2?)";
+  if (fd < 0)
+    GTEST_SKIP() << "the kernel does not allow this thread's perf events (perf_event_paranoid > 2?)";
   g_fd = fd;
   rlimit limit{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
