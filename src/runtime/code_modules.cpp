@@ -21,6 +21,7 @@ std::atomic<std::uint32_t> g_range_count{0};
 const char* g_module_paths[kMaxModules];
 std::uintptr_t g_module_biases[kMaxModules];
 std::atomic<std::uint32_t> g_module_count{0};
+std::atomic<bool> g_module_gone[kMaxModules];  // unloaded since it was listed
 PlainMutex g_refresh_mutex;
 char g_executable_path[4096];
 
@@ -38,16 +39,28 @@ const char* path_of(const char* name) {
 }
 
 // Whether the module at `bias` named `name` is known already (its segments are then listed).
-bool known(const char* name, std::uintptr_t bias) {
+// The index of the module at `bias` named `name` when it is known already (its segments are then
+// listed), else kMaxModules.
+std::uint32_t known_module(const char* name, std::uintptr_t bias) {
   const std::uint32_t count = g_module_count.load(std::memory_order_relaxed);
   const char* wanted = name && name[0] ? name : g_executable_path;
   for (std::uint32_t i = 0; i < count; ++i)
-    if (g_module_biases[i] == bias && std::strcmp(g_module_paths[i], wanted) == 0) return true;
-  return false;
+    if (g_module_biases[i] == bias && std::strcmp(g_module_paths[i], wanted) == 0) return i;
+  return kMaxModules;
+}
+
+// dl_iterate_phdr's callback: the modules still loaded.
+int note_loaded(dl_phdr_info* info, std::size_t, void* loaded) {
+  const std::uint32_t module = known_module(info->dlpi_name, info->dlpi_addr);
+  if (module != kMaxModules) static_cast<bool*>(loaded)[module] = true;
+  return 0;
 }
 
 int add_module(dl_phdr_info* info, std::size_t, void*) {
-  if (known(info->dlpi_name, info->dlpi_addr)) return 0;
+  if (const std::uint32_t module = known_module(info->dlpi_name, info->dlpi_addr); module != kMaxModules) {
+    g_module_gone[module].store(false, std::memory_order_release);  // loaded again where it was
+    return 0;
+  }
   const std::uint32_t module = g_module_count.load(std::memory_order_relaxed);
   if (module >= kMaxModules) return 1;
   std::uint32_t ranges = g_range_count.load(std::memory_order_relaxed);
@@ -77,6 +90,27 @@ int add_module(dl_phdr_info* info, std::size_t, void*) {
 void refresh_code_modules() noexcept {
   std::lock_guard lock(g_refresh_mutex);
   dl_iterate_phdr(add_module, nullptr);
+}
+
+void forget_unloaded_code_modules() noexcept {
+  std::lock_guard lock(g_refresh_mutex);
+  static bool loaded[kMaxModules];  // under the lock: not on the stack of whatever thread unloads
+  const std::uint32_t count = g_module_count.load(std::memory_order_relaxed);
+  std::memset(loaded, 0, sizeof loaded);
+  dl_iterate_phdr(note_loaded, loaded);
+  for (std::uint32_t m = 0; m < count; ++m) g_module_gone[m].store(!loaded[m], std::memory_order_release);
+}
+
+void forget_code_module_at(std::uintptr_t load_bias) noexcept {
+  const std::uint32_t count = g_module_count.load(std::memory_order_acquire);
+  for (std::uint32_t m = 0; m < count; ++m)
+    if (g_module_biases[m] == load_bias && load_bias != 0)
+      g_module_gone[m].store(true, std::memory_order_release);
+}
+
+const CodeRange* walkable_code_range_of(std::uintptr_t address) noexcept {
+  const CodeRange* range = code_range_of(address);
+  return range && !g_module_gone[range->module].load(std::memory_order_acquire) ? range : nullptr;
 }
 
 const CodeRange* code_range_of(std::uintptr_t address) noexcept {

@@ -6,8 +6,10 @@
 // The table is filled off the signal path (dl_iterate_phdr takes the loader's lock): when sampling
 // starts, when a thread registers and when a profile is written outside a signal handler. It only
 // grows; entries are complete before the release store of the count that publishes them, so the
-// handler reads them without a lock. A library unloaded since keeps its entry (a stale range is
-// harmless: its addresses no longer occur).
+// handler reads them without a lock. A library unloaded since keeps its entry (the profile's
+// addresses in it still name it) but is marked gone: a frame-pointer walk reads stale words on the
+// stack that point into it, and its code, unmapped, must not be read (forget_unloaded_code_modules,
+// called after every dlclose).
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,15 @@ void refresh_code_modules() noexcept;
 
 // The range holding `address`, or null. Async-signal-safe, lock-free.
 const CodeRange* code_range_of(std::uintptr_t address) noexcept;
+
+// The same, but null when its module has been unloaded: the ranges a stack walk may read. Async-signal-safe.
+const CodeRange* walkable_code_range_of(std::uintptr_t address) noexcept;
+
+// Marks the module loaded at `load_bias` as gone (before it is unloaded). Not from a signal handler.
+void forget_code_module_at(std::uintptr_t load_bias) noexcept;
+
+// Marks the modules no longer loaded as gone, and those loaded again as not. Not from a signal handler.
+void forget_unloaded_code_modules() noexcept;
 
 // The module paths known so far, by index; path(i) is NUL-terminated.
 std::uint32_t code_module_count() noexcept;

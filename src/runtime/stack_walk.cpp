@@ -86,7 +86,7 @@ PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_address(std::uintptr_
   const std::uintptr_t limit = fp >= sp && fp < high ? fp : high - sizeof(std::uintptr_t);
   for (std::uintptr_t at = sp, n = 0; at < limit && n < kSearchedWords; at += sizeof(std::uintptr_t), ++n) {
     const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(at);
-    if (follows_call(word, code_range_of(word))) return word;
+    if (follows_call(word, walkable_code_range_of(word))) return word;
   }
   return 0;
 }
@@ -151,7 +151,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const Registers& r, bool unframed
     const std::uintptr_t return_address = frame[1];
     // Code without frame pointers uses the register for data: a "frame" it points to ends the walk
     // unless its return address returns after a call (where the code can be read to tell).
-    const CodeRange* code = code_range_of(return_address);
+    const CodeRange* code = walkable_code_range_of(return_address);
     if (!code || (code->readable && !follows_call(return_address, code))) break;
     frames[count++] = return_address;
     if (next <= fp) break;

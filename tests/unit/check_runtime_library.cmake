@@ -49,7 +49,7 @@ endforeach()
 # thread_start_hook.cpp, exit_hook.cpp, uninterrupted_calls.cpp and sample_signal.hpp say why).
 execute_process(COMMAND readelf -d ${LIBRARY} OUTPUT_VARIABLE dynamic)
 set(absent_when_sanitized pthread_create _exit _Exit sleep usleep nanosleep clock_nanosleep pause sigsuspend poll ppoll
-    select pselect epoll_wait epoll_pwait sigtimedwait sigwaitinfo semop semtimedop msgrcv msgsnd sigaction signal)
+    select pselect epoll_wait epoll_pwait sigtimedwait sigwaitinfo semop semtimedop msgrcv msgsnd sigaction signal dlclose)
 foreach(name IN LISTS documented)
   if(dynamic MATCHES "lib[at]san" AND name IN_LIST absent_when_sanitized)
     continue()
