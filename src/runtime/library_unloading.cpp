@@ -1,9 +1,9 @@
 // dlclose: a library unloaded is marked gone in the sampler's code table (code_modules.hpp) as soon
 // as it is unmapped. A frame-pointer walk reads stale words on the stack, and one that points into
-// the unloaded code must not be followed: its bytes are no longer mapped (Open MPI closes its
-// components with dlclose in MPI_Finalize; a sample right after crashed the program). The library
-// being closed is marked gone before the loader unmaps it, and everything still loaded is marked
-// back afterwards (a dlclose that only drops a reference unloads nothing).
+// the unloaded code must not be followed: its bytes are no longer mapped (parallel runtimes close
+// their plug-in components with dlclose when they finalize; a sample right after crashed the
+// program). The library being closed is marked gone before the loader unmaps it, and everything
+// still loaded is marked back afterwards (a dlclose that only drops a reference unloads nothing).
 //
 // Not in sanitizer builds, whose runtimes intercept dlclose themselves (as uninterrupted_calls.cpp).
 #include <dlfcn.h>
