@@ -131,10 +131,15 @@ TEST_F(LoopBalanceScenario, TheTextReportHasTheLoopListAndItsDetailsTheBalanceBl
 }
 
 TEST_F(LoopBalanceScenario, BalanceAlphaDecidesWhatIsBalanced) {
-  const auto report = report_json(run(), {"--balance-alpha", "1"});
+  // D / mean is 0.90 by construction; an iteration that wakes up late on a busy machine raises it (by
+  // late / mean: 10 ms late makes it 1.85). Alpha 3 holds it unless the run was more than 20 ms late,
+  // and the decision must follow the measured D / mean either way.
+  const auto report = report_json(run(), {"--balance-alpha", "3"});
   const auto& growing = loop(report, "growing");
-  EXPECT_EQ(growing["balanced"], true) << "D / mean = 0.90 is within alpha = 1";
-  EXPECT_EQ(number(growing, "alpha"), 1.0);
+  const double relative = number(growing, "relative_degree");
+  EXPECT_EQ(growing["balanced"], relative <= 3) << "D / mean = " << relative << " against alpha = 3";
+  EXPECT_LT(relative, 3) << "D / mean = 0.90 by construction, more than 20 ms late: " << noise_;
+  EXPECT_EQ(number(growing, "alpha"), 3.0);
 }
 
 // The OpenMP triangular loop, schedule(static) on 2 threads, 3 repetitions: thread 0's chunk holds

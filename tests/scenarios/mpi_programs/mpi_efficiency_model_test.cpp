@@ -135,7 +135,10 @@ TEST_P(Chain, SerialisationIsOneStageOverTheStagesOfAllRanks) {
   EXPECT_NEAR(ser, most / all, 0.03) << pop(run).dump();
   EXPECT_NEAR(ser, 1.0 / ranks, 0.1) << pop(run).dump();
   EXPECT_GT(number(pop(run), "load_balance"), 0.9);
-  EXPECT_GT(number(pop(run), "transfer_efficiency"), 0.95) << "4-byte tokens cost no transfer";
+  // 4-byte tokens cost no transfer; what the ideal network removes is each receive's wake-up of its
+  // sleeping rank (rounds x (ranks - 1) of them, and the barriers'), up to a few ms each on 2 busy
+  // cores against units of 40 ms: 0.9 leaves that room and still tells the 64 MiB exchange (< 0.9).
+  EXPECT_GT(number(pop(run), "transfer_efficiency"), 0.9) << pop(run).dump();
   expect_self_check(run.directory);
 }
 
