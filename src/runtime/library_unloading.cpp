@@ -19,6 +19,8 @@
 extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
   static constinit std::atomic<int (*)(void*)> next{nullptr};
   const auto call = parperf::runtime::next_definition(next, "dlclose");
+  // Without sampling the table is empty: nothing to mark, the loader's own call alone.
+  if (parperf::runtime::code_module_count() == 0) return call(handle);
   link_map* map = nullptr;
   // A handle dlopen gave (the loader's own dlclose takes no other).
   if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map) parperf::runtime::forget_code_module_at(map->l_addr);

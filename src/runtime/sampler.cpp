@@ -43,6 +43,9 @@ constinit char g_cookie = 0;
 // The signal the timers send: chosen when sampling starts, 0 before.
 std::atomic<int> g_signal{0};
 
+std::atomic<bool> g_timer_sampled{false};
+std::atomic<bool> g_perf_sampled{false};
+
 int sample_signal() { return g_signal.load(std::memory_order_relaxed); }
 
 // A real-time signal whose disposition is still the default, SIGRTMIN+7 when it is (docs/runtime.md),
@@ -59,22 +62,13 @@ int free_realtime_signal() {
   return 0;
 }
 
-std::atomic<bool> g_timer_sampled{false};
-std::atomic<bool> g_perf_sampled{false};
-
 // Whether `info` is our clocks' signal, not one someone else sent with its number: a POSIX timer's
-// carries our cookie, a perf event's (POLL_IN) the descriptor of the thread's clock.
-bool from_our_clock(const siginfo_t* info, const ThreadSampling* sampling) {
+// carries our cookie, a perf event's (POLL_IN) the descriptor of one of our clocks (perhaps closed
+// since, its thread ending: a queued signal still arrives).
+bool from_our_clock(const siginfo_t* info) {
   if (!info) return false;
   if (info->si_code == SI_TIMER) return info->si_value.sival_ptr == &g_cookie;
-  if (info->si_code != POLL_IN) return false;
-  // The thread's clock; or one closed since (its thread ending): a queued signal still arrives.
-  return (sampling && sampling->clock_fd >= 0 && info->si_fd == sampling->clock_fd) ||
-         is_cpu_clock(info->si_fd);
-}
-
-ThreadSampling* sampling_of(ThreadState* t) {
-  return t ? t->sampling.load(std::memory_order_acquire) : nullptr;
+  return info->si_code == POLL_IN && is_cpu_clock(info->si_fd);
 }
 
 // The thread's sampling state when its samples are to be recorded now, else null.
@@ -106,12 +100,12 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
 
 void on_sample(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  ThreadState* t = thread_detail::current;
-  if (!from_our_clock(info, sampling_of(t))) {
+  if (!from_our_clock(info)) {
     pass_to_program(signal, info, context);
     errno = saved_errno;
     return;
   }
+  ThreadState* t = thread_detail::current;
   if (ThreadSampling* sampling = recording_sampling(t)) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count =
@@ -227,7 +221,7 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
   const timespec now{0, 0};
   // The raw system call: the library's own sigtimedwait is one of the calls it keeps whole.
   if (syscall(SYS_rt_sigtimedwait, &ours, &info, &now, _NSIG / 8) == sample_signal()) {
-    if (!from_our_clock(&info, sampling_of(thread_detail::current))) {
+    if (!from_our_clock(&info)) {
       // The program's own signal of that number: sent again, so that its handler gets it, with its
       // context, as soon as the wrapper unblocks the signal. The kernel lets only the main thread
       // queue a kill's or tgkill's information again; elsewhere tgkill sends the same signal.
