@@ -26,3 +26,4 @@ target_compile_definitions(memory_collector_test PRIVATE PARPERF_MEMORY_COLLECTO
 add_dependencies(memory_collector_test parperf-mem)
 add_test(NAME memory_collector_test COMMAND memory_collector_test)
 set_tests_properties(memory_collector_test PROPERTIES LABELS "unit;tsan")
+parperf_tsan_test_needs(memory_collector_test)

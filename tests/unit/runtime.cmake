@@ -11,6 +11,7 @@ function(parperf_add_runtime_test name)
   set_tests_properties(${name} PROPERTIES
     LABELS "unit;tsan"
     ENVIRONMENT "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/${name}.out;PARPERF_QUIET=1;${ARG_ENV}")
+  parperf_tsan_test_needs(${name})
 endfunction()
 
 parperf_add_runtime_test(runtime_aggregation_test SOURCES runtime_aggregation_test.cpp)
@@ -31,6 +32,7 @@ add_executable(runtime_trace_check runtime_trace_check.cpp)
 target_link_libraries(runtime_trace_check PRIVATE parperf_format parperf_warnings GTest::gtest GTest::gtest_main)
 target_include_directories(runtime_trace_check PRIVATE ${PROJECT_SOURCE_DIR}/src)
 add_test(NAME runtime_trace_check COMMAND runtime_trace_check)
+parperf_tsan_test_needs(runtime_trace_check)
 set_tests_properties(runtime_trace_check PROPERTIES LABELS "unit;tsan" FIXTURES_REQUIRED runtime_trace
   ENVIRONMENT "PARPERF_TRACE_FILE=${CMAKE_CURRENT_BINARY_DIR}/runtime_trace_test.out/trace.0.ppt")
 # A traced program killed in the middle of writing a block (a preloaded shim kills it there). Not
