@@ -108,6 +108,7 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
           for (auto f = source.rbegin(); f != source.rend(); ++f) frames.push_back(&*f);
         }
         std::reverse(frames.begin(), frames.end());
+        if (frames.front()->function == kUnwindingStoppedFrame) result.not_unwound += leaf.samples;
         std::vector<std::string> path;
         for (const Frame* f : frames)
           if (path.empty() || path.back() != f->function) path.push_back(f->function);  // inlined repeats

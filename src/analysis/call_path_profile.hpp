@@ -81,8 +81,11 @@ struct SampleProfile {
   // measure it): the requested rate when every period was sampled; 0 for wall-clock sampling or
   // when no CPU time was measured.
   double effective_hz = 0;
-  std::uint64_t samples = 0;               // taken, over all threads
-  std::uint64_t dropped = 0;               // not recorded: a thread's table was full
+  std::uint64_t samples = 0;  // taken, over all threads
+  std::uint64_t dropped = 0;  // not recorded: a thread's table was full
+  // Recorded samples whose stack walk stopped before their thread's first frame: their paths begin at
+  // kUnwindingStoppedFrame (sampled_frames.hpp), their callers unknown.
+  std::uint64_t not_unwound = 0;
   std::vector<IntervalSamples> intervals;  // intervals with samples, in tree order
   std::vector<FoldedStack> folded;         // every distinct stack, in a stable order
   std::vector<std::string> warnings;       // modules that could not be symbolized

@@ -13,7 +13,9 @@ const std::vector<SampledFrame>& SampledFrameNames::of(const format::CallPaths& 
   auto found = cache_.find(key);
   if (found != cache_.end()) return found->second;
   std::vector<SampledFrame> frames;
-  if (!module) {
+  if (!module && node.address == format::kUnwindingStopped) {
+    frames.push_back({std::string(kUnwindingStoppedFrame), "", 0});
+  } else if (!module) {
     frames.push_back({fmt::format("0x{:x}", node.address), "", 0});
   } else if (module->find("linux-vdso") != std::string::npos) {
     // The kernel's virtual library has no file to read: its code is the kernel's fast system calls.

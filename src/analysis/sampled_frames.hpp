@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -16,6 +17,10 @@
 #include "format/profile.hpp"
 
 namespace parperf::analysis {
+
+// The frame that stands for the callers of a path whose stack walk stopped before its thread's first
+// frame (format::kUnwindingStopped).
+inline constexpr std::string_view kUnwindingStoppedFrame = "[unwinding stopped]";
 
 struct SampledFrame {
   std::string function;  // demangled; "0x<address> (<module>)" when nothing names it

@@ -414,6 +414,9 @@ struct CallPathThreadRecord {
 // last frame, a return address for the frames above it) reached from its parent. A node's parent
 // comes before it; roots (kNoParent) are a path's outermost frame. `interval` is the index of the
 // interval node (in the thread's `thread` section) the thread was in when the path was sampled.
+// A root at address kUnwindingStopped without a module stands for the callers the stack walk could
+// not find: the path below it did not reach its thread's first frame.
+inline constexpr std::uint64_t kUnwindingStopped = 0;
 struct CallPathNodeRecord {
   static constexpr std::string_view kName = "CallPathNodeRecord";
   std::uint32_t parent = kNoParent;  // index among this thread's CallPathNodeRecords

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/sampled_frames.hpp"
 #include "report/printable_text.hpp"
 #include "report/sampled_cause_text.hpp"
 
@@ -83,6 +84,13 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
   if (samples.dropped > 0)
     out += fmt::format(" ({} not recorded: a thread's call-path table was full)", samples.dropped);
   out += "\n";
+  if (samples.not_unwound > 0)
+    out += fmt::format(
+        "  {} of them ({:.1f} %) could not be walked back to their thread's start: their call paths begin at "
+        "{} (code without call-frame tables or frame pointers)\n",
+        samples.not_unwound,
+        100.0 * static_cast<double>(samples.not_unwound) / static_cast<double>(samples.samples),
+        analysis::kUnwindingStoppedFrame);
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     out += fmt::format("\n{}: {} samples\n", interval_label(interval), interval.samples);
     out += fmt::format("  {:<12}  {:<12}  {:>8}  {:<32} {}\n", "self (95 %)", "incl", "samples", "function",
@@ -134,6 +142,7 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
   json["effective_rate"] = samples.effective_hz > 0 ? nlohmann::ordered_json(samples.effective_hz) : nullptr;
   json["samples"] = samples.samples;
   json["dropped"] = samples.dropped;
+  json["not_unwound"] = samples.not_unwound;
   json["intervals"] = nlohmann::ordered_json::array();
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     nlohmann::ordered_json i;

@@ -22,6 +22,8 @@ const char* g_module_paths[kMaxModules];
 std::uintptr_t g_module_biases[kMaxModules];
 std::atomic<std::uint32_t> g_module_count{0};
 std::atomic<bool> g_module_gone[kMaxModules];  // unloaded since it was listed
+UnwindTables g_module_unwind[kMaxModules];
+std::atomic<std::uint32_t> g_generation{1};
 PlainMutex g_refresh_mutex;
 char g_executable_path[4096];
 
@@ -56,9 +58,31 @@ int note_loaded(dl_phdr_info* info, std::size_t, void* loaded) {
   return 0;
 }
 
+// The module's .eh_frame_hdr (PT_GNU_EH_FRAME) and the loaded segment that holds it.
+UnwindTables unwind_tables_in(const dl_phdr_info& info) {
+  UnwindTables tables;
+  for (int i = 0; i < info.dlpi_phnum; ++i) {
+    const ElfW(Phdr)& header = info.dlpi_phdr[i];
+    if (header.p_type != PT_GNU_EH_FRAME) continue;
+    for (int j = 0; j < info.dlpi_phnum; ++j) {
+      const ElfW(Phdr)& segment = info.dlpi_phdr[j];
+      if (segment.p_type == PT_LOAD && (segment.p_flags & PF_R) && header.p_vaddr >= segment.p_vaddr &&
+          header.p_vaddr + header.p_memsz <= segment.p_vaddr + segment.p_filesz) {
+        tables.eh_frame_hdr = info.dlpi_addr + header.p_vaddr;
+        tables.segment_start = info.dlpi_addr + segment.p_vaddr;
+        tables.segment_end = tables.segment_start + segment.p_filesz;
+      }
+    }
+  }
+  return tables;
+}
+
 int add_module(dl_phdr_info* info, std::size_t, void*) {
   if (const std::uint32_t module = known_module(info->dlpi_name, info->dlpi_addr); module != kMaxModules) {
-    g_module_gone[module].store(false, std::memory_order_release);  // loaded again where it was
+    if (g_module_gone[module].load(std::memory_order_relaxed)) {
+      g_module_gone[module].store(false, std::memory_order_release);  // loaded again where it was
+      g_generation.fetch_add(1, std::memory_order_release);
+    }
     return 0;
   }
   const std::uint32_t module = g_module_count.load(std::memory_order_relaxed);
@@ -78,6 +102,7 @@ int add_module(dl_phdr_info* info, std::size_t, void*) {
     any = true;
   }
   if (!any) return 0;  // the vDSO's segments are executable too; a module without code says nothing
+  g_module_unwind[module] = unwind_tables_in(*info);
   g_module_paths[module] = path_of(info->dlpi_name);
   g_module_biases[module] = info->dlpi_addr;
   g_module_count.store(module + 1, std::memory_order_release);
@@ -98,14 +123,17 @@ void forget_unloaded_code_modules() noexcept {
   const std::uint32_t count = g_module_count.load(std::memory_order_relaxed);
   std::memset(loaded, 0, sizeof loaded);
   dl_iterate_phdr(note_loaded, loaded);
-  for (std::uint32_t m = 0; m < count; ++m) g_module_gone[m].store(!loaded[m], std::memory_order_release);
+  for (std::uint32_t m = 0; m < count; ++m)
+    if (g_module_gone[m].exchange(!loaded[m], std::memory_order_acq_rel) != !loaded[m])
+      g_generation.fetch_add(1, std::memory_order_release);
 }
 
 void forget_code_module_at(std::uintptr_t load_bias) noexcept {
   const std::uint32_t count = g_module_count.load(std::memory_order_acquire);
   for (std::uint32_t m = 0; m < count; ++m)
-    if (g_module_biases[m] == load_bias && load_bias != 0)
-      g_module_gone[m].store(true, std::memory_order_release);
+    if (g_module_biases[m] == load_bias && load_bias != 0 &&
+        !g_module_gone[m].exchange(true, std::memory_order_acq_rel))
+      g_generation.fetch_add(1, std::memory_order_release);
 }
 
 const CodeRange* walkable_code_range_of(std::uintptr_t address) noexcept {
@@ -119,6 +147,10 @@ const CodeRange* code_range_of(std::uintptr_t address) noexcept {
     if (address >= g_ranges[i].start && address < g_ranges[i].end) return &g_ranges[i];
   return nullptr;
 }
+
+const UnwindTables& unwind_tables_of(std::uint32_t module) noexcept { return g_module_unwind[module]; }
+
+std::uint32_t code_generation() noexcept { return g_generation.load(std::memory_order_acquire); }
 
 std::uint32_t code_module_count() noexcept { return g_module_count.load(std::memory_order_acquire); }
 

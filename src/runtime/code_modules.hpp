@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/cfi_unwind.hpp"
+
 namespace parperf::runtime {
 
 struct CodeRange {
@@ -39,6 +41,14 @@ void forget_code_module_at(std::uintptr_t load_bias) noexcept;
 
 // Marks the modules no longer loaded as gone, and those loaded again as not. Not from a signal handler.
 void forget_unloaded_code_modules() noexcept;
+
+// Changes whenever a module is marked gone or loaded again: what was learnt of the code before (the
+// unwind recipes a thread keeps) no longer holds. Async-signal-safe.
+std::uint32_t code_generation() noexcept;
+
+// Where the module's unwind tables are mapped (cfi_unwind.hpp); eh_frame_hdr 0 when it has none.
+// Async-signal-safe.
+const UnwindTables& unwind_tables_of(std::uint32_t module) noexcept;
 
 // The module paths known so far, by index; path(i) is NUL-terminated.
 std::uint32_t code_module_count() noexcept;

@@ -13,11 +13,13 @@
 
 #include <signal.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 
+#include "format/records.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/code_modules.hpp"
 #include "runtime/diagnostics.hpp"
@@ -98,6 +100,23 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
     ring->push({now_ticks(), leaf, static_cast<std::uint32_t>(weight > 0xffffffffu ? 0xffffffffu : weight)});
 }
 
+// The call path of `context` into `frames` (kMaxSampleFrames), its first `skipped` frames left out.
+// A walk that stopped before the thread's first frame, and not for want of room, gets an outermost
+// frame standing for the callers it could not find (format::kUnwindingStopped): the report counts
+// those samples and shows below which function their callers were lost.
+std::uint32_t call_path(const ucontext_t& context, const ThreadSampling& sampling, std::uintptr_t* frames,
+                        std::uint32_t skipped) {
+  bool whole = false;
+  const std::uint32_t room = kMaxSampleFrames - 1;
+  std::uint32_t count = walk_stack(context, sampling.stack, frames, room, &whole, sampling.unwind);
+  if (count <= skipped) return 0;
+  const bool cut = count == room;
+  count -= skipped;
+  for (std::uint32_t i = 0; i < count; ++i) frames[i] = frames[i + skipped];
+  if (!whole && !cut) frames[count++] = format::kUnwindingStopped;
+  return count;
+}
+
 void on_sample(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
   if (!from_our_clock(info)) {
@@ -108,8 +127,7 @@ void on_sample(int signal, siginfo_t* info, void* context) {
   ThreadState* t = thread_detail::current;
   if (ThreadSampling* sampling = recording_sampling(t)) {
     std::uintptr_t frames[kMaxSampleFrames];
-    const std::uint32_t count =
-        walk_stack(*static_cast<const ucontext_t*>(context), sampling->stack, frames, kMaxSampleFrames);
+    const std::uint32_t count = call_path(*static_cast<const ucontext_t*>(context), *sampling, frames, 0);
     record_sample(*t, *sampling, frames, count, weight_of(*info));
   }
   errno = saved_errno;
@@ -164,6 +182,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
   if (!sampling) return;
   sampling->table = create_call_path_table(config().sample_nodes);
   if (!sampling->table) return;
+  sampling->unwind = create_private<UnwindCache>();  // without it, each walk reads the tables afresh
   // Samples go into the event trace too when the thread is traced (the trace is attached first).
   if (t.trace && !(sampling->ring = create_sample_ring()))
     warn("out of memory for the sample ring of thread %u: its samples are not in the event trace", t.index);
@@ -229,8 +248,13 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
       if (syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, sample_signal(), &info) != 0)
         syscall(SYS_tgkill, getpid(), tid, sample_signal());
     } else if (ThreadState* t = thread_detail::current; ThreadSampling* sampling = recording_sampling(t)) {
+      // From this function's own registers, so that the walk reads the call-frame tables like the
+      // handler's: the path starts at the wrapper (frame 1), named by the call it keeps whole.
+      ucontext_t context;
       std::uintptr_t frames[kMaxSampleFrames];
-      const std::uint32_t count = walk_stack_from_frame(pc, frame, sampling->stack, frames, kMaxSampleFrames);
+      std::uint32_t count = 0;
+      if (getcontext(&context) == 0) count = call_path(context, *sampling, frames, 1);
+      if (count == 0) count = walk_stack_from_frame(pc, frame, sampling->stack, frames, kMaxSampleFrames);
       record_sample(*t, *sampling, frames, count, weight_of(info));
     }
   }

@@ -28,7 +28,8 @@ struct ThreadSampling {
   // (sample_ring.hpp). Null otherwise: the handler then costs what it cost before traces had samples.
   SampleRing* ring = nullptr;
   StackBounds stack;
-  timer_t timer{};    // the POSIX timer, when clock_fd is -1
+  UnwindCache* unwind = nullptr;  // the recipes of the code the thread's walks went through (null: none kept)
+  timer_t timer{};                // the POSIX timer, when clock_fd is -1
   int clock_fd = -1;  // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
 };
 

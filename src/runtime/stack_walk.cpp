@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "runtime/cfi_unwind.hpp"
 #include "runtime/code_modules.hpp"
 
 // The walk reads the interrupted thread's stack word by word, its frames' unused slots included:
@@ -78,15 +79,15 @@ bool follows_call(std::uintptr_t address, const CodeRange* range) {
 #endif
 }
 
-// The interrupted function's return address when it has no frame of its own: the first word
-// between the stack pointer and the frame pointer's frame that returns after a call.
-PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_address(std::uintptr_t sp, std::uintptr_t fp,
-                                                                   std::uintptr_t high) {
+// Where the interrupted function's return address is when it has no frame of its own: the first word
+// between the stack pointer and the frame pointer's frame that returns after a call (0: none).
+PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_slot(std::uintptr_t sp, std::uintptr_t fp,
+                                                                std::uintptr_t high) {
   constexpr std::uintptr_t kSearchedWords = 64;
   const std::uintptr_t limit = fp >= sp && fp < high ? fp : high - sizeof(std::uintptr_t);
   for (std::uintptr_t at = sp, n = 0; at < limit && n < kSearchedWords; at += sizeof(std::uintptr_t), ++n) {
     const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(at);
-    if (follows_call(word, walkable_code_range_of(word))) return word;
+    if (follows_call(word, walkable_code_range_of(word))) return at;
   }
   return 0;
 }
@@ -129,9 +130,31 @@ StackBounds stack_bounds_of(std::uintptr_t address) noexcept {
 
 namespace {
 
-// The walk of walk_stack: `unframed`, when the interrupted function may not have set up its frame.
-PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const Registers& r, bool unframed, const StackBounds& stack,
-                                               std::uintptr_t* frames, std::uint32_t capacity) {
+// The registers of the interrupted context, by DWARF number (cfi_unwind.hpp).
+UnwindRegisters unwind_registers_of(const ucontext_t& context, const Registers& r) {
+  UnwindRegisters u;
+#if defined(__x86_64__)
+  constexpr int kGreg[16] = {REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+                             REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+  for (int reg = 0; reg < 16; ++reg)
+    u.set(reg, static_cast<std::uintptr_t>(context.uc_mcontext.gregs[kGreg[reg]]));
+#else
+  (void)context;
+#endif
+  u.set(UnwindRegisters::kSp, r.sp);
+  u.set(UnwindRegisters::kFp, r.fp);
+  u.set(UnwindRegisters::kPc, r.pc);
+  return u;
+}
+
+// The walk of walk_stack: each frame by its module's call-frame information where it has an entry
+// for the frame's code, else by the frame pointer. `context` null: only frame pointers (a function's
+// own frame, whose other registers are not known). `unframed`: the interrupted function may not have
+// set up its frame.
+PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const Registers& r, bool unframed,
+                                               const StackBounds& stack, std::uintptr_t* frames,
+                                               std::uint32_t capacity, bool* whole, UnwindCache* cache) {
+  if (whole) *whole = false;
   if (r.pc == 0 || capacity == 0) return 0;
   std::uint32_t count = 0;
   frames[count++] = r.pc;
@@ -139,13 +162,64 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const Registers& r, bool unframed
   std::uintptr_t low = stack.low;
   if (stack.grows_down && stack.high > kMainStackReach && r.sp >= stack.high - kMainStackReach) low = r.sp;
   if (r.sp < low || r.sp >= stack.high) return count;  // on another stack (a signal stack)
-  std::uintptr_t fp = r.fp;
-  if (unframed && (r.sp & 7) == 0)
-    if (const std::uintptr_t caller = unframed_return_address(r.sp, fp, stack.high);
-        caller && count < capacity)
-      frames[count++] = caller;
+  UnwindRegisters u;
+  if (context) {
+    u = unwind_registers_of(*context, r);
+  } else {
+    u.set(UnwindRegisters::kPc, r.pc);
+    u.set(UnwindRegisters::kSp, r.sp);
+    u.set(UnwindRegisters::kFp, r.fp);
+  }
+  const std::uint32_t generation = code_generation();
+  bool innermost = true;
+  const UnwindRecipe* caller_recipe = nullptr;  // of the frame stepped to, found when it was checked
   while (count < capacity) {
-    if (fp < r.sp || fp + 2 * sizeof(std::uintptr_t) > stack.high || (fp & 7) != 0) break;
+    const std::uintptr_t pc = u.value[UnwindRegisters::kPc];
+    if (context) {
+      const std::uintptr_t lookup = innermost ? pc : pc - 1;
+      UnwindRecipe made;
+      const UnwindRecipe* recipe = caller_recipe ? caller_recipe : cached_recipe(cache, generation, lookup);
+      caller_recipe = nullptr;
+      if (!recipe) {
+        // New code: its module's tables, read once, its recipe kept. An address in no module has none.
+        if (const CodeRange* code = walkable_code_range_of(lookup)) {
+          made = make_recipe(unwind_tables_of(code->module), lookup);
+          made.generation = generation;
+          if (cache) keep_recipe(*cache, made);
+          recipe = &made;
+        }
+      }
+      const CfiStep step = recipe ? apply_recipe(*recipe, u, low, stack.high) : CfiStep::no_entry;
+      if (step == CfiStep::outermost) {
+        if (whole) *whole = true;
+        break;
+      }
+      if (step == CfiStep::stepped) {
+        // The caller is kept only when it returns into code: a kept recipe says so at once.
+        const std::uintptr_t caller = u.value[UnwindRegisters::kPc];
+        caller_recipe = cached_recipe(cache, generation, caller - 1);
+        if (!caller_recipe && !walkable_code_range_of(caller)) break;
+        frames[count++] = caller;
+        innermost = false;
+        continue;
+      }
+    }
+    // No table entry for this frame's code: by its frame pointer.
+    const std::uintptr_t sp = u.value[UnwindRegisters::kSp];
+    const std::uintptr_t fp = u.has(UnwindRegisters::kFp) ? u.value[UnwindRegisters::kFp] : 0;
+    if (innermost && unframed && (sp & 7) == 0)
+      if (const std::uintptr_t slot = unframed_return_slot(sp, fp, stack.high)) {
+        const std::uintptr_t caller = *reinterpret_cast<const std::uintptr_t*>(slot);
+        frames[count++] = caller;
+        u = {};
+        u.set(UnwindRegisters::kPc, caller);
+        u.set(UnwindRegisters::kSp, slot + sizeof(std::uintptr_t));
+        u.set(UnwindRegisters::kFp, fp);
+        innermost = false;
+        continue;
+      }
+    innermost = false;
+    if (fp < sp || fp + 2 * sizeof(std::uintptr_t) > stack.high || (fp & 7) != 0) break;
     const auto* frame = reinterpret_cast<const std::uintptr_t*>(fp);
     const std::uintptr_t next = frame[0];
     const std::uintptr_t return_address = frame[1];
@@ -155,7 +229,10 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const Registers& r, bool unframed
     if (!code || (code->readable && !follows_call(return_address, code))) break;
     frames[count++] = return_address;
     if (next <= fp) break;
-    fp = next;
+    u = {};
+    u.set(UnwindRegisters::kPc, return_address);
+    u.set(UnwindRegisters::kSp, fp + 2 * sizeof(std::uintptr_t));
+    u.set(UnwindRegisters::kFp, next);
   }
   return count;
 }
@@ -163,13 +240,13 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const Registers& r, bool unframed
 }  // namespace
 
 std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
-                         std::uint32_t capacity) noexcept {
-  return walk(registers_of(context), true, stack, frames, capacity);
+                         std::uint32_t capacity, bool* whole, UnwindCache* cache) noexcept {
+  return walk(&context, registers_of(context), true, stack, frames, capacity, whole, cache);
 }
 
 std::uint32_t walk_stack_from_frame(std::uintptr_t pc, std::uintptr_t frame, const StackBounds& stack,
                                     std::uintptr_t* frames, std::uint32_t capacity) noexcept {
-  return walk({pc, frame, frame}, false, stack, frames, capacity);
+  return walk(nullptr, {pc, frame, frame}, false, stack, frames, capacity, nullptr, nullptr);
 }
 
 }  // namespace parperf::runtime

@@ -1,26 +1,30 @@
-// The call path of an interrupted thread, from the signal's machine context, by walking the chain
-// of frame pointers. Async-signal-safe, no allocation, no lock, and it never faults:
+// The call path of an interrupted thread, from the signal's machine context. Async-signal-safe, no
+// allocation, no lock, and it never faults. Each frame is stepped to its caller by the call-frame
+// information of its module (.eh_frame, cfi_unwind.hpp) where the module has an entry for its code,
+// as debuggers and perf's DWARF call graphs walk code built without frame pointers; else by the frame
+// pointer:
 //
 // - a frame pointer is followed only while it lies inside the thread's own stack (the mapping that
 //   held the thread's stack when it started sampling), above the interrupted stack pointer,
 //   8-byte aligned and strictly increasing, so every word read is mapped and the walk ends;
 // - a return address is kept only when it points into an executable segment of a loaded module
 //   (code_modules.hpp). Code built without frame pointers uses the register for data: the walk
-//   then stops at the first word that is not a return address, and the path has its innermost
-//   frame (always right: the interrupted instruction) and fewer callers;
-// - the interrupted function may not have set up its frame (a library built without frame pointers,
-//   a sample in a prologue or epilogue): the frame pointer is then its caller's, and the walk would
-//   skip the caller. So the words between the stack pointer and the frame pointer are searched for
-//   the first one that returns to just after a call instruction; found, it is the caller.
+//   then stops at the first word that is not a return address;
+// - the interrupted function may not have set up its frame (a sample in a prologue or epilogue of
+//   code without tables): the frame pointer is then its caller's, and the walk would skip the caller.
+//   So the words between the stack pointer and the frame pointer are searched for the first one that
+//   returns to just after a call instruction; found, it is the caller.
 //
-// Why not an unwinder reading DWARF call-frame information (libunwind): it finds each module's
-// tables through dl_iterate_phdr, which takes the loader's lock: a sample landing while the thread
-// loads a library would deadlock. Frame pointers need no table.
+// Why not libunwind: it finds each module's tables through dl_iterate_phdr, which takes the loader's
+// lock: a sample landing while the thread loads a library would deadlock. The tables here are found
+// through the module registry, filled off the signal path.
 #pragma once
 
 #include <ucontext.h>
 
 #include <cstdint>
+
+#include "runtime/cfi_unwind.hpp"
 
 namespace parperf::runtime {
 
@@ -37,12 +41,17 @@ struct StackBounds {
 StackBounds stack_bounds_of(std::uintptr_t address) noexcept;
 
 // Fills frames[0] with the interrupted instruction and frames[1..] with return addresses, innermost
-// first; returns how many (at least 1 when the context holds a program counter).
+// first; returns how many (at least 1 when the context holds a program counter). `whole`, when given,
+// says whether the walk reached the thread's first frame (its tables mark the return address of
+// _start or of the thread's start routine as undefined); a path cut at `capacity` frames is not whole.
+// `cache`, when given, keeps the recipes of the frames walked through (cfi_unwind.hpp): the thread's own.
 std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
-                         std::uint32_t capacity) noexcept;
+                         std::uint32_t capacity, bool* whole = nullptr,
+                         UnwindCache* cache = nullptr) noexcept;
 
 // The same from a function's own frame (its frame pointer, __builtin_frame_address(0)) and an
-// instruction inside it: frames[0] = `pc`, then its callers' return addresses.
+// instruction inside it: frames[0] = `pc`, then its callers' return addresses, by frame pointers only
+// (the function's other registers are not known).
 std::uint32_t walk_stack_from_frame(std::uintptr_t pc, std::uintptr_t frame, const StackBounds& stack,
                                     std::uintptr_t* frames, std::uint32_t capacity) noexcept;
 

@@ -1,0 +1,95 @@
+// One step of a stack walk by the call-frame information compilers emit for exception handling
+// (.eh_frame, found through .eh_frame_hdr's sorted table): code built without frame pointers (gcc's
+// default at -O2, glibc, libm, the OpenMP and MPI libraries, the vDSO) is walked as a debugger walks
+// it, where a frame-pointer walk stops at its first such frame.
+//
+// Signal-safe: the tables are read where the loader mapped them, found through the module registry
+// (code_modules.hpp, filled off the signal path), so no dl_iterate_phdr and no loader lock; no
+// allocation; every read of the interrupted stack is checked against its bounds and every read of a
+// table against the segment that holds it, so damaged tables or a corrupt stack end the walk, never
+// fault. x86-64 only: elsewhere every step reports no_table and the frame-pointer walk is used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace parperf::runtime {
+
+// Where a module's unwind tables are mapped: .eh_frame_hdr and the loaded segment that holds it (and,
+// as linkers lay them out, .eh_frame beside it).
+struct UnwindTables {
+  std::uintptr_t eh_frame_hdr = 0;  // 0: the module has none
+  std::uintptr_t segment_start = 0, segment_end = 0;
+};
+
+// The registers a step needs and recovers, by DWARF number (x86-64: 0-15 the general registers,
+// rbp 6, rsp 7; 16 the return address, i.e. the pc). `known` has bit n set for register n.
+struct UnwindRegisters {
+  static constexpr int kCount = 17;
+  static constexpr int kSp = 7, kFp = 6, kPc = 16;
+  std::uintptr_t value[kCount];  // only those `known` are set: a step writes no more than it recovers
+  std::uint32_t known = 0;
+  bool has(int r) const { return (known >> r) & 1u; }
+  void set(int r, std::uintptr_t v) { value[r] = v, known |= 1u << r; }
+};
+
+enum class CfiStep {
+  stepped,    // the registers are now the caller's (its pc a return address)
+  outermost,  // the frame's return address is undefined: the thread's first frame, the walk is whole
+  no_entry,   // no table or no entry covers the pc: another way of walking must be tried
+  failed,     // an entry covers it but cannot be followed (an expression, a read outside the stack)
+};
+
+// A frame's row of the tables as a step applies it: how the CFA and each register of the caller are
+// found. Worked out once for a code address, then kept in the thread's UnwindCache: interpreting the
+// tables costs about half a microsecond a frame, applying a recipe a few nanoseconds.
+struct UnwindRecipe {
+  // The registers a caller's frame can have back (the callee-saved ones: rbx, rbp, r12-r15) and its
+  // return address; the others are the callee's to change (the psABI), so no caller has them.
+  static constexpr int kKept = 7;
+  static constexpr std::uint8_t kKeptRegister[kKept] = {3, 6, 12, 13, 14, 15, 16};
+  std::uintptr_t pc = 0;                // the address looked up (a return address minus one, or the pc)
+  std::uint32_t generation = 0;         // code_generation() when made: a module unloaded since voids it
+  CfiStep outcome = CfiStep::no_entry;  // stepped: the rules below apply
+  std::uint8_t cfa_register = 0;
+  std::int32_t cfa_offset = 0;
+  std::uint8_t how[kKept] = {};  // cfi_unwind.cpp's How, of kKeptRegister[i]
+  std::int16_t offset[kKept] = {};
+  // The same rules in the form nearly every frame has, applied in place: registers the caller has as
+  // they are (a mask by DWARF number) and those saved at CFA + offset. `plain` false: a rule of
+  // another kind is among them, and the rules above are applied one by one.
+  bool plain = false;
+  std::uint32_t unchanged = 0;
+  std::uint8_t saved_count = 0;
+  std::uint8_t saved_register[kKept] = {};
+  std::int16_t saved_offset[kKept] = {};
+};
+
+// One thread's recipes by code address (direct-mapped), in its private memory: only its own handler
+// reads and writes them.
+struct UnwindCache {
+  static constexpr std::size_t kEntries = 512;
+  UnwindRecipe entries[kEntries];
+};
+
+// The recipe for the frame whose code is at `pc` (the interrupted instruction, or a return address
+// minus one: inside the call), from its module's tables. Its generation is left 0.
+UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept;
+
+// The recipe `cache` holds for `pc`, made while `generation` was current, or null. Such an address is
+// code the walk has been through.
+const UnwindRecipe* cached_recipe(const UnwindCache* cache, std::uint32_t generation,
+                                  std::uintptr_t pc) noexcept;
+void keep_recipe(UnwindCache& cache, const UnwindRecipe& recipe) noexcept;
+
+// Steps `r` to the caller by `recipe` (its outcome when that is not `stepped`).
+CfiStep apply_recipe(const UnwindRecipe& recipe, UnwindRegisters& r, std::uintptr_t stack_low,
+                     std::uintptr_t stack_high) noexcept;
+
+// Steps from the frame whose registers `r` holds to its caller. `innermost`: r.value[kPc] is the
+// interrupted instruction itself, not a return address (which is looked up one byte back, inside the
+// call). [stack_low, stack_high) bounds every read of the stack.
+CfiStep cfi_step(const UnwindTables& tables, UnwindRegisters& r, bool innermost, std::uintptr_t stack_low,
+                 std::uintptr_t stack_high) noexcept;
+
+}  // namespace parperf::runtime
