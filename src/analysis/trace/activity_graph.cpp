@@ -107,6 +107,7 @@ class Builder {
     link_collectives();
     link_openmp();
     link_shmem();
+    link_shmem_quiets();
     index_edges();
     order_nodes();
     return std::move(graph_);
@@ -724,6 +725,58 @@ class Builder {
         edge(put->begin, w->end, EdgeKind::shmem_wait, (after - 1)->second->bytes);
         ++graph_.linked.shmem_waits;
       }
+  }
+
+  // shmem_quiet, and the quiet shmem_barrier_all and shmem_barrier imply. A put returns once its source
+  // may be reused (a put_nbi, and a get_nbi, at once), before its data are at the target; a quiet
+  // returns when every transfer the PE began since its previous quiet is complete, so its time is
+  // their transfer. Over one link they complete one after the other: the last completes at
+  // max over i of (begin_i + latency + (bytes_i + ... + bytes_n) / bandwidth), the drain time of a
+  // queue, which is at least the first's begin plus all their bytes and the last's begin plus its own.
+  // One edge per transfer, from its begin and carrying its bytes and those of every later one, gives
+  // the replay exactly that maximum (a node waits for each edge's source + latency + bytes /
+  // bandwidth; replay.cpp, network_model.hpp). Puts to the PE itself are copies complete on return,
+  // a blocking get has its data on return, and shmem_fence only orders: none of them is linked.
+  // Contexts are not told apart: a context's quiet is taken to complete every transfer of the PE.
+  void link_shmem_quiets() {
+    // Per location, its transfers to other PEs that a quiet completes: (event index, bytes), in order.
+    std::map<std::pair<std::int64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>>
+        transfers;
+    for (const OneSidedTransfer& t : communication_.one_sided)
+      if (t.target != t.origin.rank && (t.put || is_kind(t.origin.kind, SiteKind::shmem_get_nbi)))
+        transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
+    for (const LocationBuild& l : built_) {
+      const auto found = transfers.find(std::pair(l.rank, l.thread));
+      if (found == transfers.end()) continue;
+      std::vector<std::pair<std::uint64_t, std::uint64_t>>& list = found->second;
+      std::sort(list.begin(), list.end());
+      auto next = list.begin();
+      std::vector<std::pair<const Operation*, std::uint64_t>> outstanding;
+      for (const Operation& op : l.operations) {
+        while (next != list.end() && next->first < op.index) ++next;
+        if (next != list.end() && next->first == op.index) {
+          outstanding.emplace_back(&op, next->second);
+        } else if (completes_transfers(op) && !outstanding.empty()) {
+          link_quiet(outstanding, op);
+          outstanding.clear();
+        }
+      }
+    }
+  }
+  static bool completes_transfers(const Operation& op) {
+    return (is_kind(op.kind, SiteKind::shmem_memory_sync) &&
+            op.name.find("quiet") != std::string_view::npos) ||
+           (is_kind(op.kind, SiteKind::shmem_barrier) && op.name.find("barrier") != std::string_view::npos);
+  }
+  void link_quiet(const std::vector<std::pair<const Operation*, std::uint64_t>>& outstanding,
+                  const Operation& quiet) {
+    std::uint64_t bytes = 0;  // from the transfer on to the last
+    for (const auto& [transfer, size] : outstanding) bytes += size;
+    for (const auto& [transfer, size] : outstanding) {
+      edge(transfer->begin, quiet.end, EdgeKind::shmem_quiet, bytes);
+      bytes -= size;
+    }
+    ++graph_.linked.shmem_quiets;
   }
 
   void index_edges() {

@@ -16,7 +16,9 @@
 // scatter; every other member's for the root of a reduce or gather); an OpenMP worker begins a
 // region after its master forked it; a team's members leave a barrier after all arrived; a lock is
 // acquired after its previous holder released it; an OpenSHMEM barrier_all joins every PE; a
-// `shmem_wait_until` ends after the last put into that PE that began before it ended.
+// `shmem_wait_until` ends after the last put into that PE that began before it ended; a `shmem_quiet`
+// (or the quiet a `shmem_barrier_all` or `shmem_barrier` implies) ends after the PE's puts and
+// non-blocking gets since its previous quiet are complete.
 //
 // Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
 // the work of its segment, or the part of an operation that came after what it waited for. The
@@ -59,13 +61,14 @@ enum class EdgeKind : std::uint8_t {
   lock,           // release -> acquisition
   shmem_barrier,  // arrival -> hub -> end
   shmem_wait,     // put begin -> wait end
+  shmem_quiet,    // an outstanding put's or non-blocking get's begin -> quiet end
 };
-inline constexpr int kEdgeKindCount = 8;
+inline constexpr int kEdgeKindCount = 9;
 
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
   return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
-         kind == EdgeKind::shmem_wait;
+         kind == EdgeKind::shmem_wait || kind == EdgeKind::shmem_quiet;
 }
 
 inline constexpr std::int32_t kBoundByPrevious = -1;
@@ -119,6 +122,7 @@ struct GraphPhase {
 struct GraphCounts {
   std::uint64_t messages = 0, collectives = 0, openmp_barriers = 0, forks = 0, lock_handovers = 0,
                 shmem_barriers = 0, shmem_waits = 0;
+  std::uint64_t shmem_quiets = 0;  // quiets (and barriers) that completed outstanding transfers
 };
 
 // What could not be linked, by why.
