@@ -290,6 +290,55 @@ TEST(ShmemPop, AChainOfWaitUntilAndPutIsSerialisation) {
       << "the path runs through every PE";
 }
 
+// A shmem_quiet after large non-blocking puts (quiet_transfer.c): its time is their transfer. On 2
+// PEs, each round puts 32 MiB with shmem_putmem_nbi, which returns at once under OSHMEM in shared
+// memory; the copy happens in the quiet. The replay on a network of bandwidth B (latency 0) must end
+// each PE's quiet no earlier than its put's begin + 32 MiB / B; with B = 32 MiB/s that is 1 s a round,
+// while the run measured the put and the quiet in well under 1 s. Every other cost stays as measured
+// (a SHMEM run has no messages to fit a network on: nothing of the quiet is taken as transfer on the
+// run's own network, and the barriers carry no bytes), so the prediction grows by at least
+// 1 s a round less what the put took, < 0.2 s even on a loaded machine. The same program putting 8
+// bytes grows by 8 B / B = 0.24 us a round.
+struct QuietRun {
+  std::vector<double> quiet;  // each PE's time in its quiets, as it measured it
+  json ideal, slow;           // whatif --ideal-network, and on the slow network
+};
+
+QuietRun quiet_run(const TempDir& tmp, const std::string& name, std::uint64_t bytes, int rounds) {
+  const auto result = parperf_run_np_with(
+      2, tmp / name, {"--trace"},
+      {PARPERF_PROGRAM_SHMEM_QUIET_TRANSFER, std::to_string(bytes), std::to_string(rounds)},
+      launch_options());
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  QuietRun run;
+  for (std::size_t at = result.err.find(" quiet "); at != std::string::npos;
+       at = result.err.find(" quiet ", at + 1))
+    run.quiet.push_back(std::stod(result.err.substr(at + 7)));
+  run.ideal = whatif_json(tmp / name, {"--ideal-network"});
+  run.slow = whatif_json(tmp / name, {"--network", "latency=0,bandwidth=" + std::to_string(32 << 20)});
+  return run;
+}
+
+TEST(ShmemQuietTransfer, AQuietIsTheTransferOfThePutsItCompletes) {
+  constexpr int rounds = 2;
+  TempDir tmp;
+  const QuietRun large = quiet_run(tmp, "large", 32 << 20, rounds);
+  ASSERT_EQ(large.quiet.size(), 2u);
+  const double added = number(large.slow, "predicted_time") - number(large.slow, "replayed_time");
+  EXPECT_GT(added, rounds * (1.0 - 0.2))
+      << "on a 32 MiB/s network each round's quiet waits 1 s for its 32 MiB put: the replay added only "
+      << added << " s in " << rounds << " rounds (is the quiet linked to its put?) " << large.slow.dump();
+  // On the ideal network every PE loses at least its quiets' time: the run at least the least of them.
+  const double least = std::min(large.quiet[0], large.quiet[1]);
+  EXPECT_GT(number(large.ideal, "gain"), 0.8 * least)
+      << "the PEs spent " << least
+      << " s or more in shmem_quiet, which the ideal network removes: " << large.ideal.dump();
+
+  const QuietRun small = quiet_run(tmp, "small", 8, rounds);
+  EXPECT_LT(number(small.slow, "predicted_time") - number(small.slow, "replayed_time"), 0.01)
+      << "8-byte puts take 0.24 us each on that network: " << small.slow.dump();
+}
+
 TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
   constexpr int n = 3, rounds = 2;
   constexpr double hold = 0.100;
