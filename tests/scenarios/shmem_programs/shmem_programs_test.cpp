@@ -339,6 +339,29 @@ TEST(ShmemQuietTransfer, AQuietIsTheTransferOfThePutsItCompletes) {
       << "8-byte puts take 0.24 us each on that network: " << small.slow.dump();
 }
 
+// Collectives over active sets (active_set.c, 4 PEs): the even and the odd PEs each a shmem_barrier
+// and a broadcast over their pair, PE 2 200 ms late to its pair's barrier, then a reduction over all
+// four. The collector records each call's set, so all 5 instances are linked: the report lists
+// nothing unlinked, and PE 0's wait at its pair's barrier leads the critical path to PE 2's 200 ms of
+// work (a sleep: at least 200 ms; 10 ms off for the path's share of PE 2's barrier).
+TEST(ShmemActiveSet, ItsCollectivesAreLinkedAndThePathRunsThroughTheLatePe) {
+  TempDir tmp;
+  const auto result =
+      parperf_run_np_with(4, tmp / "run", {"--trace"}, {PARPERF_PROGRAM_SHMEM_ACTIVE_SET}, launch_options());
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.out.find("active_set ok"), std::string::npos) << describe(result);
+  const auto text = run_process({parperf_command().string(), "report", (tmp / "run").string()});
+  EXPECT_EQ(text.out.find("Not linked"), std::string::npos)
+      << "every collective over an active set should be linked:\n"
+      << text.out;
+  const json report = report_json(tmp / "run");
+  const json& locations = field(field(report, "critical_path"), "locations");
+  double pe2 = 0;
+  for (const json& l : locations)
+    if (integer(l, "rank") == 2) pe2 = number(l, "time");
+  EXPECT_GT(pe2, 0.19) << "PE 0 waited at its pair's barrier for PE 2's 200 ms of work: " << locations.dump();
+}
+
 TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
   constexpr int n = 3, rounds = 2;
   constexpr double hold = 0.100;
