@@ -736,15 +736,15 @@ class Builder {
 
   // shmem_quiet, and the quiet shmem_barrier_all and shmem_barrier imply. A put returns once its source
   // may be reused (a put_nbi, and a get_nbi, at once), before its data are at the target; a quiet
-  // returns when every transfer the PE began since its previous quiet is complete, so its time is
-  // their transfer. Over one link they complete one after the other: the last completes at
-  // max over i of (begin_i + latency + (bytes_i + ... + bytes_n) / bandwidth), the drain time of a
-  // queue, which is at least the first's begin plus all their bytes and the last's begin plus its own.
-  // One edge per transfer, from its begin and carrying its bytes and those of every later one, gives
-  // the replay exactly that maximum (a node waits for each edge's source + latency + bytes /
-  // bandwidth; replay.cpp, network_model.hpp). Puts to the PE itself are copies complete on return,
-  // a blocking get has its data on return, and shmem_fence only orders: none of them is linked.
-  // Contexts are not told apart: a context's quiet is taken to complete every transfer of the PE.
+  // returns when every transfer the PE began since its previous quiet (or barrier) is complete, so its time
+  // is their transfer. Over one link they complete one after the other: the last completes at max over i of
+  // (begin_i + latency + (bytes_i + ... + bytes_n) / bandwidth), the drain time of a queue, which is at least
+  // the first's begin plus all their bytes and the last's begin plus its own. One edge per transfer, from its
+  // begin and carrying its bytes and those of every later one, gives the replay exactly that maximum (a node
+  // waits for each edge's source + latency + bytes / bandwidth; replay.cpp, network_model.hpp). Puts to the
+  // PE itself are copies complete on return, a blocking get has its data on return, and shmem_fence only
+  // orders: none of them is linked. Contexts are not told apart: a context's quiet is taken to complete every
+  // transfer of the PE.
   void link_shmem_quiets() {
     // Per location, its transfers to other PEs that a quiet completes: (event index, bytes), in order.
     std::map<std::pair<std::int64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>>
@@ -800,8 +800,8 @@ class Builder {
       std::unordered_map<std::int64_t, std::uint64_t> calls;  // per set
       for (std::size_t o = 0; o < l.operations.size(); ++o) {
         const Operation& op = l.operations[o];
-        if (!format::is_shmem_kind(op.kind) || !is_shmem_set_collective(op.kind) ||
-            op.name == "shmem_barrier_all" || op.name == "shmem_sync_all")
+        if (!is_shmem_set_collective(op.kind) || op.name == "shmem_barrier_all" ||
+            op.name == "shmem_sync_all")
           continue;
         format::ShmemActiveSet set;
         if (!format::shmem_active_set_of(op.match, set) || !set.contains(l.rank)) {
@@ -851,6 +851,7 @@ class Builder {
     std::vector<LocationBuild>().swap(built_);
     barriers_.clear();
     locks_.clear();
+    broadcast_roots_.clear();
     const std::size_t n = graph_.time.size();
     std::vector<std::uint32_t>& begin = graph_.in_begin;
     begin.assign(n + 1, 0);
