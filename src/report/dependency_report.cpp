@@ -208,7 +208,8 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
   if (unlinked > 0)
     out += fmt::format(
         "  Not linked (their waiting is taken as measured): {} sends, {} receives, {} incomplete and {} "
-        "non-blocking collectives, {} OpenSHMEM collectives over active sets, {} waits without a put, {} in "
+        "non-blocking collectives, {} OpenSHMEM collectives without every member or their active set, {} "
+        "waits without a put, {} in "
         "start-up or shut-down, {} cycles broken\n",
         u.sends, u.receives, u.incomplete_collectives, u.nonblocking_collectives, u.shmem_collectives,
         u.shmem_waits, u.outside_window, u.cycles_broken);

@@ -24,6 +24,8 @@ OSHMEM_DECLSPEC  void pshmem_double_p(double* addr, double value, int pe);
 OSHMEM_DECLSPEC  void pshmem_set_lock(volatile long *lock);
 OSHMEM_DECLSPEC  void pshmem_int_wait_until(volatile int *addr, int cmp, int value);
 OSHMEM_DECLSPEC void pshmem_broadcast64(void *target, const void *source, size_t nlong, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync);
+OSHMEM_DECLSPEC  void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+OSHMEM_DECLSPEC  void pshmem_barrier_all(void);
 OSHMEM_DECLSPEC  int pshmem_my_pe(void);
 OSHMEM_DECLSPEC  void pshmem_float_put(float *target, const float *source, size_t len, int pe);
 """
@@ -44,7 +46,8 @@ class Generator(unittest.TestCase):
     def setUp(self):
         self.text = generated(HEADER, both("shmem_int_put", "shmem_ctx_long_iget", "shmem_putmem_nbi",
                                            "shmem_double_p", "shmem_set_lock", "shmem_int_wait_until",
-                                           "shmem_broadcast64", "shmem_my_pe") | {"pshmem_float_put"})
+                                           "shmem_broadcast64", "shmem_barrier", "shmem_barrier_all", "shmem_my_pe")
+                              | {"pshmem_float_put"})
 
     def wrapper_of(self, name):
         start = self.text.find(f" {name}(")
@@ -67,8 +70,14 @@ class Generator(unittest.TestCase):
     def test_waiting_calls_and_collectives(self):
         self.assertIn("finish_waiting(call)", self.wrapper_of("shmem_set_lock"))
         self.assertIn("finish_waiting(call)", self.wrapper_of("shmem_int_wait_until"))
-        self.assertIn("static_cast<std::uint64_t>(nlong) * 8, PE_start + (PE_root << logPE_stride))",
+        self.assertIn("static_cast<std::uint64_t>(nlong) * 8, PE_start + (PE_root << logPE_stride), "
+                      "format::shmem_active_set_match(PE_start, logPE_stride, PE_size))",
                       self.wrapper_of("shmem_broadcast64"))
+
+    def test_collectives_over_an_active_set_carry_it_as_their_match(self):
+        self.assertIn("finish_waiting(call, format::shmem_active_set_match(PE_start, logPE_stride, PE_size))",
+                      self.wrapper_of("shmem_barrier"))
+        self.assertIn("finish_waiting(call);", self.wrapper_of("shmem_barrier_all"))
 
     def test_queries_are_not_wrapped_and_unexported_functions_are_skipped(self):
         self.assertNotIn(" shmem_my_pe(", self.text)

@@ -12,6 +12,7 @@
 #include "analysis/trace/mpi_call_kinds.hpp"
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/timeline_merge.hpp"
+#include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
 
 namespace parperf::analysis {
@@ -86,6 +87,12 @@ bool is_openmp_synchronization(std::uint32_t kind) {
   return is_openmp_barrier(kind) || is_openmp_lock(kind) || is_kind(kind, SiteKind::omp_taskwait) ||
          is_kind(kind, SiteKind::omp_taskgroup) || is_kind(kind, SiteKind::omp_reduction);
 }
+// OpenSHMEM collectives over an active set (shmem_barrier_all and sync_all are matched by name first).
+bool is_shmem_set_collective(std::uint32_t kind) {
+  return is_kind(kind, SiteKind::shmem_barrier) || is_kind(kind, SiteKind::shmem_broadcast) ||
+         is_kind(kind, SiteKind::shmem_reduction) || is_kind(kind, SiteKind::shmem_all_to_all) ||
+         is_kind(kind, SiteKind::shmem_gather_scatter);
+}
 bool starts_program(std::string_view name) {
   return name == "MPI_Init" || name == "MPI_Init_thread" || name == "shmem_init" ||
          name == "shmem_init_thread" || name == "start_pes";
@@ -107,6 +114,8 @@ class Builder {
     link_collectives();
     link_openmp();
     link_shmem();
+    link_shmem_quiets();
+    link_shmem_sets();
     index_edges();
     order_nodes();
     return std::move(graph_);
@@ -302,6 +311,8 @@ class Builder {
       op.end = static_cast<std::uint32_t>(l.points.size());
       l.points.push_back({at(e.duration), Role::op_end});
     }
+    if (is_kind(kind, SiteKind::shmem_broadcast))
+      broadcast_roots_[std::pair(built_.size() - 1, l.operations.size())] = e.partner;
     l.operations.push_back(op);
   }
 
@@ -674,11 +685,8 @@ class Builder {
         shmem = true;
         if (op.name == "shmem_barrier_all" || op.name == "shmem_sync_all")
           barriers[n++].push_back(&op);
-        else if (is_kind(op.kind, SiteKind::shmem_barrier) || is_kind(op.kind, SiteKind::shmem_broadcast) ||
-                 is_kind(op.kind, SiteKind::shmem_reduction) ||
-                 is_kind(op.kind, SiteKind::shmem_all_to_all) ||
-                 is_kind(op.kind, SiteKind::shmem_gather_scatter))
-          ++graph_.unlinked.shmem_collectives;
+        else if (is_shmem_set_collective(op.kind))
+          continue;  // over an active set: link_shmem_sets
         else if (is_kind(op.kind, SiteKind::shmem_point_sync) &&
                  op.name.find("wait") != std::string_view::npos)
           waits[l.rank].push_back(&op);
@@ -726,12 +734,124 @@ class Builder {
       }
   }
 
+  // shmem_quiet, and the quiet shmem_barrier_all and shmem_barrier imply. A put returns once its source
+  // may be reused (a put_nbi, and a get_nbi, at once), before its data are at the target; a quiet
+  // returns when every transfer the PE began since its previous quiet (or barrier) is complete, so its time
+  // is their transfer. Over one link they complete one after the other: the last completes at max over i of
+  // (begin_i + latency + (bytes_i + ... + bytes_n) / bandwidth), the drain time of a queue, which is at least
+  // the first's begin plus all their bytes and the last's begin plus its own. One edge per transfer, from its
+  // begin and carrying its bytes and those of every later one, gives the replay exactly that maximum (a node
+  // waits for each edge's source + latency + bytes / bandwidth; replay.cpp, network_model.hpp). Puts to the
+  // PE itself are copies complete on return, a blocking get has its data on return, and shmem_fence only
+  // orders: none of them is linked. Contexts are not told apart: a context's quiet is taken to complete every
+  // transfer of the PE.
+  void link_shmem_quiets() {
+    // Per location, its transfers to other PEs that a quiet completes: (event index, bytes), in order.
+    std::map<std::pair<std::int64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>>
+        transfers;
+    for (const OneSidedTransfer& t : communication_.one_sided)
+      if (t.target != t.origin.rank && (t.put || is_kind(t.origin.kind, SiteKind::shmem_get_nbi)))
+        transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
+    for (const LocationBuild& l : built_) {
+      const auto found = transfers.find(std::pair(l.rank, l.thread));
+      if (found == transfers.end()) continue;
+      std::vector<std::pair<std::uint64_t, std::uint64_t>>& list = found->second;
+      std::sort(list.begin(), list.end());
+      auto next = list.begin();
+      std::vector<std::pair<const Operation*, std::uint64_t>> outstanding;
+      for (const Operation& op : l.operations) {
+        while (next != list.end() && next->first < op.index) ++next;
+        if (next != list.end() && next->first == op.index) {
+          outstanding.emplace_back(&op, next->second);
+        } else if (completes_transfers(op) && !outstanding.empty()) {
+          link_quiet(outstanding, op);
+          outstanding.clear();
+        }
+      }
+    }
+  }
+  static bool completes_transfers(const Operation& op) {
+    return (is_kind(op.kind, SiteKind::shmem_memory_sync) &&
+            op.name.find("quiet") != std::string_view::npos) ||
+           (is_kind(op.kind, SiteKind::shmem_barrier) && op.name.find("barrier") != std::string_view::npos);
+  }
+  void link_quiet(const std::vector<std::pair<const Operation*, std::uint64_t>>& outstanding,
+                  const Operation& quiet) {
+    std::uint64_t bytes = 0;  // from the transfer on to the last
+    for (const auto& [transfer, size] : outstanding) bytes += size;
+    for (const auto& [transfer, size] : outstanding) {
+      edge(transfer->begin, quiet.end, EdgeKind::shmem_quiet, bytes);
+      bytes -= size;
+    }
+    ++graph_.linked.shmem_quiets;
+  }
+
+  // Collectives over an active set (shmem_barrier, broadcast, reductions, collect, alltoall): the
+  // collector records the set as the operation's match (format/shmem_active_set.hpp). The members
+  // of a set call its collectives in the same order, so the n-th over the set of each member is one
+  // instance; linked as the MPI collectives are: a broadcast from its root's arrival to the others'
+  // ends, the rest from every arrival through a hub to every end. An operation without its set (a
+  // trace of an older collector) and an instance not every member of which was traced stay unlinked.
+  void link_shmem_sets() {
+    using Members = std::vector<std::pair<std::int64_t, std::pair<std::size_t, std::size_t>>>;
+    std::map<std::pair<std::int64_t, std::uint64_t>, Members> instances;  // by (set, n-th)
+    for (std::size_t b = 0; b < built_.size(); ++b) {
+      const LocationBuild& l = built_[b];
+      std::unordered_map<std::int64_t, std::uint64_t> calls;  // per set
+      for (std::size_t o = 0; o < l.operations.size(); ++o) {
+        const Operation& op = l.operations[o];
+        if (!is_shmem_set_collective(op.kind) || op.name == "shmem_barrier_all" ||
+            op.name == "shmem_sync_all")
+          continue;
+        format::ShmemActiveSet set;
+        if (!format::shmem_active_set_of(op.match, set) || !set.contains(l.rank)) {
+          ++graph_.unlinked.shmem_collectives;
+          continue;
+        }
+        instances[std::pair(op.match, calls[op.match]++)].emplace_back(l.rank, std::pair(b, o));
+      }
+    }
+    for (const auto& [key, members] : instances) {
+      format::ShmemActiveSet set;
+      format::shmem_active_set_of(key.first, set);
+      if (static_cast<std::int64_t>(members.size()) != set.size || members.size() < 2) {
+        ++graph_.unlinked.shmem_collectives;
+        continue;
+      }
+      std::vector<const Operation*> ops;
+      for (const auto& [pe, at] : members) ops.push_back(&built_[at.first].operations[at.second]);
+      const auto hops = static_cast<std::uint8_t>(std::bit_width(members.size() - 1));
+      const EdgeKind kind =
+          is_kind(ops[0]->kind, SiteKind::shmem_barrier) ? EdgeKind::shmem_barrier : EdgeKind::collective;
+      ++graph_.linked.shmem_collectives;
+      if (is_kind(ops[0]->kind, SiteKind::shmem_broadcast)) {
+        const auto root = broadcast_roots_.find(members[0].second);
+        const std::int64_t root_pe = root == broadcast_roots_.end() ? -1 : root->second;
+        const auto r =
+            std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == root_pe; });
+        if (r != members.end()) {
+          const Operation* from = ops[static_cast<std::size_t>(r - members.begin())];
+          for (const Operation* m : ops)
+            if (m != from) edge(from->begin, m->end, kind, 0, hops);
+          continue;
+        }
+      }
+      double last = 0;
+      for (const Operation* m : ops)
+        if (m->begin != kNoNode) last = std::max(last, graph_.time[m->begin]);
+      const std::uint32_t h = hub(last);
+      for (const Operation* m : ops) edge(m->begin, h, kind, 0, hops);
+      for (const Operation* m : ops) edge(h, m->end, kind, 0, hops);
+    }
+  }
+
   void index_edges() {
     // Every link is made: the builder's locations (their operations, 36 bytes an event) are not held
     // while the index and the order are made, where building the graph held the most.
     std::vector<LocationBuild>().swap(built_);
     barriers_.clear();
     locks_.clear();
+    broadcast_roots_.clear();
     const std::size_t n = graph_.time.size();
     std::vector<std::uint32_t>& begin = graph_.in_begin;
     begin.assign(n + 1, 0);
@@ -831,6 +951,8 @@ class Builder {
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> region_enters_;
   std::map<std::tuple<std::int64_t, std::int64_t, std::uint32_t>, std::vector<const Operation*>> barriers_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const Operation*>> locks_;
+  // An OpenSHMEM broadcast's root PE, by (location, operation) of the builder.
+  std::map<std::pair<std::size_t, std::size_t>, std::int64_t> broadcast_roots_;
   std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, std::uint32_t> interval_ids_;
   std::unordered_map<std::string, std::uint32_t> operation_ids_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> frame_ids_;

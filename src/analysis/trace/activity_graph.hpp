@@ -15,8 +15,11 @@
 // to all or all-to-all: through one hub node the arrivals point to; the root's for a broadcast or
 // scatter; every other member's for the root of a reduce or gather); an OpenMP worker begins a
 // region after its master forked it; a team's members leave a barrier after all arrived; a lock is
-// acquired after its previous holder released it; an OpenSHMEM barrier_all joins every PE; a
-// `shmem_wait_until` ends after the last put into that PE that began before it ended.
+// acquired after its previous holder released it; an OpenSHMEM barrier_all joins every PE, a
+// collective over an active set its members (as an MPI collective); a
+// `shmem_wait_until` ends after the last put into that PE that began before it ended; a `shmem_quiet`
+// (or the quiet a `shmem_barrier_all` or `shmem_barrier` implies) ends after the PE's puts and
+// non-blocking gets since its previous quiet are complete.
 //
 // Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
 // the work of its segment, or the part of an operation that came after what it waited for. The
@@ -59,13 +62,14 @@ enum class EdgeKind : std::uint8_t {
   lock,           // release -> acquisition
   shmem_barrier,  // arrival -> hub -> end
   shmem_wait,     // put begin -> wait end
+  shmem_quiet,    // an outstanding put's or non-blocking get's begin -> quiet end
 };
-inline constexpr int kEdgeKindCount = 8;
+inline constexpr int kEdgeKindCount = 9;
 
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
   return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
-         kind == EdgeKind::shmem_wait;
+         kind == EdgeKind::shmem_wait || kind == EdgeKind::shmem_quiet;
 }
 
 inline constexpr std::int32_t kBoundByPrevious = -1;
@@ -119,6 +123,8 @@ struct GraphPhase {
 struct GraphCounts {
   std::uint64_t messages = 0, collectives = 0, openmp_barriers = 0, forks = 0, lock_handovers = 0,
                 shmem_barriers = 0, shmem_waits = 0;
+  std::uint64_t shmem_quiets = 0;       // quiets (and barriers) that completed outstanding transfers
+  std::uint64_t shmem_collectives = 0;  // instances of collectives over an active set
 };
 
 // What could not be linked, by why.
@@ -126,7 +132,7 @@ struct GraphUnlinked {
   std::uint64_t sends = 0, receives = 0;      // the matching's (messages.hpp)
   std::uint64_t incomplete_collectives = 0;   // some members untraced
   std::uint64_t nonblocking_collectives = 0;  // MPI_I...: their completion is not linked
-  std::uint64_t shmem_collectives = 0;        // OpenSHMEM collectives over active sets
+  std::uint64_t shmem_collectives = 0;        // OpenSHMEM collectives: incomplete, or without their set
   std::uint64_t shmem_waits = 0;              // no put into the PE before the wait ended
   std::uint64_t outside_window = 0;           // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;            // dependencies dropped to break a cycle

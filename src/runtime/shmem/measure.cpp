@@ -64,9 +64,10 @@ void finish_plain(Call& call) noexcept {
   parperf_collector_record(&operation, nullptr);
 }
 
-void finish_waiting(Call& call) noexcept {
+void finish_waiting(Call& call, std::int64_t active_set) noexcept {
   parperf_operation operation = end_call(call);
   operation.wait = operation.end - operation.start;
+  operation.match = active_set;
   parperf_collector_record(&operation, nullptr);
 }
 
@@ -78,10 +79,11 @@ void finish_rma(Call& call, format::OneSidedOperation kind, std::uint64_t bytes,
   add_traffic(kind, pe, bytes);
 }
 
-void finish_collective(Call& call, std::uint64_t bytes, int root) noexcept {
+void finish_collective(Call& call, std::uint64_t bytes, int root, std::int64_t active_set) noexcept {
   parperf_operation operation = end_call(call);
   operation.bytes = bytes;
   operation.partner = root;
+  operation.match = active_set;
   parperf_collector_record(&operation, nullptr);
 }
 

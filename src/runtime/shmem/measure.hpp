@@ -41,13 +41,14 @@ bool begin(Call& call, const char* name, format::SiteKind kind, const void* call
 
 // A call with nothing to add: fence, quiet, the symmetric heap, test, clear_lock...
 void finish_plain(Call& call) noexcept;
-// A call whose whole time is waiting: for a lock (set_lock), for a value (wait, wait_until).
-void finish_waiting(Call& call) noexcept;
+// A call whose whole time is waiting: for a lock (set_lock), for a value (wait, wait_until), for the
+// other PEs of an active set (barrier, sync: `active_set` its match, format/shmem_active_set.hpp).
+void finish_waiting(Call& call, std::int64_t active_set = 0) noexcept;
 // A put, get or atomic into PE `pe`'s memory, moving `bytes`: an operation with its partner, and a
 // cell of the traffic matrix.
 void finish_rma(Call& call, format::OneSidedOperation operation, std::uint64_t bytes, int pe) noexcept;
-// A barrier or collective over an active set; `root` the broadcast root's PE (-1 for none).
-void finish_collective(Call& call, std::uint64_t bytes, int root) noexcept;
+// A collective over an active set (`active_set` its match); `root` the broadcast root's PE (-1 for none).
+void finish_collective(Call& call, std::uint64_t bytes, int root, std::int64_t active_set) noexcept;
 
 // Process-wide events. shmem_init (init_thread, start_pes) calls after_init once the pshmem_ call
 // returned: the PE and the PE count, asked once and kept, because shmem_my_pe aborts the program

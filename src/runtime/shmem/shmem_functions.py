@@ -36,7 +36,8 @@ RULES = [
     (r"fence|quiet", "shmem_memory_sync", "plain"),
     # Barriers.
     # Barriers: a PE's time in one is waiting for the last to arrive (its share of the arrival spread).
-    (r"barrier_all|barrier|sync_all|sync", "shmem_barrier", "waiting"),
+    (r"barrier_all|sync_all", "shmem_barrier", "waiting"),
+    (r"barrier|sync", "shmem_barrier", "set_waiting"),
     # Locks: acquiring one is waiting for it.
     (r"set_lock", "shmem_lock", "waiting"),
     (r"clear_lock|test_lock", "shmem_lock", "plain"),

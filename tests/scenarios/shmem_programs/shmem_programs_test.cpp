@@ -13,9 +13,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -288,6 +291,86 @@ TEST(ShmemPop, AChainOfWaitUntilAndPutIsSerialisation) {
   EXPECT_GT(number(pop, "load_balance"), 0.9);
   EXPECT_EQ(field(field(run.report, "critical_path"), "locations").size(), 4u)
       << "the path runs through every PE";
+}
+
+// A shmem_quiet after large non-blocking puts (quiet_transfer.c): its time is their transfer. On 2
+// PEs, each round puts 32 MiB with shmem_putmem_nbi, which returns at once under OSHMEM in shared
+// memory; the copy happens in the quiet. The replay on a network of bandwidth B (latency 0) must end
+// each PE's quiet no earlier than its put's begin + 32 MiB / B; with B = 32 MiB/s that is 1 s a round,
+// while the run measured the put and the quiet in well under 1 s. Every other cost stays as measured
+// (a SHMEM run has no messages to fit a network on: nothing of the quiet is taken as transfer on the
+// run's own network, and the barriers carry no bytes), so the prediction grows by at least
+// 1 s a round less what the put took, < 0.2 s even on a loaded machine. The same program putting 8
+// bytes grows by 8 B / B = 0.24 us a round.
+struct QuietRun {
+  std::vector<double> least_quiet;  // per round, the shortest of the PEs' quiets, as they measured them
+  json ideal, slow;                 // whatif --ideal-network, and on the slow network
+};
+
+QuietRun quiet_run(const TempDir& tmp, const std::string& name, std::uint64_t bytes, int rounds) {
+  const auto result = parperf_run_np_with(
+      2, tmp / name, {"--trace"},
+      {PARPERF_PROGRAM_SHMEM_QUIET_TRANSFER, std::to_string(bytes), std::to_string(rounds)},
+      launch_options());
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  QuietRun run;
+  run.least_quiet.assign(static_cast<std::size_t>(rounds), 1e9);
+  std::istringstream lines(result.err);
+  for (std::string line; std::getline(lines, line);) {
+    int pe = 0, round = 0;
+    double quiet = 0;
+    if (std::sscanf(line.c_str(), "quiet_transfer: PE %d round %d quiet %lf s", &pe, &round, &quiet) == 3 &&
+        round >= 0 && round < rounds)
+      run.least_quiet[static_cast<std::size_t>(round)] =
+          std::min(run.least_quiet[static_cast<std::size_t>(round)], quiet);
+  }
+  run.ideal = whatif_json(tmp / name, {"--ideal-network"});
+  run.slow = whatif_json(tmp / name, {"--network", "latency=0,bandwidth=" + std::to_string(32 << 20)});
+  return run;
+}
+
+TEST(ShmemQuietTransfer, AQuietIsTheTransferOfThePutsItCompletes) {
+  constexpr int rounds = 2;
+  TempDir tmp;
+  const QuietRun large = quiet_run(tmp, "large", 32 << 20, rounds);
+  const double added = number(large.slow, "predicted_time") - number(large.slow, "replayed_time");
+  EXPECT_GT(added, rounds * (1.0 - 0.2))
+      << "on a 32 MiB/s network each round's quiet waits 1 s for its 32 MiB put: the replay added only "
+      << added << " s in " << rounds << " rounds (is the quiet linked to its put?) " << large.slow.dump();
+  // On the ideal network each round loses at least the quiet of the PE whose work was longest, so
+  // at least the shorter of the two PEs' quiets; 0.8 of it leaves room for the replay's 3 %.
+  const double least = std::accumulate(large.least_quiet.begin(), large.least_quiet.end(), 0.0);
+  ASSERT_LT(least, 1e9) << "the program printed no quiet time for some round";
+  EXPECT_GT(number(large.ideal, "gain"), 0.8 * least)
+      << "the PEs spent " << least
+      << " s or more in shmem_quiet, which the ideal network removes: " << large.ideal.dump();
+
+  const QuietRun small = quiet_run(tmp, "small", 8, rounds);
+  EXPECT_LT(number(small.slow, "predicted_time") - number(small.slow, "replayed_time"), 0.01)
+      << "8-byte puts take 0.24 us each on that network: " << small.slow.dump();
+}
+
+// Collectives over active sets (active_set.c, 4 PEs): the even and the odd PEs each a shmem_barrier
+// and a broadcast over their pair, PE 2 200 ms late to its pair's barrier, then a reduction over all
+// four. The collector records each call's set, so all 5 instances are linked: the report lists
+// nothing unlinked, and PE 0's wait at its pair's barrier leads the critical path to PE 2's 200 ms of
+// work (a sleep: at least 200 ms; 10 ms off for the path's share of PE 2's barrier).
+TEST(ShmemActiveSet, ItsCollectivesAreLinkedAndThePathRunsThroughTheLatePe) {
+  TempDir tmp;
+  const auto result =
+      parperf_run_np_with(4, tmp / "run", {"--trace"}, {PARPERF_PROGRAM_SHMEM_ACTIVE_SET}, launch_options());
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.out.find("active_set ok"), std::string::npos) << describe(result);
+  const auto text = run_process({parperf_command().string(), "report", (tmp / "run").string()});
+  EXPECT_EQ(text.out.find("Not linked"), std::string::npos)
+      << "every collective over an active set should be linked:\n"
+      << text.out;
+  const json report = report_json(tmp / "run");
+  const json& locations = field(field(report, "critical_path"), "locations");
+  double pe2 = 0;
+  for (const json& l : locations)
+    if (integer(l, "rank") == 2) pe2 = number(l, "time");
+  EXPECT_GT(pe2, 0.19) << "PE 0 waited at its pair's barrier for PE 2's 200 ms of work: " << locations.dump();
 }
 
 TEST(ShmemLock, ContentionIsWaitingAtSetLock) {

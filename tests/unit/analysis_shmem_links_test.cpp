@@ -1,0 +1,179 @@
+// The OpenSHMEM edges of the activity graph (activity_graph.hpp) that complete transfers and join
+// active sets: a shmem_quiet, or the quiet a shmem_barrier_all implies, ends after the PE's
+// outstanding puts and non-blocking gets are complete; a collective over an active set joins its
+// members. Built from hand-made OpenSHMEM traces whose answers follow from their construction
+// (times in ms).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/messages.hpp"
+#include "analysis/trace/network_model.hpp"
+#include "analysis/trace/replay.hpp"
+#include "format/shmem_active_set.hpp"
+#include "unit/analysis_trace_run_builder.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+using format::SiteKind;
+using test::kMs;
+using test::TraceRunBuilder;
+
+constexpr std::uint64_t kMB = 1'000'000;
+
+// Starts PE `pe` of `pes`: its shmem_init, from 0 to 1 ms (the analysis's window begins at its end).
+void start_pe(TraceRunBuilder& b, std::int64_t pe, std::uint32_t pes) {
+  b.rank(pe, pes);
+  b.op(b.site(SiteKind::shmem_management, "shmem_init"), 0, 1, -1, 0, 0, 0, false);
+}
+// Ends the last PE started: its shmem_finalize, from 60 to 61 ms.
+void end_pe(TraceRunBuilder& b) {
+  b.op(b.site(SiteKind::shmem_management, "shmem_finalize"), 60, 61, -1, 0, 0, 0, false);
+}
+
+// PE 0 of two: put_nbi 3 MB (10 ms) and putmem 2 MB (11 ms) into PE 1, a fence, a blocking get and a
+// put into itself, then shmem_quiet from 12 to 30 ms; then put_nbi 8 bytes (31 ms) and
+// shmem_barrier_all from 40 to 50 ms. PE 1 moves nothing and meets it at the barrier.
+struct QuietRun {
+  TraceRun run;
+  Communication communication;
+  ActivityGraph graph;
+};
+
+QuietRun quiet_run() {
+  TraceRunBuilder b;
+  for (std::int64_t pe = 0; pe < 2; ++pe) {
+    start_pe(b, pe, 2);
+    const auto barrier = b.site(SiteKind::shmem_barrier, "shmem_barrier_all");
+    if (pe == 0) {
+      const auto put_nbi = b.site(SiteKind::shmem_put_nbi, "shmem_putmem_nbi");
+      const auto put = b.site(SiteKind::shmem_put, "shmem_putmem");
+      const auto get = b.site(SiteKind::shmem_get, "shmem_getmem");
+      const auto fence = b.site(SiteKind::shmem_memory_sync, "shmem_fence");
+      const auto quiet = b.site(SiteKind::shmem_memory_sync, "shmem_quiet");
+      b.op(put_nbi, 10, 10.1, 1, 0, 3 * kMB, 0, false)
+          .op(put, 11, 11.5, 1, 0, 2 * kMB, 0, false)
+          .op(fence, 11.6, 11.7, -1, 0, 0, 0, false)
+          .op(get, 11.8, 11.9, 1, 0, kMB, 0, false)
+          .op(put, 11.9, 11.95, 0, 0, kMB, 0, false)
+          .op(quiet, 12, 30, -1, 0, 0, 0, false)
+          .op(put_nbi, 31, 31.1, 1, 0, 8, 0, false);
+    }
+    b.op(barrier, 40, 50, -1, 0, 0, 0, false);
+    end_pe(b);
+  }
+  QuietRun r;
+  r.run = b.build();
+  r.communication = match_communication(r.run);
+  r.graph = build_activity_graph(r.run, r.communication);
+  return r;
+}
+
+std::vector<GraphEdge> quiet_edges(const ActivityGraph& g) {
+  std::vector<GraphEdge> found;
+  for (const GraphEdge& e : g.edges)
+    if (e.kind == EdgeKind::shmem_quiet) found.push_back(e);
+  return found;
+}
+
+TEST(ShmemQuiet, ItsEndWaitsForEveryOutstandingPutEachCarryingItsBytesAndThoseAfterIt) {
+  const QuietRun r = quiet_run();
+  const ActivityGraph& g = r.graph;
+  EXPECT_EQ(g.linked.shmem_quiets, 2u) << "the quiet and the barrier_all after the 8-byte put";
+  const std::vector<GraphEdge> edges = quiet_edges(g);
+  ASSERT_EQ(edges.size(), 3u) << "two puts into PE 1 before the quiet, one before the barrier; the fence, "
+                                 "the blocking get and the put into PE 0 itself are complete on return";
+  EXPECT_DOUBLE_EQ(g.time[edges[0].source], 10 * kMs);
+  EXPECT_DOUBLE_EQ(g.time[edges[0].target], 30 * kMs) << "into the quiet's end";
+  EXPECT_EQ(edges[0].bytes, 5 * kMB) << "the first put drains behind it both puts' bytes";
+  EXPECT_DOUBLE_EQ(g.time[edges[1].source], 11 * kMs);
+  EXPECT_EQ(edges[1].target, edges[0].target);
+  EXPECT_EQ(edges[1].bytes, 2 * kMB) << "the last put only its own";
+  EXPECT_DOUBLE_EQ(g.time[edges[2].source], 31 * kMs);
+  EXPECT_DOUBLE_EQ(g.time[edges[2].target], 50 * kMs) << "the barrier_all's implied quiet";
+  EXPECT_EQ(edges[2].bytes, 8u);
+  EXPECT_TRUE(network_edge(EdgeKind::shmem_quiet)) << "a quiet's time is transfer time";
+}
+
+TEST(ShmemQuiet, OnASlowerNetworkTheQuietEndsWhenTheQueueOfItsPutsHasDrained) {
+  const QuietRun r = quiet_run();
+  const ActivityGraph& g = r.graph;
+  const std::vector<GraphEdge> edges = quiet_edges(g);
+  ASSERT_EQ(edges.size(), 3u);
+  const std::uint32_t quiet_end = edges[0].target;
+  // 0.1 byte/ns: the 5 MB behind the first put take 50 ms, the last put's 2 MB 20 ms.
+  ReplayChanges slow;
+  slow.network = ReplayChanges::Network::model;
+  slow.model.latency_ns = 0;
+  slow.model.bytes_per_ns = 0.1;
+  const ReplayResult replayed = replay(g, NetworkModel{}, slow);
+  // The queue drains at max(10 + 50, 11 + 20) = 60 ms; the quiet keeps what it took beyond its
+  // transfer on the run's own (here ideal) network, 30 - 12 = 18 ms.
+  EXPECT_NEAR(replayed.time[quiet_end], (60 + 18) * kMs, 1e-3)
+      << "the quiet ends when the first put and all the bytes behind it have arrived";
+  ReplayChanges ideal;
+  ideal.network = ReplayChanges::Network::ideal;
+  // The calls before it cost nothing either: 0.1 + 0.5 + 0.1 + 0.1 + 0.05 ms less.
+  EXPECT_NEAR(replay(g, NetworkModel{}, ideal).time[quiet_end], (12 - 0.85) * kMs, 1e-3)
+      << "on an ideal network the quiet costs nothing";
+}
+
+// Three PEs. The even ones, the set (start 0, log stride 1, size 2): a shmem_barrier, PE 0 from 10 to
+// 30 ms, PE 2 from 28 to 30 ms; then a broadcast from PE 2, PE 0 from 40 to 50 ms, PE 2 from 45 to 46
+// ms. All three, the set (0, 0, 3): a reduction that PE 1's trace lacks. PE 1 also calls a collect
+// whose set was not recorded (match 0).
+TEST(ShmemActiveSet, ItsBarrierJoinsItsMembersAndABroadcastLeavesFromItsRoot) {
+  const std::int64_t evens = format::shmem_active_set_match(0, 1, 2);
+  const std::int64_t all = format::shmem_active_set_match(0, 0, 3);
+  TraceRunBuilder b;
+  for (std::int64_t pe = 0; pe < 3; ++pe) {
+    start_pe(b, pe, 3);
+    const auto barrier = b.site(SiteKind::shmem_barrier, "shmem_barrier");
+    const auto broadcast = b.site(SiteKind::shmem_broadcast, "shmem_broadcast64");
+    const auto reduce = b.site(SiteKind::shmem_reduction, "shmem_int_sum_to_all");
+    const auto collect = b.site(SiteKind::shmem_gather_scatter, "shmem_collect64");
+    if (pe == 0) b.op(barrier, 10, 30, -1, evens, 0, 0, false).op(broadcast, 40, 50, 2, evens, 64, 0, false);
+    if (pe == 2) b.op(barrier, 28, 30, -1, evens, 0, 0, false).op(broadcast, 45, 46, 2, evens, 64, 0, false);
+    if (pe != 1) b.op(reduce, 52, 53, -1, all, 4, 0, false);
+    if (pe == 1) b.op(collect, 52, 53, -1, 0, 8, 0, false);
+    end_pe(b);
+  }
+  const TraceRun run = b.build();
+  const ActivityGraph g = build_activity_graph(run, match_communication(run));
+  EXPECT_EQ(g.linked.shmem_collectives, 2u) << "the even PEs' barrier and broadcast";
+  EXPECT_EQ(g.unlinked.shmem_collectives, 2u)
+      << "the reduction PE 1 did not trace, the collect without its set";
+  std::vector<GraphEdge> barrier, broadcast;
+  for (const GraphEdge& e : g.edges) {
+    if (e.kind == EdgeKind::shmem_barrier) barrier.push_back(e);
+    if (e.kind == EdgeKind::collective) broadcast.push_back(e);
+  }
+  ASSERT_EQ(barrier.size(), 4u) << "two arrivals into a hub, the hub to two ends";
+  for (const GraphEdge& e : barrier) {
+    const bool into_hub = g.is_hub(e.target);
+    EXPECT_DOUBLE_EQ(g.time[e.target], (into_hub ? 28 : 30) * kMs)
+        << (into_hub ? "the hub is the last arrival" : "each member's end");
+    EXPECT_EQ(e.hops, 1u);
+  }
+  ASSERT_EQ(broadcast.size(), 1u) << "from the root to the other member only";
+  EXPECT_DOUBLE_EQ(g.time[broadcast[0].source], 45 * kMs) << "PE 2's arrival";
+  EXPECT_EQ(g.location[broadcast[0].target], 0u);
+  EXPECT_DOUBLE_EQ(g.time[broadcast[0].target], 50 * kMs) << "PE 0's end";
+}
+
+TEST(ShmemActiveSet, ItsMatchHoldsTheSetAndItsMembers) {
+  format::ShmemActiveSet set;
+  ASSERT_TRUE(format::shmem_active_set_of(format::shmem_active_set_match(3, 2, 5), set));
+  EXPECT_EQ(set.start, 3);
+  EXPECT_EQ(set.log_stride, 2);
+  EXPECT_EQ(set.size, 5);
+  EXPECT_TRUE(set.contains(3) && set.contains(7) && set.contains(19));
+  EXPECT_FALSE(set.contains(23) || set.contains(5) || set.contains(2)) << "past the last, between, before";
+  EXPECT_FALSE(format::shmem_active_set_of(0, set)) << "0: no set";
+  EXPECT_EQ(format::shmem_active_set_match(-1, 0, 2), 0) << "a set the match cannot hold is none";
+}
+
+}  // namespace
+}  // namespace parperf::analysis
