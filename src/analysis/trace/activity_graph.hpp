@@ -16,7 +16,9 @@
 // scatter; every other member's for the root of a reduce or gather); an OpenMP worker begins a
 // region after its master forked it; a team's members leave a barrier after all arrived; a lock is
 // acquired after its previous holder released it; an OpenSHMEM barrier_all joins every PE; a
-// `shmem_wait_until` ends after the last put into that PE that began before it ended.
+// `shmem_wait_until` ends after the last put into that PE that began before it ended; an OpenMP task
+// begins after its creation, and a taskwait or taskgroup ends after the tasks it waits for
+// (task_links.hpp).
 //
 // Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
 // the work of its segment, or the part of an operation that came after what it waited for. The
@@ -59,8 +61,10 @@ enum class EdgeKind : std::uint8_t {
   lock,           // release -> acquisition
   shmem_barrier,  // arrival -> hub -> end
   shmem_wait,     // put begin -> wait end
+  task_creation,  // an OpenMP task's creation -> its first piece's begin
+  task_wait,      // a task's last piece's end -> the taskwait or taskgroup end that waits for it
 };
-inline constexpr int kEdgeKindCount = 8;
+inline constexpr int kEdgeKindCount = 10;
 
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
@@ -119,6 +123,7 @@ struct GraphPhase {
 struct GraphCounts {
   std::uint64_t messages = 0, collectives = 0, openmp_barriers = 0, forks = 0, lock_handovers = 0,
                 shmem_barriers = 0, shmem_waits = 0;
+  std::uint64_t task_creations = 0, task_waits = 0;
 };
 
 // What could not be linked, by why.
@@ -130,6 +135,8 @@ struct GraphUnlinked {
   std::uint64_t shmem_waits = 0;              // no put into the PE before the wait ended
   std::uint64_t outside_window = 0;           // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;            // dependencies dropped to break a cycle
+  // OpenMP task pieces without an id (a trace before 2.2) or whose task's creation is not traced
+  std::uint64_t task_pieces = 0;
 };
 
 struct ActivityGraph {
