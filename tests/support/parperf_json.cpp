@@ -24,22 +24,37 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
   return json;
 }
 
-nlohmann::json report_json(const std::filesystem::path& run_directory,
-                           const std::vector<std::string>& options) {
-  std::vector<std::string> argv = {parperf_command().string(), "report", "--json"};
+namespace {
+
+// The output of `parperf <command> --json <options...> <run_directory>`.
+nlohmann::json command_json(const char* command, const std::filesystem::path& run_directory,
+                            const std::vector<std::string>& options) {
+  std::vector<std::string> argv = {parperf_command().string(), command, "--json"};
   argv.insert(argv.end(), options.begin(), options.end());
   argv.push_back(run_directory.string());
   const auto result = run_process(argv);
   if (result.exit_code != 0) {
-    ADD_FAILURE() << "parperf report --json " << run_directory << " failed: " << describe(result);
+    ADD_FAILURE() << "parperf " << command << " --json " << run_directory << " failed: " << describe(result);
     return nullptr;
   }
   auto json = nlohmann::json::parse(result.out, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) {
-    ADD_FAILURE() << "parperf report --json printed no valid JSON:\n" << result.out;
+    ADD_FAILURE() << "parperf " << command << " --json printed no valid JSON:\n" << result.out;
     return nullptr;
   }
   return json;
+}
+
+}  // namespace
+
+nlohmann::json report_json(const std::filesystem::path& run_directory,
+                           const std::vector<std::string>& options) {
+  return command_json("report", run_directory, options);
+}
+
+nlohmann::json whatif_json(const std::filesystem::path& run_directory,
+                           const std::vector<std::string>& options) {
+  return command_json("whatif", run_directory, options);
 }
 
 // The report's layout around the intervals is the report's business: search every object.

@@ -18,6 +18,10 @@ nlohmann::json read_json_file(const std::filesystem::path& file);
 nlohmann::json report_json(const std::filesystem::path& run_directory,
                            const std::vector<std::string>& options = {});
 
+// The output of `parperf whatif --json <options...> <run_directory>`.
+nlohmann::json whatif_json(const std::filesystem::path& run_directory,
+                           const std::vector<std::string>& options = {});
+
 // The first interval, depth first, with this kind and (unless empty) this name; nullptr when none.
 const nlohmann::json* find_interval(const nlohmann::json& report, std::string_view kind,
                                     std::string_view name = {});
