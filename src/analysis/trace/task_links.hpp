@@ -42,31 +42,28 @@ struct TaskSync {
   TaskSyncKind kind = TaskSyncKind::taskwait;
 };
 
-// One thread's tasks as its events are read: points (the builder's), then nodes (remap).
+// One thread's tasks as its events are read: points (the builder's), then nodes (remap). Every
+// interval's entry and exit passes through it: a count, and a stack of the open task pieces only.
 class TaskReader {
  public:
   // An interval's entry at `point`, a piece of a task when its site is a task's.
   void entered(bool task_site, std::uint32_t point) {
-    if (task_site) {
-      open_.push_back(static_cast<std::uint32_t>(pieces_.size()));
-      pieces_.push_back({0, point, kNoNode});
-      current_.push_back(open_.back());
-    } else {
-      open_.push_back(kNoNode);
-    }
+    ++depth_;
+    if (!task_site) return;
+    current_.push_back({static_cast<std::uint32_t>(pieces_.size()), depth_});
+    pieces_.push_back({0, point, kNoNode});
   }
   void left(std::uint32_t point) {
-    if (open_.empty()) return;
-    if (open_.back() != kNoNode) {
-      pieces_[open_.back()].end = point;
+    if (!current_.empty() && current_.back().depth == depth_) {
+      pieces_[current_.back().piece].end = point;
       current_.pop_back();
     }
-    open_.pop_back();
+    if (depth_ > 0) --depth_;
   }
   // A `task` event: the id of the piece just entered.
   void named(std::uint64_t id) {
-    if (!open_.empty() && open_.back() != kNoNode && pieces_[open_.back()].id == 0)
-      pieces_[open_.back()].id = id;
+    if (!current_.empty() && current_.back().depth == depth_ && pieces_[current_.back().piece].id == 0)
+      pieces_[current_.back().piece].id = id;
   }
   void created(std::uint64_t id, std::uint32_t point) {
     creations_.push_back({id, current(), point});
@@ -95,14 +92,18 @@ class TaskReader {
   const std::vector<TaskSync>& syncs() const { return syncs_; }
 
  private:
-  std::uint64_t current() const { return current_.empty() ? 0 : pieces_[current_.back()].id; }
+  // The innermost open piece's task: the task current on the thread (0: its implicit task).
+  std::uint64_t current() const { return current_.empty() ? 0 : pieces_[current_.back().piece].id; }
 
+  struct OpenPiece {
+    std::uint32_t piece, depth;  // the interval depth it was entered at
+  };
   std::vector<TaskPiece> pieces_;
   std::vector<TaskCreation> creations_;
   std::vector<TaskSync> syncs_;
-  std::vector<std::uint32_t> open_;     // per open interval: its piece, or kNoNode
-  std::vector<std::uint32_t> current_;  // the open pieces, innermost last
-  bool pending_ = false;                // tasks created since the last barrier
+  std::vector<OpenPiece> current_;  // innermost last
+  std::uint32_t depth_ = 0;         // intervals open
+  bool pending_ = false;            // tasks created since the last barrier
 };
 
 // A location's tasks, in nodes.
