@@ -114,6 +114,9 @@ inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
   const analysis::GraphUnlinked& u = g.unlinked;
   f.add(u.sends).add(u.receives).add(u.incomplete_collectives).add(u.nonblocking_collectives);
   f.add(u.shmem_collectives).add(u.shmem_waits).add(u.outside_window).add(u.cycles_broken);
+  // OpenMP task links only where there are tasks: a run without keeps its fingerprint from before them.
+  if (c.task_creations + c.task_waits + u.task_pieces > 0)
+    f.add(c.task_creations).add(c.task_waits).add(u.task_pieces);
   return f.value();
 }
 

@@ -33,6 +33,7 @@
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
 #include "report/dependency_report.hpp"
+#include "report/graph_links.hpp"
 #include "report/json_report.hpp"
 #include "report/json_text.hpp"
 #include "report/locality/locality_json.hpp"
@@ -244,6 +245,7 @@ void run_report(const ReportCommandOptions& o) {
       json["critical_path"] = report::critical_path_json(traced->critical_path);
       json["delay_costs"] = report::delay_costs_json(traced->delays);
       json["clock_repair"] = report::clock_repair_json(traced->repair);
+      if (traced->graph) json["dependencies"] = report::dependencies_json(*traced->graph);
     }
     fmt::print("{}\n", report::json_text(json));
   } else {

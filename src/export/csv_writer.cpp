@@ -36,6 +36,8 @@ std::string_view kind_word(format::TraceEventKind kind) {
       return "recording on";
     case TraceEventKind::writer_wait:
       return "writer wait";
+    case TraceEventKind::task:
+      return "task";
   }
   return "unknown";
 }
@@ -102,6 +104,10 @@ void CsvWriter::event(const analysis::TimelineEvent& e) {
     row_ += ',';
     const format::SiteKindInfo* info = format::site_kind_info(site->kind);
     if (info && info->site_class == format::SiteClass::point_to_point) append_number(row_, ev.match);
+  } else if (ev.kind == TraceEventKind::task) {
+    row_ += ',';
+    row_ += ',';
+    append_number(row_, ev.value);  // the task's id, in the tag column
   } else {
     row_ += ',';
     row_ += ',';

@@ -279,6 +279,8 @@ void SliceBuilder::add(const analysis::TimelineEvent& e) {
     case TraceEventKind::recording_on:
       instant(ItemCategory::recording, "recording resumed", nullptr);
       break;
+    case TraceEventKind::task:  // names the task the interval just entered runs: no slice of its own
+      break;
   }
 }
 

@@ -107,6 +107,9 @@ bool TraceEventReader::next(TraceEvent& e) {
     case TraceEventKind::writer_wait:
       e.duration = varint();
       break;
+    case TraceEventKind::task:
+      e.value = static_cast<std::int64_t>(varint());
+      break;
     case TraceEventKind::recording_off:
     case TraceEventKind::recording_on:
       break;

@@ -41,8 +41,11 @@ enum class TraceEventKind : std::uint8_t {
   recording_off = 8,  // recording paused (parperf_control, a filter): no events until recording_on
   recording_on = 9,
   writer_wait = 10,  // duration: the thread waited this long for the writer to free a buffer
+  // value: the explicit task whose piece the innermost interval's entry (the event before) runs, by
+  // the id its creation operation carries as `match` (since 2.2). Trace-only: not the profile's key.
+  task = 11,
 };
-inline constexpr std::uint8_t kLastTraceEventKind = 10;
+inline constexpr std::uint8_t kLastTraceEventKind = 11;
 
 // One decoded event. Fields that the kind does not carry stay 0 (partner -1, text empty).
 struct TraceEvent {
@@ -50,7 +53,7 @@ struct TraceEvent {
   std::uint64_t ticks = 0;  // on the process's clock (TraceProcessRecord)
   std::uint32_t site = 0;   // enter, leave, operation, iteration: the profile's site id
   std::uint32_t event = 0;  // event_*: the profile's user event id
-  std::int64_t value = 0;   // enter: the interval's value
+  std::int64_t value = 0;   // enter: the interval's value; task: the task's id
   std::uint64_t duration = 0;
   std::uint64_t wait = 0;
   std::uint64_t sync = 0;
@@ -143,6 +146,12 @@ class TraceBlockEncoder {
     }
     return true;
   }
+  bool task(std::uint64_t ticks, std::uint64_t id) noexcept {
+    if (!room(10)) return false;
+    head(TraceEventKind::task, ticks);
+    put(id);
+    return true;
+  }
   bool mark(TraceEventKind kind, std::uint64_t ticks, std::uint64_t duration = 0) noexcept {
     if (!room(10)) return false;
     head(kind, ticks);
@@ -177,6 +186,8 @@ class TraceBlockEncoder {
       case TraceEventKind::recording_on:
       case TraceEventKind::writer_wait:
         return mark(e.kind, e.ticks, e.duration);
+      case TraceEventKind::task:
+        return task(e.ticks, static_cast<std::uint64_t>(e.value));
     }
     return false;
   }

@@ -1,4 +1,4 @@
-// The event trace file (`trace.<rank>.ppt`), version 2.1: every interval entry and exit, operation
+// The event trace file (`trace.<rank>.ppt`), version 2.2: every interval entry and exit, operation
 // and user event of one process with its time stamp, and with call-path sampling its samples, beside the
 // profile of the same run (docs/format.md, "The event trace file"). The container is the profile's (file
 // header, sections with a CRC-32C, end marker and section count) with its own magic; sites and user events
@@ -8,7 +8,8 @@
 // block's events, encoded compactly (trace_events.hpp) and compressed with zstd when that helps.
 // A writer appends blocks while the program runs, so a trace cut short (the program was killed) is
 // still read up to its last complete block. Sample blocks (since 2.1) hold a thread's call-path
-// samples the same way (trace_samples.hpp); a 2.0 reader skips them.
+// samples the same way (trace_samples.hpp); a 2.0 reader skips them. Task events (since 2.2) name
+// the explicit task an interval's entry runs.
 #pragma once
 
 #include <array>
@@ -23,7 +24,7 @@ namespace parperf::format {
 
 inline constexpr std::array<std::uint8_t, 8> kTraceMagic = {0x89, 'P', 'P', 'T', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kTraceVersionMajor = 2;
-inline constexpr std::uint16_t kTraceVersionMinor = 1;
+inline constexpr std::uint16_t kTraceVersionMinor = 2;
 inline constexpr const char* kTracePrefix = "trace.";  // trace.<rank>.ppt
 inline constexpr const char* kTraceSuffix = ".ppt";
 

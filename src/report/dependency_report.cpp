@@ -7,6 +7,7 @@
 
 #include "format/site_kinds.hpp"
 #include "report/delay_cause_sentence.hpp"
+#include "report/graph_links.hpp"
 #include "report/location_label.hpp"
 #include "report/printable_text.hpp"
 #include "report/time_format.hpp"
@@ -202,17 +203,19 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
         format_duration(seconds(p.locations[k].time_ns)), format_percent(p.locations[k].share));
   if (p.locations.size() > kPathRowsShown)
     out += fmt::format("    ... and {} more\n", p.locations.size() - kPathRowsShown);
+  out += fmt::format("  {}\n", linked_sentence(*a.graph));
   const analysis::GraphUnlinked& u = a.graph->unlinked;
   const std::uint64_t unlinked = u.sends + u.receives + u.incomplete_collectives + u.nonblocking_collectives +
-                                 u.shmem_collectives + u.shmem_waits + u.outside_window + u.cycles_broken;
+                                 u.shmem_collectives + u.shmem_waits + u.outside_window + u.cycles_broken +
+                                 u.task_pieces;
   if (unlinked > 0)
     out += fmt::format(
         "  Not linked (their waiting is taken as measured): {} sends, {} receives, {} incomplete and {} "
         "non-blocking collectives, {} OpenSHMEM collectives without every member or their active set, {} "
-        "waits without a put, {} in "
-        "start-up or shut-down, {} cycles broken\n",
+        "waits without a put, {} in start-up or shut-down, {} cycles broken, {} OpenMP task pieces without "
+        "their task's creation\n",
         u.sends, u.receives, u.incomplete_collectives, u.nonblocking_collectives, u.shmem_collectives,
-        u.shmem_waits, u.outside_window, u.cycles_broken);
+        u.shmem_waits, u.outside_window, u.cycles_broken, u.task_pieces);
   out += fmt::format("  {}\n", clock_repair_sentence(a.repair));
   return out;
 }

@@ -135,6 +135,9 @@ class Listing {
                 fmt::format("waited {} for the trace writer to free a buffer",
                             duration(static_cast<double>(event.duration) * rank.ns_per_tick)));
         return;
+      case TraceEventKind::task:
+        if (in_window) print(e, depth, fmt::format("runs task {}", event.value));
+        return;
     }
   }
 

@@ -1,6 +1,6 @@
 // One step of a stack walk by the call-frame information compilers emit for exception handling
 // (.eh_frame, found through .eh_frame_hdr's sorted table): code built without frame pointers (gcc's
-// default at -O2, glibc, libm, the OpenMP and MPI libraries, the vDSO) is walked as a debugger walks
+// default at -O2, glibc, libm, the parallel runtimes, the vDSO) is walked as a debugger walks
 // it, where a frame-pointer walk stops at its first such frame.
 //
 // Signal-safe: the tables are read where the loader mapped them, found through the module registry

@@ -15,7 +15,7 @@
 namespace parperf::runtime {
 namespace {
 
-constexpr std::size_t kTableSize = 1u << 14;  // sites: constructs and call sites of one program
+constexpr std::size_t kTableSize = 1u << kCodeSiteSlotBits;  // constructs and call sites of one program
 std::atomic<CodeSite*> g_table[kTableSize];
 std::atomic<const void*> g_foreign_runtime_base{nullptr};
 PlainMutex g_module_mutex;  // serialises the module lookups of new sites (cold path)
@@ -80,6 +80,7 @@ CodeSite* find_or_create(const void* key, format::SiteKind kind, const void* cod
     }
     site->site = parperf_site{name ? name : "operation", "", 0, static_cast<std::int32_t>(kind), 0, 0};
     __atomic_store_n(&site->site.state_, kSiteIsCodeSite, __ATOMIC_RELEASE);
+    site->slot = static_cast<std::uint16_t>(slot);
     CodeSite* expected = nullptr;
     if (g_table[slot].compare_exchange_strong(expected, site, std::memory_order_acq_rel)) return site;
     release_private(site, sizeof(CodeSite));
@@ -100,6 +101,10 @@ CodeSite* code_site(const void* codeptr, format::SiteKind kind, const char* name
 CodeSite* construct_operation_site(const CodeSite* construct, format::SiteKind kind,
                                    const char* name) noexcept {
   return find_or_create(construct, kind, nullptr, construct, name);
+}
+
+CodeSite* code_site_in_slot(std::uint32_t slot) noexcept {
+  return slot < kTableSize ? g_table[slot].load(std::memory_order_acquire) : nullptr;
 }
 
 std::uintptr_t load_bias_of(const CodeSite* site) noexcept {

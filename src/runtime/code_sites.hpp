@@ -28,7 +28,14 @@ struct CodeSite {
   const char* module = "";
   const CodeSite* parent = nullptr;  // for a construct's implicit or join barrier
   bool in_foreign_runtime = false;   // the address lies inside the parallel runtime itself
+  std::uint16_t slot = 0;            // its place in the table (code_site_in_slot)
 };
+
+// A site's slot names it in kCodeSiteSlotBits bits, where a pointer does not fit: a runtime's
+// 8-byte word per work item that must also carry the item's id.
+inline constexpr unsigned kCodeSiteSlotBits = 14;
+// The site in `slot` (CodeSite::slot of a site this process created), or null.
+CodeSite* code_site_in_slot(std::uint32_t slot) noexcept;
 
 // The site of `codeptr` as a `kind` (codeptr may be null: an unknown site of that kind), named
 // `name` (static storage: the collector's name for the kind, or the function called) when it is

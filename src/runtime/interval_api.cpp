@@ -312,6 +312,13 @@ void end_iteration(ThreadState& t, std::uint64_t now) noexcept {
   f.iteration_begin_ticks.set(0);
 }
 
+void trace_entry_item(ThreadState& t, std::uint64_t id, std::uint64_t now) noexcept {
+  if (!t.trace || t.unrecorded) return;
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
+  const Frame& f = t.frames[depth];
+  if (f.mode.get() == FrameMode::record) trace_item(t, depth, f.site.get(), id, now);
+}
+
 Node* innermost_node(ThreadState& t) noexcept {
   return t.frames[t.depth.load(std::memory_order_relaxed)].node.get();
 }

@@ -42,6 +42,12 @@ void end_iteration(ThreadState& t, std::uint64_t now) noexcept;
 void record_operation(ThreadState& t, parperf_site* site, std::uint64_t start, std::uint64_t duration,
                       std::uint64_t wait, std::uint64_t sync, std::int64_t match = 0) noexcept;
 
+// Names, in the trace only, the work item that the entry of the innermost interval just made runs
+// (an explicit task, by the id its creation carried as `match`): a `task` event after that `enter`
+// (docs/format.md). Nothing when the entry was not traced. The profile never sees the id, so it does
+// not grow with the number of items.
+void trace_entry_item(ThreadState& t, std::uint64_t id, std::uint64_t now) noexcept;
+
 // The node that operations and children attach to now.
 Node* innermost_node(ThreadState& t) noexcept;
 

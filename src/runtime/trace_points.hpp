@@ -59,6 +59,14 @@ inline void trace_operation(ThreadState& t, const parperf_site* site,
   trace_event(*trace, operation.start, [&](format::TraceBlockEncoder& e) { return e.operation(operation); });
 }
 
+// The work item an entry runs, after its enter (traced exactly when that enter was).
+inline void trace_item(ThreadState& t, std::uint32_t depth, const parperf_site* site, std::uint64_t id,
+                       std::uint64_t now) noexcept {
+  ThreadTrace* trace = t.trace;
+  if (!trace || !site_traced(site, depth, config().trace_max_depth)) return;
+  trace_event(*trace, now, [&](format::TraceBlockEncoder& e) { return e.task(now, id); });
+}
+
 inline void trace_user_event(ThreadState& t, format::TraceEventKind kind, std::uint32_t event,
                              std::string_view text, std::uint64_t now) noexcept {
   ThreadTrace* trace = t.trace;

@@ -2,6 +2,8 @@
 // quoting, and what a truncated trace still gives.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -83,6 +85,22 @@ TEST_F(export_csv, OneRowPerEventInCorrectedTimeWithItsFields) {
 // A name or text from the program that a spreadsheet would run as a formula (=HYPERLINK(...) sends
 // the file's data away when clicked) is made a text cell by a leading ', quoted or not; a cell that
 // only holds such characters later, or a number's sign, is left as it is.
+TEST(export_csv_task, ATaskEventIsARowOfKindTaskWithTheTasksIdInTheTagColumn) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("parperf-csv-task-" + std::to_string(getpid()) + ".csv");
+  const exports::TimelineNames names(analysis::TraceRun{}, analysis::SiteTable{});
+  exports::CsvWriter writer(path, names);
+  writer.event({0, 1, 20, 20, {.kind = format::TraceEventKind::task, .value = 4294967297}});
+  writer.finish();
+  const auto rows = read_csv(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows[1].size(), rows[0].size()) << "the task's row has another number of fields than the header";
+  EXPECT_EQ(rows[0][11], "tag");
+  EXPECT_EQ(rows[1][4], "task");
+  EXPECT_EQ(rows[1][11], "4294967297") << "the task's id, in the tag column";
+}
+
 TEST(export_csv_field, AFieldThatOpensAFormulaStartsWithAQuote) {
   const auto field = [](std::string_view text) {
     std::string row;

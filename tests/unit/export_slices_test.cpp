@@ -51,6 +51,20 @@ TEST_F(export_slices, AnOperationOverlappingItsThreadsNextEventEndsThere) {
                                              "end site 2 @20 t0", "end site 1 @20 t0"}));
 }
 
+TEST_F(export_slices, ATaskEventNamesTheTaskOfTheIntervalJustEnteredAndMakesNoSliceOfItsOwn) {
+  const auto items = slices_of({
+      at(10, {.kind = TraceEventKind::enter, .site = 1}),
+      at(12, {.kind = TraceEventKind::operation, .site = 2, .duration = 100}),
+      at(20, {.kind = TraceEventKind::enter, .site = 3}),
+      at(20, {.kind = TraceEventKind::task, .value = 42}),
+      at(30, {.kind = TraceEventKind::leave, .site = 3}),
+      at(40, {.kind = TraceEventKind::leave, .site = 1}),
+  });
+  EXPECT_EQ(items,
+            (std::vector<std::string>{"begin site 1 @10 t0", "begin site 2 @12 t0", "end site 2 @20 t0",
+                                      "begin site 3 @20 t0", "end site 3 @30 t0", "end site 1 @40 t0"}));
+}
+
 TEST_F(export_slices, AnOperationEndsInTimeAmongOtherThreadsEvents) {
   const auto items = slices_of({
       at(10, {.kind = TraceEventKind::operation, .site = 2, .duration = 5}),

@@ -27,6 +27,7 @@ std::vector<TraceEvent> every_kind() {
   std::vector<TraceEvent> events;
   auto add = [&](TraceEvent e) { events.push_back(std::move(e)); };
   add({.kind = TraceEventKind::enter, .ticks = kBase + 10, .site = 7, .value = -42});
+  add({.kind = TraceEventKind::task, .ticks = kBase + 10, .value = std::int64_t{0x3ffff} << 32 | 0xffffffff});
   add({.kind = TraceEventKind::operation,
        .ticks = kBase + 20,
        .site = 0xffffffffu,
@@ -131,7 +132,7 @@ TEST(TraceFormat, AThreadsUsualEventsTakeAFewBytesEach) {
   // 2000 enter/leave events 50 ticks apart at one site: kind, a 1-byte delta and a 1-byte site,
   // plus the value of an entry.
   const std::vector<TraceEvent> all = every_kind();
-  const std::vector<TraceEvent> events(all.begin() + 11, all.end());
+  const std::vector<TraceEvent> events(all.begin() + 12, all.end());
   const std::vector<std::uint8_t> raw = encode(events, kBase + 2'000'000);
   EXPECT_LE(static_cast<double>(raw.size()) / static_cast<double>(events.size()), 4.0);
   const std::vector<std::uint8_t> compressed = compress_trace_events(raw);
@@ -332,6 +333,18 @@ TEST(TraceFormat, ATraceOfTheRowFormatOfVersion1IsRefusedNamingItsVersion) {
   } catch (const FormatError& e) {
     EXPECT_STREQ(e.what(), "trace format version 1.0 is not supported (this parperf reads version 2.x)");
   }
+}
+
+TEST(TraceFormat, AVersion21TraceReadsAsOneWhoseTasksHaveNoIds) {
+  // 2.1 had no task events; its events read as they were written.
+  std::vector<TraceEvent> events = every_kind();
+  std::erase_if(events, [](const TraceEvent& e) { return e.kind == TraceEventKind::task; });
+  std::vector<std::uint8_t> bytes = sample_trace(events);
+  bytes[10] = 1;  // the minor version, a little-endian u16 after the major one
+  bytes[11] = 0;
+  const TraceFile trace = decode_trace(bytes);
+  ASSERT_EQ(trace.blocks.size(), 4u);
+  for (const TraceBlock& block : trace.blocks) EXPECT_EQ(block.events, events);
 }
 
 TEST(TraceFormat, AForeignOrEmptyFileIsRefused) {

@@ -9,6 +9,7 @@
 #include "analysis/trace/trace_analysis.hpp"
 #include "analysis/trace/trace_findings.hpp"
 #include "report/dependency_report.hpp"
+#include "report/graph_links.hpp"
 #include "report/src_summary.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
@@ -50,6 +51,25 @@ TEST(CriticalPathReport, TheTextAndTheJsonNameTheIntervalsTheAnalysisJudgedOffTh
       << "report --json does not say 'side' is off the path: " << j["intervals"][1];
   EXPECT_NE(text.find("    rank 1 "), std::string::npos) << "two ranks of one thread: named by rank\n"
                                                          << text;
+}
+
+TEST(CriticalPathReport, TheTaskLinksAndThePiecesLeftUnlinkedAreCountedInTheTextAndTheJson) {
+  analysis::TraceAnalysis a = path_with_a_hidden_interval();
+  auto graph = std::make_shared<analysis::ActivityGraph>(*a.graph);
+  graph->linked.task_creations = 3;
+  graph->linked.task_waits = 2;
+  graph->unlinked.task_pieces = 4;
+  a.graph = graph;
+  const std::string text = critical_path_text(a);
+  for (const auto& [phrase, missing] :
+       {std::pair("Dependencies linked: 3 task creations, 2 tasks waited for", "which task links it made"),
+        std::pair("4 OpenMP task pieces without their task's creation", "that 4 task pieces are unlinked")})
+    EXPECT_NE(text.find(phrase), std::string::npos) << "the report does not say " << missing << "\n" << text;
+  const nlohmann::ordered_json j = dependencies_json(*a.graph);
+  EXPECT_EQ(j["linked"]["task_creations"], 3) << j;
+  EXPECT_EQ(j["linked"]["task_waits"], 2) << j;
+  EXPECT_EQ(j["unlinked"]["task_pieces"], 4) << j;
+  EXPECT_EQ(j["linked"]["messages"], 0) << "every kind is in the JSON, with or without links: " << j;
 }
 
 // Rank 0 works 100 ms in "work" (pipe.c:12), then sends; rank 1 waits for it from the start: rank

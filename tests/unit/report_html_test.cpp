@@ -210,6 +210,7 @@ analysis::TraceAnalysis pipeline_analysis() {
   analysis::TraceAnalysis a;
   auto graph = std::make_shared<analysis::ActivityGraph>();
   graph->locations = {{.rank = 0}, {.rank = 1}};
+  graph->linked.messages = 3;
   a.graph = graph;
   const analysis::GraphInterval stage{"stage", 1, "pipe.c", 12};
   const analysis::GraphInterval side{"side", 1, "pipe.c", 20};
@@ -255,6 +256,7 @@ TEST(ReportHtml, ATracedRunShowsItsFactorsItsCriticalPathAndWhatCausedTheWaiting
   EXPECT_EQ(path["locations"][0]["name"], "rank 1");
   EXPECT_EQ(path["activities"][0]["name"], "computation");
   EXPECT_EQ(path["clock_repair"], "Clock condition: all 4 dependencies ran forward in time; no event moved");
+  EXPECT_EQ(path["dependencies"], "Dependencies linked: 3 messages") << "the page does not count the links";
 
   const json& delays = data["delay_costs"];
   EXPECT_DOUBLE_EQ(delays["waiting"].get<double>(), 0.04);

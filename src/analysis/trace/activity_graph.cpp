@@ -11,6 +11,7 @@
 
 #include "analysis/trace/mpi_call_kinds.hpp"
 #include "analysis/trace/site_index.hpp"
+#include "analysis/trace/task_links.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 #include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
@@ -31,7 +32,8 @@ enum class Role : std::uint8_t {
   release,
   arrived,
   paused,
-  resumed
+  resumed,
+  created,  // an OpenMP task was created (task_links.hpp)
 };
 
 struct Point {
@@ -72,6 +74,7 @@ struct LocationBuild {
   std::vector<OperationAt> operation_at;
   std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
   std::vector<std::int64_t> region_instances;  // the join barrier's match after each
+  TaskReader tasks;
 };
 
 bool is_openmp_barrier(std::uint32_t kind) {
@@ -116,6 +119,7 @@ class Builder {
     link_shmem();
     link_shmem_quiets();
     link_shmem_sets();
+    link_openmp_tasks();
     index_edges();
     order_nodes();
     return std::move(graph_);
@@ -173,16 +177,23 @@ class Builder {
         if (e.kind == format::TraceEventKind::enter) {
           if (!s) continue;
           if (interval_of[slot] == kNoNode) interval_of[slot] = intern_interval(rank, *s);
+          l.tasks.entered(is_kind(s->kind, SiteKind::omp_task), static_cast<std::uint32_t>(l.points.size()));
           l.points.push_back({t, Role::enter, SegmentKind::useful, is_kind(s->kind, SiteKind::omp_parallel),
                               interval_of[slot]});
         } else if (e.kind == format::TraceEventKind::leave) {
-          if (s) l.points.push_back({t, Role::leave});
+          if (s) {
+            l.tasks.left(static_cast<std::uint32_t>(l.points.size()));
+            l.points.push_back({t, Role::leave});
+          }
+        } else if (e.kind == format::TraceEventKind::task) {
+          l.tasks.named(static_cast<std::uint64_t>(e.value));
         } else if (e.kind == format::TraceEventKind::recording_off) {
           l.points.push_back({t, Role::paused});
         } else if (e.kind == format::TraceEventKind::recording_on) {
           l.points.push_back({t, Role::resumed});
         } else if (e.kind == format::TraceEventKind::operation && s) {
           add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local);
+          read_task_operation(l, *s, e, index, t);
           if (starts_program(s->name))
             window_start =
                 std::max(window_start, clock.apply(local + static_cast<double>(e.duration) * ns_per_tick));
@@ -219,6 +230,7 @@ class Builder {
         for (Operation& op : l.operations)
           for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
             if (*p != kNoNode) *p = *p >= lo && *p < hi ? *p - lo : kNoNode;
+        l.tasks.remap([&](std::uint32_t p) { return p >= lo && p < hi ? p - lo : kNoNode; });
         return;
       }
     }
@@ -239,6 +251,7 @@ class Builder {
     for (Operation& op : l.operations)
       for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
         if (*p != kNoNode) *p = kept[*p];
+    l.tasks.remap([&](std::uint32_t p) { return kept[p]; });
   }
 
   // An operation is traced when it ends, at its start; when events were traced during it (tasks run
@@ -314,6 +327,26 @@ class Builder {
     if (is_kind(kind, SiteKind::shmem_broadcast))
       broadcast_roots_[std::pair(built_.size() - 1, l.operations.size())] = e.partner;
     l.operations.push_back(op);
+  }
+
+  // A task's creation (a point of its own: what the task's first piece waits for), and the taskwaits,
+  // taskgroups and barriers that end the waiting for tasks.
+  static void read_task_operation(LocationBuild& l, const format::Site& s, const format::TraceEvent& e,
+                                  std::uint64_t index, double t) {
+    if (is_kind(s.kind, SiteKind::omp_task_create)) {
+      if (e.match == 0) return;  // a trace before 2.2: no id
+      l.tasks.created(static_cast<std::uint64_t>(e.match), static_cast<std::uint32_t>(l.points.size()));
+      l.points.push_back({t, Role::created});
+      return;
+    }
+    if (l.operations.empty() || l.operations.back().index != index) return;  // not one of the graph's
+    const Operation& op = l.operations.back();
+    if (is_kind(s.kind, SiteKind::omp_taskwait))
+      l.tasks.synced(TaskSyncKind::taskwait, op.end);
+    else if (is_kind(s.kind, SiteKind::omp_taskgroup))
+      l.tasks.synced(TaskSyncKind::taskgroup, op.end);
+    else if (is_openmp_barrier(s.kind))
+      l.tasks.synced(TaskSyncKind::barrier, op.end);
   }
 
   // Turns every location's points into nodes, with their segments.
@@ -439,6 +472,7 @@ class Builder {
             break;
           case Role::release:
           case Role::arrived:
+          case Role::created:
             break;
         }
       }
@@ -457,6 +491,7 @@ class Builder {
         l.operation_at[op.index].begin = op.begin;
         l.operation_at[op.index].end = op.end;
       }
+      l.tasks.remap([&](std::uint32_t p) { return nodes[p]; });
       // Nodes now: not held beside the graph while it is linked, where building it holds the most.
       l.points = std::vector<Point>();  // (= {} would only clear it)
       nodes = std::vector<std::uint32_t>();
@@ -843,6 +878,18 @@ class Builder {
       for (const Operation* m : ops) edge(m->begin, h, kind, 0, hops);
       for (const Operation* m : ops) edge(h, m->end, kind, 0, hops);
     }
+  }
+
+  void link_openmp_tasks() {
+    std::vector<LocationTasks> locations;
+    for (std::size_t i = 0; i < built_.size(); ++i)
+      locations.push_back({built_[i].rank, build_location_[i], &built_[i].tasks});
+    const TaskLinkCounts counts = link_tasks(
+        locations, graph_.time,
+        [&](std::uint32_t source, std::uint32_t target, EdgeKind kind) { edge(source, target, kind); });
+    graph_.linked.task_creations += counts.creations;
+    graph_.linked.task_waits += counts.waits;
+    graph_.unlinked.task_pieces += counts.unlinked_pieces;
   }
 
   void index_edges() {

@@ -19,7 +19,8 @@
 // collective over an active set its members (as an MPI collective); a
 // `shmem_wait_until` ends after the last put into that PE that began before it ended; a `shmem_quiet`
 // (or the quiet a `shmem_barrier_all` or `shmem_barrier` implies) ends after the PE's puts and
-// non-blocking gets since its previous quiet are complete.
+// non-blocking gets since its previous quiet are complete; an OpenMP task begins after its creation,
+// and a taskwait or taskgroup ends after the tasks it waits for (task_links.hpp).
 //
 // Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
 // the work of its segment, or the part of an operation that came after what it waited for. The
@@ -63,8 +64,10 @@ enum class EdgeKind : std::uint8_t {
   shmem_barrier,  // arrival -> hub -> end
   shmem_wait,     // put begin -> wait end
   shmem_quiet,    // an outstanding put's or non-blocking get's begin -> quiet end
+  task_creation,  // an OpenMP task's creation -> its first piece's begin
+  task_wait,      // a task's last piece's end -> the taskwait or taskgroup end that waits for it
 };
-inline constexpr int kEdgeKindCount = 9;
+inline constexpr int kEdgeKindCount = 11;
 
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
@@ -125,6 +128,7 @@ struct GraphCounts {
                 shmem_barriers = 0, shmem_waits = 0;
   std::uint64_t shmem_quiets = 0;       // quiets (and barriers) that completed outstanding transfers
   std::uint64_t shmem_collectives = 0;  // instances of collectives over an active set
+  std::uint64_t task_creations = 0, task_waits = 0;
 };
 
 // What could not be linked, by why.
@@ -136,6 +140,8 @@ struct GraphUnlinked {
   std::uint64_t shmem_waits = 0;              // no put into the PE before the wait ended
   std::uint64_t outside_window = 0;           // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;            // dependencies dropped to break a cycle
+  // OpenMP task pieces without an id (a trace before 2.2) or whose task's creation is not traced
+  std::uint64_t task_pieces = 0;
 };
 
 struct ActivityGraph {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "report/dependency_report.hpp"
+#include "report/graph_links.hpp"
 #include "report/location_label.hpp"
 
 namespace parperf::report::html {
@@ -22,6 +23,7 @@ json critical_path_section(const analysis::TraceAnalysis& a) {
   const RunLocations run = run_locations(a);
   for (std::size_t k = 0; k < p.locations.size(); ++k)
     j["locations"][k]["name"] = location_label(run, p.locations[k].rank, p.locations[k].thread);
+  if (a.graph) j["dependencies"] = linked_sentence(*a.graph);
   j["clock_repair"] = clock_repair_sentence(a.repair);
   return j;
 }

@@ -93,6 +93,9 @@ struct OpenMPThread {
   static constexpr int kMaxTasks = 64;
   OpenTask tasks[kMaxTasks];
   int task_count = 0;
+  // Explicit tasks' ids (task_callbacks.cpp): this thread's number, high, and its count of tasks created.
+  std::uint64_t task_id_base = 0;
+  std::uint32_t tasks_created = 0;
 };
 
 // The calling thread's measurement state and collector state; both null when it is not measured.

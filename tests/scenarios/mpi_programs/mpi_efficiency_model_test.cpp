@@ -66,22 +66,8 @@ double mean_over_max(const std::vector<double>& v) {
 
 const json& pop(const TracedRun& run) { return field(run.report, "pop"); }
 
-json whatif(const std::filesystem::path& directory, const std::vector<std::string>& options) {
-  std::vector<std::string> argv = {parperf_command().string(), "whatif", "--json"};
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.push_back(directory.string());
-  const ProcessResult result = run_process(argv);
-  EXPECT_EQ(result.exit_code, 0) << describe(result);
-  try {
-    return json::parse(result.out);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "parperf whatif printed no JSON: " << e.what() << "\n" << describe(result);
-    return json::object();
-  }
-}
-
 void expect_self_check(const std::filesystem::path& directory) {
-  const json w = whatif(directory, {});
+  const json w = whatif_json(directory, {});
   EXPECT_NEAR(number(w, "replayed_time"), number(w, "measured_time"), 0.03 * number(w, "measured_time"))
       << "the replay of the unchanged run does not give the run's time back: " << w.dump();
 }
@@ -250,7 +236,7 @@ TEST_F(SampledPipeline, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
   const json np = parallel("report");
   EXPECT_EQ(np["critical_path"], serial["critical_path"])
       << "`parperf report --np 2` must ship the call-path samples to the process that analyses";
-  const json whatif_serial = whatif(directory_, {});
+  const json whatif_serial = whatif_json(directory_, {});
   const json whatif_np = parallel("whatif");
   EXPECT_EQ(whatif_np, whatif_serial) << "`parperf whatif --np 2` replays the same traces";
   ProcessOptions options;
@@ -296,7 +282,7 @@ TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
   const TracedRun uneven =
       traced(tmp, "uneven", 4, {PARPERF_PROGRAM_MPI_POP_CASES, "imbalance", kUnitMs, "2"});
   const TracedRun even = traced(tmp, "even", 4, {PARPERF_PROGRAM_MPI_POP_CASES, "even", kUnitMs, "2"});
-  const json w = whatif(uneven.directory, {"--balance", "work"});
+  const json w = whatif_json(uneven.directory, {"--balance", "work"});
   const double measured_even = number(pop(even), "run_time");
   EXPECT_NEAR(number(w, "predicted_time"), measured_even, 0.1 * measured_even) << w.dump();
   EXPECT_GT(number(w, "gain"), 0.2 * number(w, "measured_time")) << w.dump();
@@ -309,7 +295,7 @@ TEST(WhatIf, AnIdealNetworkPredictsTheRunWithTinyMessagesAndTransferEfficiencySh
   const TracedRun big =
       traced(tmp, "large", 2, {PARPERF_PROGRAM_MPI_POP_CASES, "exchange", "60", "4", large});
   const TracedRun tiny = traced(tmp, "tiny", 2, {PARPERF_PROGRAM_MPI_POP_CASES, "exchange", "60", "4", "8"});
-  const json w = whatif(big.directory, {"--ideal-network"});
+  const json w = whatif_json(big.directory, {"--ideal-network"});
   const double measured_tiny = number(pop(tiny), "run_time");
   EXPECT_NEAR(number(w, "predicted_time"), measured_tiny, 0.1 * measured_tiny) << w.dump();
   EXPECT_LT(number(pop(big), "transfer_efficiency"), 0.9)
@@ -374,7 +360,7 @@ TEST(PopPhases, EachPhaseHasItsFactorsAndTheProgramThoseOfTheRecordedTime) {
 
   // The replay, per phase: unchanged it gives each phase back; balancing "work" shortens phase 1 to
   // the ranks' mean work and leaves phase 2 alone.
-  const json w = whatif(p.run.directory, {"--balance", "work"});
+  const json w = whatif_json(p.run.directory, {"--balance", "work"});
   const json& replayed = field(w, "phases");
   ASSERT_EQ(replayed.size(), 2u) << w.dump();
   for (const json& phase : replayed)

@@ -11,6 +11,7 @@
 #include <regex>
 #include <string>
 
+#include "compiler_names.hpp"
 #include "support/artifacts.hpp"
 #include "support/parperf_json.hpp"
 #include "support/process.hpp"
@@ -90,9 +91,7 @@ TEST_P(PopOpenMP, EachPhaseBetweenSwitchesOfRecordingHasItsOwnFactors) {
 
 INSTANTIATE_TEST_SUITE_P(Compilers, PopOpenMP,
                          testing::Values(PARPERF_PROGRAM_POP_OPENMP_CLANG, PARPERF_PROGRAM_POP_OPENMP_GCC),
-                         [](const testing::TestParamInfo<const char*>& param) {
-                           return std::string(param.index == 0 ? "clang" : "gcc");
-                         });
+                         clang_or_gcc);
 
 }  // namespace
 }  // namespace parperf::test

@@ -319,6 +319,7 @@
     parts.push(sortableTable(shareColumns((a) => a.name, 'Activity'), path.activities, { limit: 10, className: 'compact' }));
     parts.push(el('h3', null, 'Locations on the path'));
     parts.push(sortableTable(shareColumns((l) => l.name, 'Location'), path.locations, { limit: 10, className: 'compact' }));
+    if (path.dependencies) parts.push(el('p', { class: 'muted', 'data-testid': 'path-dependencies' }, path.dependencies));
     parts.push(el('p', { class: 'muted' }, path.clock_repair));
     return parts;
   }
