@@ -35,9 +35,9 @@ int main(void) {
   mine = me;
   shmem_barrier_all();
   if (me == 2) work_ms(200);
-  shmem_barrier(pair, 1, 2, barrier_sync);                                       /* SITE:set_barrier */
-  shmem_broadcast64(&received, &value, 1, 1, pair, 1, 2, broadcast_sync);        /* SITE:set_broadcast */
-  shmem_long_sum_to_all(&sum, &mine, 1, 0, 0, 4, work, reduce_sync);             /* SITE:set_reduce */
+  shmem_barrier(pair, 1, 2, barrier_sync);                                /* SITE:set_barrier */
+  shmem_broadcast64(&received, &value, 1, 1, pair, 1, 2, broadcast_sync); /* SITE:set_broadcast */
+  shmem_long_sum_to_all(&sum, &mine, 1, 0, 0, 4, work, reduce_sync);      /* SITE:set_reduce */
   shmem_barrier_all();
   const int bad = (me < 2 && received != 100 + me + 2) || sum != 6;
   if (me == 0 && !bad) printf("active_set ok\n");
