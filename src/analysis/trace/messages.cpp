@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -99,198 +100,142 @@ struct KeyHash {
   }
 };
 
-// Where an event comes in the time-ordered merge of every stream (merge_timeline): by corrected time,
-// then by the stream's place among (rank, thread), then by its place in its stream. Matching needs
-// no merge: MPI's non-overtaking rule pairs the n-th send of a (sender, receiver, communicator, tag)
-// with the n-th such receive, whatever the other ranks did in between, so each stream is read on its
-// own, in sequence, and only the results are put in the order the merge would have given them.
-struct MergeOrder {
-  double time_ns = 0;
-  std::uint32_t place = 0;
-  std::uint64_t index = 0;
-  bool operator<(const MergeOrder& o) const {
-    return std::tie(time_ns, place, index) < std::tie(o.time_ns, o.place, o.index);
-  }
-};
-
-template <class T>
-struct Seen {
-  T value;
-  MergeOrder order;
-};
-template <class T>
-void sort_by_order(std::vector<Seen<T>>& list) {
-  const auto earlier = [](const Seen<T>& a, const Seen<T>& b) { return a.order < b.order; };
-  if (!std::is_sorted(list.begin(), list.end(), earlier)) std::stable_sort(list.begin(), list.end(), earlier);
-}
-
 struct PendingSend {
   CallSide side;
   std::uint64_t bytes = 0;
 };
 
-// One member's call of a collective, with what the instance takes from its first member.
-struct MemberCall {
-  CallSide side;
-  std::uint32_t size = 0;  // the communicator's, as this member's profile has it
-  std::string_view name;
-  std::int64_t root = -1;
-};
-
-// When the merge would have completed a message: when the later of its two sides was seen (a send
-// before a receive when one event is both, as a Sendrecv's send is matched first). Sorted apart from
-// the messages, which are large to move.
-struct Completion {
-  MergeOrder order;
-  bool by_receive = false;
-  std::uint32_t message = 0;
-  bool operator<(const Completion& o) const {
-    return std::tie(order, by_receive) < std::tie(o.order, o.by_receive);
-  }
-};
-
 struct Matcher {
-  std::unordered_map<MessageKey, std::pair<std::vector<Seen<PendingSend>>, std::vector<Seen<CallSide>>>,
-                     KeyHash>
-      queues;  // the sends and the receives of each key
-  std::unordered_map<InstanceKey, std::vector<Seen<MemberCall>>, KeyHash> instances;
-  std::vector<Seen<OneSidedTransfer>> one_sided;
+  Communication result;
+  std::unordered_map<MessageKey, std::deque<PendingSend>, KeyHash> sends;
+  std::unordered_map<MessageKey, std::deque<CallSide>, KeyHash> receives;
+  std::unordered_map<InstanceKey, std::pair<CollectiveInstance, std::uint32_t>, KeyHash>
+      open_instances;  // with the size
 
+  void send(const MessageKey& key, const CallSide& side, std::uint64_t bytes) {
+    auto waiting = receives.find(key);
+    if (waiting != receives.end() && !waiting->second.empty()) {
+      result.messages.push_back({side, waiting->second.front(), std::get<4>(key), bytes});
+      waiting->second.pop_front();
+      return;
+    }
+    sends[key].push_back({side, bytes});
+  }
+  void receive(const MessageKey& key, const CallSide& side) {
+    auto sent = sends.find(key);
+    if (sent != sends.end() && !sent->second.empty()) {
+      result.messages.push_back(
+          {sent->second.front().side, side, std::get<4>(key), sent->second.front().bytes});
+      sent->second.pop_front();
+      return;
+    }
+    receives[key].push_back(side);
+  }
+  void collective(const InstanceKey& key, std::uint32_t size, const CallSide& side, std::string_view name,
+                  std::int64_t root) {
+    auto [it, created] = open_instances.try_emplace(key);
+    CollectiveInstance& instance = it->second.first;
+    if (created) {
+      instance.members_hash = std::get<0>(key);
+      instance.ordinal = std::get<1>(key);
+      instance.sequence = std::get<2>(key);
+      instance.kind = side.kind;
+      instance.name = std::string(name);
+      instance.root = root;
+      // MPI_Ibarrier, MPI_Ibcast, ...: the call only starts the collective.
+      instance.blocking = !(name.size() > 5 && name.substr(0, 5) == "MPI_I");
+      it->second.second = size;
+    }
+    instance.members.push_back(side);
+    if (instance.members.size() < it->second.second) return;
+    std::sort(instance.members.begin(), instance.members.end(),
+              [](const CallSide& a, const CallSide& b) { return a.rank < b.rank; });
+    result.collectives.push_back(std::move(instance));
+    open_instances.erase(it);
+  }
   Communication finish() {
-    Communication result;
-    std::vector<Message> messages;
-    std::vector<Completion> completions;
-    for (auto& [key, queue] : queues) {
-      auto& [sends, receives] = queue;
-      sort_by_order(sends);
-      sort_by_order(receives);
-      const std::size_t paired = std::min(sends.size(), receives.size());
-      for (std::size_t k = 0; k < paired; ++k) {
-        const bool by_receive = !(receives[k].order < sends[k].order);
-        completions.push_back({by_receive ? receives[k].order : sends[k].order, by_receive,
-                               static_cast<std::uint32_t>(messages.size())});
-        messages.push_back({sends[k].value.side, receives[k].value, std::get<4>(key), sends[k].value.bytes});
-      }
-      result.unmatched_sends += sends.size() - paired;
-      result.unmatched_receives += receives.size() - paired;
-    }
-    queues.clear();
-    std::sort(completions.begin(), completions.end());
-    result.messages.reserve(messages.size());
-    for (const Completion& c : completions) result.messages.push_back(messages[c.message]);
-    for (auto& [key, calls] : instances) {
-      sort_by_order(calls);
-      // An instance is complete when as many members as its communicator has called; a member after
-      // that begins another instance, as in the merge.
-      for (std::size_t first = 0; first < calls.size();) {
-        const MemberCall& leader = calls[first].value;
-        const std::size_t last = first + std::max<std::uint32_t>(leader.size, 1);
-        if (last > calls.size()) {
-          ++result.incomplete_collectives;
-          break;
-        }
-        CollectiveInstance instance;
-        instance.members_hash = std::get<0>(key);
-        instance.ordinal = std::get<1>(key);
-        instance.sequence = std::get<2>(key);
-        instance.kind = leader.side.kind;
-        instance.name = std::string(leader.name);
-        instance.root = leader.root;
-        // MPI_Ibarrier, MPI_Ibcast, ...: the call only starts the collective.
-        instance.blocking = !(leader.name.size() > 5 && leader.name.substr(0, 5) == "MPI_I");
-        for (std::size_t m = first; m < last; ++m) instance.members.push_back(calls[m].value.side);
-        std::stable_sort(instance.members.begin(), instance.members.end(),
-                         [](const CallSide& a, const CallSide& b) { return a.rank < b.rank; });
-        result.collectives.push_back(std::move(instance));
-        first = last;
-      }
-    }
-    std::stable_sort(result.collectives.begin(), result.collectives.end(),
-                     [](const CollectiveInstance& a, const CollectiveInstance& b) {
-                       return std::tie(a.members_hash, a.ordinal, a.sequence) <
-                              std::tie(b.members_hash, b.ordinal, b.sequence);
-                     });
-    sort_by_order(one_sided);
-    result.one_sided.reserve(one_sided.size());
-    for (Seen<OneSidedTransfer>& t : one_sided) result.one_sided.push_back(t.value);
-    return result;
+    for (const auto& [key, queue] : sends) result.unmatched_sends += queue.size();
+    for (const auto& [key, queue] : receives) result.unmatched_receives += queue.size();
+    result.incomplete_collectives = open_instances.size();
+    std::sort(result.collectives.begin(), result.collectives.end(),
+              [](const CollectiveInstance& a, const CollectiveInstance& b) {
+                return std::tie(a.members_hash, a.ordinal, a.sequence) <
+                       std::tie(b.members_hash, b.ordinal, b.sequence);
+              });
+    return std::move(result);
   }
 };
 
 // The put or get `e` is, or nothing for another operation.
-std::optional<OneSidedTransfer> one_sided_transfer(const SiteFacts* site, const CallSide& side,
-                                                   const format::TraceEvent& e) {
+std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, const SiteFacts* site,
+                                                   const TimelineEvent& e) {
   const format::SiteKindInfo* info = site ? site->one_sided : nullptr;
   if (!info) return std::nullopt;
   OneSidedTransfer t;
-  t.origin = side;
-  t.origin.kind = static_cast<std::uint32_t>(info->kind);
-  t.target = e.partner;
+  t.origin = {
+      e.rank,       e.thread,
+      e.event.site, static_cast<std::uint32_t>(info->kind),
+      e.time_ns,    rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick),
+      e.index};
+  t.target = e.event.partner;
   t.put = info->site_class == format::SiteClass::put;
-  t.bytes = e.bytes;
+  t.bytes = e.event.bytes;
   return t;
-}
-
-// Reads one thread's operations into the matcher's queues.
-void read_stream(ThreadEvents& stream, std::uint32_t place, const RankContext& rank, Matcher& matcher) {
-  double local_ns = 0;
-  format::TraceEvent e;
-  for (std::uint64_t index = 0; stream.next(local_ns, e); ++index) {
-    if (e.kind != format::TraceEventKind::operation) continue;
-    const bool one_sided = e.partner >= 0;
-    if (e.communicator == 0 && !one_sided) continue;
-    const SiteFacts* site = rank.facts_of(e.site);
-    CallSide side;
-    side.rank = stream.rank();
-    side.thread = stream.thread();
-    side.site = e.site;
-    side.kind = site ? site->kind : 0;
-    side.start_ns = rank.clock->apply(local_ns);
-    side.end_ns = rank.clock->apply(local_ns + static_cast<double>(e.duration) * rank.ns_per_tick);
-    side.index = index;
-    const MergeOrder order{side.start_ns, place, index};
-    if (one_sided)
-      if (const auto transfer = one_sided_transfer(site, side, e))
-        matcher.one_sided.push_back({*transfer, order});
-    if (e.communicator == 0) continue;
-    const CommunicatorIdentity* communicator = rank.communicator(e.communicator);
-    if (!communicator) continue;  // not in the profile: no identity to match on
-    const CommunicatorIdentity& id = *communicator;
-    if (format::is_mpi_collective_kind(side.kind)) {
-      matcher.instances[{id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.match)}].push_back(
-          {{side, id.size, site ? site->name : std::string_view{}, e.partner}, order});
-      continue;
-    }
-    if (e.partner < 0) continue;
-    // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
-    // tag: it sends to its partner and receives from it.
-    if (sends_message(side.kind))
-      matcher.queues[{side.rank, e.partner, id.members_hash, id.ordinal, e.match}].first.push_back(
-          {{side, e.bytes}, order});
-    if (receives_message(side.kind))
-      matcher.queues[{e.partner, side.rank, id.members_hash, id.ordinal, e.match}].second.push_back(
-          {side, order});
-  }
 }
 
 }  // namespace
 
 Communication match_communication(const TraceRun& traces) {
-  auto streams = all_thread_streams(traces);
-  // Each stream's place among equal times, as merge_timeline orders them: by rank, then thread.
-  std::vector<std::size_t> by_rank(streams.size());
-  for (std::size_t i = 0; i < streams.size(); ++i) by_rank[i] = i;
-  std::stable_sort(by_rank.begin(), by_rank.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(streams[a]->rank(), streams[a]->thread()) <
-           std::pair(streams[b]->rank(), streams[b]->thread());
-  });
-  std::unordered_map<std::int64_t, RankContext> ranks;
-  for (const RankTrace& rank : traces.ranks) ranks.try_emplace(rank.rank, rank, traces.clocks);
+  // Each rank's context, the first trace of a rank as the streams find it; by rank in a table when
+  // the ranks are numbered densely (always, for MPI), else in a hash map.
+  std::unordered_map<std::int64_t, RankContext> sparse_ranks;
+  for (const RankTrace& rank : traces.ranks) sparse_ranks.try_emplace(rank.rank, rank, traces.clocks);
+  std::vector<const RankContext*> dense_ranks;  // a rank not in it is looked up in the map
+  if (std::all_of(traces.ranks.begin(), traces.ranks.end(), [&](const RankTrace& r) {
+        return r.rank >= 0 && static_cast<std::uint64_t>(r.rank) < 4 * traces.ranks.size() + 64;
+      }))
+    for (const auto& [number, context] : sparse_ranks) {
+      if (dense_ranks.size() <= static_cast<std::size_t>(number))
+        dense_ranks.resize(static_cast<std::size_t>(number) + 1, nullptr);
+      dense_ranks[static_cast<std::size_t>(number)] = &context;
+    }
   Matcher matcher;
-  for (std::size_t place = 0; place < by_rank.size(); ++place) {
-    ThreadEvents& stream = *streams[by_rank[place]];
-    read_stream(stream, static_cast<std::uint32_t>(place), ranks.at(stream.rank()), matcher);
-  }
+  auto streams = all_thread_streams(traces);
+  merge_timeline(streams, traces.clocks, [&](const TimelineEvent& e) {
+    if (e.event.kind != format::TraceEventKind::operation) return;
+    const auto number = static_cast<std::uint64_t>(e.rank);
+    const RankContext& rank =
+        number < dense_ranks.size() && dense_ranks[number] ? *dense_ranks[number] : sparse_ranks.at(e.rank);
+    const SiteFacts* site = rank.facts_of(e.event.site);
+    if (e.event.partner >= 0)
+      if (const auto transfer = one_sided_transfer(rank, site, e))
+        matcher.result.one_sided.push_back(*transfer);
+    if (e.event.communicator == 0) return;
+    const CommunicatorIdentity* communicator = rank.communicator(e.event.communicator);
+    if (!communicator) return;  // not in the profile: no identity to match on
+    const CommunicatorIdentity& id = *communicator;
+    CallSide side;
+    side.rank = e.rank;
+    side.thread = e.thread;
+    side.site = e.event.site;
+    side.kind = site ? site->kind : 0;
+    side.start_ns = e.time_ns;
+    side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
+    side.index = e.index;
+    if (format::is_mpi_collective_kind(side.kind)) {
+      matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
+                         side, site ? site->name : std::string_view{}, e.event.partner);
+      return;
+    }
+    if (e.event.partner < 0) return;
+    // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
+    // tag: it sends to its partner and receives from it.
+    if (sends_message(side.kind))
+      matcher.send({e.rank, e.event.partner, id.members_hash, id.ordinal, e.event.match}, side,
+                   e.event.bytes);
+    if (receives_message(side.kind))
+      matcher.receive({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, side);
+  });
   return matcher.finish();
 }
 
