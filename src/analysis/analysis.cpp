@@ -97,7 +97,7 @@ Analysis analyze(const RunData& run, const AnalysisOptions& options) {
       add_threads_off_cpu(analysis.findings, std::move(*off_cpu));
   }
   for (LoopBalance& loop : loops) analysis.intervals[loop.interval].loop_balance = std::move(loop);
-  analysis.samples = analyse_samples(run, tree, analysis.unit, 0);
+  analysis.samples = analyse_samples(run, tree, analysis.unit, 0, options.library_internals);
   add_sampled_causes(analysis.findings, tree, analysis.intervals, analysis.samples, analysis.unit);
   return analysis;
 }

@@ -36,6 +36,9 @@ struct AnalysisOptions {
   double balance_alpha = kDefaultBalanceAlpha;
   // Take the runtime's own probe costs out of interval and iteration times (probe_compensation.hpp).
   bool compensate_probes = true;
+  // Sampled call paths: keep the functions of MPI and OpenSHMEM below the program's calls into them
+  // (user_call_path.hpp); by default a wait in MPI_Recv is MPI_Recv's.
+  bool library_internals = false;
 };
 
 // One interval of the analysed tree (Analysis::tree(), same index).

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/sampled_frames.hpp"
+#include "analysis/user_call_path.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -66,7 +67,8 @@ SampledFunction function_figures(const std::string& name, const FunctionTally& t
 
 }  // namespace
 
-SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top) {
+SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top,
+                              bool internals) {
   SampleProfile result;
   SampledFrameNames names(result.warnings);
   double cpu_ns = 0;  // of the sampled threads
@@ -101,13 +103,10 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
         const format::CallPathNode& leaf = thread.nodes[i];
         if (leaf.samples == 0 || leaf.interval >= intervals->second.size()) continue;
         const std::size_t interval = intervals->second[leaf.interval];
-        std::vector<const Frame*> frames;  // innermost first, then outermost first once reversed
-        for (std::uint32_t n = static_cast<std::uint32_t>(i); n != format::kNoParent;
-             n = thread.nodes[n].parent) {
-          const std::vector<Frame>& source = names.of(paths, thread.nodes[n]);
-          for (auto f = source.rbegin(); f != source.rend(); ++f) frames.push_back(&*f);
-        }
-        std::reverse(frames.begin(), frames.end());
+        std::vector<const Frame*> frames;  // outermost first
+        for (const std::uint32_t n : user_call_path(paths, thread, static_cast<std::uint32_t>(i), internals))
+          for (const Frame& f : names.of(paths, thread.nodes[n])) frames.push_back(&f);
+        if (frames.empty()) continue;
         if (frames.front()->function == kUnwindingStoppedFrame) result.not_unwound += leaf.samples;
         std::vector<std::string> path;
         for (const Frame* f : frames)

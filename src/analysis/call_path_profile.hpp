@@ -91,7 +91,9 @@ struct SampleProfile {
   std::vector<std::string> warnings;       // modules that could not be symbolized
 };
 
-// `top`: how many functions and paths to keep per interval (0: all).
-SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top);
+// `top`: how many functions and paths to keep per interval (0: all). `internals`: keep the measured
+// libraries' own functions below the program's calls into them (user_call_path.hpp).
+SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit unit, std::size_t top,
+                              bool internals = false);
 
 }  // namespace parperf::analysis

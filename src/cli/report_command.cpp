@@ -68,6 +68,7 @@ struct ReportCommandOptions {
   bool raw_times = false;  // --no-compensation
   int processes = 0;       // --np: analyse the traces as an MPI job of that many processes
   bool functions = false;  // --functions: the sampled functions per interval, after the report
+  bool internals = false;  // --internals: the measured libraries' own functions below the calls into them
   bool folded = false;     // --folded: only the folded stacks of the samples
 };
 
@@ -105,6 +106,7 @@ analysis::AnalysisOptions analysis_options(const ReportCommandOptions& o) {
   options.rank = o.rank;
   if (o.balance_alpha) options.balance_alpha = *o.balance_alpha;
   options.compensate_probes = !o.raw_times;
+  options.library_internals = o.internals;
   return options;
 }
 
@@ -158,6 +160,7 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool co
   if (o.partial) arguments.push_back("--partial");
   if (o.raw_times) arguments.push_back("--no-compensation");
   if (o.functions) arguments.push_back("--functions");
+  if (o.internals) arguments.push_back("--internals");
   if (o.folded) arguments.push_back("--folded");
   arguments.push_back(o.directory);
   return arguments;
@@ -320,6 +323,9 @@ void add_report_command(CLI::App& app) {
   report->add_flag("--functions", o->functions,
                    "After the report, per interval the sampled functions (self and inclusive samples, "
                    "file:line), call paths and each processor's top function (`parperf run --sample`)");
+  report->add_flag("--internals", o->internals,
+                   "Sampled call paths: keep MPI's and OpenSHMEM's own functions below the program's calls "
+                   "into them (by default a wait in MPI_Recv is MPI_Recv's)");
   report
       ->add_flag("--folded", o->folded,
                  "Print only the sampled stacks, folded (\"interval;f;g 12\" lines), for flamegraph.pl or "

@@ -5,11 +5,13 @@
 #include <cstring>
 
 #include "runtime/clock.hpp"
+#include "runtime/code_modules.hpp"
 #include "runtime/code_sites.hpp"
 #include "runtime/collector_registry.hpp"
 #include "runtime/interval_stack.hpp"
 #include "runtime/operation_stats.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sampler.hpp"
 #include "runtime/site_registry.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/trace_points.hpp"
@@ -80,6 +82,10 @@ int parperf_collector_active(void) {
 uint64_t parperf_collector_now(void) { return now_ticks(); }
 
 double parperf_collector_ticks_per_ns(void) { return estimated_ticks_per_ns(); }
+
+void parperf_collector_code_loaded(void) {
+  if (sampling_active()) refresh_code_modules();
+}
 
 int parperf_collector_record(const parperf_operation* operation, parperf_position* position) {
   ThreadState* t = current_thread();

@@ -128,6 +128,11 @@ PARPERF_API int parperf_collector_foreign_threads(const char* const* prefixes);
  * are ignored. */
 PARPERF_API void parperf_collector_end_run(uint32_t end_reason, int code);
 
+/* The model's library has loaded code of its own (plug-in components, with dlopen, in its
+ * initialisation): the sampler's stack walk learns where it and its unwind tables are. Not from a
+ * signal handler. */
+PARPERF_API void parperf_collector_code_loaded(void);
+
 /* ---- A section of the collector's own in the profile ----------------------------------------- */
 
 typedef struct parperf_section_writer parperf_section_writer;

@@ -19,6 +19,7 @@ parperf_add_unit_test(analysis_test
     ${CMAKE_CURRENT_LIST_DIR}/analysis_probe_compensation_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_sampled_cause_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_sample_share_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_user_call_path_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_shmem_links_test.cpp
   LINK parperf_analysis)
 

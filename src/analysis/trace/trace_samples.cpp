@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "analysis/sampled_frames.hpp"
+#include "analysis/user_call_path.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -65,18 +66,13 @@ class StackResolver {
     SampleStack stack;
     stack.interval_node = paths->nodes[leaf].interval;
     interval_path(rank, profile_thread(*rank.profile, thread), stack.interval_node, stack);
-    // Parents come before their children: the walk up from the leaf ends.
-    for (std::uint32_t n = leaf; n != format::kNoParent && n < paths->nodes.size();
-         n = paths->nodes[n].parent) {
+    for (const std::uint32_t n : user_call_path(call_paths, *paths, leaf, false)) {
       const format::CallPathNode& node = paths->nodes[n];
       const std::string module =
           node.module < call_paths.modules.size() ? call_paths.modules[node.module].path : std::string();
-      const std::vector<SampledFrame>& frames = names_.of(call_paths, node);
-      for (auto f = frames.rbegin(); f != frames.rend(); ++f)
-        stack.frames.push_back({f->function, f->file, f->line, module, node.address});
-      if (node.parent != format::kNoParent && node.parent >= n) break;  // damaged: never loop
+      for (const SampledFrame& f : names_.of(call_paths, node))
+        stack.frames.push_back({f.function, f.file, f.line, module, node.address});
     }
-    std::reverse(stack.frames.begin(), stack.frames.end());
     out_.stacks.push_back(std::move(stack));
     return out_.stacks.size() - 1;
   }

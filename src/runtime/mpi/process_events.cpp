@@ -36,6 +36,7 @@ void after_init(const int* provided) noexcept {
   int initialised = 0;
   if (PMPI_Initialized(&initialised) != MPI_SUCCESS || !initialised) return;
   g_initialised = true;
+  parperf_collector_code_loaded();  // the components MPI_Init opened: samples in them are walked through
   int rank = 0, size = 1, level = MPI_THREAD_SINGLE;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);

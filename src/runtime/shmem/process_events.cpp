@@ -13,6 +13,7 @@ void after_init() noexcept {
   static bool initialised = false;  // a second shmem_init is a no-op in the library too
   if (initialised || !parperf_collector_active()) return;
   initialised = true;
+  parperf_collector_code_loaded();  // the components shmem_init opened: samples in them are walked through
   set_process(pshmem_my_pe(), pshmem_n_pes());
   install_termination_writer();
 }

@@ -123,13 +123,17 @@ TEST(OpenmpTrace, TheThreadOfTheLongSectionIsNamedAsTheCauseOfTheWaitAtTheBarrie
   const nlohmann::json barrier = wait_pattern(tmp, "sections", "omp_barrier");
   ASSERT_FALSE(barrier.empty());
   const nlohmann::json& waiter = barrier["waiting"].at(0);  // most time lost first
-  EXPECT_GE(waiter["lost"].get<double>(), 0.036) << "the thread of the short section waits 40 ms";
+  // The short section's thread waits 40 ms, less what it lost to another runnable process inside its
+  // section (it then arrives later): up to a scheduler slice, about 6 ms on two cores, and its late
+  // wake-up, a few ms more on a busy machine. No wait found, or one not attributed, stays far below.
+  constexpr double kLeastWait = 0.030;
+  EXPECT_GE(waiter["lost"].get<double>(), kLeastWait) << "the thread of the short section waits 40 ms";
   ASSERT_FALSE(barrier["causes"].empty()) << "the barrier's wait has a culprit:\n" << barrier.dump(2);
   const nlohmann::json& culprit = barrier["causes"].at(0);
   EXPECT_EQ(culprit["rank"], 0);
   ASSERT_TRUE(culprit.contains("thread")) << "an OpenMP culprit is a thread: " << culprit.dump();
   EXPECT_NE(culprit["thread"], waiter["thread"]) << "the thread that waited did not make itself wait";
-  EXPECT_GE(culprit["lost"].get<double>(), 0.036)
+  EXPECT_GE(culprit["lost"].get<double>(), kLeastWait)
       << "the other thread, still in its 60 ms section, caused it";
 }
 
