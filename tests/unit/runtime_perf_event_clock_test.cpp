@@ -50,12 +50,15 @@ TEST(PerfEventClock, SignalsEveryPeriodOfTheThreadsCpuTimeFromADescriptorOutOfTh
   EXPECT_FALSE(is_cpu_clock(0)) << "standard input is the program's";
   ASSERT_TRUE(enable_cpu_clock(fd));
   // 200 ms of this thread's CPU time: 200 periods. The clock counts user time (the loop's), the
-  // reads of the thread's CPU clock add a little kernel time it leaves out: within 15 %.
+  // reads of the thread's CPU clock add a little kernel time it leaves out; and each time the thread
+  // is switched out and in, the kernel restarts the event's timer with the period left, which on a
+  // busy machine gave 15 % more signals (231). Within 25 %: a clock at the scheduler tick (50 at
+  // 250 Hz) or one that missed periods stays far outside.
   volatile double x = 0;
   for (const double start = cpu_seconds(); cpu_seconds() - start < 0.2;)
     for (int i = 0; i < 20000; ++i) x = x + i * 0.5;
   close_cpu_clock(fd);
-  EXPECT_NEAR(g_signals.load(), 200, 30) << "one signal a millisecond of CPU time";
+  EXPECT_NEAR(g_signals.load(), 200, 50) << "one signal a millisecond of CPU time";
   EXPECT_TRUE(is_cpu_clock(fd)) << "a closed clock's queued signal must still be known as ours";
 }
 
