@@ -201,8 +201,7 @@ Communication match_communication(const TraceRun& traces) {
     }
   Matcher matcher;
   auto streams = all_thread_streams(traces);
-  merge_timeline(streams, traces.clocks, [&](const TimelineEvent& e) {
-    if (e.event.kind != format::TraceEventKind::operation) return;
+  const auto each_operation = [&](const TimelineEvent& e) {
     const auto number = static_cast<std::uint64_t>(e.rank);
     const RankContext& rank =
         number < dense_ranks.size() && dense_ranks[number] ? *dense_ranks[number] : sparse_ranks.at(e.rank);
@@ -235,7 +234,10 @@ Communication match_communication(const TraceRun& traces) {
                    e.event.bytes);
     if (receives_message(side.kind))
       matcher.receive({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, side);
-  });
+  };
+  // Only the operations are matched: the intervals' events never enter the merge.
+  merge_timeline(streams, traces.clocks, each_operation, nullptr,
+                 event_kind_bit(format::TraceEventKind::operation));
   return matcher.finish();
 }
 

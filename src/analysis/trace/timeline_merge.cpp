@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "analysis/trace/clock_repair.hpp"
+#include "analysis/trace/loser_tree.hpp"
 #include "format/profile_reader.hpp"
 
 namespace parperf::analysis {
@@ -76,71 +77,11 @@ class DecodedThread final : public ThreadEvents {
   std::optional<format::BlockEvents> block_events_;  // the current block's
 };
 
-// A tournament ("loser") tree over the streams' current events: each inner node keeps the entry
-// that lost the match played there, and node 0 the overall winner. When the winner's stream moves
-// to its next event, only the matches on its path to the root are replayed: log2(k) comparisons an
-// event, where a binary heap's pop and push take about twice that. A node holds the loser's time
-// and its stream's rank by (rank, thread) itself, not an index to look them up by, and a match
-// selects without branching: which side wins is as unpredictable as the program's events.
-class LoserTree {
- public:
-  explicit LoserTree(std::size_t streams) : leaves_(streams), node_(std::max<std::size_t>(streams, 1)) {}
-
-  // A stream's entry: its current event's time and its place among equal times.
-  struct Entry {
-    double time_ns = kNever;  // a stream at its end is infinitely late
-    std::uint64_t tag = 0;    // the place in its high 32 bits, the stream in its low ones
-    std::size_t stream() const { return static_cast<std::size_t>(tag & 0xffffffffu); }
-  };
-  static Entry entry(double time_ns, std::uint32_t place, std::size_t stream) {
-    return {time_ns, static_cast<std::uint64_t>(place) << 32 | stream};
-  }
-  static Entry finished(const Entry& last) { return {kNever, last.tag}; }
-
-  // Plays every match, once, from every stream's first entry (`first[i]` is stream i's).
-  void build(const std::vector<Entry>& first) {
-    const std::size_t k = leaves_;
-    if (k == 0) return;
-    std::vector<Entry> winner(2 * k);
-    for (std::size_t i = 0; i < k; ++i) winner[k + i] = first[i];
-    for (std::size_t p = k - 1; p >= 1; --p) {
-      const Entry& a = winner[2 * p];
-      const Entry& b = winner[2 * p + 1];
-      const bool a_wins = earlier(a, b);
-      node_[p] = a_wins ? b : a;
-      winner[p] = a_wins ? a : b;
-    }
-    node_[0] = k == 1 ? first[0] : winner[1];
-  }
-  // Replays the matches on the path of the winner's stream, whose entry is now `next`.
-  void replay(Entry next) {
-    for (std::size_t p = (next.stream() + leaves_) / 2; p >= 1; p /= 2) {
-      const Entry held = node_[p];
-      const bool held_wins = earlier(held, next);
-      node_[p].time_ns = held_wins ? next.time_ns : held.time_ns;
-      node_[p].tag = held_wins ? next.tag : held.tag;
-      next.time_ns = held_wins ? held.time_ns : next.time_ns;
-      next.tag = held_wins ? held.tag : next.tag;
-    }
-    node_[0] = next;
-  }
-  // The earliest entry; its time is infinite when every stream is at its end.
-  const Entry& winner() const { return node_[0]; }
-
- private:
-  static constexpr double kNever = std::numeric_limits<double>::infinity();
-  static bool earlier(const Entry& x, const Entry& y) {
-    return (x.time_ns < y.time_ns) | ((x.time_ns == y.time_ns) & (x.tag < y.tag));
-  }
-
-  std::size_t leaves_;
-  std::vector<Entry> node_;
-};
-
 }  // namespace
 
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
-                    const std::function<void(const TimelineEvent&)>& emit, const ClockRepair* repair) {
+                    const std::function<void(const TimelineEvent&)>& emit, const ClockRepair* repair,
+                    EventKinds kinds) {
   const std::size_t k = streams.size();
   if (k == 0) return;
   std::vector<std::uint32_t> place(k);  // each stream's place among equal times: by rank, then thread
@@ -164,9 +105,10 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
         repaired_of[i] = l->second + 1;
   const auto advance = [&](std::size_t i) {
     TimelineEvent& slot = slots[i];
-    if (!streams[i]->next(slot.local_ns, slot.event))
-      return LoserTree::finished(LoserTree::entry(0, place[i], i));
-    slot.index = read[i]++;
+    do {
+      if (!streams[i]->next(slot.local_ns, slot.event)) return LoserTree::finished(place[i], i);
+      slot.index = read[i]++;
+    } while (!(kinds & event_kind_bit(slot.event.kind)));
     slot.time_ns = clock_of[i]->apply(slot.local_ns);
     if (repaired_of[i]) slot.time_ns = repair->repaired(repaired_of[i] - 1, slot.time_ns);
     return LoserTree::entry(slot.time_ns, place[i], i);
@@ -180,7 +122,7 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
   }
   LoserTree tree(k);
   tree.build(first);
-  while (tree.winner().time_ns != std::numeric_limits<double>::infinity()) {
+  while (!tree.done()) {
     const std::size_t stream = tree.winner().stream();
     emit(slots[stream]);
     tree.replay(advance(stream));

@@ -44,13 +44,22 @@ struct TimelineEvent {
   std::uint64_t index = 0;  // its place in its thread's stream, from 0: what names it (activity_graph.hpp)
 };
 
+// A set of event kinds (bit k: TraceEventKind k).
+using EventKinds = std::uint32_t;
+inline constexpr EventKinds kEveryEventKind = ~EventKinds{0};
+constexpr EventKinds event_kind_bit(format::TraceEventKind kind) {
+  return EventKinds{1} << static_cast<unsigned>(kind);
+}
+
 // Calls `emit` for every event of every stream, by corrected time; events at the same corrected
 // time come by rank, then thread, then their order in their stream. A stream whose corrected times
 // go back (a drift faster than time itself, which no real clock has) is merged as it comes.
-// With `repair` (clock_repair.hpp), every event's corrected time is its repaired one.
+// With `repair` (clock_repair.hpp), every event's corrected time is its repaired one. Only events
+// of the kinds in `kinds` are merged and given; the others are passed over in their stream (still
+// counted in the index of the events after them), which spares their place in the merge.
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
                     const std::function<void(const TimelineEvent&)>& emit,
-                    const ClockRepair* repair = nullptr);
+                    const ClockRepair* repair = nullptr, EventKinds kinds = kEveryEventKind);
 
 // Nanoseconds per tick of a decoded trace: its calibration over the whole run (its clock record), or
 // the estimate at start of its process record when it was cut short.
