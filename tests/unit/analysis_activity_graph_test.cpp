@@ -5,6 +5,7 @@
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/critical_path.hpp"
+#include "analysis/trace/network_model.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
 
@@ -123,6 +124,35 @@ TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLengt
   EXPECT_DOUBLE_EQ(*pop.overall.serialisation_efficiency, 0.5);
   EXPECT_DOUBLE_EQ(*pop.overall.transfer_efficiency, 200.0 / 202);
   EXPECT_DOUBLE_EQ(pop.overall.parallel_efficiency, 100.0 / 202);
+}
+
+TEST(NetworkModel, ItIsNeverSlowerThanAMessageThatWasNotWaitedForSoTheReplayGivesTheRunBack) {
+  // Two messages of 1 MiB. Rank 1 waited for the first (sent at 100) until 10100: the one receive
+  // that observed a transfer, slowed on the way (a descheduled receiver). Rank 0 posted its receive
+  // of the second (sent at 10200) at 10300, after the data were on their way, and had them at
+  // 10400: that transfer took at most 200 ns, so the network moves at least 1 MiB / 200 ns.
+  constexpr std::uint64_t kMiB = 1 << 20;
+  const ActivityGraph g = graph({{{0, SegmentKind::startup},
+                                  {100},
+                                  {110, SegmentKind::mpi},
+                                  {10300},
+                                  {10400, SegmentKind::mpi},
+                                  {10500}},
+                                 {{0, SegmentKind::startup},
+                                  {50},
+                                  {10100, SegmentKind::mpi},
+                                  {10200},
+                                  {10210, SegmentKind::mpi},
+                                  {10500}}},
+                                {{1, 8, EdgeKind::message, 1, kMiB}, {9, 4, EdgeKind::message, 1, kMiB}}, {},
+                                {0, 1, 2, 6, 7, 8, 9, 10, 3, 4, 5, 11});
+  const NetworkModel fitted = fit_network(g);
+  EXPECT_EQ(fitted.observations, 1u) << "only the first receive waited for its message";
+  EXPECT_GE(fitted.bytes_per_ns, kMiB / 200.0 * (1 - 1e-12))
+      << "the second message arrived within 200 ns: a network fitted on the slowed first alone ("
+      << kMiB / 10000.0 << " bytes/ns) is slower than the run's";
+  EXPECT_NEAR(replay(g, fitted, {}).length(), 10500, 1e-6)
+      << "the replay of the unchanged run on the fitted network gives its time back";
 }
 
 TEST(Replay, BalancingAnIntervalGivesEveryInstanceTheMeanAndABarrierWaitsForTheLast) {

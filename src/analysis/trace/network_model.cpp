@@ -1,6 +1,7 @@
 #include "analysis/trace/network_model.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace parperf::analysis {
@@ -31,12 +32,26 @@ NetworkModel fit_network(const ActivityGraph& g) {
   NetworkModel model;
   model.observations = small.size() + large.size();
   if (!small.empty()) model.latency_ns = percentile(small, 0.1);
+  // Every message, waited for or not, arrived by its receive's end: its transfer took at most the
+  // time from its send's begin to then. The network is never slower than that.
+  double fastest_small = std::numeric_limits<double>::infinity();
+  for (const GraphEdge& e : g.edges)
+    if (e.kind == EdgeKind::message && e.source != e.target && e.bytes <= kSmall)
+      fastest_small = std::min(fastest_small, g.time[e.target] - g.time[e.source]);
+  if (fastest_small >= 0 && fastest_small < model.latency_ns) model.latency_ns = fastest_small;
   std::vector<double> rates;
   for (const auto& [bytes, observed] : large)
     if (observed > model.latency_ns)
       rates.push_back(static_cast<double>(bytes) / (observed - model.latency_ns));
   model.large = rates.size();
   if (!rates.empty()) model.bytes_per_ns = percentile(rates, 0.9);
+  double slowest_possible = 0;  // bytes a ns
+  for (const GraphEdge& e : g.edges) {
+    if (e.kind != EdgeKind::message || e.source == e.target || e.bytes < kLarge) continue;
+    const double upper = g.time[e.target] - g.time[e.source] - model.latency_ns;
+    if (upper > 0) slowest_possible = std::max(slowest_possible, static_cast<double>(e.bytes) / upper);
+  }
+  model.bytes_per_ns = std::max(model.bytes_per_ns, slowest_possible);
   return model;
 }
 

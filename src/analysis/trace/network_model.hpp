@@ -6,7 +6,11 @@
 // (a busy receiver, another message ahead of it). The network's own cost is the best it did: the
 // latency is the 10th percentile of the small messages' (≤ 4 KiB) observations, the bandwidth the
 // 90th percentile of bytes / (observed − latency) over the large ones (≥ 64 KiB); what a message
-// took beyond that stays with its receive as the call's own cost. Without large messages the
+// took beyond that stays with its receive as the call's own cost. Never slower than any message
+// went, waited for or not (a busy machine can leave only one or two receives that waited, each
+// delayed): a message was at its target by its receive's end, so the latency is at most the
+// shortest send-begin-to-receive-end of a small message, and the bandwidth at least each large
+// message's bytes over its send-begin-to-receive-end less the latency. Without large messages the
 // bandwidth is taken as infinite, without observations the latency as 0: nothing is invented.
 #pragma once
 
