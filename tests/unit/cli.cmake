@@ -59,3 +59,9 @@ parperf_add_unit_test(cli_predict_sweep_test
 
 # Which command a mistyped one meant; which files of a run directory belong to a run.
 parperf_add_unit_test(cli_usage_hints_test SOURCES cli_usage_hints_test.cpp LINK parperf_cli_lib)
+
+# The man pages and the bash completion written at build time (target parperf_manual_pages) against
+# the command's own --help.
+add_test(NAME cli_manual_pages
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/check_manual_pages.sh $<TARGET_FILE:parperf_cli> ${PARPERF_MANUAL_DIR})
+set_tests_properties(cli_manual_pages PROPERTIES LABELS unit)

@@ -5,7 +5,8 @@
 #     consumer/CMakeLists.txt) and with pkg-config (cc, c++, gfortran, and mpicc for an MPI program),
 #   - each measured by the moved `parperf run` (the MPI one on 2 ranks) and its report checked for
 #     the program's own intervals,
-#   - `parperf cc` and `parperf locality` (memory collector, PNG module) from the moved tree.
+#   - `parperf cc` and `parperf locality` (memory collector, PNG module) from the moved tree,
+#   - the man pages and the bash completion in their places.
 # Usage: installed_tree_test.sh BUILD_DIR SOURCE_DIR LIBDIR (LIBDIR: CMAKE_INSTALL_LIBDIR)
 set -euo pipefail
 build=$1 source=$2 libdir=$3
@@ -94,4 +95,8 @@ quiet "$parperf" locality -q -o "$work/locality" -- "$work/locality_matmul"
 for picture in locality-scatter.png locality-reuse.png locality-square.png; do
   [ -s "$work/locality/$picture" ] || fail "parperf locality drew no $picture (is libparperf-png.so found in $libdir?)"
 done
+# The man pages and the completion where man and bash-completion look for them.
+MANWIDTH=80 man -M "$prefix/share/man" parperf-run 2>&1 | grep -qF -- '--output' ||
+  fail "man -M $prefix/share/man parperf-run shows no page naming --output"
+[ -s "$prefix/share/bash-completion/completions/parperf" ] || fail "no bash completion in share/bash-completion/completions"
 echo "installed parperf: moved tree builds and measures C, C++, Fortran and MPI programs"
