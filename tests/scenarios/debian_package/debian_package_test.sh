@@ -6,16 +6,10 @@
 # Usage: debian_package_test.sh BUILD_DIR SOURCE_DIR LIBDIR LIBOMP (LIBOMP: the libomp parperf run
 #        preloads, empty when none was found)
 set -euo pipefail
+# shellcheck source=../../support/script_test.sh
+source "$(dirname "$0")/../../support/script_test.sh"
+script_test_begin "Debian package"
 build=$1 source=$2 libdir=$3 libomp=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/parperf-deb-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "Debian package: $*" >&2
-  exit 1
-}
-quiet() {
-  "$@" >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; fail "failed: $*"; }
-}
 
 quiet cpack -G DEB -B "$work/package" --config "$build/CPackConfig.cmake"
 deb=$(find "$work/package" -maxdepth 1 -name 'parperf_*.deb')

@@ -9,18 +9,11 @@
 #   - the man pages and the bash completion in their places.
 # Usage: installed_tree_test.sh BUILD_DIR SOURCE_DIR LIBDIR (LIBDIR: CMAKE_INSTALL_LIBDIR)
 set -euo pipefail
+# shellcheck source=../../support/script_test.sh
+source "$(dirname "$0")/../../support/script_test.sh"
+script_test_begin "installed parperf"
 build=$1 source=$2 libdir=$3
 api=$source/tests/scenarios/api_languages
-work=$(mktemp -d "${TMPDIR:-/tmp}/parperf-installed-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "installed parperf: $*" >&2
-  exit 1
-}
-quiet() {  # runs a command, showing its output only when it fails
-  local log=$work/last.log
-  "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "failed: $*"; }
-}
 
 quiet cmake --install "$build" --prefix "$work/installed"
 mv "$work/installed" "$work/moved"

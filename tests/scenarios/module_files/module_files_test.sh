@@ -6,13 +6,10 @@
 # must take it off again.
 # Usage: module_files_test.sh BUILD_DIR LIBDIR VERSION
 set -euo pipefail
+# shellcheck source=../../support/script_test.sh
+source "$(dirname "$0")/../../support/script_test.sh"
+script_test_begin "module files"
 build=$1 libdir=$2 version=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/parperf-modules-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "module files: $*" >&2
-  exit 1
-}
 lmod_init=/usr/share/lmod/lmod/init/bash
 [ -f "$lmod_init" ] || fail "Lmod is not installed ($lmod_init): scripts/install-deps.sh installs lmod"
 cmake --install "$build" --prefix "$work/installed" >"$work/install.log" 2>&1 || { cat "$work/install.log" >&2; fail "cmake --install failed"; }
