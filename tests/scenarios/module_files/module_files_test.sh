@@ -2,8 +2,8 @@
 # The module files (packaging/modulefiles): parperf installed into a temporary prefix and moved, then
 # `module load parperf` with Lmod from the Lua file and from the Tcl file of Environment Modules
 # (Debian's lmod and environment-modules conflict, so the machine has Lmod, which reads both): each
-# must put the moved tree on PATH, MANPATH, CMAKE_PREFIX_PATH and PKG_CONFIG_PATH, and unloading
-# must take it off again.
+# must put the moved tree on PATH, MANPATH (keeping the system's man pages), CMAKE_PREFIX_PATH and
+# PKG_CONFIG_PATH, and unloading must take it off again.
 # Usage: module_files_test.sh BUILD_DIR LIBDIR VERSION
 set -euo pipefail
 # shellcheck source=../../support/script_test.sh
@@ -16,8 +16,9 @@ cmake --install "$build" --prefix "$work/installed" >"$work/install.log" 2>&1 ||
 mv "$work/installed" "$work/moved"
 prefix=$work/moved
 export HOME=$work  # Lmod's user cache
+unset MANPATH     # as on a fresh login: man's own directories only
 
-# check NAME LIST: LIST (a PATH-like variable) must start with NAME's directory in the moved tree.
+# Each module file loaded in a shell of its own, from the moved tree.
 for tree in lmod/modulefiles modules/modulefiles; do
   (
     # shellcheck source=/dev/null
@@ -32,6 +33,8 @@ for tree in lmod/modulefiles modules/modulefiles; do
     done
     [ "$(command -v parperf)" = "$prefix/bin/parperf" ] || fail "after module load parperf ($tree), parperf is $(command -v parperf)"
     [ "$(pkg-config --modversion parperf)" = "$version" ] || fail "pkg-config finds no parperf $version ($tree)"
+    [[ $(man -w parperf-run) == "$prefix/"* ]] || fail "after module load parperf ($tree), man finds no parperf-run page in $prefix"
+    man -w man >/dev/null 2>&1 || fail "after module load parperf ($tree), MANPATH='$MANPATH' hides the system's man pages"
     module unload parperf
     [[ ":$PATH:" != *":$prefix/bin:"* ]] || fail "module unload parperf ($tree) leaves $prefix/bin on PATH"
   )
