@@ -4,15 +4,16 @@
 #   - a C, a C++ and a Fortran program built against it with find_package(parperf) (one configure of
 #     consumer/CMakeLists.txt) and with pkg-config (cc, c++, gfortran, and mpicc for an MPI program),
 #   - each measured by the moved `parperf run` (the MPI one on 2 ranks) and its report checked for
-#     the program's own intervals,
+#     the program's own intervals, and an OpenSHMEM program's run (the SHMEM collector),
 #   - `parperf cc` and `parperf locality` (memory collector, PNG module) from the moved tree,
 #   - the man pages and the bash completion in their places.
-# Usage: installed_tree_test.sh BUILD_DIR SOURCE_DIR LIBDIR (LIBDIR: CMAKE_INSTALL_LIBDIR)
+# Usage: installed_tree_test.sh BUILD_DIR SOURCE_DIR LIBDIR [SHMEM_PROGRAM]
+#   LIBDIR: CMAKE_INSTALL_LIBDIR; SHMEM_PROGRAM: an OpenSHMEM program of the build (when OSHMEM is there)
 set -euo pipefail
 # shellcheck source=../../support/script_test.sh
 source "$(dirname "$0")/../../support/script_test.sh"
 script_test_begin "installed parperf"
-build=$1 source=$2 libdir=$3
+build=$1 source=$2 libdir=$3 shmem_program=${4:-}
 api=$source/tests/scenarios/api_languages
 
 quiet cmake --install "$build" --prefix "$work/installed"
@@ -81,6 +82,11 @@ done
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 measure pkg_mpi --np 2 -- "$work/pkg_mpi" 5 1
 expect_intervals pkg_mpi 'processes   2' 'user "work"' 'user "stage"' 'MPI_Barrier'
+# OpenSHMEM: the SHMEM collector found beside the moved runtime (put_get_ring's SHMEM calls).
+if [ -n "$shmem_program" ]; then
+  measure shmem --np 2 -- "$shmem_program"
+  expect_intervals shmem 'processes   2' 'SHMEM get at put_get_ring.c'
+fi
 
 # The compiler wrapper and the memory collector, and the PNG module that `parperf locality` loads.
 quiet "$parperf" cc -O1 -fno-vectorize -o "$work/locality_matmul" "$source/tests/scenarios/locality_programs/matmul.c"
