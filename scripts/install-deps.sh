@@ -10,6 +10,7 @@ packages=(
   librsvg2-dev libcairo2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format valgrind
+  man-db dpkg-dev lmod python3-pandas
   libopenmpi-dev openmpi-bin
   libopen-trace-format2-dev otf2-tools protobuf-compiler
 )

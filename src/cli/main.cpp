@@ -3,24 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
-#include "cli/commands.hpp"
-#include "cli/trace_command.hpp"
+#include "cli/application.hpp"
 #include "cli/usage_hints.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"parperf: measures where parallel programs lose their time", "parperf"};
-  app.set_version_flag("--version", "parperf " PARPERF_VERSION_STRING);
-  app.require_subcommand(1);
-  parperf::cli::add_run_command(app);
-  parperf::cli::add_report_command(app);
-  parperf::cli::add_trace_command(app);
-  parperf::cli::add_export_command(app);
-  parperf::cli::add_whatif_command(app);
-  parperf::cli::add_predict_command(app);
-  parperf::cli::add_diff_command(app);
-  parperf::cli::add_locality_command(app);
-  parperf::cli::add_compiler_commands(app);
-  parperf::cli::add_filter_command(app);
+  const auto application = parperf::cli::make_application();
+  CLI::App& app = *application;
 
   if (const auto message = parperf::cli::unknown_command_message(app, argc, argv)) {
     fmt::print(stderr, "parperf: {}\n", *message);

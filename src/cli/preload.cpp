@@ -9,6 +9,8 @@
 
 #include <fmt/core.h>
 
+#include "format/installed_layout.hpp"
+
 namespace parperf::cli {
 namespace {
 
@@ -32,7 +34,7 @@ std::filesystem::path find_runtime_library() {
   if (override_path != nullptr && *override_path != '\0') {
     library = std::filesystem::absolute(override_path);
   } else {
-    library = (this_executable().parent_path() / ".." / "lib" / "libparperf.so").lexically_normal();
+    library = format::library_beside(this_executable(), "libparperf.so");
   }
   if (access(library.c_str(), R_OK) != 0) {
     throw std::runtime_error(

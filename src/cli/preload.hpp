@@ -9,8 +9,9 @@
 
 namespace parperf::cli {
 
-// $PARPERF_LIBRARY when set, else <directory of this executable>/../lib/libparperf.so (the build and
-// install layouts). Throws std::runtime_error naming the path when the library is not there.
+// $PARPERF_LIBRARY when set, else libparperf.so in the libdir beside this executable's directory
+// (format/installed_layout.hpp: the install libdir, or build/lib). Throws std::runtime_error naming the path
+// when the library is not there.
 std::filesystem::path find_runtime_library();
 
 // The environment of the measured program, as "NAME=value" entries: `parent` (environ) with

@@ -29,9 +29,11 @@
 #include "cli/html_report.hpp"
 #include "cli/mpi_job_handover.hpp"
 #include "cli/terminal_colour.hpp"
+#include "cli/text_file.hpp"
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
+#include "report/csv_tables.hpp"
 #include "report/dependency_report.hpp"
 #include "report/graph_links.hpp"
 #include "report/json_report.hpp"
@@ -61,6 +63,7 @@ struct ReportCommandOptions {
   std::optional<double> balance_alpha;
   bool json = false;
   std::string html;             // --html FILE
+  std::string csv;              // --csv DIR: the long-form tables (report/csv_tables.hpp)
   bool details = false;         // every interval's full protocol after the overview
   std::string rows;             // --rows N|all: the overview's table lengths; empty: their defaults
   std::string colour = "auto";  // --color
@@ -154,6 +157,7 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool co
   if (o.json) arguments.push_back("--json");
   if (!o.html.empty())
     arguments.insert(arguments.end(), {"--html", std::filesystem::absolute(o.html).string()});
+  if (!o.csv.empty()) arguments.insert(arguments.end(), {"--csv", std::filesystem::absolute(o.csv).string()});
   if (o.details) arguments.push_back("--details");
   if (!o.rows.empty()) arguments.insert(arguments.end(), {"--rows", o.rows});
   arguments.push_back(colour ? "--color=always" : "--color=never");
@@ -238,7 +242,7 @@ void run_report(const ReportCommandOptions& o) {
         o.html, HtmlReportInputs{&run, built, profile_factors, &analyzed.sites, traces ? &*traces : nullptr,
                                  traced ? &*traced : nullptr, &locality});
     fmt::print("parperf: wrote the HTML report {}\n", report::printable(o.html));
-  } else if (o.json) {
+  } else if (o.json || !o.csv.empty()) {
     auto json = nlohmann::ordered_json::parse(report::render_json_text(built));
     const nlohmann::ordered_json stored = stored_locality_json(locality);
     for (const auto& [key, value] : stored.items()) json[key] = value;
@@ -250,7 +254,15 @@ void run_report(const ReportCommandOptions& o) {
       json["clock_repair"] = report::clock_repair_json(traced->repair);
       if (traced->graph) json["dependencies"] = report::dependencies_json(*traced->graph);
     }
-    fmt::print("{}\n", report::json_text(json));
+    if (o.csv.empty()) {
+      fmt::print("{}\n", report::json_text(json));
+    } else {
+      std::filesystem::create_directories(o.csv);
+      for (const report::CsvTable& table : report::csv_tables(json))
+        write_text_file(std::filesystem::path(o.csv) / table.file, table.text);
+      fmt::print("parperf: wrote the report's tables (intervals, src_points, findings, pop .csv) into {}\n",
+                 report::printable(o.csv));
+    }
   } else {
     fmt::print("{}", report::render_text(built, text_options(o)));
     if (traced) {
@@ -304,6 +316,13 @@ void add_report_command(CLI::App& app) {
                    "Write the report as one self-contained HTML page (opens offline in any browser)")
       ->type_name("FILE")
       ->excludes(json);
+  report
+      ->add_option("--csv", o->csv,
+                   "Write the report as long-form CSV tables into DIR for pandas or R: intervals.csv "
+                   "(interval x processor x figure), src_points.csv, findings.csv, pop.csv (docs/report.md)")
+      ->type_name("DIR")
+      ->excludes(json)
+      ->excludes(report->get_option("--html"));
   report->add_flag("--details", o->details,
                    "After the overview, every interval's characteristics in full, and every table uncut");
   report

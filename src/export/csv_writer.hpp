@@ -11,6 +11,7 @@
 
 #include "export/output_file.hpp"
 #include "export/timeline_slices.hpp"
+#include "format/csv_field.hpp"
 
 namespace parperf::exports {
 
@@ -30,10 +31,7 @@ class CsvWriter final : public TimelineWriter {
   std::string row_;
 };
 
-// Appends `field` to `row` as RFC 4180 wants it, with a ' before it when a spreadsheet would take it
-// as a formula (it begins with =, +, -, @, a tab or a carriage return): names and texts come from
-// the measured program, and a cell such as =HYPERLINK(...) would act when the file is opened. The '
-// is the spreadsheets' own mark of a text cell; a script reading the file can drop it.
-void append_csv_field(std::string& row, std::string_view field);
+// One field, RFC 4180, guarded against spreadsheet formulas (format/csv_field.hpp).
+using format::append_csv_field;
 
 }  // namespace parperf::exports

@@ -59,3 +59,15 @@ parperf_add_unit_test(cli_predict_sweep_test
 
 # Which command a mistyped one meant; which files of a run directory belong to a run.
 parperf_add_unit_test(cli_usage_hints_test SOURCES cli_usage_hints_test.cpp LINK parperf_cli_lib)
+
+# The man pages and the bash completion written at build time (target parperf_manual_pages) against
+# the command's own --help.
+add_test(NAME cli_manual_pages
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/check_manual_pages.sh $<TARGET_FILE:parperf_cli> ${PARPERF_MANUAL_DIR})
+set_tests_properties(cli_manual_pages PROPERTIES LABELS unit)
+
+# The Spack recipe (packaging/spack/package.py) names this version and only CMake variables the build
+# declares.
+add_test(NAME spack_recipe
+  COMMAND Python3::Interpreter -B ${CMAKE_CURRENT_SOURCE_DIR}/check_spack_recipe.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(spack_recipe PROPERTIES LABELS unit)

@@ -6,6 +6,7 @@ parperf_add_unit_test(report_test
     ${CMAKE_CURRENT_LIST_DIR}/report_diagnosis_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_findings_text_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_json_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/report_csv_tables_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_selection_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_text_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/report_overview_test.cpp

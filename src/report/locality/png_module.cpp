@@ -8,6 +8,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "format/installed_layout.hpp"
 #include "report/locality/png_module_abi.h"
 #include "report/locality/svg_to_png.hpp"
 
@@ -47,7 +48,7 @@ std::filesystem::path png_module_path() {
   std::error_code error;
   const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) throw PngModuleUnavailable(fmt::format("cannot locate this executable: {}", error.message()));
-  return (executable.parent_path() / ".." / "lib" / PARPERF_PNG_MODULE_FILE).lexically_normal();
+  return format::library_beside(executable, PARPERF_PNG_MODULE_FILE);
 }
 
 void write_png(std::string_view svg, const std::filesystem::path& png) {

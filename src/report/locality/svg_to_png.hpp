@@ -19,8 +19,8 @@ class PngModuleUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Where the module is looked for: <directory of this executable>/../lib/libparperf-png.so, the
-// layout of the build tree and of an installation (the runtime libraries sit there too).
+// Where the module is looked for: libparperf-png.so in the libdir beside this executable's directory
+// (format/installed_layout.hpp: the install libdir, or build/lib), where the runtime libraries sit too.
 std::filesystem::path png_module_path();
 
 // Writes `svg` (a whole SVG document) to the file `png` as a PNG kPngScale times its size, on white
