@@ -63,7 +63,7 @@ class BusyLocations {
     for (const auto& [t, delta] : changes) step(t, delta);
   }
   // Location-seconds of computation in [a, b].
-  double between(double a, double b) const { return at(b) - at(a); }
+  double between(double a, double b) { return at(b) - at(a); }
 
  private:
   struct Step {
@@ -133,29 +133,78 @@ class BusyLocations {
     else
       steps_.push_back({t, busy_, integral_});
   }
-  double at(double t) const {
-    const auto after = std::upper_bound(steps_.begin(), steps_.end(), t,
+  // The integral up to t. The path asks about pieces near each other in time, one after the other:
+  // the search gallops from the last answer (a few steps) rather than bisecting all the steps, each
+  // probe a cache miss.
+  double at(double t) {
+    const std::size_t n = steps_.size();
+    if (n == 0) return 0;
+    const auto after_t = [&](std::size_t i) { return t < steps_[i].time; };
+    std::size_t lo = 0, hi = n;  // the first step after t is in [lo, hi]
+    std::size_t h = std::min(hint_, n - 1);
+    if (after_t(h)) {
+      hi = h;
+      for (std::size_t stride = 1;; stride *= 2) {
+        if (hi < stride) break;
+        if (!after_t(hi - stride)) {
+          lo = hi - stride + 1;
+          break;
+        }
+        hi -= stride;
+      }
+    } else {
+      lo = h + 1;
+      for (std::size_t stride = 1;; stride *= 2) {
+        const std::size_t probe = lo - 1 + stride;
+        if (probe >= n) break;
+        if (after_t(probe)) {
+          hi = probe;
+          break;
+        }
+        lo = probe + 1;
+      }
+    }
+    const auto after = std::upper_bound(steps_.begin() + static_cast<std::ptrdiff_t>(lo),
+                                        steps_.begin() + static_cast<std::ptrdiff_t>(hi), t,
                                         [](double time, const Step& s) { return time < s.time; });
+    hint_ = static_cast<std::size_t>(after - steps_.begin());
     if (after == steps_.begin()) return 0;
     const Step& s = *(after - 1);
     return s.integral + s.busy * (t - s.time);
   }
   std::vector<Step> steps_;
+  std::size_t hint_ = 0;  // where the last search ended
   int busy_ = 0;
   double integral_ = 0;
 };
 
-template <typename Row, typename Key>
-std::vector<Row> ranked(const std::map<Key, Row>& rows, double length) {
-  std::vector<Row> out;
-  for (const auto& [key, row] : rows) {
-    out.push_back(row);
-    out.back().share = length > 0 ? row.time_ns / length : 0;
+// Rows by a dense id (an interval's, a location's): a lookup on the path's every node is a load, where
+// a tree's was a search.
+template <typename Row>
+struct RowsById {
+  std::vector<Row> rows;
+  std::vector<std::uint8_t> present;
+  explicit RowsById(std::size_t ids) : rows(ids), present(ids, 0) {}
+  Row& operator[](std::size_t id) {
+    present[id] = 1;
+    return rows[id];
   }
+};
+
+// The rows most time first (equal times in the order given), each with its share of `length`.
+template <typename Row>
+std::vector<Row> ranked(std::vector<Row> out, double length) {
+  for (Row& row : out) row.share = length > 0 ? row.time_ns / length : 0;
   std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.time_ns > b.time_ns; });
   return out;
 }
-
+template <typename Row>
+std::vector<Row> ranked(const RowsById<Row>& by_id, double length) {
+  std::vector<Row> out;
+  for (std::size_t id = 0; id < by_id.rows.size(); ++id)
+    if (by_id.present[id]) out.push_back(by_id.rows[id]);
+  return ranked(std::move(out), length);
+}
 // By location and begin, those of a location that touch or overlap made one.
 std::vector<PathPiece> merged(std::vector<PathPiece> pieces) {
   std::sort(pieces.begin(), pieces.end(), [](const PathPiece& a, const PathPiece& b) {
@@ -211,16 +260,18 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   CriticalPath path;
   if (r.last == kNoNode) return path;
   path.length_ns = r.length();
-  const BusyLocations busy(g);
+  BusyLocations busy(g);
   const double others = static_cast<double>(std::max<std::size_t>(g.locations.size(), 2) - 1);
-  std::map<std::uint32_t, PathInterval> intervals;
-  std::map<std::uint32_t, PathLocation> locations;
-  std::map<std::string, PathActivity> activities;
-  const auto activity = [&](const std::string& name, double t) {
-    PathActivity& a = activities[name];
-    a.name = name;
-    a.time_ns += t;
-  };
+  RowsById<PathInterval> intervals(g.intervals.size());
+  RowsById<PathLocation> locations(g.locations.size());
+  // Activities by id: the operations' names (0: an operation without one), then the others.
+  const std::size_t operations = g.operations.size();
+  enum Other : std::size_t { computation, openmp_idle, startup, paused, transfer, others_count };
+  const char* const other_names[others_count] = {"computation", "OpenMP idle", "start-up", "recording paused",
+                                                 "message transfer"};
+  RowsById<PathActivity> activities(operations + others_count);
+  const auto activity = [&](std::size_t id, double t) { activities[id].time_ns += t; };
+  const auto other = [&](Other o, double t) { activity(operations + o, t); };
   std::vector<std::uint32_t> seen;
   std::uint32_t k = r.last;
   std::uint32_t current_location = g.location[k];
@@ -230,10 +281,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
       const std::uint32_t l = g.location[k];
       if (l != current_location) ++path.location_changes;
       current_location = l;
-      PathLocation& where = locations[l];
-      where.rank = g.locations[l].rank;
-      where.thread = g.locations[l].thread;
-      where.time_ns += own;
+      locations[l].time_ns += own;
       if (g.segment[k] != SegmentKind::startup && g.cost[k] > 0) {
         // Walked backwards: a piece that ends where the last one began extends it.
         const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - g.cost[k], g.time[k]};
@@ -249,13 +297,11 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
         const std::uint32_t i = g.stacks[f].interval;
         if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
         seen.push_back(i);
-        PathInterval& row = intervals[i];
-        row.interval = g.intervals[i];
-        row.time_ns += own;
+        intervals[i].time_ns += own;
       }
       switch (g.segment[k]) {
         case SegmentKind::useful: {
-          activity("computation", own);
+          other(computation, own);
           path.computation_ns += own;
           // Measured times: the other locations' computation during this piece.
           const double b = g.time[k], a = b - g.cost[k];
@@ -267,22 +313,22 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
           break;
         }
         case SegmentKind::idle:
-          activity("OpenMP idle", own);
+          other(openmp_idle, own);
           break;
         case SegmentKind::startup:
-          activity("start-up", own);
+          other(startup, own);
           break;
         case SegmentKind::paused:
-          activity("recording paused", own);
+          other(paused, own);
           break;
         default:
-          activity(g.operations[g.operation[k]].empty() ? "operation" : g.operations[g.operation[k]], own);
+          activity(g.operation[k], own);
       }
     }
     const std::int32_t bound = r.bound_by[k];
     if (bound == kBoundByStart) {
       const double before = r.time[k] - own - r.start_ns;
-      if (before > 0) activity("start-up", before);
+      if (before > 0) other(startup, before);
       break;
     }
     if (bound == kBoundByPrevious) {
@@ -291,7 +337,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
     }
     const GraphEdge& e = g.edges[static_cast<std::size_t>(bound)];
     if (r.transfer && r.transfer[static_cast<std::size_t>(bound)] > 0)
-      activity("message transfer", r.transfer[static_cast<std::size_t>(bound)]);
+      other(transfer, r.transfer[static_cast<std::size_t>(bound)]);
     k = e.source;
   }
   // Every interval, with its time off the path too: one that is long and not on it is hidden.
@@ -319,10 +365,28 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   }
   for (std::uint32_t i = 0; i < g.intervals.size(); ++i) {
     if (!has_time[i]) continue;
-    PathInterval& row = intervals[i];
-    row.interval = g.intervals[i];
-    row.total_ns = total[i];
+    intervals[i].total_ns = total[i];
   }
+  for (std::uint32_t i = 0; i < g.intervals.size(); ++i)
+    if (intervals.present[i]) intervals.rows[i].interval = g.intervals[i];
+  for (std::uint32_t l = 0; l < g.locations.size(); ++l) {
+    locations.rows[l].rank = g.locations[l].rank;
+    locations.rows[l].thread = g.locations[l].thread;
+  }
+  // By name (an operation may share one with another, or with an activity of the others), in the
+  // names' order before ranking.
+  std::map<std::string, PathActivity> by_name;
+  for (std::size_t id = 0; id < activities.rows.size(); ++id) {
+    if (!activities.present[id]) continue;
+    const std::string name = id >= operations           ? other_names[id - operations]
+                             : g.operations[id].empty() ? "operation"
+                                                        : g.operations[id];
+    PathActivity& a = by_name[name];
+    a.name = name;
+    a.time_ns += activities.rows[id].time_ns;
+  }
+  std::vector<PathActivity> named;
+  for (auto& [name, a] : by_name) named.push_back(std::move(a));
   path.pieces = merged(std::move(path.pieces));
   path.intervals = ranked(intervals, path.length_ns);
   // Off the path: a share too small to gain from (under 1 %) of work too large to be noise.
@@ -330,7 +394,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   for (PathInterval& i : path.intervals)
     i.off_path = path.length_ns > 0 && i.share < kOffPathShare && i.total_ns >= kOffPathWork * path.length_ns;
   path.locations = ranked(locations, path.length_ns);
-  path.activities = ranked(activities, path.length_ns);
+  path.activities = ranked(std::move(named), path.length_ns);
   return path;
 }
 
