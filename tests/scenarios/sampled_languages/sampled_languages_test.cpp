@@ -166,5 +166,65 @@ TEST(SampledLanguages, OpenMpByClangWithoutFramePointersTwoThreads) {
   expect_unwound_program(PARPERF_PROGRAM_OMP_SPIN_CLANG, {2, true});
 }
 
+TEST(SampledLanguages, MpiWithoutFramePointersTwoRanks) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const auto result =
+      parperf_run_np_with(2, tmp / "run", {"--sample=1000"}, {PARPERF_PROGRAM_MPI_SPIN}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  expect_unwound(tmp / "run", {2, false});
+}
+
+// Samples taken inside MPI_Init and MPI_Finalize are start-up's and shut-down's: counted apart, in no
+// interval. Sampled by the wall clock, which keeps sampling while MPI_Init waits for the other rank
+// and starts its components (a few hundred ms: that many samples at 1 kHz), they would otherwise be
+// `program`'s, at MPI_Init or, with --internals, in Open MPI's and hwloc's start-up below it.
+bool start_up_frame(const std::string& frame) {
+  for (const char* word : {"MPI_Init", "MPI_Finalize", "ompi_", "opal_", "orte_", "hwloc", "pmix", "mca_"})
+    if (has(frame, word)) return true;
+  return false;
+}
+
+TEST(SampledStartUp, MpiInitAndFinalizeSamplesAreCountedApartNotInProgram) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const auto result = parperf_run_np_with(2, tmp / "run", {"--sample=1000", "--sample-clock=wall"},
+                                          {PARPERF_PROGRAM_MPI_SPIN}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const nlohmann::json samples = field(report_json(tmp / "run"), "samples");
+  EXPECT_GT(samples.value("start_up", 0.0), 0)
+      << "MPI_Init's start-up lasts a few hundred ms of the wall clock: its samples must be counted apart; "
+      << samples.dump().substr(0, 600);
+  EXPECT_GE(samples.value("shut_down", -1.0), 0) << "no count of shut-down samples";
+  for (const bool internals : {false, true}) {
+    const std::vector<std::string> options_of =
+        internals ? std::vector<std::string>{"--internals"} : std::vector<std::string>{};
+    std::vector<std::string> argv = {parperf_command().string(), "report", "--folded"};
+    argv.insert(argv.end(), options_of.begin(), options_of.end());
+    argv.push_back((tmp / "run").string());
+    const ProcessResult folded = run_process(argv);
+    ASSERT_EQ(folded.exit_code, 0) << describe(folded);
+    for (const std::string& line : lines_of(folded.out)) {
+      // With --internals, Open MPI's own frames are expected below the program's MPI_Barrier only.
+      if (line.find(";MPI_Barrier") != std::string::npos) continue;
+      std::string frame;
+      for (std::size_t begin = 0; begin < line.size();) {
+        const std::size_t end = std::min(line.find(';', begin), line.size());
+        frame = line.substr(begin, end - begin);
+        EXPECT_FALSE(start_up_frame(frame)) << "a start-up or shut-down sample in the program's call paths"
+                                            << (internals ? " (--internals)" : "") << ": " << line;
+        begin = end + 1;
+      }
+    }
+  }
+  const ProcessResult text =
+      run_process({parperf_command().string(), "report", "--functions", (tmp / "run").string()});
+  EXPECT_NE(text.out.find("during start-up"), std::string::npos)
+      << "the report must say how many samples start-up took:\n"
+      << text.out;
+}
+
 }  // namespace
 }  // namespace parperf::test
