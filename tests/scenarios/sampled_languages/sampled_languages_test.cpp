@@ -14,7 +14,8 @@
 // - samples not unwound at most 1 %: none is expected (every module here has call-frame tables), and
 //   the PLT stubs alone, the one piece of linker-made code, hold about 2 % of these samples (9 of 405
 //   seen with g++): a walk that could not leave them would fail.
-// - no frame of parperf's own in any path.
+// - no frame of parperf's own in any path, and every frame in the program's own code named (its PLT
+//   stubs as "cos@plt").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -93,7 +94,8 @@ struct Expected {
   bool openmp = false;  // the work runs in a parallel region
 };
 
-void expect_unwound(const std::filesystem::path& run, const Expected& expected) {
+void expect_unwound(const std::filesystem::path& run, const std::string& program_name,
+                    const Expected& expected) {
   const nlohmann::json report = report_json(run);
   const nlohmann::json& samples = field(report, "samples");
   double heavy = 0, light = 0, whole = 0;
@@ -111,8 +113,12 @@ void expect_unwound(const std::filesystem::path& run, const Expected& expected) 
       whole += path.samples;
     else if (lost.size() < 2000)
       lost += fmt_path(frames) + " x " + std::to_string(static_cast<int>(path.samples)) + "\n";
-    for (const std::string& frame : frames)
+    for (const std::string& frame : frames) {
       EXPECT_FALSE(has(frame, "parperf")) << "parperf's own frame " << frame << " in a sampled path";
+      // Every frame of the program's own code is named, its PLT stubs too ("cos@plt").
+      EXPECT_FALSE(frame.starts_with("0x") && has(frame, ("(" + program_name + ")").c_str()))
+          << "a frame of the program without a name: " << fmt_path(frames);
+    }
   }
   for (const auto& interval : samples["intervals"])
     for (const auto& function : interval["functions"]) {
@@ -146,7 +152,7 @@ void expect_unwound_program(const char* program, const Expected& expected) {
   options.env = {{"PARPERF_SAMPLE_HZ", "1000"}};
   const auto result = measure(tmp / "run", {program}, options);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  expect_unwound(tmp / "run", expected);
+  expect_unwound(tmp / "run", std::filesystem::path(program).filename().string(), expected);
 }
 
 TEST(SampledLanguages, CppByGxxWithoutFramePointers) {
@@ -173,7 +179,7 @@ TEST(SampledLanguages, MpiWithoutFramePointersTwoRanks) {
   const auto result =
       parperf_run_np_with(2, tmp / "run", {"--sample=1000"}, {PARPERF_PROGRAM_MPI_SPIN}, options);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  expect_unwound(tmp / "run", {2, false});
+  expect_unwound(tmp / "run", "mpi_spin", {2, false});
 }
 
 // Samples taken inside MPI_Init and MPI_Finalize are start-up's and shut-down's: counted apart, in no
