@@ -3,11 +3,12 @@
 # tests/support (mpirun) and bench/mpi.
 #
 # parperf_add_mpi_program(<target> SOURCE <file> LANGUAGE C|Fortran [OPENMP]
-#                         [INCLUDE_DIRECTORIES <dirs>...] [FLAGS <flags>...])
+#                         [INCLUDE_DIRECTORIES <dirs>...] [FLAGS <flags>...] [LIBRARIES <-lname>...])
 #   Builds <file> with mpicc (C: -std=gnu11 -O2 -g and the project's warnings) or mpifort (Fortran:
 #   -O2 -g -Wall) into ${PROJECT_BINARY_DIR}/bin/<target>, as a custom command wrapped in a custom
 #   target <target> (the wrappers are not the project's compilers). OPENMP adds -fopenmp: with gcc
-#   that is GNU libgomp, which `parperf run` replaces with LLVM's libomp. FLAGS go last. Like
+#   that is GNU libgomp, which `parperf run` replaces with LLVM's libomp. FLAGS go last before the source,
+#   LIBRARIES after it (the linker looks for a symbol only in the libraries after its user). Like
 #   parperf_add_openmp_program (cmake/openmp_programs.cmake) the target has the property
 #   PARPERF_PROGRAM_PATH, the program's path, which parperf_add_scenario_test(... PROGRAMS <target>)
 #   passes on to the test; elsewhere use $<TARGET_PROPERTY:<target>,PARPERF_PROGRAM_PATH>.
@@ -21,7 +22,7 @@ find_program(PARPERF_MPIFORT mpifort REQUIRED DOC "Open MPI's Fortran compiler w
 find_program(PARPERF_MPIRUN mpirun REQUIRED DOC "Open MPI's launcher, for the MPI scenario tests")
 
 function(parperf_add_mpi_program target)
-  cmake_parse_arguments(ARG "OPENMP" "SOURCE;LANGUAGE" "INCLUDE_DIRECTORIES;FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "OPENMP" "SOURCE;LANGUAGE" "INCLUDE_DIRECTORIES;FLAGS;LIBRARIES" ${ARGN})
   if(NOT ARG_SOURCE OR NOT ARG_LANGUAGE)
     message(FATAL_ERROR "parperf_add_mpi_program(${target}): SOURCE and LANGUAGE are required")
   endif()
@@ -59,14 +60,14 @@ function(parperf_add_mpi_program target)
 
   if(depfile)
     add_custom_command(OUTPUT "${output}"
-      COMMAND "${compiler}" ${flags} ${dependency_flags} "${source}" -o "${output}"
+      COMMAND "${compiler}" ${flags} ${dependency_flags} "${source}" ${ARG_LIBRARIES} -o "${output}"
       DEPENDS "${source}"
       DEPFILE "${depfile}"
       COMMENT "Building ${ARG_LANGUAGE} MPI executable ${shown} with ${compiler}"
       VERBATIM COMMAND_EXPAND_LISTS)
   else()
     add_custom_command(OUTPUT "${output}"
-      COMMAND "${compiler}" ${flags} "${source}" -o "${output}"
+      COMMAND "${compiler}" ${flags} "${source}" ${ARG_LIBRARIES} -o "${output}"
       DEPENDS "${source}"
       COMMENT "Building ${ARG_LANGUAGE} MPI executable ${shown} with ${compiler}"
       VERBATIM COMMAND_EXPAND_LISTS)

@@ -76,6 +76,10 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
   std::map<std::vector<std::string>, std::uint64_t> folded;
   for (const format::Profile& profile : run.profiles) {
     if (!profile.call_paths) continue;
+    for (const format::SetupSamplesRecord& setup : profile.setup_samples) {
+      result.start_up += setup.start_up;
+      result.shut_down += setup.shut_down;
+    }
     const format::CallPaths& paths = *profile.call_paths;
     const char* sent_by = paths.source == format::SampleSource::perf_event ? "perf_event"
                           : paths.source == format::SampleSource::both     ? "both"
@@ -164,7 +168,8 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
   }
   for (auto& [frames, samples] : folded) result.folded.push_back({frames, samples});
   if (!result.wall_clock && cpu_ns > 0)
-    result.effective_hz = static_cast<double>(result.samples) / (cpu_ns * 1e-9);
+    result.effective_hz =
+        static_cast<double>(result.samples + result.start_up + result.shut_down) / (cpu_ns * 1e-9);
   return result;
 }
 

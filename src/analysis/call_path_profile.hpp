@@ -86,6 +86,11 @@ struct SampleProfile {
   // Recorded samples whose stack walk stopped before their thread's first frame: their paths begin at
   // kUnwindingStoppedFrame (sampled_frames.hpp), their callers unknown.
   std::uint64_t not_unwound = 0;
+  // Taken while a thread was inside its programming model's start-up or shut-down (MPI_Init,
+  // shmem_finalize...): counted apart, in no interval and not in `samples`. Zero from profiles before
+  // format 3.5, whose call paths held them.
+  std::uint64_t start_up = 0;
+  std::uint64_t shut_down = 0;
   std::vector<IntervalSamples> intervals;  // intervals with samples, in tree order
   std::vector<FoldedStack> folded;         // every distinct stack, in a stable order
   std::vector<std::string> warnings;       // modules that could not be symbolized

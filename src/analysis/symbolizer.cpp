@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/plt_stubs.hpp"
 #include "format/regular_file.hpp"
 
 namespace parperf::analysis {
@@ -361,6 +362,10 @@ struct Module {
       }
     }
     if (location.function.empty()) location.function = symbol_function(address);
+    if (location.function.empty()) {
+      GElf_Addr elf_bias = 0;
+      location.function = plt_stub_name(dwfl_module_getelf(module, &elf_bias), address - elf_bias);
+    }
     return location;
   }
 };

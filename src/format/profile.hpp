@@ -76,9 +76,10 @@ struct Profile {
   MpiInfo mpi{};
   bool has_shmem = false;  // the OpenSHMEM collector ran: `shmem` holds its section
   ShmemInfo shmem{};
-  std::uint64_t threads_not_measured = 0;     // from the limits section (3.1); 0 in a 3.0 file
-  std::vector<ProbeCostsRecord> probe_costs;  // from the probe_costs section (3.3): calibrated threads
-  std::optional<CallPaths> call_paths;        // the call_paths section (3.4): when the run was sampled
+  std::uint64_t threads_not_measured = 0;         // from the limits section (3.1); 0 in a 3.0 file
+  std::vector<ProbeCostsRecord> probe_costs;      // from the probe_costs section (3.3): calibrated threads
+  std::optional<CallPaths> call_paths;            // the call_paths section (3.4): when the run was sampled
+  std::vector<SetupSamplesRecord> setup_samples;  // the setup_samples section (3.5): sampled threads
 };
 
 }  // namespace parperf::format

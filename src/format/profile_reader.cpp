@@ -42,6 +42,8 @@ std::string section_name(std::uint32_t type) {
       return "iterations";
     case SectionType::call_paths:
       return "call paths";
+    case SectionType::setup_samples:
+      return "setup samples";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -390,6 +392,10 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
       case SectionType::call_paths:
         if (profile.call_paths) throw FormatError("corrupt: " + context + " appears twice");
         profile.call_paths = decode_call_paths(body);
+        break;
+      case SectionType::setup_samples:
+        while (body.remaining() > 0)
+          profile.setup_samples.push_back(body.record<SetupSamplesRecord>("setup samples record"));
         break;
       default:
         body.take(body.remaining(), "unknown section");

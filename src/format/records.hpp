@@ -23,8 +23,8 @@ namespace parperf::format {
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
 // 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections,
-// 3.4 the call paths section
-inline constexpr std::uint16_t kVersionMinor = 4;
+// 3.4 the call paths section, 3.5 the setup samples section
+inline constexpr std::uint16_t kVersionMinor = 5;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -52,6 +52,7 @@ enum class SectionType : std::uint32_t {
   probe_costs = 9,  // ProbeCostsRecords, one per calibrated thread (since 3.3)
   call_paths = 10,  // one CallPathsRecord, its CallPathModuleRecords, then per sampled thread a
                     // CallPathThreadRecord followed by its CallPathNodeRecords (since 3.4)
+  setup_samples = 11,  // SetupSamplesRecord*, one per sampled thread (since 3.5)
 };
 
 // CallPathsRecord::clock: what the sampling timers counted.
@@ -427,6 +428,17 @@ struct CallPathNodeRecord {
   std::uint64_t samples = 0;         // samples whose path ended at this node (self samples)
 };
 
+// A sampled thread's samples taken while it was inside its programming model's start-up or shut-down
+// (a collector said so): counted apart, in no call path and no interval (section `setup_samples`,
+// since 3.5; a file without it counted them as the program's).
+struct SetupSamplesRecord {
+  static constexpr std::string_view kName = "SetupSamplesRecord";
+  std::uint32_t thread = 0;  // ThreadRecord::index
+  std::uint32_t reserved = 0;
+  std::uint64_t start_up = 0;   // samples while the process was starting up
+  std::uint64_t shut_down = 0;  // samples while it was shutting down
+};
+
 // The field lists. `f` is called with each field's name and a reference to it, in file order. The
 // names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
@@ -556,6 +568,10 @@ void named_fields(CallPathThreadRecord& r, F&& f) {
   f("thread", r.thread), f("node_count", r.node_count), f("samples", r.samples), f("dropped", r.dropped);
 }
 template <class F>
+void named_fields(SetupSamplesRecord& r, F&& f) {
+  f("thread", r.thread), f("reserved", r.reserved), f("start_up", r.start_up), f("shut_down", r.shut_down);
+}
+template <class F>
 void named_fields(CallPathNodeRecord& r, F&& f) {
   f("parent", r.parent), f("interval", r.interval), f("module", r.module), f("frame", r.frame),
       f("address", r.address), f("samples", r.samples);
@@ -569,7 +585,7 @@ using ProfileRecords =
                EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
                CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord, IterationDistributionRecord,
                IterationBucketRecord, ProbeCostsRecord, CallPathsRecord, CallPathModuleRecord,
-               CallPathThreadRecord, CallPathNodeRecord>;
+               CallPathThreadRecord, CallPathNodeRecord, SetupSamplesRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>

@@ -91,6 +91,11 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
         samples.not_unwound,
         100.0 * static_cast<double>(samples.not_unwound) / static_cast<double>(samples.samples),
         analysis::kUnwindingStoppedFrame);
+  if (samples.start_up + samples.shut_down > 0)
+    out += fmt::format(
+        "  {} more samples during start-up and {} during shut-down (inside the programming model's "
+        "initialisation and finalisation) are counted apart, in no interval\n",
+        samples.start_up, samples.shut_down);
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     out += fmt::format("\n{}: {} samples\n", interval_label(interval), interval.samples);
     out += fmt::format("  {:<12}  {:<12}  {:>8}  {:<32} {}\n", "self (95 %)", "incl", "samples", "function",
@@ -143,6 +148,8 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
   json["samples"] = samples.samples;
   json["dropped"] = samples.dropped;
   json["not_unwound"] = samples.not_unwound;
+  json["start_up"] = samples.start_up;
+  json["shut_down"] = samples.shut_down;
   json["intervals"] = nlohmann::ordered_json::array();
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     nlohmann::ordered_json i;

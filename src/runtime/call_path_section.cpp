@@ -75,6 +75,21 @@ void write_call_paths(format::RecordWriter<FileSink>& w, const ThreadState* head
     }
   }
   w.end_section();
+
+  // The samples counted apart, in start-up and shut-down: the same threads.
+  w.begin_section(format::SectionType::setup_samples);
+  written = 0;
+  for (const ThreadState* t = head; t && written < header.thread_count; t = t->next) {
+    const ThreadSampling* sampling = t->sampling.load(std::memory_order_acquire);
+    if (!sampling) continue;
+    ++written;
+    format::SetupSamplesRecord setup;
+    setup.thread = t->index;
+    setup.start_up = sampling->table->start_up.get();
+    setup.shut_down = sampling->table->shut_down.get();
+    w.record(setup);
+  }
+  w.end_section();
 }
 
 }  // namespace parperf::runtime

@@ -36,6 +36,10 @@ struct CallPathTable {
   std::atomic<std::uint32_t> node_count{0};
   Relaxed<std::uint64_t> samples;  // taken
   Relaxed<std::uint64_t> dropped;  // taken but not recorded: the table was full
+  // Taken while the thread was in its model's start-up or shut-down (collector_api.h): counted apart,
+  // not in `samples`, not walked.
+  Relaxed<std::uint64_t> start_up;
+  Relaxed<std::uint64_t> shut_down;
 
   // Adds `weight` samples of the path frames[count-1] (outermost) .. frames[0] (the interrupted
   // instruction) under `interval`. Async-signal-safe; only the owning thread calls it. Returns the

@@ -22,6 +22,7 @@
 #include "format/records.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/code_modules.hpp"
+#include "runtime/collector_api.h"
 #include "runtime/diagnostics.hpp"
 #include "runtime/perf_event_clock.hpp"
 #include "runtime/private_memory.hpp"
@@ -100,6 +101,23 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
     ring->push({now_ticks(), leaf, static_cast<std::uint32_t>(weight > 0xffffffffu ? 0xffffffffu : weight)});
 }
 
+// A sample taken while the thread is inside its model's start-up or shut-down (a collector said so,
+// collector_api.h) is counted apart and not walked: that time is not the program's, as the intervals
+// leave it out too, and its code may be in components loaded since the modules were last listed.
+// True when the sample was counted so.
+bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::uint64_t weight) {
+  switch (t.process_phase.get()) {
+    case PARPERF_PROCESS_STARTING_UP:
+      sampling.table->start_up.add(weight);
+      return true;
+    case PARPERF_PROCESS_SHUTTING_DOWN:
+      sampling.table->shut_down.add(weight);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The call path of `context` into `frames` (kMaxSampleFrames), its first `skipped` frames left out.
 // A walk that stopped before the thread's first frame, and not for want of room, gets an outermost
 // frame standing for the callers it could not find (format::kUnwindingStopped): the report counts
@@ -125,7 +143,8 @@ void on_sample(int signal, siginfo_t* info, void* context) {
     return;
   }
   ThreadState* t = thread_detail::current;
-  if (ThreadSampling* sampling = recording_sampling(t)) {
+  if (ThreadSampling* sampling = recording_sampling(t);
+      sampling && !counted_apart(*t, *sampling, weight_of(*info))) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count = call_path(*static_cast<const ucontext_t*>(context), *sampling, frames, 0);
     record_sample(*t, *sampling, frames, count, weight_of(*info));
@@ -248,6 +267,10 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
       if (syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, sample_signal(), &info) != 0)
         syscall(SYS_tgkill, getpid(), tid, sample_signal());
     } else if (ThreadState* t = thread_detail::current; ThreadSampling* sampling = recording_sampling(t)) {
+      if (counted_apart(*t, *sampling, weight_of(info))) {
+        errno = saved_errno;
+        return;
+      }
       // From this function's own registers, so that the walk reads the call-frame tables like the
       // handler's: the path starts at the wrapper (frame 1), named by the call it keeps whole.
       ucontext_t context;

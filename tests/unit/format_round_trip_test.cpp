@@ -184,7 +184,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   FieldCoverage walk(file);
   std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
       instance, shmem, traffic, distribution, bucket, probe_costs, call_paths, call_path_module,
-      call_path_thread, call_path_node;
+      call_path_thread, call_path_node, setup_samples;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -236,6 +236,9 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
         }
         break;
       }
+      case SectionType::setup_samples:
+        while (walk.at() < end) walk.next<SetupSamplesRecord>(setup_samples);
+        break;
       case SectionType::shmem: {
         const auto s = walk.next<ShmemRecord>(shmem);
         for (std::uint32_t t = 0; t < s.traffic_count; ++t) walk.next<ShmemTrafficRecord>(traffic);
@@ -271,6 +274,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   check_reserved("CallPathModuleRecord", call_path_module, reserved_field<CallPathModuleRecord>());
   EXPECT_EQ(unset_fields("CallPathThreadRecord", call_path_thread), "");
   EXPECT_EQ(unset_fields("CallPathNodeRecord", call_path_node), "");
+  check_reserved("SetupSamplesRecord", setup_samples, reserved_field<SetupSamplesRecord>());
 }
 
 TEST(FormatRoundTrip, CallPathsRoundTripAndOlderFilesHaveNone) {
@@ -283,6 +287,17 @@ TEST(FormatRoundTrip, CallPathsRoundTripAndOlderFilesHaveNone) {
   older.call_paths.reset();
   EXPECT_FALSE(format::decode_profile(encode_profile(older)).call_paths)
       << "a file without the section (3.3 and before) must read as not sampled";
+}
+
+TEST(FormatRoundTrip, SetupSamplesRoundTripAndOlderFilesHaveNone) {
+  const format::Profile rich = rich_sample_profile();
+  const format::Profile decoded = format::decode_profile(encode_profile(rich));
+  ASSERT_EQ(decoded.setup_samples.size(), 2u) << "the setup_samples section (3.5) was not read back";
+  EXPECT_EQ(decoded.setup_samples[1].shut_down, 19u);
+  format::Profile older = rich;
+  older.setup_samples.clear();
+  EXPECT_TRUE(format::decode_profile(encode_profile(older)).setup_samples.empty())
+      << "a file without the section (3.4 and before) has no samples counted apart";
 }
 
 TEST(FormatRoundTrip, CallPathNodeBeforeItsParentIsRefused) {

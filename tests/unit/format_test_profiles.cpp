@@ -133,6 +133,9 @@ Profile rich_sample_profile() {
       {.parent = kNoParent, .interval = 0, .module = 0, .frame = 0, .address = 0x401000, .samples = 1}};
   paths.threads = {first, second};
   p.call_paths = paths;
+  // Samples in start-up and shut-down (3.5), counted apart from the call paths.
+  p.setup_samples = {{.thread = 0, .reserved = 0, .start_up = 41, .shut_down = 7},
+                     {.thread = 1, .reserved = 0, .start_up = 3, .shut_down = 19}};
   proc.hostname = "nœud-07.cluster.example";
   proc.command_line = "./solver --grid 512 --label \"a b\"";
   proc.parperf_version = "0.1.0-test";
@@ -422,6 +425,13 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
                  });
         });
   }
+  d.list("setup_samples", actual.setup_samples, expected.setup_samples,
+         [&](const std::string& path, const format::SetupSamplesRecord& got,
+             const format::SetupSamplesRecord& want) {
+           d.field(path + ".thread", got.thread, want.thread);
+           d.field(path + ".start_up", got.start_up, want.start_up);
+           d.field(path + ".shut_down", got.shut_down, want.shut_down);
+         });
   d.list("probe_costs", actual.probe_costs, expected.probe_costs,
          [&](const std::string& path, const format::ProbeCostsRecord& got,
              const format::ProbeCostsRecord& want) {

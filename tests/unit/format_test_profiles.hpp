@@ -162,6 +162,11 @@ void write_records(Writer& writer, const format::Profile& profile) {
     }
     writer.end_section();
   }
+  if (!profile.setup_samples.empty()) {
+    writer.begin_section(SectionType::setup_samples);
+    for (const auto& setup : profile.setup_samples) writer.record(setup);
+    writer.end_section();
+  }
   if (!profile.probe_costs.empty()) {
     writer.begin_section(SectionType::probe_costs);
     for (const auto& costs : profile.probe_costs) writer.record(costs);

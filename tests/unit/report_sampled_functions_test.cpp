@@ -77,5 +77,25 @@ TEST(SampledFunctionsUncertainty, SharesCarryTheirIntervalAndCloseOnesAreNotRank
   EXPECT_EQ(sampled_functions_text(profile, 10).find("too few samples"), std::string::npos);
 }
 
+// Samples in the programming model's start-up and shut-down are counted apart: the text and the JSON
+// say how many, beside the program's samples, which do not include them.
+TEST(SampledFunctionsSetup, StartUpAndShutDownSamplesAreSaidApart) {
+  analysis::SampleProfile profile;
+  profile.sampled = true;
+  profile.samples = 120;
+  profile.start_up = 37;
+  profile.shut_down = 4;
+  profile.intervals.push_back(leaves_under_callers());
+  const auto json = samples_json(profile, 10);
+  EXPECT_EQ(json["samples"], 120);
+  EXPECT_EQ(json["start_up"], 37);
+  EXPECT_EQ(json["shut_down"], 4);
+  const std::string text = sampled_functions_text(profile, 10, {});
+  EXPECT_NE(text.find("37 more samples during start-up and 4 during shut-down"), std::string::npos) << text;
+  profile.start_up = profile.shut_down = 0;
+  EXPECT_EQ(sampled_functions_text(profile, 10, {}).find("start-up"), std::string::npos)
+      << "a run without such samples (or an older profile) says nothing of them";
+}
+
 }  // namespace
 }  // namespace parperf::report

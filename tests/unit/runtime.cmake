@@ -76,6 +76,15 @@ parperf_add_runtime_test(runtime_sampling_test SOURCES runtime_sampling_test.cpp
 # the trace writer drains the rings and the threads append their events (TSan: no race among them).
 parperf_add_runtime_test(runtime_traced_sampling_test SOURCES runtime_sampling_test.cpp
   ENV "PARPERF_SAMPLE_HZ=5000" "PARPERF_SAMPLE_NODES=64" "PARPERF_TRACE=1" "PARPERF_TRACE_BUFFER=4096")
+# A dlopen storm while sampling at 5 kHz: two threads load, call and unload a small library in a loop
+# (also under TSan and ASan); a deadlock ends at the timeout.
+add_library(runtime_dlopen_storm_module MODULE runtime_dlopen_storm_module.c)
+parperf_add_runtime_test(runtime_dlopen_storm_test SOURCES runtime_dlopen_storm_test.cpp ENV "PARPERF_SAMPLE_HZ=5000")
+target_link_libraries(runtime_dlopen_storm_test PRIVATE ${CMAKE_DL_LIBS})
+target_compile_definitions(runtime_dlopen_storm_test PRIVATE
+  STORM_MODULE="$<TARGET_FILE:runtime_dlopen_storm_module>")
+add_dependencies(runtime_dlopen_storm_test runtime_dlopen_storm_module)
+set_tests_properties(runtime_dlopen_storm_test PROPERTIES TIMEOUT 120)
 # A program with its own handler for the sampler's signal, installed after the runtime started and
 # (loaded late) before. Not under sanitizers, whose runtimes intercept sigaction before parperf can.
 parperf_add_runtime_test(runtime_program_signal_test SOURCES runtime_program_signal_test.cpp

@@ -309,19 +309,24 @@ def render_collective(side, spec, plan):
 # MPI_Init and MPI_Finalize are start-up and shut-down, which the analysis keeps out of every
 # interval's figures: their measured time includes the clock exchanges the collector adds to them
 # (and the waiting for the other ranks there), or that time would count as the program's own.
+# The samples taken inside them are start-up's and shut-down's, counted apart (before_init and
+# before_finalize to after_setup).
 def render_init(side, spec, plan):
     plan.finish.append("finish_plain(call);")
-    plan.follow_up.append("after_init(nullptr);")
+    plan.lead_in.append("before_init();")
+    plan.follow_up += ["after_init(nullptr);", "after_setup();"]
 
 
 def render_init_thread(side, spec, plan):
     (provided,) = spec.args
     plan.finish.append("finish_plain(call);")
-    plan.follow_up.append(f"after_init({side.value(provided, 'int*', plan)});")
+    plan.lead_in.append("before_init();")
+    plan.follow_up += [f"after_init({side.value(provided, 'int*', plan)});", "after_setup();"]
 
 
 def render_finalize(side, spec, plan):
     plan.lead_in.append("before_finalize();")
+    plan.follow_up.append("after_setup();")
     plan.finish.append("finish_plain(call);")
 
 

@@ -92,12 +92,15 @@ std::uint64_t bytes_of(int count, MPI_Datatype type) noexcept;
 // Bytes of the elements counts[0..n) of `type`; n is the size of `comm` (or of its remote group).
 std::uint64_t bytes_of(const int* counts, MPI_Datatype type, MPI_Comm comm) noexcept;
 
-// Process-wide events. The wrappers of MPI_Init / MPI_Init_thread (C and Fortran) call after_init
-// once PMPI returned (`provided` null for MPI_Init); MPI_Finalize calls before_finalize before
-// PMPI_Finalize, both within the call's measured time; MPI_Abort calls before_abort (the profile is
-// written before the job is killed).
+// Process-wide events. The wrappers of MPI_Init / MPI_Init_thread (C and Fortran) call before_init
+// before PMPI and after_init once PMPI returned (`provided` null for MPI_Init); MPI_Finalize calls
+// before_finalize before PMPI_Finalize, both within the call's measured time; both calls end with
+// after_setup (the samples between are start-up's and shut-down's, counted apart: collector_api.h);
+// MPI_Abort calls before_abort (the profile is written before the job is killed).
+void before_init() noexcept;
 void after_init(const int* provided) noexcept;
 void before_finalize() noexcept;
+void after_setup() noexcept;
 void before_abort(int error_code) noexcept;
 
 // MPI_Pcontrol(level): 0 switches recording off, 1 and above switch it on, as parperf_control does

@@ -31,6 +31,10 @@ void library_version(char* text, std::size_t size) {
 
 }  // namespace
 
+void before_init() noexcept { parperf_collector_process_phase(PARPERF_PROCESS_STARTING_UP); }
+
+void after_setup() noexcept { parperf_collector_process_phase(PARPERF_PROCESS_RUNNING); }
+
 void after_init(const int* provided) noexcept {
   if (g_initialised || !parperf_collector_active()) return;
   int initialised = 0;
@@ -59,6 +63,7 @@ void after_init(const int* provided) noexcept {
 }
 
 void before_finalize() noexcept {
+  parperf_collector_process_phase(PARPERF_PROCESS_SHUTTING_DOWN);
   if (!g_initialised || g_clock_comm == MPI_COMM_NULL) return;
   exchange_clocks(g_clock_comm, 1);
   PMPI_Comm_free(&g_clock_comm);

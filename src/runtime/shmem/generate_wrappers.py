@@ -192,9 +192,9 @@ def wrapper(ret, pname, params, kind, finish):
     begin = (f'parperf::shmem::begin(call, "{public}", format::SiteKind::{kind}, '
              f"__builtin_return_address(0))")
     if finish == "init":
-        lines += [f"  const bool measured = {begin};"]
+        lines += [f"  const bool measured = {begin};", "  parperf::shmem::before_init();"]
         lines += [f"  {'const auto result = ' if returns else ''}{call_p};",
-                  "  parperf::shmem::after_init();",
+                  "  parperf::shmem::after_init();", "  parperf::shmem::after_setup();",
                   "  if (measured) parperf::shmem::finish_plain(call);"]
         if returns:
             lines += ["  return result;"]
@@ -203,7 +203,7 @@ def wrapper(ret, pname, params, kind, finish):
     if finish == "finalize":
         lines += [f"  const bool measured = {begin};",
                   "  parperf::shmem::before_finalize();",
-                  f"  {call_p};",
+                  f"  {call_p};", "  parperf::shmem::after_setup();",
                   "  if (measured) parperf::shmem::finish_plain(call);", "}"]
         return "\n".join(lines)
     if finish == "global_exit":

@@ -9,6 +9,10 @@
 
 namespace parperf::shmem {
 
+void before_init() noexcept { parperf_collector_process_phase(PARPERF_PROCESS_STARTING_UP); }
+
+void after_setup() noexcept { parperf_collector_process_phase(PARPERF_PROCESS_RUNNING); }
+
 void after_init() noexcept {
   static bool initialised = false;  // a second shmem_init is a no-op in the library too
   if (initialised || !parperf_collector_active()) return;
@@ -18,7 +22,7 @@ void after_init() noexcept {
   install_termination_writer();
 }
 
-void before_finalize() noexcept {}
+void before_finalize() noexcept { parperf_collector_process_phase(PARPERF_PROCESS_SHUTTING_DOWN); }
 
 void before_global_exit(int status) noexcept {
   // The calling PE leaves through the launcher's abort: no atexit handler, no destructor runs.

@@ -1,0 +1,236 @@
+// Scenario: call-path sampling unwinds code built -O2 without frame pointers in every language and
+// runtime parperf measures (C++, Fortran, OpenMP on libgomp and libomp, MPI), from samples that land
+// mostly in libm, its PLT stubs and the clock's system call.
+//
+// Each thread (or rank) of the programs spends 300 ms of its CPU time in heavy and 100 ms in light,
+// called through a caller of its own. Expected:
+// - heavy has 75 % of the samples in heavy or light. The samples are n periods of 1 ms of CPU time;
+//   counted as independent draws the share's standard error is sqrt(p (1 - p) / n), 2.2 points for
+//   400 samples: the tolerance is 4 of them (a test failing once in 16,000 runs by chance). A walk
+//   that loses heavy below libm moves the share far outside it.
+// - every one of those samples' paths starts at its thread's first frame and passes through main
+//   (the program's, or the one calling the outlined parallel region) or, on an OpenMP worker, through
+//   start_thread and the outlined region.
+// - samples not unwound at most 1 %: none is expected (every module here has call-frame tables), and
+//   the PLT stubs alone, the one piece of linker-made code, hold about 2 % of these samples (9 of 405
+//   seen with g++): a walk that could not leave them would fail.
+// - no frame of parperf's own in any path, and every frame in the program's own code named (its PLT
+//   stubs as "cos@plt").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/artifacts.hpp"
+#include "support/mpi_run.hpp"
+#include "support/parperf_json.hpp"
+#include "support/parperf_run.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace parperf::test {
+namespace {
+
+constexpr double kHeavyShare = 0.75;          // 300 of the 400 ms of CPU time
+constexpr double kMinSamplesPerThread = 300;  // 400 ms at 1 kHz: 400, less a few at the ends
+constexpr double kNotUnwoundFraction = 0.01;  // see above
+
+bool has(const std::string& frame, const char* word) { return frame.find(word) != std::string::npos; }
+
+std::string fmt_path(const std::vector<std::string>& frames) {
+  std::string out;
+  for (const std::string& frame : frames) out += (out.empty() ? "" : " > ") + frame;
+  return out;
+}
+
+// A folded stack of `parperf report --folded`: "interval;...;outermost;...;leaf count", split.
+struct FoldedPath {
+  std::vector<std::string> frames;  // the interval path's names first, then the call path's
+  double samples = 0;
+};
+
+// Every sampled path (the JSON report lists only the most frequent).
+std::vector<FoldedPath> folded_paths(const std::filesystem::path& run) {
+  const ProcessResult folded = run_process({parperf_command().string(), "report", "--folded", run.string()});
+  EXPECT_EQ(folded.exit_code, 0) << describe(folded);
+  std::vector<FoldedPath> paths;
+  for (const std::string& line : lines_of(folded.out)) {
+    const std::size_t space = line.rfind(' ');
+    if (space == std::string::npos) continue;
+    FoldedPath path;
+    path.samples = std::stod(line.substr(space + 1));
+    for (std::size_t begin = 0; begin <= space;) {
+      const std::size_t end = std::min(line.find(';', begin), space);
+      path.frames.push_back(line.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
+bool in_path(const std::vector<std::string>& frames, const char* word) {
+  return std::any_of(frames.begin(), frames.end(), [&](const std::string& f) { return has(f, word); });
+}
+
+bool in_path_exactly(const std::vector<std::string>& frames, const char* name) {
+  return std::find(frames.begin(), frames.end(), name) != frames.end();
+}
+
+// Whether a path passes through the caller of an OpenMP parallel region's outlined function: gcc's
+// main._omp_fn.0 is named main by its debug information, clang's is .omp_outlined.
+bool through_outlined_region(const std::vector<std::string>& frames) {
+  for (std::size_t i = 1; i < frames.size(); ++i)
+    if (has(frames[i], "heavy") || has(frames[i], "through"))
+      return frames[i - 1] == "main" || has(frames[i - 1], "omp_outlined");
+  return false;
+}
+
+struct Expected {
+  int threads = 1;      // threads or ranks, each with 400 ms of work
+  bool openmp = false;  // the work runs in a parallel region
+};
+
+void expect_unwound(const std::filesystem::path& run, const std::string& program_name,
+                    const Expected& expected) {
+  const nlohmann::json report = report_json(run);
+  const nlohmann::json& samples = field(report, "samples");
+  double heavy = 0, light = 0, whole = 0;
+  std::string lost;  // the first paths that do not reach their start, for the failure message
+  for (const FoldedPath& path : folded_paths(run)) {
+    const auto& frames = path.frames;
+    const bool in_heavy = in_path(frames, "heavy"), in_light = in_path(frames, "light");
+    if (!in_heavy && !in_light) continue;
+    (in_heavy ? heavy : light) += path.samples;
+    // The thread's first frame (the process's _start, a thread's clone), then main or start_thread.
+    const bool started = in_path_exactly(frames, "_start") || in_path(frames, "clone");
+    bool reached = started && (in_path_exactly(frames, "main") || in_path_exactly(frames, "start_thread"));
+    if (expected.openmp) reached = reached && through_outlined_region(frames);
+    if (reached)
+      whole += path.samples;
+    else if (lost.size() < 2000)
+      lost += fmt_path(frames) + " x " + std::to_string(static_cast<int>(path.samples)) + "\n";
+    for (const std::string& frame : frames) {
+      EXPECT_FALSE(has(frame, "parperf")) << "parperf's own frame " << frame << " in a sampled path";
+      // Every frame of the program's own code is named, its PLT stubs too ("cos@plt").
+      EXPECT_FALSE(frame.starts_with("0x") && has(frame, ("(" + program_name + ")").c_str()))
+          << "a frame of the program without a name: " << fmt_path(frames);
+    }
+  }
+  for (const auto& interval : samples["intervals"])
+    for (const auto& function : interval["functions"]) {
+      const std::string name = text_of(function, "function"), file = text_of(function, "file");
+      EXPECT_FALSE(has(name, "parperf") || has(file, "src/runtime/"))
+          << "parperf's own function " << name << " (" << file << ") in a sampled path";
+    }
+  const double n = heavy + light;
+  ASSERT_GE(n, kMinSamplesPerThread * expected.threads)
+      << "each of " << expected.threads << " threads spins 400 ms of CPU time at 1 kHz: about 400 samples "
+      << "each in heavy or light";
+  const double share = heavy / n;
+  const double tolerance = 4 * std::sqrt(kHeavyShare * (1 - kHeavyShare) / n);
+  EXPECT_NEAR(share, kHeavyShare, tolerance)
+      << "heavy spins 300 of the 400 ms: " << heavy << " of " << n << " samples; light " << light;
+  EXPECT_EQ(whole, n) << n - whole << " of the " << n
+                      << " samples in heavy or light do not reach the thread's start through main "
+                         "(or start_thread)"
+                      << (expected.openmp ? " and the parallel region's outlined function" : "") << ":\n"
+                      << lost;
+  const double all = samples.value("samples", 0.0);
+  EXPECT_LE(samples.value("not_unwound", -1.0), kNotUnwoundFraction * all)
+      << "walks stopped before the thread's start in " << samples.value("not_unwound", -1.0) << " of " << all
+      << " samples";
+  EXPECT_GE(samples.value("not_unwound", -1.0), 0) << "no count of samples not unwound";
+}
+
+void expect_unwound_program(const char* program, const Expected& expected) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.env = {{"PARPERF_SAMPLE_HZ", "1000"}};
+  const auto result = measure(tmp / "run", {program}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  expect_unwound(tmp / "run", std::filesystem::path(program).filename().string(), expected);
+}
+
+TEST(SampledLanguages, CppByGxxWithoutFramePointers) {
+  expect_unwound_program(PARPERF_PROGRAM_HOT_CALLS_GXX, {});
+}
+TEST(SampledLanguages, CppByClangxxWithoutFramePointers) {
+  expect_unwound_program(PARPERF_PROGRAM_HOT_CALLS_CLANGXX, {});
+}
+TEST(SampledLanguages, FortranByGfortranWithoutFramePointers) {
+  expect_unwound_program(PARPERF_PROGRAM_HOT_CALLS_GFORTRAN, {});
+}
+// gcc's program runs on libomp under `parperf run` (it replaces libgomp), clang's on libomp anyway.
+TEST(SampledLanguages, OpenMpByGccWithoutFramePointersTwoThreads) {
+  expect_unwound_program(PARPERF_PROGRAM_OMP_SPIN_GCC, {2, true});
+}
+TEST(SampledLanguages, OpenMpByClangWithoutFramePointersTwoThreads) {
+  expect_unwound_program(PARPERF_PROGRAM_OMP_SPIN_CLANG, {2, true});
+}
+
+TEST(SampledLanguages, MpiWithoutFramePointersTwoRanks) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const auto result =
+      parperf_run_np_with(2, tmp / "run", {"--sample=1000"}, {PARPERF_PROGRAM_MPI_SPIN}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  expect_unwound(tmp / "run", "mpi_spin", {2, false});
+}
+
+// Samples taken inside MPI_Init and MPI_Finalize are start-up's and shut-down's: counted apart, in no
+// interval. Sampled by the wall clock, which keeps sampling while MPI_Init waits for the other rank
+// and starts its components (a few hundred ms: that many samples at 1 kHz), they would otherwise be
+// `program`'s, at MPI_Init or, with --internals, in Open MPI's and hwloc's start-up below it.
+bool start_up_frame(const std::string& frame) {
+  for (const char* word : {"MPI_Init", "MPI_Finalize", "ompi_", "opal_", "orte_", "hwloc", "pmix", "mca_"})
+    if (has(frame, word)) return true;
+  return false;
+}
+
+TEST(SampledStartUp, MpiInitAndFinalizeSamplesAreCountedApartNotInProgram) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const auto result = parperf_run_np_with(2, tmp / "run", {"--sample=1000", "--sample-clock=wall"},
+                                          {PARPERF_PROGRAM_MPI_SPIN}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const nlohmann::json samples = field(report_json(tmp / "run"), "samples");
+  EXPECT_GT(samples.value("start_up", 0.0), 0)
+      << "MPI_Init's start-up lasts a few hundred ms of the wall clock: its samples must be counted apart; "
+      << samples.dump().substr(0, 600);
+  EXPECT_GE(samples.value("shut_down", -1.0), 0) << "no count of shut-down samples";
+  for (const bool internals : {false, true}) {
+    const std::vector<std::string> options_of =
+        internals ? std::vector<std::string>{"--internals"} : std::vector<std::string>{};
+    std::vector<std::string> argv = {parperf_command().string(), "report", "--folded"};
+    argv.insert(argv.end(), options_of.begin(), options_of.end());
+    argv.push_back((tmp / "run").string());
+    const ProcessResult folded = run_process(argv);
+    ASSERT_EQ(folded.exit_code, 0) << describe(folded);
+    for (const std::string& line : lines_of(folded.out)) {
+      // With --internals, Open MPI's own frames are expected below the program's MPI_Barrier only.
+      if (line.find(";MPI_Barrier") != std::string::npos) continue;
+      std::string frame;
+      for (std::size_t begin = 0; begin < line.size();) {
+        const std::size_t end = std::min(line.find(';', begin), line.size());
+        frame = line.substr(begin, end - begin);
+        EXPECT_FALSE(start_up_frame(frame)) << "a start-up or shut-down sample in the program's call paths"
+                                            << (internals ? " (--internals)" : "") << ": " << line;
+        begin = end + 1;
+      }
+    }
+  }
+  const ProcessResult text =
+      run_process({parperf_command().string(), "report", "--functions", (tmp / "run").string()});
+  EXPECT_NE(text.out.find("during start-up"), std::string::npos)
+      << "the report must say how many samples start-up took:\n"
+      << text.out;
+}
+
+}  // namespace
+}  // namespace parperf::test
