@@ -7,8 +7,6 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/trace/loser_tree.hpp"
-
 namespace parperf::analysis {
 namespace {
 
@@ -86,42 +84,56 @@ class BusyLocations {
     }
     return true;
   }
-  // The locations' changes merged as they are made, through a loser tree of each location's next
-  // one: the same steps as sorting all the changes (equal changes are alike: at one time, ends come
-  // before starts), without holding them all (16 bytes a computation, beside the steps, where the
-  // analysis holds the most).
+  // The locations' changes merged as they are made, through a heap of each location's next one:
+  // the same steps as sorting all the changes (equal changes are alike), without holding them all
+  // (16 bytes a computation, beside the steps, where the analysis holds the most).
   template <class Computes>
   void merge(const ActivityGraph& g, const Computes& computes) {
-    struct Cursor {
-      std::uint32_t node,
-          end;  // the computation's node (its start, or its end once started), the location's end
-      bool started;
+    struct Next {
+      double time;
+      int delta;
+      std::uint32_t node, end;  // the computation's node, its location's end
     };
-    std::vector<Cursor> cursors;
-    cursors.reserve(g.locations.size());
-    // The next change of a location whose cursor is at a computation not yet started, or past it.
-    const auto change = [&](std::size_t stream) {
-      Cursor& c = cursors[stream];
-      if (c.started) return LoserTree::entry(g.time[c.node], 0, stream);  // an end: before a start
-      for (; c.node < c.end; ++c.node)
-        if (computes(c.node)) return LoserTree::entry(g.time[c.node - 1], 1, stream);
-      return LoserTree::finished(1, stream);
+    const auto later = [](const Next& a, const Next& b) {
+      return std::pair(a.time, a.delta) > std::pair(b.time, b.delta);
     };
-    std::vector<LoserTree::Entry> first;
-    for (const GraphLocation& l : g.locations) {
-      cursors.push_back({l.first + 1, l.end, false});
-      first.push_back(change(cursors.size() - 1));
-    }
-    LoserTree tree(cursors.size());
-    tree.build(first);
-    while (!tree.done()) {
-      const LoserTree::Entry next = tree.winner();
-      Cursor& c = cursors[next.stream()];
-      const bool start = !c.started;
-      step(next.time_ns, start ? 1 : -1);
-      if (!start) ++c.node;
-      c.started = start;
-      tree.replay(change(next.stream()));
+    // The location's next computation from node k on: its start.
+    const auto next_from = [&](std::uint32_t k, std::uint32_t end, Next& next) {
+      for (; k < end; ++k)
+        if (computes(k)) {
+          next = {g.time[k - 1], 1, k, end};
+          return true;
+        }
+      return false;
+    };
+    std::vector<Next> heap;
+    heap.reserve(g.locations.size());
+    for (const GraphLocation& l : g.locations)
+      if (Next n{}; next_from(l.first + 1, l.end, n)) heap.push_back(n);
+    std::make_heap(heap.begin(), heap.end(), later);
+    // The earliest change is taken and its location's next put in its place, sifted down once (a pop
+    // and a push would sift twice).
+    while (!heap.empty()) {
+      const Next n = heap.front();
+      step(n.time, n.delta);
+      Next replacement{};
+      if (n.delta > 0)
+        replacement = {g.time[n.node], -1, n.node, n.end};
+      else if (!next_from(n.node + 1, n.end, replacement)) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+        continue;
+      }
+      std::size_t i = 0;
+      for (;;) {
+        std::size_t child = 2 * i + 1;
+        if (child >= heap.size()) break;
+        if (child + 1 < heap.size() && later(heap[child], heap[child + 1])) ++child;  // the earlier
+        if (!later(replacement, heap[child])) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = replacement;
     }
   }
   void step(double t, int delta) {

@@ -1,5 +1,5 @@
 // A tournament ("loser") tree over k sorted streams: what merges the threads' events by time
-// (timeline_merge.cpp) and the locations' computations (critical_path.cpp). Each inner node keeps
+// (timeline_merge.cpp). Each inner node keeps
 // the entry that lost the match played there, and node 0 the overall winner. When the winner's
 // stream moves to its next entry, only the matches on its path to the root are replayed: log2(k)
 // comparisons an entry, where a binary heap's pop and push take about twice that. A node holds the
