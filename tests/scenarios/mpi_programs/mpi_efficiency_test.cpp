@@ -639,7 +639,14 @@ TEST(MpiEfficiency, NonblockingExchangeOverlapsTheComputation) {
   EXPECT_GT(number(p2p, "overlap"), 0.0);
   EXPECT_LE(number(p2p, "overlap"), 2 * kRepetitions * (kComputation + kSlack));
   EXPECT_GE(integer(p2p, "bytes"), 2 * kRepetitions * kBytes);
-  EXPECT_LT(number(program, "communication_real_sync"), 0.050) << "the ranks are balanced";
+  // The ranks are balanced: what they wait for each other is where one of them lost its core, at the
+  // start barrier and in each exchange (its buffer's fill and check, its sleep's wake-up), each up to
+  // a wait for the core: 4 to 6 runnable tasks on 2 cores beside the other test ctest -j2 runs (the
+  // ranks poll), 3 ms slices each, and the virtual machine's steal: 20 ms (0.104 s in all seen so).
+  // Sync counted in error (the 50 ms computations) would add 0.4 s.
+  constexpr double kWakeUpS = 0.020;
+  EXPECT_LT(number(program, "communication_real_sync"), 2 * (kRepetitions + 1) * kWakeUpS)
+      << "the ranks are balanced";
 }
 
 // --- several communicators -----------------------------------------------------------------------
