@@ -79,7 +79,8 @@ parperf_add_runtime_test(runtime_traced_sampling_test SOURCES runtime_sampling_t
 # A dlopen storm while sampling at 5 kHz: two threads load, call and unload a small library in a loop
 # (also under TSan and ASan); a deadlock ends at the timeout.
 add_library(runtime_dlopen_storm_module MODULE runtime_dlopen_storm_module.c)
-parperf_add_runtime_test(runtime_dlopen_storm_test SOURCES runtime_dlopen_storm_test.cpp ENV "PARPERF_SAMPLE_HZ=5000")
+parperf_add_runtime_test(runtime_dlopen_storm_test SOURCES runtime_dlopen_storm_test.cpp ENV "PARPERF_SAMPLE_HZ=5000"
+  "TSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/dlopen_storm.tsan-suppressions")
 target_link_libraries(runtime_dlopen_storm_test PRIVATE ${CMAKE_DL_LIBS})
 target_compile_definitions(runtime_dlopen_storm_test PRIVATE
   STORM_MODULE="$<TARGET_FILE:runtime_dlopen_storm_module>")
