@@ -7,13 +7,10 @@
 #define PARPERF_TEST_SPIN_WORK_H
 
 #include <math.h>
-#include <time.h>
 
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "../common/burn.h"
+
+static double cpu_seconds(void) { return scenario_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 __attribute__((noinline)) double heavy(double seconds) {
   volatile double sum = 0;
