@@ -55,6 +55,7 @@
 #include "analysis/trace/operations_trace.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
+#include "analysis/trace/timeline_merge.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "analysis/trace/wait_states.hpp"
 #include "analysis_fingerprint.hpp"
@@ -281,6 +282,19 @@ void time_stage(benchmark::State& state, Stage stage) {
       static_cast<double>(heap_peak::peak() - before) / static_cast<double>(p.run.events);
 }
 
+// The floor under every stage that reads the trace: its events decoded, thread by thread.
+void BM_Decode(benchmark::State& state) {
+  time_stage(state, [](const Prepared& p) {
+    std::uint64_t events = 0;
+    for (const analysis::RankTrace& rank : p.run.traces.ranks)
+      for (auto& stream : analysis::thread_streams(rank.trace)) {
+        double local = 0;
+        TraceEvent e;
+        while (stream->next(local, e)) ++events;
+      }
+    benchmark::DoNotOptimize(events);
+  });
+}
 void BM_Match(benchmark::State& state) {
   time_stage(state, [](const Prepared& p) {
     benchmark::DoNotOptimize(analysis::match_communication(p.run.traces).messages.size());
@@ -393,6 +407,7 @@ int main(int argc, char** argv) {
     };
     add("BM_Match", BM_Match);
     add("BM_WaitStates", BM_WaitStates);
+    add("BM_Decode", BM_Decode);
     add("BM_BuildGraph", BM_BuildGraph);
     add("BM_RepairClocks", BM_RepairClocks);
     add("BM_CriticalPath", BM_CriticalPath);

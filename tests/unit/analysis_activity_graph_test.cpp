@@ -180,6 +180,16 @@ TEST(Replay, BalancingAnIntervalGivesEveryInstanceTheMeanAndABarrierWaitsForTheL
   EXPECT_NEAR(replay(g, NetworkModel{}, faster).length(), 101, 1e-9) << "rank 1's 300 becomes 100";
 }
 
+// The critical path of a graph whose stack frame 1 is interval A and frame 2 interval B, as measured.
+CriticalPath path_through_a_and_b(ActivityGraph& g) {
+  g.intervals = {{"A", 1, "a.c", 1}, {"B", 1, "b.c", 1}};
+  g.stacks.push_back({0, 0, 1});
+  g.stacks.push_back({0, 1, 1});
+  ReplayChanges measured;
+  measured.network = ReplayChanges::Network::measured;
+  return critical_path(g, replay(g, NetworkModel{}, measured));
+}
+
 TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnIntervalOffThePathKeepsItsTotal) {
   // Rank 0 waits 0..100, then computes 100..300 in interval A: the path. Rank 1 computes 0..200 in B,
   // rank 2 50..250 in B. During A the others compute 100 + 150 of the 2 x 200 they could have:
@@ -189,12 +199,7 @@ TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnInterval
              {{0, SegmentKind::startup}, {200, SegmentKind::useful, 2}, {250, SegmentKind::mpi}},
              {{0, SegmentKind::startup}, {50, SegmentKind::mpi}, {250, SegmentKind::useful, 2}}},
             {});
-  g.intervals = {{"A", 1, "a.c", 1}, {"B", 1, "b.c", 1}};
-  g.stacks.push_back({0, 0, 1});
-  g.stacks.push_back({0, 1, 1});
-  ReplayChanges measured;
-  measured.network = ReplayChanges::Network::measured;
-  const CriticalPath path = critical_path(g, replay(g, NetworkModel{}, measured));
+  const CriticalPath path = path_through_a_and_b(g);
   EXPECT_DOUBLE_EQ(path.length_ns, 300);
   EXPECT_DOUBLE_EQ(path.computation_ns, 200);
   EXPECT_NEAR(path.while_others_work_ns, 125, 1e-9)
@@ -209,6 +214,31 @@ TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnInterval
   EXPECT_FALSE(path.intervals[0].off_path) << "A is the whole path's computation";
   EXPECT_TRUE(path.intervals[1].off_path)
       << "B works 400 (more than the path's 300) with none of it on the path: making it faster gains nothing";
+}
+
+TEST(CriticalPath, OthersWorkIsCountedForEachPieceWalkedBackAndForALocationWhoseComputationsOverlap) {
+  // Rank 0 computes 0..100 and 150..300 (the path, walked back: the later piece first). Rank 1's
+  // clock left its computations overlapping, 0..120 and 60..200 (a node earlier than the one before
+  // it); rank 2 computes 50..250. Beside 150..300 the others computed 50 + 100 of 2 x 150: half; beside
+  // 0..100, 100 + 40 + 50 of 2 x 100: 95 %.
+  ActivityGraph g =
+      graph({{{0, SegmentKind::startup},
+              {100, SegmentKind::useful, 1},
+              {150, SegmentKind::mpi},
+              {300, SegmentKind::useful, 1}},
+             {{0, SegmentKind::startup},
+              {120, SegmentKind::useful, 2},
+              {60, SegmentKind::mpi},
+              {200, SegmentKind::useful, 2}},
+             {{0, SegmentKind::startup}, {50, SegmentKind::mpi}, {250, SegmentKind::useful, 2}}},
+            {});
+  const CriticalPath path = path_through_a_and_b(g);
+  EXPECT_DOUBLE_EQ(path.length_ns, 300);
+  EXPECT_DOUBLE_EQ(path.computation_ns, 250) << "rank 0's two computations";
+  EXPECT_NEAR(path.while_others_work_ns, 0.5 * 150 + 0.95 * 100, 1e-9)
+      << "each piece against what the others computed during it, rank 1's overlapping computations both "
+         "counted";
+  EXPECT_NEAR(path.while_others_wait_ns, 0.5 * 150 + 0.05 * 100, 1e-9);
 }
 
 TEST(CriticalPath, FollowedThroughTheGraphsOwnTimesItIsThePathOfAReplayAsMeasured) {

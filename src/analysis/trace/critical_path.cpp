@@ -10,184 +10,115 @@
 namespace parperf::analysis {
 namespace {
 
-// How many locations compute at each moment: a step function, with its integral at each step.
+// Location-seconds of computation in a span of time, over every location: what the path's useful
+// pieces are compared with (on the path while others work, or while they wait). A location's
+// computations are the segments ending at its useful nodes. The path asks about pieces near each
+// other in time, one after the other, walking back: each location keeps a cursor where its last
+// answer was, with the computation before it, and moves from there, so the whole walk reads each
+// location's nodes about once and holds nothing beside the graph (a step function of every
+// location's changes, merged through a heap, was two thirds of the critical path's time and its
+// largest allocation).
 class BusyLocations {
  public:
-  explicit BusyLocations(const ActivityGraph& g) {
-    // Counted first: the changes and steps are the largest things the critical path holds, and
-    // vectors grown by doubling would hold up to twice as much (and the old and new at once).
-    const auto computes = [&](std::uint32_t k) {
-      return g.segment[k] == SegmentKind::useful && g.time[k] > g.time[k - 1];
-    };
-    // Changes, and at most as many steps as distinct times: a computation that follows another
-    // directly (a run of useful segments) starts when that one ends, one step for both.
-    std::size_t count = 0, times = 0;
-    for (const GraphLocation& l : g.locations)
-      for (std::uint32_t k = l.first + 1; k < l.end; ++k)
-        if (computes(k)) {
-          count += 2;
-          times += k > l.first + 1 && computes(k - 1) ? 1 : 2;
-        }
-    steps_.reserve(times);
-    if (in_order(g, computes)) {
-      merge(g, computes);
-      return;
-    }
-    std::vector<std::pair<double, int>> changes;
-    changes.reserve(count);
-    std::vector<std::size_t> runs = {0};  // each location's changes, in its nodes' order
+  explicit BusyLocations(const ActivityGraph& g) : g_(g) {
+    cursors_.reserve(g.locations.size());
     for (const GraphLocation& l : g.locations) {
-      for (std::uint32_t k = l.first + 1; k < l.end; ++k)
-        if (computes(k)) {
-          changes.emplace_back(g.time[k - 1], 1);
-          changes.emplace_back(g.time[k], -1);
-        }
-      runs.push_back(changes.size());
+      Cursor c{l.first + 1, l.first + 1, l.end, kNoNode, 0, {}};
+      if (!in_order(c)) c.unordered = sorted_computations(c);
+      cursors_.push_back(std::move(c));
     }
-    // Sorted: a location's changes are nearly always in order already, so sorting each location's
-    // and merging them pairwise takes log(locations) passes where sorting them all took log(changes).
-    for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
-      const auto begin = changes.begin() + static_cast<std::ptrdiff_t>(runs[r]);
-      const auto end = changes.begin() + static_cast<std::ptrdiff_t>(runs[r + 1]);
-      if (!std::is_sorted(begin, end)) std::sort(begin, end);
-    }
-    for (std::size_t width = 1; width + 1 < runs.size(); width *= 2)
-      for (std::size_t r = 0; r + width + 1 < runs.size(); r += 2 * width) {
-        const auto at = [&](std::size_t i) {
-          return changes.begin() + static_cast<std::ptrdiff_t>(runs[std::min(i, runs.size() - 1)]);
-        };
-        std::inplace_merge(at(r), at(r + width), at(r + 2 * width));
-      }
-    for (const auto& [t, delta] : changes) step(t, delta);
   }
-  // Location-seconds of computation in [a, b].
-  double between(double a, double b) { return at(b) - at(a); }
+  double between(double a, double b) {
+    double sum = 0;
+    for (Cursor& c : cursors_) {
+      const double until_b = computation_until(c, b);
+      sum += until_b - computation_until(c, a);  // last at a: where the walk back asks next
+    }
+    return sum;
+  }
 
  private:
-  struct Step {
-    double time;
-    int busy;         // from this time on
-    double integral;  // up to this time
+  // Computations of a location whose nodes are not in time order (a damaged clock: never a real run
+  // after the repair), as sorted starts and ends with their running sums.
+  struct Unordered {
+    std::vector<double> starts, ends, start_sums, end_sums;  // sums[i]: of the first i
   };
-  // Whether every location's changes (its computations' starts, +1, and ends, -1) come in the order
-  // of (time, change) already, without NaN times: nearly always.
-  template <class Computes>
-  static bool in_order(const ActivityGraph& g, const Computes& computes) {
-    for (const GraphLocation& l : g.locations) {
-      std::pair<double, int> last(-std::numeric_limits<double>::infinity(), -1);
-      for (std::uint32_t k = l.first + 1; k < l.end; ++k) {
-        if (!computes(k)) continue;
-        const std::pair<double, int> start(g.time[k - 1], 1), end(g.time[k], -1);
-        if (std::isnan(start.first) || std::isnan(end.first) || start < last || end < start) return false;
-        last = end;
-      }
+  struct Cursor {
+    std::uint32_t first, at, end;  // the location's first node that can close a computation, the
+                                   // cursor, the location's end
+    std::uint32_t previous;        // the last computation before `at`, or kNoNode
+    double before = 0;             // the computation of the location's nodes before `at`
+    Unordered unordered;           // used when not empty
+  };
+
+  bool computes(std::uint32_t k) const {
+    return g_.segment[k] == SegmentKind::useful && g_.time[k] > g_.time[k - 1];
+  }
+  // Whether the location's computations follow each other in time, without NaN times: nearly always.
+  bool in_order(const Cursor& c) const {
+    double last_end = -std::numeric_limits<double>::infinity();
+    for (std::uint32_t k = c.first; k < c.end; ++k) {
+      if (std::isnan(g_.time[k]) || std::isnan(g_.time[k - 1])) return false;
+      if (!computes(k)) continue;
+      if (g_.time[k - 1] < last_end) return false;
+      last_end = g_.time[k];
     }
     return true;
   }
-  // The locations' changes merged as they are made, through a heap of each location's next one:
-  // the same steps as sorting all the changes (equal changes are alike), without holding them all
-  // (16 bytes a computation, beside the steps, where the analysis holds the most).
-  template <class Computes>
-  void merge(const ActivityGraph& g, const Computes& computes) {
-    struct Next {
-      double time;
-      int delta;
-      std::uint32_t node, end;  // the computation's node, its location's end
-    };
-    const auto later = [](const Next& a, const Next& b) {
-      return std::pair(a.time, a.delta) > std::pair(b.time, b.delta);
-    };
-    // The location's next computation from node k on: its start.
-    const auto next_from = [&](std::uint32_t k, std::uint32_t end, Next& next) {
-      for (; k < end; ++k)
-        if (computes(k)) {
-          next = {g.time[k - 1], 1, k, end};
-          return true;
-        }
-      return false;
-    };
-    std::vector<Next> heap;
-    heap.reserve(g.locations.size());
-    for (const GraphLocation& l : g.locations)
-      if (Next n{}; next_from(l.first + 1, l.end, n)) heap.push_back(n);
-    std::make_heap(heap.begin(), heap.end(), later);
-    // The earliest change is taken and its location's next put in its place, sifted down once (a pop
-    // and a push would sift twice).
-    while (!heap.empty()) {
-      const Next n = heap.front();
-      step(n.time, n.delta);
-      Next replacement{};
-      if (n.delta > 0)
-        replacement = {g.time[n.node], -1, n.node, n.end};
-      else if (!next_from(n.node + 1, n.end, replacement)) {
-        std::pop_heap(heap.begin(), heap.end(), later);
-        heap.pop_back();
-        continue;
+  Unordered sorted_computations(const Cursor& c) const {
+    Unordered u;
+    for (std::uint32_t k = c.first; k < c.end; ++k)
+      if (computes(k)) {
+        u.starts.push_back(g_.time[k - 1]);
+        u.ends.push_back(g_.time[k]);
       }
-      std::size_t i = 0;
-      for (;;) {
-        std::size_t child = 2 * i + 1;
-        if (child >= heap.size()) break;
-        if (child + 1 < heap.size() && later(heap[child], heap[child + 1])) ++child;  // the earlier
-        if (!later(replacement, heap[child])) break;
-        heap[i] = heap[child];
-        i = child;
-      }
-      heap[i] = replacement;
+    const auto sort_and_sum = [](std::vector<double>& values, std::vector<double>& sums) {
+      std::sort(values.begin(), values.end());
+      sums.assign(values.size() + 1, 0);
+      for (std::size_t i = 0; i < values.size(); ++i) sums[i + 1] = sums[i] + values[i];
+    };
+    sort_and_sum(u.starts, u.start_sums);
+    sort_and_sum(u.ends, u.end_sums);
+    return u;
+  }
+  // The location's computation before time t: whole computations that ended by t, and the part
+  // before t of the one under way at t.
+  double computation_until(Cursor& c, double t) const {
+    if (!c.unordered.starts.empty()) {
+      // Every start before t adds (t - start), every end before t takes (t - end) back.
+      const Unordered& u = c.unordered;
+      const auto below = [&](const std::vector<double>& v) {
+        return static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), t) - v.begin());
+      };
+      const std::size_t s = below(u.starts), e = below(u.ends);
+      return (static_cast<double>(s) * t - u.start_sums[s]) - (static_cast<double>(e) * t - u.end_sums[e]);
     }
-  }
-  void step(double t, int delta) {
-    if (!steps_.empty()) integral_ += busy_ * (t - steps_.back().time);
-    busy_ += delta;
-    // Of the steps at one time, `at` reads only the last: the one kept, with the same values.
-    if (!steps_.empty() && steps_.back().time == t)
-      steps_.back() = {t, busy_, integral_};
-    else
-      steps_.push_back({t, busy_, integral_});
-  }
-  // The integral up to t. The path asks about pieces near each other in time, one after the other:
-  // the search gallops from the last answer (a few steps) rather than bisecting all the steps, each
-  // probe a cache miss.
-  double at(double t) {
-    const std::size_t n = steps_.size();
-    if (n == 0) return 0;
-    const auto after_t = [&](std::size_t i) { return t < steps_[i].time; };
-    std::size_t lo = 0, hi = n;  // the first step after t is in [lo, hi]
-    std::size_t h = std::min(hint_, n - 1);
-    if (after_t(h)) {
-      hi = h;
-      for (std::size_t stride = 1;; stride *= 2) {
-        if (hi < stride) break;
-        if (!after_t(hi - stride)) {
-          lo = hi - stride + 1;
-          break;
-        }
-        hi -= stride;
-      }
-    } else {
-      lo = h + 1;
-      for (std::size_t stride = 1;; stride *= 2) {
-        const std::size_t probe = lo - 1 + stride;
-        if (probe >= n) break;
-        if (after_t(probe)) {
-          hi = probe;
-          break;
-        }
-        lo = probe + 1;
-      }
+    // Back over the computations that end after t, each found from the one before (the nodes between
+    // are read once a pass, not at every question)...
+    while (c.previous != kNoNode && g_.time[c.previous] > t) {
+      c.before -= g_.time[c.previous] - g_.time[c.previous - 1];
+      c.at = c.previous;
+      c.previous = previous_computation(c, c.previous);
     }
-    const auto after = std::upper_bound(steps_.begin() + static_cast<std::ptrdiff_t>(lo),
-                                        steps_.begin() + static_cast<std::ptrdiff_t>(hi), t,
-                                        [](double time, const Step& s) { return time < s.time; });
-    hint_ = static_cast<std::size_t>(after - steps_.begin());
-    if (after == steps_.begin()) return 0;
-    const Step& s = *(after - 1);
-    return s.integral + s.busy * (t - s.time);
+    // ... and on over those that end by t, to the first that does not.
+    for (; c.at < c.end; ++c.at)
+      if (computes(c.at)) {
+        if (g_.time[c.at] > t) break;
+        c.before += g_.time[c.at] - g_.time[c.at - 1];
+        c.previous = c.at;
+      }
+    // The one under way at t, if any: `at` stopped at a computation that ends after t.
+    if (c.at < c.end && g_.time[c.at - 1] < t) return c.before + (t - g_.time[c.at - 1]);
+    return c.before;
   }
-  std::vector<Step> steps_;
-  std::size_t hint_ = 0;  // where the last search ended
-  int busy_ = 0;
-  double integral_ = 0;
+  std::uint32_t previous_computation(const Cursor& c, std::uint32_t k) const {
+    while (k > c.first)
+      if (computes(--k)) return k;
+    return kNoNode;
+  }
+
+  const ActivityGraph& g_;
+  std::vector<Cursor> cursors_;
 };
 
 // Rows by a dense id (an interval's, a location's): a lookup on the path's every node is a load, where
