@@ -48,8 +48,12 @@ TEST_P(PopOpenMP, AnOrderedChainIsSerialisationNotImbalance) {
   const double most = *std::max_element(run.work.begin(), run.work.end());
   const double all = std::accumulate(run.work.begin(), run.work.end(), 0.0);
   EXPECT_NEAR(number(run.pop, "serialisation_efficiency"), most / all, 0.03) << run.pop.dump();
-  EXPECT_NEAR(number(run.pop, "serialisation_efficiency"), 0.5, 0.1) << run.pop.dump();
-  EXPECT_GT(number(run.pop, "load_balance"), 0.9) << "both threads run 4 of the 8 ordered blocks";
+  // Nominally 1/2: each thread sleeps 4 of the 8 blocks. A loaded machine wakes each sleep up to a
+  // scheduling period late (12 ms), which the program counts as its work: the longest thread's share
+  // can rise by 4 such periods over all the work.
+  const double oversleep = 4 * 0.012 / all;
+  EXPECT_NEAR(number(run.pop, "serialisation_efficiency"), 0.5, 0.1 + oversleep) << run.pop.dump();
+  EXPECT_GT(number(run.pop, "load_balance"), 0.9 - oversleep) << "both threads run 4 of the 8 ordered blocks";
 }
 
 TEST_P(PopOpenMP, UnevenTasksAreLoadImbalance) {
