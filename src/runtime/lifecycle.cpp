@@ -15,6 +15,7 @@
 
 #include "format/records.hpp"
 #include "runtime/clock.hpp"
+#include "runtime/collector_api.h"
 #include "runtime/diagnostics.hpp"
 #include "runtime/plain_mutex.hpp"
 #include "runtime/profile_writer.hpp"
@@ -170,6 +171,10 @@ void finish_run(int reason, int signal) noexcept {
   // The calling thread's intervals are not closed here: one still open (exit() inside it) is
   // written as open, like those of every other thread; its `program` interval ends with the
   // process (profile_writer.cpp).
+  // Writing the profile is parperf's shut-down, not the program's time: a sample taken meanwhile on
+  // this thread is counted with the process's shut-down (sampler.cpp), not walked into parperf's
+  // own functions.
+  if (ThreadState* t = thread_detail::current) t->process_phase.set(PARPERF_PROCESS_SHUTTING_DOWN);
   const bool written = write_profile(static_cast<format::EndReason>(reason), signal);
   close_trace();
   g_final_done.store(true, std::memory_order_release);

@@ -6,6 +6,7 @@
 
 #include "runtime/clock.hpp"
 #include "runtime/collector.hpp"
+#include "runtime/collector_api.h"
 #include "runtime/diagnostics.hpp"
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/private_memory.hpp"
@@ -88,7 +89,12 @@ ThreadState* register_current_thread() noexcept {
 
   thread_detail::current = t;
   if (g_exit_key_created) pthread_setspecific(g_exit_key, t);
+  // The first sample can arrive as the timer is armed, inside parperf's own registration (for the
+  // main thread, in the runtime's load-time constructor): counted with the start-up, not walked into
+  // parperf's functions.
+  t->process_phase.set(PARPERF_PROCESS_STARTING_UP);
   start_thread_sampling(*t);
+  t->process_phase.set(PARPERF_PROCESS_RUNNING);
   return t;
 }
 

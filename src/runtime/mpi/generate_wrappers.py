@@ -310,23 +310,26 @@ def render_collective(side, spec, plan):
 # interval's figures: their measured time includes the clock exchanges the collector adds to them
 # (and the waiting for the other ranks there), or that time would count as the program's own.
 # The samples taken inside them are start-up's and shut-down's, counted apart (before_init and
-# before_finalize to after_setup).
+# before_finalize to after_setup, which comes last: the call's recording, whose first time does
+# one-off work such as naming the caller's module, is not the program's time either).
 def render_init(side, spec, plan):
     plan.finish.append("finish_plain(call);")
     plan.lead_in.append("before_init();")
-    plan.follow_up += ["after_init(nullptr);", "after_setup();"]
+    plan.follow_up.append("after_init(nullptr);")
+    plan.epilogue.append("after_setup();")
 
 
 def render_init_thread(side, spec, plan):
     (provided,) = spec.args
     plan.finish.append("finish_plain(call);")
     plan.lead_in.append("before_init();")
-    plan.follow_up += [f"after_init({side.value(provided, 'int*', plan)});", "after_setup();"]
+    plan.follow_up.append(f"after_init({side.value(provided, 'int*', plan)});")
+    plan.epilogue.append("after_setup();")
 
 
 def render_finalize(side, spec, plan):
     plan.lead_in.append("before_finalize();")
-    plan.follow_up.append("after_setup();")
+    plan.epilogue.append("after_setup();")
     plan.finish.append("finish_plain(call);")
 
 

@@ -194,8 +194,8 @@ def wrapper(ret, pname, params, kind, finish):
     if finish == "init":
         lines += [f"  const bool measured = {begin};", "  parperf::shmem::before_init();"]
         lines += [f"  {'const auto result = ' if returns else ''}{call_p};",
-                  "  parperf::shmem::after_init();", "  parperf::shmem::after_setup();",
-                  "  if (measured) parperf::shmem::finish_plain(call);"]
+                  "  parperf::shmem::after_init();",
+                  "  if (measured) parperf::shmem::finish_plain(call);", "  parperf::shmem::after_setup();"]
         if returns:
             lines += ["  return result;"]
         lines += ["}"]
@@ -203,8 +203,8 @@ def wrapper(ret, pname, params, kind, finish):
     if finish == "finalize":
         lines += [f"  const bool measured = {begin};",
                   "  parperf::shmem::before_finalize();",
-                  f"  {call_p};", "  parperf::shmem::after_setup();",
-                  "  if (measured) parperf::shmem::finish_plain(call);", "}"]
+                  f"  {call_p};", "  if (measured) parperf::shmem::finish_plain(call);",
+                  "  parperf::shmem::after_setup();", "}"]
         return "\n".join(lines)
     if finish == "global_exit":
         status = params[0][1]

@@ -55,8 +55,9 @@ void finish_collective(Call& call, std::uint64_t bytes, int root, std::int64_t a
 // before init and after finalize. shmem_finalize calls before_finalize before pshmem_finalize;
 // shmem_global_exit calls before_global_exit before pshmem_global_exit, which never returns and
 // runs no exit handler on the calling PE: the profile is written there.
-// Around both calls, before_init / before_finalize's first act and after_setup mark the samples
-// between as start-up's and shut-down's, counted apart (collector_api.h).
+// Around both calls, before_init / before_finalize's first act and after_setup, the wrapper's last
+// (after the call is recorded: the first recording's one-off work is not the program's time either),
+// mark the samples between as start-up's and shut-down's, counted apart (collector_api.h).
 void before_init() noexcept;
 void after_init() noexcept;
 void before_finalize() noexcept;

@@ -431,6 +431,53 @@ TEST(ShmemGlobalExit, CallerAndOthersLeaveProfiles) {
   }
 }
 
+// Samples taken inside shmem_init and shmem_finalize are start-up's and shut-down's, counted apart
+// (as MPI_Init's, sampled_languages_test.cpp), and so are those taken while parperf writes the
+// profile at exit. Sampled by the wall clock, which keeps sampling while shmem_init starts Open MPI's
+// components and waits for the other PE (a few hundred ms: that many samples at 1 kHz), they would
+// otherwise be `program`'s: at shmem_init, or with --internals in Open MPI's and PMIx's start-up below
+// it, and in parperf's own functions below the program's exit.
+bool start_up_or_parperf_frame(const std::string& frame) {
+  for (const char* word : {"shmem_init", "shmem_finalize", "start_pes", "oshmem_", "ompi_mpi_init", "orte_",
+                           "pmix", "hwloc", "parperf::runtime"})
+    if (frame.find(word) != std::string::npos) return true;
+  return false;
+}
+
+TEST(ShmemSampledStartUp, InitAndFinalizeSamplesAreCountedApartNotInProgram) {
+  TempDir tmp;
+  const auto result =
+      parperf_run_np_with(2, tmp / "run", {"--sample=1000", "--sample-clock=wall"},
+                          {PARPERF_PROGRAM_SHMEM_POP_SHMEM, "imbalance", "40", "2"}, launch_options());
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const json samples = field(report_json(tmp / "run"), "samples");
+  EXPECT_GT(samples.value("start_up", 0.0), 0)
+      << "shmem_init lasts a few hundred ms of the wall clock: its samples must be counted apart; "
+      << samples.dump().substr(0, 600);
+  EXPECT_GT(samples.value("shut_down", 0.0), 0) << "shmem_finalize's and the profile's writing";
+  for (const bool internals : {false, true}) {
+    std::vector<std::string> argv = {parperf_command().string(), "report", "--folded"};
+    if (internals) argv.push_back("--internals");
+    argv.push_back((tmp / "run").string());
+    const ProcessResult folded = run_process(argv);
+    ASSERT_EQ(folded.exit_code, 0) << describe(folded);
+    std::istringstream lines(folded.out);
+    for (std::string line; std::getline(lines, line);) {
+      // With --internals, Open MPI's and parperf's own frames are expected below the program's other
+      // OpenSHMEM calls (its barriers) only.
+      const std::size_t call = line.find(";shmem_");
+      if (call != std::string::npos && line.compare(call, 12, ";shmem_init") != 0 &&
+          line.compare(call, 16, ";shmem_finalize") != 0)
+        line.resize(call);
+      std::istringstream frames(line);
+      for (std::string frame; std::getline(frames, frame, ';');)
+        EXPECT_FALSE(start_up_or_parperf_frame(frame))
+            << "a start-up, shut-down or parperf sample in the program's call paths"
+            << (internals ? " (--internals)" : "") << ": " << line;
+    }
+  }
+}
+
 TEST(ShmemNoFinalize, ProfilesWrittenWithoutShmemFinalize) {
   constexpr int n = 2;
   TempDir tmp;
