@@ -11,10 +11,11 @@
 // burst), then skips a gap of G accesses drawn uniformly in [2, 2 * g_mean_gap - 2] (mean
 // g_mean_gap). Consecutive accesses keep the strides of the spatial window and the short reuse
 // distances exact inside a burst; the random gap keeps the bursts from aligning with a loop's
-// period. A thread's first burst begins at its first access, so that a short program (shorter than
-// a gap) is still measured. Every later burst's first access carries the gap before it
-// (MemoryAccessRecord's skipped count, never 0), which is how the analysis finds where a burst
-// begins.
+// period. A thread's first burst begins at a random access among its first B + G (uniformly), so
+// that every access has the same chance to be in a burst, the program's start included: a program
+// much shorter than B + G may have no burst at all (the exact mode is for those). Every burst's
+// first access carries the gap before it (MemoryAccessRecord's skipped count, never 0 but in a
+// thread's very first access), which is how the analysis finds where a burst begins.
 #include <unistd.h>
 
 #include <cstdint>
@@ -52,21 +53,27 @@ void start_gap(ThreadBuffer& buffer) noexcept {
   __parperf_mem_countdown = gap;
 }
 
-// The thread's first access: makes its buffer and seeds its generator; the first burst begins here.
+// The thread's first access: makes its buffer, seeds its generator and draws where its first burst
+// begins, uniformly in its first B + G accesses. Returns the buffer when this access begins it.
 [[gnu::noinline]] ThreadBuffer* start_thread() noexcept {
   ThreadBuffer* buffer = create_thread_buffer();
   if (buffer == nullptr) {
     __parperf_mem_countdown = 0;  // nothing more is recorded: come back only after 2^32 accesses
     return nullptr;
   }
+  g_burst_sampling.store(true, std::memory_order_relaxed);
   // Seeded per thread and per process (splitmix64 of both), never 0.
   std::uint64_t seed = (std::uint64_t{buffer->thread} << 32) ^ static_cast<std::uint64_t>(getpid());
   seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ull;
   seed = (seed ^ (seed >> 27)) * 0x94d049bb133111ebull;
   buffer->random_state = (seed ^ (seed >> 31)) | 1;
   buffer->burst_left = g_burst_length.load(std::memory_order_relaxed);
-  g_burst_sampling.store(true, std::memory_order_relaxed);
-  return buffer;
+  const std::uint64_t period = buffer->burst_left + std::uint64_t{g_mean_gap.load(std::memory_order_relaxed)};
+  const auto start = static_cast<std::uint32_t>((next_random(buffer->random_state) >> 32) * period >> 32);
+  if (start == 0) return buffer;
+  buffer->skipped = start;  // this access and the start - 1 after it
+  __parperf_mem_countdown = start;
+  return nullptr;
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ inline bool sampled_out(std::uintptr_t address, std::uint32_t threshold) noexcep
 // Burst sampling, for programs built by `parperf cc --sampled` (burst_sampling.cpp): every thread
 // records bursts of g_burst_length consecutive accesses, separated by random gaps of g_mean_gap
 // accesses on average. PARPERF_MEM_BURST (at least 1) and PARPERF_MEM_GAP (at least 2) set them.
-inline constexpr std::uint32_t kDefaultBurstLength = 1u << 12;
-inline constexpr std::uint32_t kDefaultMeanGap = 99u << 12;  // 1 % of the accesses
+inline constexpr std::uint32_t kDefaultBurstLength = 1u << 22;
+inline constexpr std::uint32_t kDefaultMeanGap = 99u << 22;  // 1 % of the accesses
 extern std::atomic<std::uint32_t> g_burst_length;
 extern std::atomic<std::uint32_t> g_mean_gap;
 // Set by the burst sampler's first thread, before its first record: the trace says it holds bursts.

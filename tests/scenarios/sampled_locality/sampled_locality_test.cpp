@@ -17,6 +17,7 @@
 
 #include "format/memory_trace_reader.hpp"
 #include "support/artifacts.hpp"
+#include "support/parperf_json.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -181,6 +182,92 @@ TEST(SampledLocality, CollectorRecordsBurstsOfConsecutiveAccessesWithRandomGaps)
   const double tolerance = 5 * std::sqrt(expected / 3) + 1;
   EXPECT_NEAR(static_cast<double>(lengths.size()), expected, tolerance)
       << lengths.size() << " bursts in " << total << " accesses, expected one per " << kBurst + kGap;
+}
+
+// The scores of one `parperf locality` run of `program` with `arguments`, as locality.json holds them.
+nlohmann::json locality(const TempDir& tmp, const std::string& run_name, const std::filesystem::path& program,
+                        const std::vector<std::string>& options, const std::vector<std::string>& arguments) {
+  const auto directory = tmp / run_name;
+  std::vector<std::string> argv = {"locality", "-q", "-o", directory.string()};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.emplace_back("--");
+  argv.push_back(program.string());
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  const auto result = parperf(argv);
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  return read_json_file(directory / "locality.json");
+}
+
+// The programs' arrays hold M = 2^14 words, and N = 2^14 (--log2-n 14), so that every reuse counts.
+// Bursts of 2^17 accesses: the warm-up (2^16 = 4 M accesses) is longer than the stream's reuse time
+// (M) and than all but e^-4 = 2 % of the random walk's (exponential, mean M), whose distances near
+// M weigh 1/14 in TL: the warm-up leaves out 0.001 of TL. One burst every 2^19 accesses: 4 bursts
+// in the programs' 2 Mi accesses. Within a burst both scores are exact, so the rest is the spread
+// between bursts, which the uncertainty reports.
+const std::vector<std::string> kBurstOptions = {"--log2-n", "14", "--burst", "131072", "--gap", "393216"};
+constexpr double kTolerance = 0.02;  // the bound: sampled within 0.02 of exact
+
+TEST(SampledLocality, SampledScoresMatchTheExactOnesOnStreamAndRandomWalk) {
+  TempDir tmp;
+  const auto sampled = build(tmp, "sampled", "--sampled");
+  const auto exact = build(tmp, "exact", "");
+  struct Case {
+    std::vector<std::string> arguments;
+    double spatial;  // from the construction
+  };
+  for (const Case& c : {Case{{"stream", "16384", "128"}, 1.0}, Case{{"walk", "16384", "2097152"}, 0.0}}) {
+    const std::string name = c.arguments[0];
+    const auto truth = locality(tmp, name + "-exact", exact, {"--log2-n", "14"}, c.arguments);
+    const auto estimate = locality(tmp, name + "-sampled", sampled, kBurstOptions, c.arguments);
+    ASSERT_TRUE(truth.is_object() && estimate.is_object());
+    const auto& t = truth["program"];
+    const auto& e = estimate["program"];
+    EXPECT_NEAR(number(t, "spatial_locality"), c.spatial, 0.02) << name << ": the exact run's SL";
+    EXPECT_NEAR(number(e, "spatial_locality"), number(t, "spatial_locality"), kTolerance)
+        << name << ": SL from bursts is " << number(e, "spatial_locality") << ", the exact run's "
+        << number(t, "spatial_locality");
+    EXPECT_NEAR(number(e, "temporal_locality"), number(t, "temporal_locality"), kTolerance)
+        << name << ": TL from bursts is " << number(e, "temporal_locality") << ", the exact run's "
+        << number(t, "temporal_locality");
+    // The sampling is recorded, with the bursts it scored: 4 periods of B + G in the program, the
+    // first burst uniformly placed in the first period, and the sum of 4 gaps (uniform, standard
+    // deviation G / sqrt(3) each) off by about one period: 4 +- 2.
+    const auto& options = estimate["options"];
+    EXPECT_EQ(number(options, "burst_length"), 131072) << options.dump();
+    EXPECT_EQ(number(options, "mean_gap"), 393216) << options.dump();
+    EXPECT_NEAR(number(options, "bursts"), 4, 2) << options.dump();
+    // The spread of the bursts' scores: each burst scores 2^16 accesses of the same pattern, so the
+    // 95 % half width is far below the bound; and the exact run is inside the interval widened by
+    // the warm-up's bias (0.001) and the bursts' misses of the loop's start and end (0.01).
+    const auto& uncertainty = estimate["uncertainty"];
+    ASSERT_TRUE(uncertainty.is_object()) << estimate.dump().substr(0, 2000);
+    for (const char* score : {"spatial_locality", "temporal_locality"}) {
+      ASSERT_TRUE(uncertainty[score].is_number()) << name << ": no uncertainty of " << score;
+      EXPECT_LT(number(uncertainty, score), kTolerance) << name << ": " << score;
+      EXPECT_LE(std::abs(number(e, score) - number(t, score)), number(uncertainty, score) + 0.01)
+          << name << ": " << score << " off by more than its reported uncertainty "
+          << number(uncertainty, score);
+    }
+  }
+}
+
+TEST(SampledLocality, TooFewBurstsAreSaidAndTheExactModeSuggested) {
+  TempDir tmp;
+  const auto sampled = build(tmp, "sampled", "--sampled");
+  // Bursts one every 2^18 + 2^22 accesses in a program of 2^20: one burst, or none.
+  const auto directory = tmp / "short";
+  const auto result = parperf({"locality", "-q", "-o", directory.string(), "--burst", "262144", "--gap",
+                               "4194304", "--", sampled.string(), "stream", "32768", "32"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.out.find("too few bursts to tell"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("without --sampled for the exact scores"), std::string::npos) << result.out;
+  const auto stored = read_json_file(directory / "locality.json");
+  EXPECT_LE(number(stored["options"], "bursts"), 1) << stored["options"].dump();
+  EXPECT_TRUE(stored["uncertainty"]["temporal_locality"].is_null()) << stored["uncertainty"].dump();
+  // The stored result reads back with its sampling.
+  const auto report = parperf({"report", directory.string()});
+  EXPECT_EQ(report.exit_code, 0) << describe(report);
+  EXPECT_NE(report.out.find("bursts of 262144 accesses"), std::string::npos) << report.out;
 }
 
 }  // namespace
