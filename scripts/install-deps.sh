@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ gfortran pkg-config
-  clang-16 libomp-16-dev libclang-rt-16-dev
+  clang-16 libomp-16-dev libclang-rt-16-dev llvm-16-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev libdw-dev
   librsvg2-dev libcairo2-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -10,6 +10,9 @@
 //                user asks for AVX, which gets a warning)
 //   and, when linking, libparperf-mem. `--only FUNCTION` (repeatable) instruments only the named
 //   functions: an allowlist of `src:*` and `fun:FUNCTION` lines (clang needs both kinds).
+//   `--sampled`: instead of the hooks, -fpass-plugin=libparperf-mem-pass.so (an inline countdown
+//   before each access, the collector called for sampled bursts only); `--only` reaches the plugin
+//   as PARPERF_MEM_ONLY, a file of function names.
 // functions (the default of fortran): every function's entry and exit, with gcc, g++ or gfortran
 //   -finstrument-functions (clang: -finstrument-functions-after-inlining, so that calls the
 //   optimiser inlined cost nothing), -fno-omit-frame-pointer (the hooks know a call by its frame)
@@ -43,6 +46,7 @@ struct CompilerOptions {
   std::vector<std::string> instrument;
   std::string filter;
   std::vector<std::string> only;
+  bool sampled = false;
   std::vector<std::string> arguments;
 };
 
@@ -129,16 +133,43 @@ Instrumentation parse_instrumentation(const CompilerOptions& options, Language l
         "which gfortran does not have");
   if (!options.filter.empty() && !what.functions)
     throw std::runtime_error("--filter chooses instrumented functions: it needs --instrument=functions");
+  if (options.sampled && !what.memory)
+    throw std::runtime_error(
+        "--sampled is a mode of the memory instrumentation: it needs --instrument=memory");
   if (!options.only.empty() && !what.memory)
     throw std::runtime_error(
         "--only chooses functions for memory instrumentation: it needs --instrument=memory");
   return what;
 }
 
+// The sampled mode: the pass plugin beside the libraries puts an inline countdown before every
+// load and store (compiler_plugin/sampled_access_pass.cpp); `--only` reaches it through
+// PARPERF_MEM_ONLY, a file of function names.
+void add_sampled_memory_instrumentation(std::vector<std::string>& command, const CompilerOptions& options,
+                                        const std::filesystem::path& library_directory,
+                                        std::vector<std::string>& environment, std::filesystem::path& only) {
+  const auto plugin = library_directory / "libparperf-mem-pass.so";
+  if (!std::filesystem::exists(plugin))
+    throw std::runtime_error(
+        fmt::format("--sampled needs the pass plugin {}, which is missing", plugin.string()));
+  command.push_back("-fpass-plugin=" + plugin.string());
+  if (!options.only.empty()) {
+    std::string text;
+    for (const auto& function : options.only) text += function + "\n";
+    only = create_temporary_file("parperf-only-XXXXXX.txt", text);
+    environment.push_back("PARPERF_MEM_ONLY=" + only.string());
+  }
+}
+
 void add_memory_instrumentation(std::vector<std::string>& command, const CompilerOptions& options,
-                                std::filesystem::path& allowlist) {
-  command.emplace_back("-fsanitize-coverage=func,trace-loads,trace-stores");
-  command.emplace_back("-fno-sanitize-link-runtime");
+                                const std::filesystem::path& library_directory,
+                                std::vector<std::string>& environment, std::filesystem::path& allowlist) {
+  if (options.sampled) {
+    add_sampled_memory_instrumentation(command, options, library_directory, environment, allowlist);
+  } else {
+    command.emplace_back("-fsanitize-coverage=func,trace-loads,trace-stores");
+    command.emplace_back("-fno-sanitize-link-runtime");
+  }
   if (asks_for_avx(options.arguments)) {
     fmt::print(stderr,
                "parperf: warning: AVX is enabled: clang does not instrument 32-byte vector loads and stores, "
@@ -146,7 +177,7 @@ void add_memory_instrumentation(std::vector<std::string>& command, const Compile
   } else {
     command.emplace_back("-mno-avx");
   }
-  if (!options.only.empty()) {
+  if (!options.only.empty() && !options.sampled) {
     std::string text = "src:*\n";
     for (const auto& function : options.only) text += "fun:" + function + "\n";
     allowlist = create_temporary_file("parperf-allowlist-XXXXXX.txt", text);
@@ -175,8 +206,10 @@ int compile(const CompilerOptions& options, Language language) {
   const auto library_directory = find_runtime_library().parent_path();
   std::vector<std::string> command = {compiler(language, what)};
   command.insert(command.end(), options.arguments.begin(), options.arguments.end());
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry; ++entry) environment.emplace_back(*entry);
   std::filesystem::path allowlist;
-  if (what.memory) add_memory_instrumentation(command, options, allowlist);
+  if (what.memory) add_memory_instrumentation(command, options, library_directory, environment, allowlist);
   if (what.functions) add_function_instrumentation(command, filter);
   command.emplace_back("-g");
   const bool linking = links(options.arguments);
@@ -193,8 +226,6 @@ int compile(const CompilerOptions& options, Language language) {
     }
     command.emplace_back("-pthread");
   }
-  std::vector<std::string> environment;
-  for (char** entry = environ; *entry; ++entry) environment.emplace_back(*entry);
   const auto result = run_child(command, environment, "PARPERF_COMPILER_PID");
   if (!allowlist.empty()) std::filesystem::remove(allowlist);
   if (result.exec_error != 0) {
@@ -251,6 +282,10 @@ void add_compiler(CLI::App& app, Language language) {
       ->type_name("FUNCTION")
       ->allow_extra_args(false)  // `--only f x.c`: x.c is the compiler's
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->add_flag("--sampled", options->sampled,
+                    "Memory instrumentation in bursts: an inline countdown before each load and store, "
+                    "the collector called only for the sampled bursts (clang-16 pass plugin; "
+                    "docs/locality.md); default: every access calls the collector (exact)");
   command->prefix_command();  // everything after parperf's own options is the compiler's
   command->callback([options, command, language] {
     options->arguments = command->remaining();

@@ -67,6 +67,10 @@ struct LocalityCommandOptions {
   bool program_given = false;  // the inputs came after `--`: a program and its arguments
   std::size_t max_functions = 20;
   locality::LocalityOptions engine;
+  // A program built with `parperf cc --sampled`: its bursts' length and mean gap (0: the collector's
+  // defaults), passed as PARPERF_MEM_BURST and PARPERF_MEM_GAP.
+  std::uint64_t burst = 0;
+  std::uint64_t gap = 0;
 };
 
 // Without `--`, the one input names a saved trace: a file that is not one is an error, never a
@@ -288,6 +292,8 @@ int run_and_analyse(const LocalityCommandOptions& options) {
   environment.emplace_back("PARPERF_QUIET=1");
   if (options.engine.sample_rate < 1)
     environment.push_back(fmt::format("PARPERF_MEM_SAMPLE={}", options.engine.sample_rate));
+  if (options.burst > 0) environment.push_back(fmt::format("PARPERF_MEM_BURST={}", options.burst));
+  if (options.gap > 0) environment.push_back(fmt::format("PARPERF_MEM_GAP={}", options.gap));
   if (directory)
     environment.push_back(fmt::format("PARPERF_DIR={}", std::filesystem::absolute(*directory).string()));
   ChildResult child;
@@ -388,6 +394,18 @@ void add_locality_command(CLI::App& app) {
                    "samples 512-byte blocks as it runs; a trace is sampled by word when read")
       ->check(CLI::Range(1e-6, 1.0))
       ->type_name("R");
+  command
+      ->add_option("--burst", options->burst,
+                   "For a program built with 'parperf cc --sampled': accesses per burst (default 4194304; "
+                   "the first half of each is warm-up)")
+      ->check(CLI::Range(2ull, 1ull << 30))
+      ->type_name("N");
+  command
+      ->add_option("--gap", options->gap,
+                   "For a program built with 'parperf cc --sampled': mean accesses between bursts "
+                   "(default 99 bursts' length: 1 % of the accesses recorded)")
+      ->check(CLI::Range(2ull, 1ull << 30))
+      ->type_name("N");
   command->add_option("--word-bytes", options->engine.word_bytes, "Bytes per word (default 8)")
       ->type_name("B");
   command->add_option("--window", options->engine.window, "Spatial window W in accesses (default 32)")

@@ -71,13 +71,28 @@ void put_scores(ordered& out, const LocalityScores& scores) {
 
 ordered options_json(const LocalityReport& report) {
   const LocalityOptions& o = report.options;
-  return {{"word_bytes", o.word_bytes},
-          {"window", o.window},
-          {"max_stride", o.max_stride},
-          {"log2_n", o.log2_n},
-          {"sample_rate", o.sample_rate},
-          {"presampled_rate", o.presampled_rate},
-          {"effective_sample_rate", report.effective_sample_rate}};
+  ordered out = {{"word_bytes", o.word_bytes},
+                 {"window", o.window},
+                 {"max_stride", o.max_stride},
+                 {"log2_n", o.log2_n},
+                 {"sample_rate", o.sample_rate},
+                 {"presampled_rate", o.presampled_rate},
+                 {"effective_sample_rate", report.effective_sample_rate}};
+  if (o.burst_length > 0) {
+    out["burst_length"] = o.burst_length;
+    out["mean_gap"] = o.mean_gap;
+    out["burst_warmup"] = burst_warmup(o.burst_length);
+    out["bursts"] = report.uncertainty.bursts;
+  }
+  return out;
+}
+
+// The 95 % half widths of the program's scores from the bursts; null when unknown (fewer than 2).
+ordered uncertainty_json(const BurstUncertainty& u) {
+  auto width = [](double w) { return w < 0 ? ordered(nullptr) : ordered(w); };
+  return {{"confidence", 0.95},
+          {"spatial_locality", width(u.spatial_half_width)},
+          {"temporal_locality", width(u.temporal_half_width)}};
 }
 
 // ---- reading ----
@@ -182,7 +197,7 @@ LocalityScores read_scores(const Input& in, const json& object, const std::strin
   return scores;
 }
 
-LocalityOptions read_options(const Input& in, const json& object, double& effective_rate) {
+LocalityOptions read_options(const Input& in, const json& object, LocalityReport& report) {
   constexpr std::string_view where = "options";
   in.object(object, where);
   LocalityOptions o;
@@ -194,7 +209,13 @@ LocalityOptions read_options(const Input& in, const json& object, double& effect
   // Optional: 1 (the capturer recorded every access) when absent.
   if (object.contains("presampled_rate"))
     o.presampled_rate = in.number_member(object, "presampled_rate", where);
-  effective_rate = in.number_member(object, "effective_sample_rate", where);
+  report.effective_sample_rate = in.number_member(object, "effective_sample_rate", where);
+  // Optional: only a run sampled in bursts has them.
+  if (object.contains("burst_length")) {
+    o.burst_length = in.integer_member<std::uint64_t>(object, "burst_length", where);
+    o.mean_gap = in.integer_member<std::uint64_t>(object, "mean_gap", where);
+    report.uncertainty.bursts = in.integer_member<std::uint64_t>(object, "bursts", where);
+  }
   return o;
 }
 
@@ -243,8 +264,17 @@ LocalityResult read_result(const Input& in, const json& input) {
   result.source = in.string_member(input, "source", top);
   result.command_line = in.string_member(input, "command_line", top);
   result.dropped = in.integer_member<std::uint64_t>(input, "dropped", top);
-  result.report.options =
-      read_options(in, in.member(input, "options", top), result.report.effective_sample_rate);
+  result.report.options = read_options(in, in.member(input, "options", top), result.report);
+  if (const auto u = input.find("uncertainty"); u != input.end()) {
+    constexpr std::string_view where = "uncertainty";
+    in.object(*u, where);
+    auto width = [&](std::string_view key) {
+      const json& value = in.member(*u, key, where);
+      return value.is_null() ? -1.0 : in.number_member(*u, key, where);
+    };
+    result.report.uncertainty.spatial_half_width = width("spatial_locality");
+    result.report.uncertainty.temporal_half_width = width("temporal_locality");
+  }
   result.report.program =
       read_scores(in, in.member(input, "program", top), "program", result.report.options.max_stride);
   read_functions(in, in.member(input, "functions", top), result);
@@ -269,6 +299,7 @@ nlohmann::ordered_json locality_file_json(const LocalityResult& result) {
   ordered program = ordered::object();
   put_scores(program, report.program);
   out["program"] = std::move(program);
+  if (report.options.burst_length > 0) out["uncertainty"] = uncertainty_json(report.uncertainty);
 
   ordered functions = ordered::array();
   for (const std::uint32_t id : functions_by_accesses(report)) {

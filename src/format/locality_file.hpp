@@ -3,8 +3,11 @@
 //
 // {"format": "parperf-locality", "version": 1, "source", "command_line", "dropped",
 //  "options": {"word_bytes", "window", "max_stride", "log2_n", "sample_rate", "presampled_rate",
-//              "effective_sample_rate"},
+//              "effective_sample_rate", and for bursts "burst_length", "mean_gap", "burst_warmup",
+//              "bursts"},
 //  "program": {<scores>},
+//  "uncertainty": {"confidence": 0.95, "spatial_locality", "temporal_locality"}  for bursts only:
+//              the 95 % half widths of the program's scores (null when unknown),
 //  "functions": [{"id", "function", "file", "line", "module", <scores>}...]  most word accesses first,
 //  "threads": [{"thread", <scores>}...]  by thread index,
 //  "warnings": ["..."]}
@@ -12,9 +15,10 @@
 // "store_words", "word_accesses", "footprint_words", "cold", "stride_histogram" (the strides array
 // as the engine keeps it: [same word, stride 1, ..., stride max_stride, longer or none]) and
 // "reuse_histogram": [{"bin", "min_distance", "max_distance", "count"}] for the non-empty bins only.
-// "presampled_rate" (the capturer's word sampling, 1 when it recorded everything) may be absent on
-// reading. Unknown function fields are "" (line 0). The scatter sample and the engine-internal options
-// (min_tree_capacity, scatter_points) are not stored; reading gives their defaults.
+// "presampled_rate" (the capturer's word sampling, 1 when it recorded everything), the burst keys and
+// "uncertainty" may be absent on reading (version 1 files written before bursts). Unknown function fields are
+// "" (line 0). The scatter sample and the engine-internal options (min_tree_capacity, scatter_points) are not
+// stored; reading gives their defaults.
 #pragma once
 
 #include <cstdint>

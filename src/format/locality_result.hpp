@@ -38,6 +38,12 @@ struct LocalityOptions {
   // (libparperf-mem's PARPERF_MEM_SAMPLE). Nothing more is filtered for it, but distances, counts and
   // footprints are scaled by 1 / (sample_rate * presampled_rate).
   double presampled_rate = 1.0;
+  // Above 0: the input holds bursts of burst_length consecutive accesses of each thread separated
+  // by gaps of mean_gap accesses on average (`parperf cc --sampled`). The engine scores each burst
+  // apart, after a warm-up of its first half (burst_warmup), and scales counts by the accesses made
+  // over those counted.
+  std::uint64_t burst_length = 0;
+  std::uint64_t mean_gap = 0;
   // Smallest time capacity of the reuse-distance tree (it grows to twice the live words at each
   // compaction); tests set it small to exercise compaction.
   std::size_t min_tree_capacity = std::size_t{1} << 16;
@@ -91,6 +97,19 @@ struct ScatterPoint {
   bool store = false;
 };
 
+// What the bursts of a sampled run say about the scores' accuracy: the program's score is the
+// word-weighted mean of the bursts' scores; its 95 % interval is the score +- half_width, from the
+// standard error of that mean (1.96 standard errors). Unknown (negative) with fewer than 2 bursts.
+struct BurstUncertainty {
+  std::uint64_t bursts = 0;  // bursts scored (each past its warm-up)
+  double spatial_half_width = -1;
+  double temporal_half_width = -1;
+};
+
+// The warm-up of a burst: its first half, whose accesses fill the stride window and the reuse
+// history but are not counted (their distances could reach before the burst).
+inline std::uint64_t burst_warmup(std::uint64_t burst_length) { return burst_length / 2; }
+
 // What the locality engine produces.
 struct LocalityReport {
   LocalityOptions options;
@@ -99,6 +118,7 @@ struct LocalityReport {
   std::map<std::uint32_t, LocalityScores> functions;
   std::map<std::uint16_t, LocalityScores> threads;
   std::vector<ScatterPoint> scatter;  // a uniform sample of the accesses, ordered by access_index
+  BurstUncertainty uncertainty;       // when options.burst_length > 0
 };
 
 // The ids of report.functions, most word accesses first; ties by id, so that output is reproducible

@@ -14,13 +14,14 @@ namespace parperf::format {
 inline constexpr std::array<std::uint8_t, 8> kMemoryTraceMagic = {0x89, 'P',  'P',  'M',
                                                                   '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kMemoryTraceVersionMajor = 1;
-inline constexpr std::uint16_t kMemoryTraceVersionMinor = 0;
+inline constexpr std::uint16_t kMemoryTraceVersionMinor = 1;  // 1.1: the bursts section
 
 enum class MemoryTraceSection : std::uint32_t {
   process = 1,   // one MemoryTraceProcessRecord
   modules = 2,   // MemoryModuleRecord*: the executable and libraries code addresses refer to
   accesses = 3,  // MemoryAccessRecord*, in the order each thread made them; sections may repeat
   sampling = 4,  // one MemorySamplingRecord, before any access, when the capturer sampled
+  bursts = 5,    // one MemoryBurstRecord, before any access, when the capturer recorded bursts
 };
 
 // MemoryAccessRecord::flags
@@ -51,6 +52,15 @@ struct MemorySamplingRecord {
   std::uint32_t reserved = 0;
 };
 
+// The capturer recorded bursts (`parperf cc --sampled`, runtime/memory/burst_sampling.cpp): each
+// thread's stream holds bursts of `burst_length` consecutive accesses separated by random gaps of
+// `mean_gap` skipped accesses on average. The first access of a burst has a skipped count (below)
+// above 0; the others have 0. Absent: no bursts.
+struct MemoryBurstRecord {
+  std::uint64_t burst_length = 0;
+  std::uint64_t mean_gap = 0;
+};
+
 // One load or store: the data address, its size in bytes, and the code address that made it
 // (module-relative, 0 when unknown), by which the analysis finds the function.
 struct MemoryAccessRecord {
@@ -62,7 +72,7 @@ struct MemoryAccessRecord {
   std::uint8_t flags = 0;              // kAccessStore
 };
 
-// In a sampled trace (one with a sampling section) bits 48..63 of MemoryAccessRecord::pc count the
+// In a sampled trace (one with a sampling or bursts section) bits 48..63 of MemoryAccessRecord::pc count the
 // accesses of the thread the capturer skipped since the one before (saturating at 65535), so that
 // the spatial window spans the same stretch of the thread's stream as without sampling; bits 0..47
 // are the code address (user-space code addresses have 47 bits on x86-64 and AArch64).
@@ -86,6 +96,10 @@ template <class F>
 void named_fields(MemorySamplingRecord& r, F&& f) {
   f("modulus", r.modulus), f("threshold", r.threshold), f("block_bytes", r.block_bytes),
       f("reserved", r.reserved);
+}
+template <class F>
+void named_fields(MemoryBurstRecord& r, F&& f) {
+  f("burst_length", r.burst_length), f("mean_gap", r.mean_gap);
 }
 template <class F>
 void named_fields(MemoryAccessRecord& r, F&& f) {

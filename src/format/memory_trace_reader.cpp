@@ -44,6 +44,8 @@ std::string section_name(std::uint32_t type) {
       return "accesses";
     case MemoryTraceSection::sampling:
       return "sampling";
+    case MemoryTraceSection::bursts:
+      return "bursts";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -206,6 +208,9 @@ class TraceDecoder {
         case MemoryTraceSection::sampling:
           decode_sampling(body);
           break;
+        case MemoryTraceSection::bursts:
+          decode_bursts(body);
+          break;
         default:
           return;  // a later minor version's section: checked, then skipped
       }
@@ -240,6 +245,16 @@ class TraceDecoder {
                         " bytes is not a power of two");
     visitor_.sampling(MemoryTraceSampling{static_cast<double>(r.threshold) / static_cast<double>(r.modulus),
                                           r.block_bytes});
+  }
+
+  void decode_bursts(ByteReader& body) {
+    if (++burst_sections_ > 1) throw FormatError("corrupt: a second bursts section");
+    if (accesses_seen_) throw FormatError("corrupt: the bursts section follows accesses");
+    const auto r = body.record<MemoryBurstRecord>("bursts record");
+    if (r.burst_length == 0 || r.mean_gap == 0)
+      throw FormatError("corrupt: bursts of " + std::to_string(r.burst_length) + " accesses every " +
+                        std::to_string(r.mean_gap) + " (both must be at least 1)");
+    visitor_.bursts(MemoryTraceBursts{r.burst_length, r.mean_gap});
   }
 
   void decode_modules(ByteReader& body) {
@@ -300,6 +315,7 @@ class TraceDecoder {
 
   std::istream& in_;
   int sampling_sections_ = 0;
+  int burst_sections_ = 0;
   bool accesses_seen_ = false;
   std::string name_;
   MemoryTraceVisitor& visitor_;

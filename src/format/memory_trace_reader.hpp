@@ -45,6 +45,12 @@ struct MemoryTraceSampling {
   std::uint32_t block_bytes = 0;
 };
 
+// The capturer's bursts (MemoryBurstRecord).
+struct MemoryTraceBursts {
+  std::uint64_t burst_length = 0;
+  std::uint64_t mean_gap = 0;
+};
+
 struct MemoryModule {
   std::uint32_t id = 0;
   std::string path;
@@ -60,6 +66,7 @@ class MemoryTraceVisitor {
   virtual void process(const MemoryTraceProcess& /*process*/) {}
   virtual void modules(std::span<const MemoryModule> /*modules*/) {}     // once per `modules` section
   virtual void sampling(const MemoryTraceSampling& /*sampling*/) {}      // before any access, if sampled
+  virtual void bursts(const MemoryTraceBursts& /*bursts*/) {}            // before any access, if in bursts
   virtual void accesses(std::span<const MemoryAccessRecord> batch) = 0;  // never empty
 };
 

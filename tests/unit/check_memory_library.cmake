@@ -1,5 +1,6 @@
 # Fails when the memory collector exports anything but the ten sanitizer-coverage hooks it
-# implements (__sanitizer_cov_load1..16, __sanitizer_cov_store1..16), when one of them is missing,
+# implements (__sanitizer_cov_load1..16, __sanitizer_cov_store1..16) and the sampled mode's
+# __parperf_mem_countdown and __parperf_mem_sampled, when one of them is missing,
 # or when it initialises globals dynamically (code that runs in the measured program before main).
 # Usage: cmake -DLIBRARY=<path to libparperf-mem.so> -P check_memory_library.cmake
 execute_process(COMMAND nm -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
@@ -8,6 +9,7 @@ if(NOT status EQUAL 0)
 endif()
 string(REPLACE "\n" ";" lines "${symbols}")
 set(hooks "")
+set(sampled "")
 foreach(line IN LISTS lines)
   if(NOT line MATCHES "^[0-9a-f ]* ([A-Za-z]) (.+)$")
     continue()
@@ -15,6 +17,8 @@ foreach(line IN LISTS lines)
   set(name "${CMAKE_MATCH_2}")
   if(name MATCHES "^__sanitizer_cov_(load|store)(1|2|4|8|16)$")
     list(APPEND hooks "${name}")
+  elseif(name MATCHES "^__parperf_mem_(countdown|sampled)$")
+    list(APPEND sampled "${name}")
   elseif(NOT name MATCHES "^(_init|_fini|__bss_start|_edata|_end|__tsan.*|__asan.*|__ubsan.*)$")
     message(FATAL_ERROR "libparperf-mem.so exports '${name}', which is no sanitizer-coverage hook")
   endif()
@@ -27,4 +31,8 @@ execute_process(COMMAND nm ${LIBRARY} OUTPUT_VARIABLE all_symbols RESULT_VARIABL
 if(status EQUAL 0 AND all_symbols MATCHES "_GLOBAL__sub_I_([A-Za-z0-9_.]+)")
   message(FATAL_ERROR "libparperf-mem.so initialises globals dynamically in ${CMAKE_MATCH_1}")
 endif()
-message(STATUS "libparperf-mem.so exports the 10 load/store hooks and nothing else")
+list(LENGTH sampled sampled_count)
+if(NOT sampled_count EQUAL 2)
+  message(FATAL_ERROR "libparperf-mem.so lacks the sampled mode's countdown or slow path: it defines ${sampled}")
+endif()
+message(STATUS "libparperf-mem.so exports the 10 load/store hooks, the sampled mode's countdown and slow path, and nothing else")

@@ -3,6 +3,7 @@
 # the engine's data structures against naive ones.
 parperf_add_unit_test(locality_test
   SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/burst_uncertainty_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_spatial_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_temporal_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_reuse_distance_test.cpp

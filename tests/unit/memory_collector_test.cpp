@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -216,6 +217,74 @@ TEST(MemoryCollector, UnwritableTraceLeavesTheProgramRunning) {
   int status = 0;
   waitpid(child, &status, 0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 7) << status;
+}
+
+// The sampled mode (`parperf cc --sampled`), driven as its instrumented code drives it: each thread
+// decrements its own __parperf_mem_countdown (the library's thread-local, found per thread by dlsym)
+// before every access and calls __parperf_mem_sampled when it reaches 0.
+TEST(MemoryCollector, SampledModeRecordsEachThreadsBurstsOfConsecutiveAccesses) {
+  constexpr std::uint64_t kBurst = 1000, kGap = 9000;
+  ScratchFile trace;
+  using SlowPath = void (*)(void*, std::uint32_t);
+  void* library = dlopen(PARPERF_MEMORY_COLLECTOR, RTLD_NOW);
+  ASSERT_NE(library, nullptr) << dlerror();
+  const auto sampled = reinterpret_cast<SlowPath>(dlsym(library, "__parperf_mem_sampled"));
+  ASSERT_NE(sampled, nullptr) << dlerror();
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("PARPERF_MEM_TRACE", trace.path().c_str(), 1);
+    setenv("PARPERF_QUIET", "1", 1);
+    setenv("PARPERF_MEM_BURST", std::to_string(kBurst).c_str(), 1);
+    setenv("PARPERF_MEM_GAP", std::to_string(kGap).c_str(), 1);
+    static std::vector<std::uint64_t> arrays[kThreads];
+    for (auto& array : arrays) array.assign(kAccesses, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([t, library, sampled] {
+        auto* countdown = static_cast<std::uint32_t*>(dlsym(library, "__parperf_mem_countdown"));
+        for (std::uint64_t i = 0; i < kAccesses; ++i)
+          if (--*countdown == 0) sampled(&arrays[t][i], 8);
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  CollectedTrace collected;
+  format::read_memory_trace(trace.path(), collected);
+  ASSERT_EQ(collected.burst_sections.size(), 1u) << "the trace does not say it holds bursts";
+  EXPECT_EQ(collected.burst_sections[0].burst_length, kBurst);
+  EXPECT_EQ(collected.burst_sections[0].mean_gap, kGap);
+  std::map<std::uint16_t, std::vector<format::MemoryAccessRecord>> by_thread;
+  for (const auto& access : collected.accesses_seen) by_thread[access.thread].push_back(access);
+  ASSERT_EQ(by_thread.size(), static_cast<std::size_t>(kThreads)) << "every thread has bursts";
+  for (const auto& [thread, accesses] : by_thread) {
+    std::vector<std::uint64_t> bursts;  // lengths
+    std::uint64_t covered = 0;          // recorded and skipped
+    for (std::size_t i = 0; i < accesses.size(); ++i) {
+      const std::uint64_t skipped = format::skipped_before(accesses[i]);
+      covered += 1 + skipped;
+      if (i == 0 || skipped > 0) {
+        bursts.push_back(0);
+      } else {
+        // Within a burst the thread's accesses are consecutive: the next element each time.
+        ASSERT_EQ(accesses[i].address, accesses[i - 1].address + 8) << "thread " << thread << " record " << i;
+      }
+      ++bursts.back();
+      if (i > 0 && skipped > 0) {
+        // The gap skipped exactly the accesses between the two records.
+        ASSERT_EQ((accesses[i].address - accesses[i - 1].address) / 8, skipped + 1) << "thread " << thread;
+        ASSERT_LE(skipped + 1, 2 * kGap) << "a gap longer than twice its mean";
+      }
+    }
+    for (std::size_t b = 0; b + 1 < bursts.size(); ++b)
+      ASSERT_EQ(bursts[b], kBurst) << "thread " << thread << " burst " << b << " of " << bursts.size();
+    // Up to the last record, every access is accounted for; after it, at most one period.
+    EXPECT_LE(covered, kAccesses);
+    EXPECT_GE(covered + kBurst + 2 * kGap, kAccesses) << "thread " << thread;
+  }
 }
 
 }  // namespace

@@ -217,6 +217,7 @@ TEST(MemoryTraceFormat, AnotherMajorVersionIsRefused) {
   format::RecordWriter<format::MemorySink> w(sink);
   auto header = format::memory_trace_header();
   header.version_major = 2;
+  header.version_minor = 0;
   w.file_header(header);
   w.finish();
   EXPECT_NE(error_of(sink.bytes()).find("memory trace version 2.0 is not supported"), std::string::npos)
@@ -327,6 +328,50 @@ TEST(MemoryTraceFormat, BadSamplingIsNamed) {
     process_section(w);
   }));
   EXPECT_NE(twice.find("a second sampling section"), std::string::npos) << twice;
+}
+
+void bursts_section(format::RecordWriter<format::MemorySink>& w, std::uint64_t burst, std::uint64_t gap) {
+  w.begin_section(static_cast<std::uint32_t>(MemoryTraceSection::bursts));
+  w.record(format::MemoryBurstRecord{burst, gap});
+  w.end_section();
+}
+
+// The sampled mode's bursts: their length and mean gap before the accesses; a burst's first access
+// carries the gap before it.
+TEST(MemoryTraceFormat, BurstsSectionGivesTheBurstsAndGap) {
+  MemoryAccessRecord first = access(0x10, 0, 8, false, format::kNoModule, 0x401000);
+  first.pc |= std::uint64_t{9000} << format::kSkippedShift;
+  const auto trace = read_bytes(craft([&](auto& w) {
+    bursts_section(w, 1000, 9000);
+    accesses_section(w, first);
+    process_section(w);
+  }));
+  EXPECT_EQ(trace.order, "BAP");
+  ASSERT_EQ(trace.burst_sections.size(), 1u);
+  EXPECT_EQ(trace.burst_sections[0].burst_length, 1000u);
+  EXPECT_EQ(trace.burst_sections[0].mean_gap, 9000u);
+  ASSERT_EQ(trace.accesses_seen.size(), 1u);
+  EXPECT_EQ(format::skipped_before(trace.accesses_seen[0]), 9000u);
+}
+
+TEST(MemoryTraceFormat, BadBurstsAreNamed) {
+  const auto late = error_of(craft([](auto& w) {
+    accesses_section(w, access(0x10, 0, 4, false));
+    bursts_section(w, 1000, 9000);
+    process_section(w);
+  }));
+  EXPECT_NE(late.find("the bursts section follows accesses"), std::string::npos) << late;
+  const auto zero = error_of(craft([](auto& w) {
+    bursts_section(w, 0, 9000);
+    process_section(w);
+  }));
+  EXPECT_NE(zero.find("bursts of 0 accesses every 9000"), std::string::npos) << zero;
+  const auto twice = error_of(craft([](auto& w) {
+    bursts_section(w, 1000, 9000);
+    bursts_section(w, 1000, 9000);
+    process_section(w);
+  }));
+  EXPECT_NE(twice.find("a second bursts section"), std::string::npos) << twice;
 }
 
 TEST(MemoryTraceFormat, WriterRefusesWhatTheReaderWould) {

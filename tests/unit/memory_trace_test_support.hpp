@@ -45,6 +45,10 @@ struct CollectedTrace : format::MemoryTraceVisitor {
     samplings.push_back(s);
     order.push_back('S');
   }
+  void bursts(const format::MemoryTraceBursts& b) override {
+    burst_sections.push_back(b);
+    order.push_back('B');
+  }
   void accesses(std::span<const format::MemoryAccessRecord> batch) override {
     accesses_seen.insert(accesses_seen.end(), batch.begin(), batch.end());
     ++batches;
@@ -53,10 +57,11 @@ struct CollectedTrace : format::MemoryTraceVisitor {
 
   std::vector<format::MemoryTraceProcess> processes;
   std::vector<format::MemoryTraceSampling> samplings;
+  std::vector<format::MemoryTraceBursts> burst_sections;
   std::vector<format::MemoryModule> all_modules;
   std::vector<format::MemoryAccessRecord> accesses_seen;
   int batches = 0;
-  std::string order;  // P, M, S, A per callback, in file order
+  std::string order;  // P, M, S, B, A per callback, in file order
 };
 
 }  // namespace parperf::test

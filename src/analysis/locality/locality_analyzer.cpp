@@ -1,5 +1,6 @@
 #include "analysis/locality/locality_analyzer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -16,6 +17,11 @@ struct LocalityAnalyzer::ThreadState {
   StrideWindow window;
   ReuseDistanceTracker reuse;
   RawCounts counts;  // raw (sampled) counts
+  // Bursts: the position in the current burst, the counts when it began, and the largest footprint
+  // of a burst so far (the reuse history starts anew with each).
+  std::uint64_t burst_position = 0;
+  RawCounts burst_start{0};
+  std::size_t footprint = 0;
 };
 
 struct LocalityAnalyzer::FunctionState {
@@ -37,6 +43,8 @@ const LocalityOptions& validated(const LocalityOptions& options) {
     throw std::invalid_argument("locality: sample_rate must be in (0, 1]");
   if (!(options.presampled_rate > 0 && options.presampled_rate <= 1))
     throw std::invalid_argument("locality: presampled_rate must be in (0, 1]");
+  if (options.burst_length == 1 || (options.burst_length > 0 && options.mean_gap == 0))
+    throw std::invalid_argument("locality: bursts need a burst_length >= 2 and a mean_gap >= 1");
   return options;
 }
 
@@ -46,7 +54,14 @@ LocalityAnalyzer::LocalityAnalyzer(const LocalityOptions& options)
     : options_(validated(options)),
       word_shift_(static_cast<unsigned>(std::countr_zero(options.word_bytes))),
       sampler_(options.sample_rate),
-      scale_rate_(sampler_.rate() * options.presampled_rate),
+      distance_rate_(sampler_.rate() * options.presampled_rate),
+      scale_rate_(
+          options.burst_length == 0
+              ? distance_rate_
+              : distance_rate_ *
+                    static_cast<double>(options.burst_length - format::burst_warmup(options.burst_length)) /
+                    static_cast<double>(options.burst_length + options.mean_gap)),
+      warmup_(options.burst_length == 0 ? 0 : format::burst_warmup(options.burst_length)),
       scatter_(options.scatter_points) {}
 
 LocalityAnalyzer::~LocalityAnalyzer() = default;
@@ -62,6 +77,7 @@ inline LocalityAnalyzer::ThreadState& LocalityAnalyzer::thread_state(std::uint16
 LocalityAnalyzer::ThreadState& LocalityAnalyzer::new_thread_state(std::uint16_t thread) {
   if (thread >= threads_.size()) threads_.resize(std::size_t{thread} + 1);
   threads_[thread] = std::make_unique<ThreadState>(options_);
+  threads_[thread]->burst_start = threads_[thread]->counts;
   return *threads_[thread];
 }
 
@@ -87,14 +103,29 @@ void LocalityAnalyzer::add(const Access& access) { add(access, sampled(access.ad
 inline void LocalityAnalyzer::add(const Access& access, bool first_sampled) {
   scatter_.offer({accesses_++, access.address, access.function, access.thread, access.store});
   ThreadState& thread = thread_state(access.thread);
-  if (access.skipped_before != 0) thread.window.skip(access.skipped_before);
+  if (access.skipped_before != 0) {
+    if (warmup_ != 0) {
+      begin_burst(thread);
+    } else {
+      thread.window.skip(access.skipped_before);
+    }
+  }
+  // In a burst's warm-up the words only fill the window and the history.
+  bool warming = false;
+  if (warmup_ != 0) {
+    warming = thread.burst_position++ < warmup_;
+    counted_accesses_ += warming ? 0 : 1;
+    // The thread's accesses, for the counts' scale: a saturated skipped count stands for the mean gap.
+    const std::uint64_t skipped = access.skipped_before;
+    made_accesses_ += 1 + (skipped == 0xffff ? std::max<std::uint64_t>(skipped, options_.mean_gap) : skipped);
+  }
   const std::uint64_t first = access.address >> word_shift_;
   const std::uint32_t words =
       access.size <= options_.word_bytes ? 1 : (access.size + options_.word_bytes - 1) >> word_shift_;
   for (std::uint32_t k = 0; k < words; ++k) {
     const std::uint64_t word = first + k;
     if (k == 0 ? first_sampled : sampled(word)) {
-      record_word(thread, access, word, k == 0);
+      record_word(thread, access, word, k == 0, !warming);
     } else {
       thread.window.push(word);  // unsampled words are still neighbours of sampled ones
     }
@@ -121,7 +152,7 @@ void LocalityAnalyzer::add(std::span<const Access> accesses) {
 }
 
 void LocalityAnalyzer::record_word(ThreadState& thread, const Access& access, std::uint64_t word,
-                                   bool first_word) {
+                                   bool first_word, bool counted) {
   const std::size_t longer = options_.max_stride + 1;  // the slot of every longer stride
   const auto stride_slot = static_cast<std::size_t>(thread.window.nearest(word, longer));
   thread.window.push(word);
@@ -136,19 +167,47 @@ void LocalityAnalyzer::record_word(ThreadState& thread, const Access& access, st
   std::size_t reuse_slot = RawCounts::kColdBin;
   if (!cold) {
     const std::uint64_t distance =
-        scale_rate_ == 1.0
+        distance_rate_ == 1.0
             ? reuse.distance
-            : static_cast<std::uint64_t>(std::llround(static_cast<double>(reuse.distance) / scale_rate_));
+            : static_cast<std::uint64_t>(std::llround(static_cast<double>(reuse.distance) / distance_rate_));
     reuse_slot = reuse_bin(distance);
   }
+  if (!counted) [[unlikely]]
+    return;  // a burst's warm-up: it fills the window, the history and the footprints only
   thread.counts.record(stride_slot, reuse_slot, access.store, first_word);
   function.counts.record(stride_slot, reuse_slot, access.store, first_word);
+}
+
+void LocalityAnalyzer::end_burst(ThreadState& thread) {
+  const RawCounts& now = thread.counts;
+  const RawCounts& before = thread.burst_start;
+  const std::uint64_t words = now.words[0] + now.words[1] - before.words[0] - before.words[1];
+  if (words > 0) {
+    std::vector<std::uint64_t> strides(now.strides.size());
+    for (std::size_t i = 0; i < strides.size(); ++i) strides[i] = now.strides[i] - before.strides[i];
+    std::array<std::uint64_t, kReuseBins> reuse{};
+    for (std::size_t b = 0; b < kReuseBins; ++b) reuse[b] = now.reuse[b] - before.reuse[b];
+    burst_scores_.push_back(
+        {spatial_locality(strides, words), temporal_locality(reuse, words, options_.log2_n), words});
+  }
+  thread.burst_start = now;
+  thread.footprint = std::max(thread.footprint, thread.reuse.distinct_words());
+}
+
+void LocalityAnalyzer::begin_burst(ThreadState& thread) {
+  end_burst(thread);
+  thread.window = StrideWindow(options_.window);
+  thread.reuse = ReuseDistanceTracker(options_.min_tree_capacity);
+  thread.burst_position = 0;
 }
 
 LocalityHistograms LocalityAnalyzer::scaled(const LocalityHistograms& raw, std::uint64_t footprint) const {
   LocalityHistograms result = raw;
   result.footprint_words = footprint;
   if (scale_rate_ == 1.0) return result;
+  // A burst's footprint is what it touched: only the word sampling scales it.
+  result.footprint_words =
+      static_cast<std::uint64_t>(std::llround(static_cast<double>(footprint) / distance_rate_ * scale_rate_));
   const double scale = 1 / scale_rate_;
   auto up = [scale](std::uint64_t& count) {
     count = static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * scale));
@@ -169,17 +228,22 @@ LocalityReport LocalityAnalyzer::finish() {
   footprint_inserts_.flush();
   LocalityReport report;
   report.options = options_;
+  if (warmup_ != 0 && counted_accesses_ > 0)
+    scale_rate_ =
+        distance_rate_ * static_cast<double>(counted_accesses_) / static_cast<double>(made_accesses_);
   report.effective_sample_rate = scale_rate_;
   LocalityHistograms program;
   program.strides.assign(options_.max_stride + 2, 0);
   for (std::size_t t = 0; t < threads_.size(); ++t) {
     if (!threads_[t]) continue;
-    const ThreadState& thread = *threads_[t];
+    ThreadState& thread = *threads_[t];
+    if (warmup_ != 0) end_burst(thread);
     const LocalityHistograms counts = thread.counts.histograms();
     program += counts;
-    report.threads[static_cast<std::uint16_t>(t)] =
-        score(scaled(counts, thread.reuse.distinct_words()), options_.log2_n);
+    const std::size_t footprint = std::max(thread.footprint, thread.reuse.distinct_words());
+    report.threads[static_cast<std::uint16_t>(t)] = score(scaled(counts, footprint), options_.log2_n);
   }
+  if (warmup_ != 0) report.uncertainty = burst_uncertainty(burst_scores_);
   for (const auto& [id, function] : functions_)
     report.functions[id] =
         score(scaled(function.counts.histograms(), function.words.size()), options_.log2_n);

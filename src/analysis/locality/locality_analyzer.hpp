@@ -6,6 +6,14 @@
 // (temporal), then the counts of the thread and of the function. With sample_rate < 1 only words
 // chosen by the SHARDS hash go through the trackers and counts (the window still sees every word,
 // since strides need the unsampled neighbours); finish() scales counts and footprints by 1/R.
+//
+// Bursts (options.burst_length > 0, `parperf cc --sampled`): an access with a skipped count begins a
+// new burst of its thread. Nothing is carried across the gap: the thread's window and reuse history
+// start empty, the burst's first half (burst_warmup) only fills them, and its second half is counted,
+// with strides and reuse distances exact within the burst. A thread's first access begins its first
+// burst too. Distances longer than the warm-up's
+// history are not seen (they count as cold), which is why the warm-up must span more accesses than
+// the reuse times that matter (docs/locality.md). Each burst is scored apart for the uncertainty.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +23,7 @@
 #include <vector>
 
 #include "analysis/locality/access.hpp"
+#include "analysis/locality/burst_uncertainty.hpp"
 #include "analysis/locality/deferred_inserts.hpp"
 #include "analysis/locality/locality_options.hpp"
 #include "analysis/locality/locality_report.hpp"
@@ -54,13 +63,24 @@ class LocalityAnalyzer {
   ThreadState& new_thread_state(std::uint16_t thread);
   FunctionState& function_state(std::uint32_t function);
   FunctionState& switch_function(std::uint32_t function);
-  void record_word(ThreadState& thread, const Access& access, std::uint64_t word, bool first_word);
+  // counted: false in a burst's warm-up, which updates everything but the counts.
+  void record_word(ThreadState& thread, const Access& access, std::uint64_t word, bool first_word,
+                   bool counted);
   LocalityHistograms scaled(const LocalityHistograms& raw, std::uint64_t footprint) const;
+  void begin_burst(ThreadState& thread);
+  void end_burst(ThreadState& thread);
 
   LocalityOptions options_;
   unsigned word_shift_;
   ShardsSampler sampler_;
-  double scale_rate_;  // the sampler's rate times the capturer's: counts are scaled by its inverse
+  double distance_rate_;  // the sampler's rate times the capturer's: distances are scaled by its inverse
+  double scale_rate_;     // that times the bursts' counted share: counts are scaled by its inverse
+  std::uint64_t warmup_;  // accesses at the start of each burst that are not counted
+  // Bursts: the accesses counted, and those the threads made (recorded and skipped), whose ratio is
+  // the counted share.
+  std::uint64_t counted_accesses_ = 0;
+  std::uint64_t made_accesses_ = 0;
+  std::vector<BurstScore> burst_scores_;
   std::vector<std::unique_ptr<ThreadState>> threads_;  // indexed by thread
   std::unordered_map<std::uint32_t, FunctionState> functions_;
   FunctionState* last_function_ = nullptr;  // accesses of one function come in runs

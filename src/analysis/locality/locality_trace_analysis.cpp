@@ -18,6 +18,13 @@ void LocalityTraceAnalysis::sampling(const format::MemoryTraceSampling& sampling
   analyzer_.emplace(options_);
 }
 
+void LocalityTraceAnalysis::bursts(const format::MemoryTraceBursts& bursts) {
+  // Before any access too: each thread's stream is bursts to score apart.
+  options_.burst_length = bursts.burst_length;
+  options_.mean_gap = bursts.mean_gap;
+  analyzer_.emplace(options_);
+}
+
 void LocalityTraceAnalysis::read(std::istream& in, std::string_view name) {
   try {
     format::read_memory_trace(in, name, *this);

@@ -32,6 +32,7 @@ class LocalityTraceAnalysis final : public format::MemoryTraceVisitor {
 
   void process(const format::MemoryTraceProcess& process) override;
   void sampling(const format::MemoryTraceSampling& sampling) override;
+  void bursts(const format::MemoryTraceBursts& bursts) override;
   void modules(std::span<const format::MemoryModule> modules) override;
   void accesses(std::span<const format::MemoryAccessRecord> batch) override;
 

@@ -44,6 +44,14 @@ std::string footprint_text(std::uint64_t words, std::uint32_t word_bytes) {
   return fmt::format("{} words ({})", format_exact_count(words), format_bytes(words * word_bytes));
 }
 
+// Beyond this 95 % half width a sampled score is too uncertain to read at two decimals.
+constexpr double kWideUncertainty = 0.05;
+
+std::string uncertainty_text(double half_width) {
+  if (half_width < 0) return " +- ? (95 %: too few bursts to tell)";
+  return fmt::format(" +- {:.3f} (95 %)", half_width);
+}
+
 void render_header(Out out, const format::LocalityResult& result) {
   const format::LocalityReport& report = result.report;
   const format::LocalityOptions& o = report.options;
@@ -53,7 +61,14 @@ void render_header(Out out, const format::LocalityResult& result) {
   fmt::format_to(out, "  options   word {} B, stride window {}, strides 1..{}, N = 2^{} = {} words\n",
                  o.word_bytes, o.window, o.max_stride, o.log2_n,
                  power_of_two_label(std::min<std::uint32_t>(o.log2_n, 64)));
-  if (o.sample_rate >= 1 && o.presampled_rate >= 1) {
+  if (o.burst_length > 0) {
+    fmt::format_to(out,
+                   "  sampling  {} bursts of {} accesses per thread (the first {} of each are warm-up, "
+                   "not counted), one every {} accesses on average: counts are estimates "
+                   "scaled by 1/{:.6g}\n",
+                   report.uncertainty.bursts, o.burst_length, format::burst_warmup(o.burst_length),
+                   o.burst_length + o.mean_gap, report.effective_sample_rate);
+  } else if (o.sample_rate >= 1 && o.presampled_rate >= 1) {
     fmt::format_to(out, "  sampling  none (exact)\n");
   } else {
     // Two samplings may combine: the capturer's (presampled) and the engine's SHARDS.
@@ -77,8 +92,12 @@ void render_program(Out out, const format::LocalityResult& result) {
   const LocalityScores& p = result.report.program;
   const LocalityHistograms& h = p.histograms;
   fmt::format_to(out, "\nprogram\n");
-  fmt::format_to(out, "  spatial locality (SL)    {}\n", format_score(p.spatial));
-  fmt::format_to(out, "  temporal locality (TL)   {}\n", format_score(p.temporal));
+  const format::BurstUncertainty& u = result.report.uncertainty;
+  const bool bursts = result.report.options.burst_length > 0;
+  fmt::format_to(out, "  spatial locality (SL)    {}{}\n", format_score(p.spatial),
+                 bursts ? uncertainty_text(u.spatial_half_width) : "");
+  fmt::format_to(out, "  temporal locality (TL)   {}{}\n", format_score(p.temporal),
+                 bursts ? uncertainty_text(u.temporal_half_width) : "");
   fmt::format_to(out, "  loads                    {} ({} words)\n", format_exact_count(h.load_accesses),
                  format_exact_count(h.load_words));
   fmt::format_to(out, "  stores                   {} ({} words)\n", format_exact_count(h.store_accesses),
@@ -87,6 +106,13 @@ void render_program(Out out, const format::LocalityResult& result) {
                  footprint_text(h.footprint_words, result.report.options.word_bytes));
   fmt::format_to(out, "  first accesses (cold)    {} ({} of word accesses)\n", format_exact_count(h.cold),
                  format_share(share(h.cold, h.word_accesses)));
+  if (bursts && !(u.spatial_half_width >= 0 && u.spatial_half_width <= kWideUncertainty &&
+                  u.temporal_half_width >= 0 && u.temporal_half_width <= kWideUncertainty))
+    fmt::format_to(
+        out,
+        "  note: {} bursts leave the scores uncertain by more than {:g}: run longer, or build with "
+        "`parperf cc` without --sampled for the exact scores\n",
+        u.bursts, kWideUncertainty);
 }
 
 void render_functions(Out out, const format::LocalityResult& result, std::size_t max_functions) {

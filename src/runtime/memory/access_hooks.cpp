@@ -5,25 +5,13 @@
 // The hooks run billions of times, so their common path is kept frameless: it only reads the
 // thread's buffer and writes one record, and every rare case (the thread's first access, a full
 // buffer) is a tail call, so the compiler saves no registers and sets up no stack frame.
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "runtime/memory/sampling.hpp"
 #include "runtime/memory/trace_buffer.hpp"
 
 namespace parperf::memory {
 namespace {
-
-// The record's last 8 bytes (module, thread, size, flags) as one store: module 0 (resolved when
-// the buffer is written), then the thread, the size and the flags.
-inline std::uint64_t record_tail(std::uint16_t thread, std::uint8_t size, std::uint8_t flags) noexcept {
-  return (std::uint64_t{thread} << 32) | (std::uint64_t{size} << 48) | (std::uint64_t{flags} << 56);
-}
-static_assert(offsetof(format::MemoryAccessRecord, module) == 16 &&
-              offsetof(format::MemoryAccessRecord, thread) == 20 &&
-              offsetof(format::MemoryAccessRecord, size) == 22 &&
-              offsetof(format::MemoryAccessRecord, flags) == 23 && sizeof(format::MemoryAccessRecord) == 24);
 
 inline void record_into(ThreadBuffer& buffer, const void* address, std::uint8_t size, std::uint8_t flags,
                         const void* pc) noexcept {
@@ -33,14 +21,7 @@ inline void record_into(ThreadBuffer& buffer, const void* address, std::uint8_t 
     ++buffer.skipped;
     return;
   }
-  format::MemoryAccessRecord& r = buffer.records[buffer.used];
-  r.address = reinterpret_cast<std::uintptr_t>(address);
-  const std::uint64_t skipped = buffer.skipped < 0xffffu ? buffer.skipped : 0xffffu;
-  buffer.skipped = 0;
-  r.pc = reinterpret_cast<std::uintptr_t>(pc) | (skipped << format::kSkippedShift);
-  const std::uint64_t tail = record_tail(buffer.thread, size, flags);
-  std::memcpy(&r.module, &tail, sizeof tail);
-  if (__builtin_expect(++buffer.used == ThreadBuffer::kCapacity, 0)) flush_buffer(buffer);
+  append_access(buffer, address, size, flags, pc);
 }
 
 // The thread's first access: makes its buffer (which reads the sampling setting) and records.

@@ -25,7 +25,18 @@ inline bool sampled_out(std::uintptr_t address, std::uint32_t threshold) noexcep
   return static_cast<std::uint32_t>((block * 0x9e3779b97f4a7c15ull) >> 40) >= threshold;
 }
 
-// Reads PARPERF_MEM_SAMPLE (a rate in (0, 1]; anything else is said on stderr and ignored).
+// Burst sampling, for programs built by `parperf cc --sampled` (burst_sampling.cpp): every thread
+// records bursts of g_burst_length consecutive accesses, separated by random gaps of g_mean_gap
+// accesses on average. PARPERF_MEM_BURST (at least 1) and PARPERF_MEM_GAP (at least 2) set them.
+inline constexpr std::uint32_t kDefaultBurstLength = 1u << 22;
+inline constexpr std::uint32_t kDefaultMeanGap = 99u << 22;  // 1 % of the accesses
+extern std::atomic<std::uint32_t> g_burst_length;
+extern std::atomic<std::uint32_t> g_mean_gap;
+// Set by the burst sampler's first thread, before its first record: the trace says it holds bursts.
+extern std::atomic<bool> g_burst_sampling;
+
+// Reads PARPERF_MEM_SAMPLE (a rate in (0, 1]), PARPERF_MEM_BURST and PARPERF_MEM_GAP (counts of
+// accesses); a setting that is none of these is said on stderr and ignored.
 void configure_sampling() noexcept;
 
 }  // namespace parperf::memory

@@ -175,6 +175,14 @@ bool open_trace() {
     g_writer->record(sampling);
     g_writer->end_section();
   }
+  if (g_burst_sampling.load(std::memory_order_relaxed)) {
+    format::MemoryBurstRecord bursts;
+    bursts.burst_length = g_burst_length.load(std::memory_order_relaxed);
+    bursts.mean_gap = g_mean_gap.load(std::memory_order_relaxed);
+    g_writer->begin_section(static_cast<std::uint32_t>(format::MemoryTraceSection::bursts));
+    g_writer->record(bursts);
+    g_writer->end_section();
+  }
   dl_iterate_phdr(collect_module, nullptr);
   write_modules(0);
   return true;
