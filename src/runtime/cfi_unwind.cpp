@@ -417,7 +417,10 @@ __attribute__((no_sanitize("address"))) bool read_stack(std::uintptr_t address, 
 
 }  // namespace
 
-UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept {
+namespace {
+
+// make_recipe's rules, without what is derived from them.
+UnwindRecipe recipe_rules(const UnwindTables& tables, std::uintptr_t pc) {
   UnwindRecipe recipe;
   recipe.pc = pc;
   const std::uintptr_t fde = tables.eh_frame_hdr ? find_fde(tables, pc) : 0;
@@ -457,6 +460,15 @@ UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept
   }
   if (row.rule[UnwindRegisters::kPc].how != How::at_cfa) recipe.plain = false;
   recipe.outcome = CfiStep::stepped;
+  return recipe;
+}
+
+}  // namespace
+
+UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept {
+  UnwindRecipe recipe = recipe_rules(tables, pc);
+  recipe.follows_sp_and_fp = recipe_follows_sp_and_fp(recipe);
+  recipe.keeps_fp = recipe_keeps_fp(recipe);
   return recipe;
 }
 

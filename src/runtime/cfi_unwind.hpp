@@ -63,6 +63,10 @@ struct UnwindRecipe {
   std::uint8_t saved_count = 0;
   std::uint8_t saved_register[kKept] = {};
   std::int16_t saved_offset[kKept] = {};
+  // For the walk's memo (walk_memo.hpp), worked out with the rest: recipe_follows_sp_and_fp and
+  // recipe_keeps_fp of this recipe.
+  bool follows_sp_and_fp = true;
+  bool keeps_fp = false;
 };
 
 // One thread's recipes by code address (direct-mapped), in its private memory: only its own handler

@@ -203,7 +203,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
           recipe = &made;
         }
       }
-      if (recipe) follows_sp_and_fp = recipe_follows_sp_and_fp(*recipe);
+      if (recipe) follows_sp_and_fp = recipe->follows_sp_and_fp;
       const CfiStep step = recipe ? apply_recipe(*recipe, u, low, stack.high, &reads) : CfiStep::no_entry;
       if (step == CfiStep::outermost) {
         recorder.stepped(reads, follows_sp_and_fp, false, false);
@@ -212,7 +212,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
       }
       if (step == CfiStep::stepped) {
         recorder.stepped(reads, follows_sp_and_fp, recipe->cfa_register == UnwindRegisters::kFp,
-                         recipe_keeps_fp(*recipe));
+                         recipe->keeps_fp);
         // The caller is kept only when it returns into code: a kept recipe says so at once.
         const std::uintptr_t caller = u.value[UnwindRegisters::kPc];
         caller_recipe = cached_recipe(cache, generation, caller - 1);

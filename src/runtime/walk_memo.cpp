@@ -19,43 +19,11 @@ WalkRecorder::WalkRecorder(WalkMemo* memo, std::uint32_t generation, std::uint32
   if (last_) candidate_ = std::max<std::uint32_t>(1, last_->reusable_from);
 }
 
-void WalkRecorder::enter(std::uint32_t index, const UnwindRegisters& r) noexcept {
-  if (!memo_ || index >= WalkMemo::kFrames) return;
-  current_ = index;
-  WalkMemo::Frame& f = next_->frame[index];
-  f.pc = r.value[UnwindRegisters::kPc];
-  f.sp = r.has(UnwindRegisters::kSp) ? r.value[UnwindRegisters::kSp] : 0;
-  f.fp_known = r.has(UnwindRegisters::kFp);
-  f.fp = f.fp_known ? r.value[UnwindRegisters::kFp] : 0;
-  f.reusable = f.uses_fp = f.keeps_fp = false;
-  f.read_count = f.read_fp_only = 0;
-}
-
-void WalkRecorder::stepped(const StepReads& reads, bool follows_sp_and_fp, bool uses_fp,
-                           bool keeps_fp) noexcept {
-  if (!memo_ || current_ >= WalkMemo::kFrames) return;
-  WalkMemo::Frame& f = next_->frame[current_];
-  // A word below the frame's stack pointer may lie below a later walk's too, outside its stack.
-  bool above = f.sp != 0;
-  for (std::uint8_t i = 0; i < reads.count; ++i) {
-    f.read_at[i] = reads.at[i];
-    f.read_value[i] = reads.value[i];
-    above = above && reads.at[i] >= f.sp;
-  }
-  f.read_count = reads.count;
-  f.read_fp_only = reads.fp_only;
-  f.reusable = follows_sp_and_fp && reads.complete && above;
-  f.uses_fp = uses_fp;
-  f.keeps_fp = keeps_fp;
-}
-
 // Reads the thread's stack, its frames' unused slots included (AddressSanitizer's redzones).
-__attribute__((no_sanitize("address"))) bool WalkRecorder::reuse(std::uint32_t index,
-                                                                 const UnwindRegisters& r,
-                                                                 std::uintptr_t* frames,
-                                                                 std::uint32_t capacity, std::uint32_t& count,
-                                                                 bool& whole) noexcept {
-  if (!last_ || index == 0 || index >= WalkMemo::kFrames || !r.has(UnwindRegisters::kSp)) return false;
+__attribute__((no_sanitize("address"))) bool WalkRecorder::copy_from_last(
+    std::uint32_t index, const UnwindRegisters& r, std::uintptr_t* frames, std::uint32_t capacity,
+    std::uint32_t& count, bool& whole) noexcept {
+  if (index >= WalkMemo::kFrames || !r.has(UnwindRegisters::kSp)) return false;
   const WalkMemo::Frame* before = last_->frame;
   const std::uint32_t end = last_->count;
   // Stack pointers climb along a walk: the last walk's frame at this one's, if any, is found by

@@ -85,12 +85,17 @@ class WalkRecorder {
   // more than `capacity` in all), and the new walk's count and wholeness are returned through them
   // (the walk is over: finish it so).
   bool reuse(std::uint32_t index, const UnwindRegisters& r, std::uintptr_t* frames, std::uint32_t capacity,
-             std::uint32_t& count, bool& whole) noexcept;
+             std::uint32_t& count, bool& whole) noexcept {
+    return last_ && index > 0 && copy_from_last(index, r, frames, capacity, count, whole);
+  }
 
   // The walk ended by itself with `count` frames (`cut`: for want of room, and then it is not kept).
   void finish(std::uint32_t count, bool whole, bool cut) noexcept;
 
  private:
+  bool copy_from_last(std::uint32_t index, const UnwindRegisters& r, std::uintptr_t* frames,
+                      std::uint32_t capacity, std::uint32_t& count, bool& whole) noexcept;
+
   WalkMemo* memo_;
   WalkMemo::Walk* last_ = nullptr;
   WalkMemo::Walk* next_ = nullptr;
@@ -106,5 +111,36 @@ class WalkRecorder {
 // path's: add_sample.
 std::uint32_t add_walked_path(CallPathTable& table, WalkMemo* memo, const std::uintptr_t* frames,
                               std::uint32_t count, const Node* interval, std::uint64_t weight) noexcept;
+
+// Inline: called at every frame of every walk.
+inline void WalkRecorder::enter(std::uint32_t index, const UnwindRegisters& r) noexcept {
+  if (!memo_ || index >= WalkMemo::kFrames) return;
+  current_ = index;
+  WalkMemo::Frame& f = next_->frame[index];
+  f.pc = r.value[UnwindRegisters::kPc];
+  f.sp = r.has(UnwindRegisters::kSp) ? r.value[UnwindRegisters::kSp] : 0;
+  f.fp_known = r.has(UnwindRegisters::kFp);
+  f.fp = f.fp_known ? r.value[UnwindRegisters::kFp] : 0;
+  f.reusable = f.uses_fp = f.keeps_fp = false;
+  f.read_count = f.read_fp_only = 0;
+}
+
+inline void WalkRecorder::stepped(const StepReads& reads, bool follows_sp_and_fp, bool uses_fp,
+                                  bool keeps_fp) noexcept {
+  if (!memo_ || current_ >= WalkMemo::kFrames) return;
+  WalkMemo::Frame& f = next_->frame[current_];
+  // A word below the frame's stack pointer may lie below a later walk's too, outside its stack.
+  bool above = f.sp != 0;
+  for (std::uint8_t i = 0; i < reads.count; ++i) {
+    f.read_at[i] = reads.at[i];
+    f.read_value[i] = reads.value[i];
+    above = above && reads.at[i] >= f.sp;
+  }
+  f.read_count = reads.count;
+  f.read_fp_only = reads.fp_only;
+  f.reusable = follows_sp_and_fp && reads.complete && above;
+  f.uses_fp = uses_fp;
+  f.keeps_fp = keeps_fp;
+}
 
 }  // namespace parperf::runtime
