@@ -45,14 +45,21 @@ std::uint32_t CallPathTable::find_or_insert(std::uint32_t parent, std::uintptr_t
 
 std::uint32_t CallPathTable::add_sample(const std::uintptr_t* frames, std::uint32_t count,
                                         const Node* interval, std::uint64_t weight) noexcept {
+  return add_sample_from(frames, count, kNoNode, interval, weight, nullptr);
+}
+
+std::uint32_t CallPathTable::add_sample_from(const std::uintptr_t* frames, std::uint32_t from,
+                                             std::uint32_t from_node, const Node* interval,
+                                             std::uint64_t weight, std::uint32_t* path_nodes) noexcept {
   samples.add(weight);
-  std::uint32_t node = kNoNode;
-  for (std::uint32_t i = count; i-- > 0;) {
+  std::uint32_t node = from_node;
+  for (std::uint32_t i = from; i-- > 0;) {
     node = find_or_insert(node, frames[i], i == 0 ? 0 : 1, interval);
     if (node == kNoNode) {
       dropped.add(weight);
       return kNoNode;
     }
+    if (path_nodes) path_nodes[i] = node;
   }
   if (node != kNoNode) nodes[node].samples.add(weight);
   return node;

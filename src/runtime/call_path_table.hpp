@@ -47,6 +47,13 @@ struct CallPathTable {
   std::uint32_t add_sample(const std::uintptr_t* frames, std::uint32_t count, const Node* interval,
                            std::uint64_t weight = 1) noexcept;
 
+  // The same when the node of the path's outer part frames[from..count-1] is known already (`from_node`,
+  // from an earlier sample under the same interval; from ≥ 1): only frames[from-1..0] are looked up.
+  // `from` = count: nothing is known. `path_nodes`, when given, gets the node of frames[i..] for i < from.
+  std::uint32_t add_sample_from(const std::uintptr_t* frames, std::uint32_t from, std::uint32_t from_node,
+                                const Node* interval, std::uint64_t weight,
+                                std::uint32_t* path_nodes) noexcept;
+
  private:
   std::uint32_t find_or_insert(std::uint32_t parent, std::uintptr_t address, std::uint32_t frame,
                                const Node* interval) noexcept;

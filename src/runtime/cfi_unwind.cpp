@@ -417,7 +417,10 @@ __attribute__((no_sanitize("address"))) bool read_stack(std::uintptr_t address, 
 
 }  // namespace
 
-UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept {
+namespace {
+
+// make_recipe's rules, without what is derived from them.
+UnwindRecipe recipe_rules(const UnwindTables& tables, std::uintptr_t pc) {
   UnwindRecipe recipe;
   recipe.pc = pc;
   const std::uintptr_t fde = tables.eh_frame_hdr ? find_fde(tables, pc) : 0;
@@ -460,11 +463,21 @@ UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept
   return recipe;
 }
 
+}  // namespace
+
+UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept {
+  UnwindRecipe recipe = recipe_rules(tables, pc);
+  recipe.follows_sp_and_fp = recipe_follows_sp_and_fp(recipe);
+  recipe.keeps_fp = recipe_keeps_fp(recipe);
+  return recipe;
+}
+
 // Reads the interrupted thread's stack, its frames' unused slots included: under AddressSanitizer those
 // are poisoned redzones, expected here.
 __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe& recipe, UnwindRegisters& r,
                                                              std::uintptr_t stack_low,
-                                                             std::uintptr_t stack_high) noexcept {
+                                                             std::uintptr_t stack_high,
+                                                             StepReads* reads) noexcept {
   if (recipe.outcome != CfiStep::stepped) return recipe.outcome;
   if (!r.has(recipe.cfa_register)) return CfiStep::failed;
   const std::uintptr_t cfa =
@@ -476,10 +489,17 @@ __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe&
     // ones (the return address among them), then drop what the caller does not have.
     std::uintptr_t saved[UnwindRecipe::kKept];
     std::uint32_t found = 0;
-    for (int i = 0; i < recipe.saved_count; ++i)
-      if (read_stack(cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]}), stack_low,
-                     stack_high, saved[i]))
-        found |= 1u << recipe.saved_register[i];
+    for (int i = 0; i < recipe.saved_count; ++i) {
+      const std::uintptr_t at = cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]});
+      const int reg = recipe.saved_register[i];
+      if (read_stack(at, stack_low, stack_high, saved[i])) {
+        found |= 1u << reg;
+        if (reads && (reg == UnwindRegisters::kPc || reg == UnwindRegisters::kFp))
+          reads->add(at, saved[i], reg == UnwindRegisters::kFp);
+      } else if (reads) {
+        reads->complete = false;
+      }
+    }
     if (!(found & (1u << UnwindRegisters::kPc))) return CfiStep::failed;
     r.known &= recipe.unchanged;
     for (int i = 0; i < recipe.saved_count; ++i)
@@ -503,6 +523,12 @@ __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe&
         break;
       case How::at_cfa:
         found = read_stack(cfa + offset, stack_low, stack_high, kept[i]);
+        if (reads && (reg == UnwindRegisters::kPc || reg == UnwindRegisters::kFp)) {
+          if (found)
+            reads->add(cfa + offset, kept[i], reg == UnwindRegisters::kFp);
+          else
+            reads->complete = false;
+        }
         break;
       case How::cfa_plus:
         found = true;
@@ -527,6 +553,25 @@ __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe&
     if (known & (1u << i)) r.set(UnwindRecipe::kKeptRegister[i], kept[i]);
   r.set(UnwindRegisters::kSp, cfa);
   return CfiStep::stepped;
+}
+
+bool recipe_follows_sp_and_fp(const UnwindRecipe& recipe) noexcept {
+  if (recipe.outcome != CfiStep::stepped) return true;  // the outcome alone: no register read
+  if (recipe.cfa_register != UnwindRegisters::kSp && recipe.cfa_register != UnwindRegisters::kFp)
+    return false;
+  if (recipe.plain) return true;  // the pc at CFA + offset, the frame pointer saved there or unchanged
+  const auto by_cfa_or_stack = [](How how) { return how == How::at_cfa || how == How::cfa_plus; };
+  const auto fp = static_cast<How>(recipe.how[1]), pc = static_cast<How>(recipe.how[UnwindRecipe::kKept - 1]);
+  return (by_cfa_or_stack(fp) || fp == How::unset || fp == How::same || fp == How::undefined ||
+          fp == How::unknown) &&
+         (by_cfa_or_stack(pc) || pc == How::undefined || pc == How::unknown || pc == How::unset ||
+          pc == How::same);
+}
+
+bool recipe_keeps_fp(const UnwindRecipe& recipe) noexcept {
+  if (recipe.outcome != CfiStep::stepped) return false;
+  const auto fp = static_cast<How>(recipe.how[1]);
+  return fp == How::unset || fp == How::same;
 }
 
 namespace {
@@ -572,9 +617,12 @@ const UnwindRecipe* cached_recipe(const UnwindCache*, std::uint32_t, std::uintpt
   return nullptr;
 }
 void keep_recipe(UnwindCache&, const UnwindRecipe&) noexcept {}
-CfiStep apply_recipe(const UnwindRecipe&, UnwindRegisters&, std::uintptr_t, std::uintptr_t) noexcept {
+CfiStep apply_recipe(const UnwindRecipe&, UnwindRegisters&, std::uintptr_t, std::uintptr_t,
+                     StepReads*) noexcept {
   return CfiStep::no_entry;
 }
+bool recipe_follows_sp_and_fp(const UnwindRecipe&) noexcept { return true; }
+bool recipe_keeps_fp(const UnwindRecipe&) noexcept { return false; }
 CfiStep cfi_step(const UnwindTables&, UnwindRegisters&, bool, std::uintptr_t, std::uintptr_t) noexcept {
   return CfiStep::no_entry;
 }

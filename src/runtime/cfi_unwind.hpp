@@ -63,6 +63,10 @@ struct UnwindRecipe {
   std::uint8_t saved_count = 0;
   std::uint8_t saved_register[kKept] = {};
   std::int16_t saved_offset[kKept] = {};
+  // For the walk's memo (walk_memo.hpp), worked out with the rest: recipe_follows_sp_and_fp and
+  // recipe_keeps_fp of this recipe.
+  bool follows_sp_and_fp = true;
+  bool keeps_fp = false;
 };
 
 // One thread's recipes by code address (direct-mapped), in its private memory: only its own handler
@@ -82,9 +86,37 @@ const UnwindRecipe* cached_recipe(const UnwindCache* cache, std::uint32_t genera
                                   std::uintptr_t pc) noexcept;
 void keep_recipe(UnwindCache& cache, const UnwindRecipe& recipe) noexcept;
 
-// Steps `r` to the caller by `recipe` (its outcome when that is not `stepped`).
+// The words of the stack a step read that decide its caller's pc and frame pointer, for the walk's
+// memo (walk_memo.hpp): a later walk may reuse the step only while they hold the same values.
+struct StepReads {
+  static constexpr int kMax = 4;  // a recipe's return address and frame pointer, a frame-pointer step's two
+  std::uintptr_t at[kMax];
+  std::uintptr_t value[kMax];
+  std::uint8_t count = 0;
+  std::uint8_t fp_only = 0;  // bit i: word i is the caller's frame pointer and decides nothing else
+  bool complete = true;      // false: a read fell outside the stack (its bounds, not the words, decided)
+  void add(std::uintptr_t address, std::uintptr_t word, bool caller_fp_only = false) {
+    if (count < kMax) {
+      if (caller_fp_only) fp_only |= static_cast<std::uint8_t>(1u << count);
+      at[count] = address, value[count++] = word;
+    } else {
+      complete = false;
+    }
+  }
+};
+
+// Steps `r` to the caller by `recipe` (its outcome when that is not `stepped`). `reads`, when given,
+// gets the words read for the caller's pc and frame pointer.
 CfiStep apply_recipe(const UnwindRecipe& recipe, UnwindRegisters& r, std::uintptr_t stack_low,
-                     std::uintptr_t stack_high) noexcept;
+                     std::uintptr_t stack_high, StepReads* reads = nullptr) noexcept;
+
+// Whether a step by `recipe` finds the caller's pc and frame pointer from the stack pointer, the
+// frame pointer and the stack's words alone: no other register of the frame decides them.
+bool recipe_follows_sp_and_fp(const UnwindRecipe& recipe) noexcept;
+
+// Whether a step by `recipe` gives the caller this frame's frame pointer as it is (the frame neither
+// saved nor changed it).
+bool recipe_keeps_fp(const UnwindRecipe& recipe) noexcept;
 
 // Steps from the frame whose registers `r` holds to its caller. `innermost`: r.value[kPc] is the
 // interrupted instruction itself, not a return address (which is looked up one byte back, inside the

@@ -150,6 +150,8 @@ const CodeRange* code_range_of(std::uintptr_t address) noexcept {
 
 const UnwindTables& unwind_tables_of(std::uint32_t module) noexcept { return g_module_unwind[module]; }
 
+std::uint32_t code_range_count() noexcept { return g_range_count.load(std::memory_order_acquire); }
+
 std::uint32_t code_generation() noexcept { return g_generation.load(std::memory_order_acquire); }
 
 std::uint32_t code_module_count() noexcept { return g_module_count.load(std::memory_order_acquire); }

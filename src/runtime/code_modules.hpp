@@ -46,6 +46,10 @@ void forget_unloaded_code_modules() noexcept;
 // unwind recipes a thread keeps) no longer holds. Async-signal-safe.
 std::uint32_t code_generation() noexcept;
 
+// How many code ranges are listed: grows when a module is loaded (its code becomes walkable).
+// Async-signal-safe.
+std::uint32_t code_range_count() noexcept;
+
 // Where the module's unwind tables are mapped (cfi_unwind.hpp); eh_frame_hdr 0 when it has none.
 // Async-signal-safe.
 const UnwindTables& unwind_tables_of(std::uint32_t module) noexcept;

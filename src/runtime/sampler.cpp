@@ -1,10 +1,11 @@
 // The sample handler and the per-thread timers.
 //
-// Cost model of one sample (bench/sample_bench.cpp measures it): the kernel's signal delivery and
-// return (about 1 µs on a virtual machine, the bulk), one initial-exec TLS load for the thread's
-// state, the frame-pointer walk (two loads and a range check per frame, the check a scan of the
-// modules' code segments: tens of nanoseconds for a dozen frames), and one hash-table probe per
-// frame of the path in the thread's own table, which stays in its cache. No allocation, lock or
+// Cost model of one sample (bench/sampling/sample_path_bench.cpp measures parperf's part): the
+// kernel's signal delivery and return (1 to 20 µs on a virtual machine, the bulk), one initial-exec
+// TLS load for the thread's state, the walk (per frame a cached recipe applied and a range check,
+// about 45 ns) down to the first frame it shares with the thread's last walk (walk_memo.hpp: the
+// frames above are copied after a check of the words they were read from), and one hash-table probe
+// per frame below that in the thread's own table, which stays in its cache. No allocation, lock or
 // system call: the table is taken when the thread registers, and a full table counts the sample as
 // dropped. errno is saved and restored. At 1 kHz of CPU time that is about 0.1-0.2 % of a thread.
 // With the event trace on, one tick-clock read and a push into the thread's sample ring
@@ -90,11 +91,14 @@ std::uint64_t weight_of(const siginfo_t& info) {
   return 1 + static_cast<std::uint64_t>(info.si_overrun > 0 ? info.si_overrun : 0);
 }
 
+// `walked`: the path is the walk the memo keeps as its latest, none of its frames left out, so the
+// table is looked up only for the frames the walk did not copy from the last (walk_memo.hpp).
 void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_t* frames,
-                   std::uint32_t count, std::uint64_t weight) {
+                   std::uint32_t count, std::uint64_t weight, bool walked) {
   if (count == 0) return;
   const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
-  const std::uint32_t leaf = sampling.table->add_sample(frames, count, t.frames[depth].node.get(), weight);
+  const std::uint32_t leaf = add_walked_path(*sampling.table, walked ? sampling.memo : nullptr, frames, count,
+                                             t.frames[depth].node.get(), weight);
   // Only samples the table holds: a dropped one has no node to name (the profile counts it).
   if (SampleRing* ring = sampling.ring;
       ring && leaf != CallPathTable::kNoNode && g_tracing_samples.load(std::memory_order_relaxed))
@@ -126,7 +130,8 @@ std::uint32_t call_path(const ucontext_t& context, const ThreadSampling& samplin
                         std::uint32_t skipped) {
   bool whole = false;
   const std::uint32_t room = kMaxSampleFrames - 1;
-  std::uint32_t count = walk_stack(context, sampling.stack, frames, room, &whole, sampling.unwind);
+  std::uint32_t count =
+      walk_stack(context, sampling.stack, frames, room, &whole, sampling.unwind, sampling.memo);
   if (count <= skipped) return 0;
   const bool cut = count == room;
   count -= skipped;
@@ -147,7 +152,7 @@ void on_sample(int signal, siginfo_t* info, void* context) {
       sampling && !counted_apart(*t, *sampling, weight_of(*info))) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count = call_path(*static_cast<const ucontext_t*>(context), *sampling, frames, 0);
-    record_sample(*t, *sampling, frames, count, weight_of(*info));
+    record_sample(*t, *sampling, frames, count, weight_of(*info), true);
   }
   errno = saved_errno;
 }
@@ -202,6 +207,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
   sampling->table = create_call_path_table(config().sample_nodes);
   if (!sampling->table) return;
   sampling->unwind = create_private<UnwindCache>();  // without it, each walk reads the tables afresh
+  sampling->memo = create_private<WalkMemo>();       // without it, each walk steps every frame
   // Samples go into the event trace too when the thread is traced (the trace is attached first).
   if (t.trace && !(sampling->ring = create_sample_ring()))
     warn("out of memory for the sample ring of thread %u: its samples are not in the event trace", t.index);
@@ -278,7 +284,7 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
       std::uint32_t count = 0;
       if (getcontext(&context) == 0) count = call_path(context, *sampling, frames, 1);
       if (count == 0) count = walk_stack_from_frame(pc, frame, sampling->stack, frames, kMaxSampleFrames);
-      record_sample(*t, *sampling, frames, count, weight_of(info));
+      record_sample(*t, *sampling, frames, count, weight_of(info), false);  // its first frame left out
     }
   }
   errno = saved_errno;

@@ -29,8 +29,9 @@ struct ThreadSampling {
   SampleRing* ring = nullptr;
   StackBounds stack;
   UnwindCache* unwind = nullptr;  // the recipes of the code the thread's walks went through (null: none kept)
-  timer_t timer{};                // the POSIX timer, when clock_fd is -1
-  int clock_fd = -1;  // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
+  WalkMemo* memo = nullptr;  // the thread's last walk, whose outer frames the next one reuses (null: none)
+  timer_t timer{};           // the POSIX timer, when clock_fd is -1
+  int clock_fd = -1;         // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
 };
 
 // Which clocks sampled the threads so far (the profile's call_paths header says it).

@@ -7,6 +7,7 @@
 
 #include "runtime/cfi_unwind.hpp"
 #include "runtime/code_modules.hpp"
+#include "runtime/walk_memo.hpp"
 
 // The walk reads the interrupted thread's stack word by word, its frames' unused slots included:
 // under AddressSanitizer those are poisoned redzones, which is expected here, not a bug.
@@ -150,11 +151,15 @@ UnwindRegisters unwind_registers_of(const ucontext_t& context, const Registers& 
 // The walk of walk_stack: each frame by its module's call-frame information where it has an entry
 // for the frame's code, else by the frame pointer. `context` null: only frame pointers (a function's
 // own frame, whose other registers are not known). `unframed`: the interrupted function may not have
-// set up its frame.
+// set up its frame. `memo`: the thread's last walk, reused where it is sure to be the same (walk_memo.hpp).
 PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const Registers& r, bool unframed,
                                                const StackBounds& stack, std::uintptr_t* frames,
-                                               std::uint32_t capacity, bool* whole, UnwindCache* cache) {
+                                               std::uint32_t capacity, bool* whole, UnwindCache* cache,
+                                               WalkMemo* memo) {
   if (whole) *whole = false;
+  // Before any return: a walk that returns without finishing leaves the memo's last walk not its own.
+  const std::uint32_t generation = code_generation();
+  WalkRecorder recorder(context ? memo : nullptr, generation, code_range_count());
   if (r.pc == 0 || capacity == 0) return 0;
   std::uint32_t count = 0;
   frames[count++] = r.pc;
@@ -170,10 +175,19 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     u.set(UnwindRegisters::kSp, r.sp);
     u.set(UnwindRegisters::kFp, r.fp);
   }
-  const std::uint32_t generation = code_generation();
   bool innermost = true;
+  bool ended = false;  // by itself, not for want of room
+  bool reached_first = false;
   const UnwindRecipe* caller_recipe = nullptr;  // of the frame stepped to, found when it was checked
   while (count < capacity) {
+    recorder.enter(count - 1, u);
+    if (!innermost && recorder.reuse(count - 1, u, frames, capacity, count, reached_first)) {
+      if (whole) *whole = reached_first;
+      recorder.finish(count, reached_first, false);
+      return count;
+    }
+    StepReads reads;
+    bool follows_sp_and_fp = true;
     const std::uintptr_t pc = u.value[UnwindRegisters::kPc];
     if (context) {
       const std::uintptr_t lookup = innermost ? pc : pc - 1;
@@ -189,16 +203,23 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
           recipe = &made;
         }
       }
-      const CfiStep step = recipe ? apply_recipe(*recipe, u, low, stack.high) : CfiStep::no_entry;
+      if (recipe) follows_sp_and_fp = recipe->follows_sp_and_fp;
+      const CfiStep step = recipe ? apply_recipe(*recipe, u, low, stack.high, &reads) : CfiStep::no_entry;
       if (step == CfiStep::outermost) {
-        if (whole) *whole = true;
+        recorder.stepped(reads, follows_sp_and_fp, false, false);
+        reached_first = ended = true;
         break;
       }
       if (step == CfiStep::stepped) {
+        recorder.stepped(reads, follows_sp_and_fp, recipe->cfa_register == UnwindRegisters::kFp,
+                         recipe->keeps_fp);
         // The caller is kept only when it returns into code: a kept recipe says so at once.
         const std::uintptr_t caller = u.value[UnwindRegisters::kPc];
         caller_recipe = cached_recipe(cache, generation, caller - 1);
-        if (!caller_recipe && !walkable_code_range_of(caller)) break;
+        if (!caller_recipe && !walkable_code_range_of(caller)) {
+          ended = true;
+          break;
+        }
         frames[count++] = caller;
         innermost = false;
         continue;
@@ -209,6 +230,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     const std::uintptr_t fp = u.has(UnwindRegisters::kFp) ? u.value[UnwindRegisters::kFp] : 0;
     if (innermost && unframed && (sp & 7) == 0)
       if (const std::uintptr_t slot = unframed_return_slot(sp, fp, stack.high)) {
+        recorder.stepped(reads, false, true, false);  // the innermost frame: never reused
         const std::uintptr_t caller = *reinterpret_cast<const std::uintptr_t*>(slot);
         frames[count++] = caller;
         u = {};
@@ -219,34 +241,49 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
         continue;
       }
     innermost = false;
-    if (fp < sp || fp + 2 * sizeof(std::uintptr_t) > stack.high || (fp & 7) != 0) break;
+    ended = true;
+    if (fp < sp || fp + 2 * sizeof(std::uintptr_t) > stack.high || (fp & 7) != 0) {
+      recorder.stepped(reads, follows_sp_and_fp, true, false);
+      break;
+    }
     const auto* frame = reinterpret_cast<const std::uintptr_t*>(fp);
     const std::uintptr_t next = frame[0];
     const std::uintptr_t return_address = frame[1];
+    reads.add(fp, next);
+    reads.add(fp + sizeof(std::uintptr_t), return_address);
+    recorder.stepped(reads, follows_sp_and_fp, true, false);
     // Code without frame pointers uses the register for data: a "frame" it points to ends the walk
     // unless its return address returns after a call (where the code can be read to tell).
     const CodeRange* code = walkable_code_range_of(return_address);
     if (!code || (code->readable && !follows_call(return_address, code))) break;
     frames[count++] = return_address;
-    if (next <= fp) break;
     u = {};
     u.set(UnwindRegisters::kPc, return_address);
     u.set(UnwindRegisters::kSp, fp + 2 * sizeof(std::uintptr_t));
     u.set(UnwindRegisters::kFp, next);
+    if (next <= fp) {
+      // The walk ends at the caller for what this frame read: its record has no step of its own.
+      recorder.enter(count - 1, u);
+      recorder.stepped(StepReads{}, true, false, false);
+      break;
+    }
+    ended = false;
   }
+  if (whole) *whole = reached_first;
+  recorder.finish(count, reached_first, !ended);
   return count;
 }
 
 }  // namespace
 
 std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
-                         std::uint32_t capacity, bool* whole, UnwindCache* cache) noexcept {
-  return walk(&context, registers_of(context), true, stack, frames, capacity, whole, cache);
+                         std::uint32_t capacity, bool* whole, UnwindCache* cache, WalkMemo* memo) noexcept {
+  return walk(&context, registers_of(context), true, stack, frames, capacity, whole, cache, memo);
 }
 
 std::uint32_t walk_stack_from_frame(std::uintptr_t pc, std::uintptr_t frame, const StackBounds& stack,
                                     std::uintptr_t* frames, std::uint32_t capacity) noexcept {
-  return walk(nullptr, {pc, frame, frame}, false, stack, frames, capacity, nullptr, nullptr);
+  return walk(nullptr, {pc, frame, frame}, false, stack, frames, capacity, nullptr, nullptr, nullptr);
 }
 
 }  // namespace parperf::runtime

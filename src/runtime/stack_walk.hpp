@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "runtime/cfi_unwind.hpp"
+#include "runtime/walk_memo.hpp"
 
 namespace parperf::runtime {
 
@@ -45,9 +46,11 @@ StackBounds stack_bounds_of(std::uintptr_t address) noexcept;
 // says whether the walk reached the thread's first frame (its tables mark the return address of
 // _start or of the thread's start routine as undefined); a path cut at `capacity` frames is not whole.
 // `cache`, when given, keeps the recipes of the frames walked through (cfi_unwind.hpp): the thread's own.
+// `memo`, when given, keeps the walk, and the next walk copies the frames it is sure to share with it
+// (walk_memo.hpp): the thread's own.
 std::uint32_t walk_stack(const ucontext_t& context, const StackBounds& stack, std::uintptr_t* frames,
-                         std::uint32_t capacity, bool* whole = nullptr,
-                         UnwindCache* cache = nullptr) noexcept;
+                         std::uint32_t capacity, bool* whole = nullptr, UnwindCache* cache = nullptr,
+                         WalkMemo* memo = nullptr) noexcept;
 
 // The same from a function's own frame (its frame pointer, __builtin_frame_address(0)) and an
 // instruction inside it: frames[0] = `pc`, then its callers' return addresses, by frame pointers only

@@ -308,6 +308,26 @@ try {
     await page.screenshot({ path: join(output, 'sampled.png') });
   }
 
+  // ---- a sampled MPI run: the samples inside MPI_Init and MPI_Finalize, counted apart, are said ----
+  if (popPhases) {
+    const mpiSampledRun = join(output, 'mpi-sampled-run');
+    execFileSync(parperf, ['run', '-q', '--np', '2', '--sample=1000', '--sample-clock=wall', '-o', mpiSampledRun, '--', popPhases, '20', '1'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' } });
+    const mpiSampledPage = join(output, 'mpi-sampled.html');
+    parperfRun(['report', mpiSampledRun, '--html', mpiSampledPage]);
+    const apart = JSON.parse(parperfRun(['report', mpiSampledRun, '--json'])).samples;
+    check(apart && apart.start_up > 0, 'parperf report --json of the wall-clock-sampled MPI run counts no sample inside MPI_Init');
+    errors.length = 0;
+    await page.goto(pathToFileURL(mpiSampledPage).href);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+    check(errors.length === 0, `the sampled MPI run's page has script errors: ${errors.join('; ')}`);
+    const said = await page.locator('#interval-details [data-testid="samples-apart"]').textContent({ timeout: 3000 }).catch(() => '');
+    const count = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    check(apart && said.includes(`${count(apart.start_up)} more samples during start-up`) &&
+      said.includes(`${count(apart.shut_down)} during shut-down`),
+      `the page of a sampled MPI run does not say its start-up and shut-down samples (${apart ? `${apart.start_up} and ${apart.shut_down}` : 'none'}, parperf report --json), as the text report does: "${said}"`);
+  }
+
   // ---- hostile names ------------------------------------------------------------------------------
   let dialogs = 0;
   page.on('dialog', async (d) => { dialogs += 1; await d.dismiss(); });

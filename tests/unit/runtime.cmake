@@ -120,12 +120,14 @@ add_executable(runtime_perf_event_clock_test runtime_perf_event_clock_test.cpp
 target_link_libraries(runtime_perf_event_clock_test PRIVATE parperf_warnings GTest::gtest GTest::gtest_main)
 target_include_directories(runtime_perf_event_clock_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 gtest_discover_tests(runtime_perf_event_clock_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
-# The stack walk by call-frame tables, compiled in: its chain of calls is built at -O2 without frame
-# pointers whatever the build type, so only the tables can walk it.
-add_executable(runtime_cfi_unwind_test runtime_cfi_unwind_test.cpp
+# The stack walk by call-frame tables and its memo, compiled in: their chains of calls are built at -O2
+# without frame pointers whatever the build type, so only the tables can walk them.
+add_executable(runtime_cfi_unwind_test runtime_cfi_unwind_test.cpp runtime_walk_memo_test.cpp
                ${PROJECT_SOURCE_DIR}/src/runtime/cfi_unwind.cpp ${PROJECT_SOURCE_DIR}/src/runtime/stack_walk.cpp
+               ${PROJECT_SOURCE_DIR}/src/runtime/walk_memo.cpp ${PROJECT_SOURCE_DIR}/src/runtime/call_path_table.cpp
                ${PROJECT_SOURCE_DIR}/src/runtime/code_modules.cpp ${PROJECT_SOURCE_DIR}/src/runtime/private_memory.cpp)
-set_source_files_properties(runtime_cfi_unwind_test.cpp PROPERTIES COMPILE_OPTIONS "-O2;-fomit-frame-pointer")
+set_source_files_properties(runtime_cfi_unwind_test.cpp runtime_walk_memo_test.cpp PROPERTIES COMPILE_OPTIONS
+                            "-O2;-fomit-frame-pointer")
 target_link_libraries(runtime_cfi_unwind_test PRIVATE parperf_warnings GTest::gtest GTest::gtest_main)
 target_include_directories(runtime_cfi_unwind_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 gtest_discover_tests(runtime_cfi_unwind_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)

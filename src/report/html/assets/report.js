@@ -557,9 +557,16 @@
     if (!data.samples) return null;
     const sampled = data.samples.intervals.find((i) => i.node === n.index);
     const title = el('h3', null, 'Functions');
+    // The samples taken inside the programming model's start-up and shut-down, in no interval (as the
+    // text report and the JSON's samples.start_up / shut_down say them).
+    const setup = data.samples.start_up + data.samples.shut_down > 0
+      ? el('p', { class: 'muted', 'data-testid': 'samples-apart' },
+        `${fmtCount(data.samples.start_up)} more samples during start-up and ${fmtCount(data.samples.shut_down)} during ` +
+        'shut-down (inside the programming model\'s initialisation and finalisation) are counted apart, in no interval.')
+      : null;
     if (!sampled || !sampled.samples) {
       return [title, el('p', { class: 'muted', 'data-testid': 'functions-none' },
-        'No samples while this interval was a thread\'s innermost one (the intervals inside it have theirs).')];
+        'No samples while this interval was a thread\'s innermost one (the intervals inside it have theirs).'), setup];
     }
     const share = (part, whole) => (whole > 0 ? part / whole : 0);
     // A share with half its 95 % interval (report.md, "samples"), the interval itself on hover.
@@ -595,7 +602,8 @@
       sampled.ranked === false ? el('p', { class: 'muted', 'data-testid': 'functions-unranked' },
         'The first two functions\' shares are within their 95 % intervals of each other: too few samples to rank them.') : null,
       bars.length > 1 ? [el('h4', null, 'Each processor\'s top function'), el('div', { class: 'fbars', 'data-testid': 'function-bars' }, bars)] : null,
-      flameGraph(sampled)];
+      flameGraph(sampled),
+      setup];
   }
 
   // The interval's call paths as a flame graph, callers above their callees, each frame as wide as its
