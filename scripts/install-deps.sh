@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ gfortran pkg-config
   clang-16 libomp-16-dev libclang-rt-16-dev llvm-16-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev libdw-dev
-  librsvg2-dev libcairo2-dev
+  librsvg2-dev libcairo2-dev libpng-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format valgrind
   man-db dpkg-dev lmod python3-pandas

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <png.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "analysis/locality/locality_analyzer.hpp"
 #include "report/locality/locality_svg.hpp"
@@ -127,6 +129,49 @@ TEST(locality_report_png, PicturesBecomeDrawnPngsAtTwiceTheirSize) {
     // Axes, labels and points compress far worse than a uniform page.
     EXPECT_GT(png.size(), 4 * blank_png.size()) << png.size() << " bytes, blank " << blank_png.size();
   }
+}
+
+// The file decoded by libpng (another reader than the writer's code path) as 8-bit RGB rows.
+std::vector<png_byte> decoded_rgb(const std::string& png, png_uint_32& width, png_uint_32& height) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&image, png.data(), png.size())) {
+    ADD_FAILURE() << "libpng cannot read the file: " << image.message;
+    return {};
+  }
+  image.format = PNG_FORMAT_RGB;
+  std::vector<png_byte> pixels(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr)) {
+    ADD_FAILURE() << "libpng cannot decode the file: " << image.message;
+    return {};
+  }
+  width = image.width;
+  height = image.height;
+  return pixels;
+}
+
+TEST(locality_report_png, ColoursComeOutAsDrawnOnWhite) {
+  // The left half red, the right half blue over a page left white: a swap of the red and blue
+  // channels (cairo keeps pixels as native-endian ARGB words) or a transparent page would show.
+  const ScratchPng picture("colours");
+  write_png(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\">"
+      "<rect x=\"0\" y=\"0\" width=\"10\" height=\"20\" fill=\"#ff0000\"/>"
+      "<rect x=\"20\" y=\"0\" width=\"10\" height=\"20\" fill=\"#0000ff\"/></svg>",
+      picture.path());
+  png_uint_32 width = 0, height = 0;
+  const std::vector<png_byte> rgb = decoded_rgb(read_file(picture.path()), width, height);
+  ASSERT_EQ(width, 40u * kPngScale);
+  ASSERT_EQ(height, 20u * kPngScale);
+  const auto pixel = [&](double x, double y) {  // at SVG coordinates
+    const std::size_t at =
+        3 * (static_cast<std::size_t>(y * kPngScale) * width + static_cast<std::size_t>(x * kPngScale));
+    return fmt::format("{},{},{}", rgb[at], rgb[at + 1], rgb[at + 2]);
+  };
+  EXPECT_EQ(pixel(5, 10), "255,0,0") << "inside the red rectangle";
+  EXPECT_EQ(pixel(15, 10), "255,255,255") << "the page between the rectangles";
+  EXPECT_EQ(pixel(25, 10), "0,0,255") << "inside the blue rectangle";
+  EXPECT_EQ(pixel(35, 10), "255,255,255") << "the page right of them";
 }
 
 TEST(locality_report_png, SizeFallsBackToTheViewBoxThenTheDefault) {
