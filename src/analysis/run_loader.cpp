@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "analysis/profile_invariants.hpp"
+#include "analysis/snapshot_skew.hpp"
 #include "format/profile_files.hpp"
 #include "format/profile_reader.hpp"
 #include "format/regular_file.hpp"
@@ -37,6 +38,8 @@ class Problems {
     if (!partial_) throw LoadError(message);
     warnings_.push_back(std::move(message));
   }
+  // What the report must say whether --partial or not.
+  void warn(std::string message) { warnings_.push_back(std::move(message)); }
 
  private:
   bool partial_;
@@ -122,6 +125,13 @@ std::vector<Decoded> decode_profiles(const fs::path& dir, const std::vector<std:
       problems.report(fmt::format("{}: {}", name, error.what()));
     }
     if (!profile) continue;
+    for (format::Thread& thread : profile->threads)
+      if (const SnapshotLift lift = lift_snapshot_skew(thread); lift.nodes > 0)
+        problems.warn(
+            fmt::format("{}: thread {} was running while the profile was written: the times of {} "
+                        "intervals were raised to those of the intervals nested in them, read a "
+                        "moment later (by {:.3g} s at most)",
+                        name, thread.index, lift.nodes, static_cast<double>(lift.most_ns) * 1e-9));
     // Checksums prove the bytes are as written, not that the values can be: the characteristics
     // would turn an impossible one into a negative time or an efficiency far outside 0..1.
     if (auto impossible = find_impossible_value(*profile)) {

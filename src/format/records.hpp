@@ -24,7 +24,7 @@ inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r'
 inline constexpr std::uint16_t kVersionMajor = 3;
 // 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections,
 // 3.4 the call paths section, 3.5 the setup samples section
-inline constexpr std::uint16_t kVersionMinor = 5;
+inline constexpr std::uint16_t kVersionMinor = 6;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -185,7 +185,9 @@ struct ThreadRecord {
   std::uint64_t start_ns = 0;  // registration time, relative to the process start
   std::uint64_t end_ns = 0;    // exit time, or write time if still running
   ThreadKind kind = ThreadKind::other;
-  std::uint32_t reserved = 0;
+  // 1 if the thread ran while its nodes were read (since 3.6): it had not ended and was not the thread
+  // writing the profile, so its nodes were read at different moments (analysis/snapshot_skew.hpp)
+  std::uint32_t read_running = 0;
   std::uint64_t parked_ns = 0;  // time parked in a runtime's thread pool, outside any team
 };
 
@@ -478,7 +480,8 @@ void named_fields(EventFields<Text>& r, F&& f) {
 template <class F>
 void named_fields(ThreadRecord& r, F&& f) {
   f("index", r.index), f("ended", r.ended), f("os_tid", r.os_tid), f("start_ns", r.start_ns),
-      f("end_ns", r.end_ns), f("kind", r.kind), f("reserved", r.reserved), f("parked_ns", r.parked_ns);
+      f("end_ns", r.end_ns), f("kind", r.kind), f("read_running", r.read_running),
+      f("parked_ns", r.parked_ns);
 }
 template <class F>
 void named_fields(NodeRecord& r, F&& f) {

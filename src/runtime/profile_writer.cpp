@@ -273,6 +273,8 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
   r.start_ns = clock.since_origin_ns(t.start_ticks);
   r.end_ns = clock.since_origin_ns(r.ended ? t.end_ticks.get() : now);
   r.kind = t.kind.get();
+  // Another thread that is still running is read while it runs: its nodes at different moments.
+  r.read_running = !r.ended && &t != thread_detail::current ? 1 : 0;
   std::uint64_t parked = t.parked_ticks.get();
   if (const std::uint64_t since = t.parked_since.get(); since != 0 && !r.ended)
     parked += recorded_ticks(since, t.parked_paused_at.get(), now);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/profile_invariants.hpp"
+#include "analysis/snapshot_skew.hpp"
 #include "unit/format_test_profiles.hpp"
 #include "unit/profile_values.hpp"
 
@@ -220,6 +221,51 @@ TEST(analysis_profile_invariants, ProbeCostsNoMeasurementCouldGive) {
   EXPECT_EQ(problem(p),
             "the probe costs of thread 0: 11 entries at 0.2 s and 0 marks at 0.00000001 s take 2.2 s, "
             "more than the thread's lifetime 2 s");
+}
+
+// A thread another thread's write read while it ran (read_running): "work" was read after the program,
+// with an entry of 3 s the program's reading did not hold yet (nested in the program's open entry,
+// read at 2 s), and its barrier after "work", with 0.2 s more than "work" read.
+Profile skewed_snapshot(std::uint32_t read_running) {
+  Profile p = consistent_profile();
+  format::Thread& t = p.threads[0];
+  t.read_running = read_running;
+  t.end_ns = t.start_ns + 4 * kSecond;  // written at 4 s: the program's entry was open
+  t.nodes[0].count = 0;
+  t.nodes[0].sum_ns = t.nodes[0].min_ns = t.nodes[0].max_ns = 0;
+  t.nodes[0].set_flag(format::kNodeOpen, true);
+  t.nodes[0].open_ns = 2 * kSecond;
+  Node& work = t.nodes[1];
+  work.count = 1;
+  work.sum_ns = work.min_ns = work.max_ns = 3 * kSecond;
+  work.operations[0].count = 1;
+  work.operations[0].sum_ns = work.operations[0].min_ns = work.operations[0].max_ns = 32 * kSecond / 10;
+  return p;
+}
+
+TEST(analysis_snapshot_skew, ARunningThreadsParentsAreRaisedToWhatWasNestedInThem) {
+  Profile p = skewed_snapshot(1);
+  const SnapshotLift lift = lift_snapshot_skew(p.threads[0]);
+  EXPECT_EQ(lift.nodes, 2u) << "work to its barrier, the program to work";
+  EXPECT_EQ(lift.most_ns, 12 * kSecond / 10) << "the program from 2 s to 3.2 s";
+  EXPECT_EQ(p.threads[0].nodes[1].sum_ns, 32 * kSecond / 10) << "work's closed entries";
+  EXPECT_EQ(p.threads[0].nodes[0].open_ns, 32 * kSecond / 10) << "the program's open entry";
+  EXPECT_EQ(problem(p), "(none)");
+}
+
+TEST(analysis_snapshot_skew, AThreadReadAtRestStaysStrict) {
+  Profile p = skewed_snapshot(0);
+  const SnapshotLift lift = lift_snapshot_skew(p.threads[0]);
+  EXPECT_EQ(lift.nodes, 0u);
+  EXPECT_NE(problem(p), "(none)") << "read at rest (ended, the writer's own thread, a file before 3.6), a "
+                                     "nested interval longer than its parent is damage";
+}
+
+TEST(analysis_snapshot_skew, DamageBeyondTheThreadsLifetimeIsStillImpossible) {
+  Profile p = skewed_snapshot(1);
+  p.threads[0].nodes[1].sum_ns += k2Pow31 * 4;  // 8.6 s more, in a thread that lived 4 s
+  lift_snapshot_skew(p.threads[0]);
+  EXPECT_NE(problem(p).find("exceeds the thread's lifetime"), std::string::npos) << problem(p);
 }
 
 }  // namespace

@@ -231,6 +231,7 @@ Profile rich_sample_profile() {
   t2.end_ns = 98'765'432'019;
   t2.kind = ThreadKind::openmp_worker;
   t2.parked_ns = 7'000'000'041;
+  t2.read_running = 1;  // still running, read by another thread's write (3.6)
   t2.nodes.push_back(node(kNoParent, 7, 1, 5'000));
   Node open_loop = node(0, 12, 64, 6'000);
   open_loop.set_flag(format::kNodeOpen, true);
@@ -528,6 +529,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
            d.field(path + ".start_ns", at.start_ns, et.start_ns);
            d.field(path + ".end_ns", at.end_ns, et.end_ns);
            d.field(path + ".kind", at.kind, et.kind);
+           d.field(path + ".read_running", at.read_running, et.read_running);
            d.field(path + ".parked_ns", at.parked_ns, et.parked_ns);
            d.list(path + ".nodes", at.nodes, et.nodes, compare_node);
          });
