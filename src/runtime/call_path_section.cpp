@@ -1,5 +1,6 @@
 #include "runtime/call_path_section.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -54,8 +55,13 @@ void write_call_paths(format::RecordWriter<FileSink>& w, const ThreadState* head
     format::CallPathThreadRecord thread;
     thread.thread = t->index;
     thread.node_count = count;
-    thread.samples = table.samples.get();
+    // A running thread (the writing one included) may take samples while its nodes are read: the
+    // header is read first and the nodes' counts are held within it, so a profile never records
+    // more samples than it says were taken. What is left out is what landed during the write.
     thread.dropped = table.dropped.get();
+    thread.samples = table.samples.get();
+    if (thread.dropped > thread.samples) thread.dropped = thread.samples;
+    std::uint64_t unclaimed = thread.samples - thread.dropped;
     w.record(thread);
     for (std::uint32_t i = 0; i < count; ++i) {
       const CallPathNode& n = table.nodes[i];
@@ -70,7 +76,8 @@ void write_call_paths(format::RecordWriter<FileSink>& w, const ThreadState* head
         r.module = range->module;
         r.address = n.address - range->load_bias;
       }
-      r.samples = n.samples.get();
+      r.samples = std::min(n.samples.get(), unclaimed);
+      unclaimed -= r.samples;
       w.record(r);
     }
   }
