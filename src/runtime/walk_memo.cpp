@@ -47,10 +47,11 @@ __attribute__((no_sanitize("address"))) bool WalkRecorder::copy_from_last(
   for (std::uint32_t i = from; i < end; ++i) {
     // A frame pointer restored for a caller that never reads it (data, in code without frame
     // pointers: a loop counter saved by a callee) may change freely.
-    const std::uint8_t skipped = i + 1 < end && before[i + 1].needs_fp ? 0 : before[i].read_fp_only;
-    for (std::uint8_t k = 0; k < before[i].read_count; ++k)
-      if (!((skipped >> k) & 1u) && *reinterpret_cast<const volatile std::uintptr_t*>(before[i].read_at[k]) !=
-                                        before[i].read_value[k]) {
+    const StepReads& read = before[i].reads;
+    const std::uint8_t skipped = i + 1 < end && before[i + 1].needs_fp ? 0 : read.fp_only;
+    for (std::uint8_t k = 0; k < read.count; ++k)
+      if (!((skipped >> k) & 1u) &&
+          *reinterpret_cast<const volatile std::uintptr_t*>(read.at[k]) != read.value[k]) {
         candidate_ = i + 1;  // a word changed here: no frame at or below it can be reused this walk
         return false;
       }
