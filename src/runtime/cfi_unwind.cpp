@@ -477,10 +477,12 @@ UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept
     recipe.quick = offset % 8 == 0;
     saves_pc = saves_pc || recipe.saved_register[i] == UnwindRegisters::kPc;
     recipe.saved_mask |= 1u << recipe.saved_register[i];
+    if (recipe.saved_register[i] == UnwindRegisters::kPc) recipe.pc_slot = static_cast<std::int8_t>(i);
+    if (recipe.saved_register[i] == UnwindRegisters::kFp) recipe.fp_slot = static_cast<std::int8_t>(i);
     recipe.saved_lowest = i == 0 ? offset : std::min(recipe.saved_lowest, offset);
     recipe.saved_highest = i == 0 ? offset : std::max(recipe.saved_highest, offset);
   }
-  recipe.quick = recipe.quick && saves_pc;
+  recipe.quick = recipe.quick && saves_pc && recipe.fp_slot < recipe.pc_slot;
   return recipe;
 }
 

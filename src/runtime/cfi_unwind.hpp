@@ -74,6 +74,10 @@ struct UnwindRecipe {
   bool quick = false;
   std::int16_t saved_lowest = 0, saved_highest = 0;
   std::uint32_t saved_mask = 0;  // the saved registers, by DWARF number
+  // Where among the saved ones the return address and the frame pointer are (-1: the frame pointer is
+  // not saved), for the words the walk's memo keeps; the frame pointer comes first, as kKeptRegister
+  // has it.
+  std::int8_t pc_slot = -1, fp_slot = -1;
 };
 
 // One thread's recipes by code address (direct-mapped), in its private memory: only its own handler
@@ -149,13 +153,14 @@ __attribute__((no_sanitize("address"))) inline CfiStep step_by_recipe(const Unwi
   if (cfa <= r.value[UnwindRegisters::kSp] || cfa >= stack_high || (cfa & 7) != 0 || lowest < stack_low ||
       highest > stack_high - sizeof(std::uintptr_t))
     return apply_recipe(recipe, r, stack_low, stack_high, reads);
+  const auto slot = [&](int i) {
+    return cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]});
+  };
   std::uintptr_t saved[UnwindRecipe::kKept];
-  for (int i = 0; i < recipe.saved_count; ++i) {
-    const std::uintptr_t at = cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]});
-    saved[i] = *reinterpret_cast<const std::uintptr_t*>(at);
-    const int reg = recipe.saved_register[i];
-    if (reads && (reg == UnwindRegisters::kPc || reg == UnwindRegisters::kFp))
-      reads->add(at, saved[i], reg == UnwindRegisters::kFp);
+  for (int i = 0; i < recipe.saved_count; ++i) saved[i] = *reinterpret_cast<const std::uintptr_t*>(slot(i));
+  if (reads) {
+    if (recipe.fp_slot >= 0) reads->add(slot(recipe.fp_slot), saved[recipe.fp_slot], true);
+    reads->add(slot(recipe.pc_slot), saved[recipe.pc_slot]);
   }
   // One store of the mask, not one read-modify-write a register: each would wait for the one before.
   r.known = (r.known & recipe.unchanged) | recipe.saved_mask;

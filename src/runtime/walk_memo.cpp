@@ -79,13 +79,15 @@ void WalkRecorder::finish(std::uint32_t count, bool whole, bool cut) noexcept {
   next_->whole = whole;
   next_->valid = true;
   std::uint32_t from = count;
-  while (from > 0 && next_->frame[from - 1].reusable) --from;
-  next_->reusable_from = from;
-  bool needed = false;  // by the frames outside
+  bool reusable = true;  // every frame from here outwards
+  bool needed = false;   // by the frames outside
   for (std::uint32_t i = count; i-- > 0;) {
     WalkMemo::Frame& f = next_->frame[i];
     needed = f.needs_fp = f.uses_fp || (f.keeps_fp && needed);
+    reusable = reusable && f.reusable;
+    if (reusable) from = i;
   }
+  next_->reusable_from = from;
   memo_->last = static_cast<std::uint32_t>(next_ - memo_->walks);
 }
 
