@@ -29,14 +29,15 @@ struct WalkMemo {
   // One frame of a walk: the registers the walk had there, and the words its step to the caller read.
   struct Frame {
     std::uintptr_t pc, sp, fp;
+    // The words the step read (fp_only: those that matter only where the caller needs_fp), written
+    // there by the step itself (WalkRecorder::reads), not copied. The flags below sit in its tail
+    // padding: a shared walk copies its frames, 96 bytes each.
+    [[no_unique_address]] StepReads reads;
     bool fp_known;
     bool reusable;  // the step from here follows sp, fp and the words alone, and its reads were whole
     bool uses_fp;   // the step read the frame pointer (the CFA from it, or a frame-pointer step)
     bool keeps_fp;  // the step gave the caller this frame's frame pointer as it is
     bool needs_fp;  // this frame's frame pointer decides a step from here outwards (else it may differ)
-    // The words the step read (fp_only: those that matter only where the caller needs_fp), written
-    // there by the step itself (WalkRecorder::reads), not copied.
-    StepReads reads;
   };
   struct Walk {
     Frame frame[kFrames];
@@ -66,6 +67,8 @@ struct WalkMemo {
   Walk* latest() noexcept { return walks[last].number == walks_begun ? &walks[last] : nullptr; }
   std::uint64_t frames_reused = 0;  // over all walks: what the memo saved (tests, the bench)
 };
+
+static_assert(sizeof(WalkMemo::Frame) <= 96, "a memo frame outgrew 96 bytes: shared walks copy more");
 
 // The walk being made, while it is made (walk_stack in stack_walk.cpp drives these).
 class WalkRecorder {
