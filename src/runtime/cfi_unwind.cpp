@@ -1,5 +1,6 @@
 #include "runtime/cfi_unwind.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -469,6 +470,19 @@ UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept
   UnwindRecipe recipe = recipe_rules(tables, pc);
   recipe.follows_sp_and_fp = recipe_follows_sp_and_fp(recipe);
   recipe.keeps_fp = recipe_keeps_fp(recipe);
+  recipe.quick = recipe.outcome == CfiStep::stepped && recipe.plain;
+  bool saves_pc = false;
+  for (int i = 0; i < recipe.saved_count && recipe.quick; ++i) {
+    const std::int16_t offset = recipe.saved_offset[i];
+    recipe.quick = offset % 8 == 0;
+    saves_pc = saves_pc || recipe.saved_register[i] == UnwindRegisters::kPc;
+    recipe.saved_mask |= 1u << recipe.saved_register[i];
+    if (recipe.saved_register[i] == UnwindRegisters::kPc) recipe.pc_slot = static_cast<std::int8_t>(i);
+    if (recipe.saved_register[i] == UnwindRegisters::kFp) recipe.fp_slot = static_cast<std::int8_t>(i);
+    recipe.saved_lowest = i == 0 ? offset : std::min(recipe.saved_lowest, offset);
+    recipe.saved_highest = i == 0 ? offset : std::max(recipe.saved_highest, offset);
+  }
+  recipe.quick = recipe.quick && saves_pc && recipe.fp_slot < recipe.pc_slot;
   return recipe;
 }
 
@@ -574,27 +588,10 @@ bool recipe_keeps_fp(const UnwindRecipe& recipe) noexcept {
   return fp == How::unset || fp == How::same;
 }
 
-namespace {
-// Two ways a set: a walk's few dozen frames then rarely evict one another, where one way would leave
-// a pair of colliding frames reading their tables again at every sample.
-std::size_t set_of(std::uintptr_t pc) {
-  return static_cast<std::size_t>((pc * 0x9E3779B97F4A7C15ull) >> 56) % (UnwindCache::kEntries / 2) * 2;
-}
-}  // namespace
-
-const UnwindRecipe* cached_recipe(const UnwindCache* cache, std::uint32_t generation,
-                                  std::uintptr_t pc) noexcept {
-  if (!cache || pc == 0) return nullptr;
-  const UnwindRecipe* set = &cache->entries[set_of(pc)];
-  for (int way = 0; way < 2; ++way)
-    if (set[way].pc == pc && set[way].generation == generation) return &set[way];
-  return nullptr;
-}
-
 void keep_recipe(UnwindCache& cache, const UnwindRecipe& recipe) noexcept {
   if (recipe.pc == 0) return;
   // The newest in the first way, the one before it in the second: the older of the two goes.
-  UnwindRecipe* set = &cache.entries[set_of(recipe.pc)];
+  UnwindRecipe* set = &cache.entries[recipe_set_of(recipe.pc)];
   set[1] = set[0];
   set[0] = recipe;
 }
@@ -612,9 +609,6 @@ UnwindRecipe make_recipe(const UnwindTables&, std::uintptr_t pc) noexcept {
   UnwindRecipe recipe;
   recipe.pc = pc;
   return recipe;
-}
-const UnwindRecipe* cached_recipe(const UnwindCache*, std::uint32_t, std::uintptr_t) noexcept {
-  return nullptr;
 }
 void keep_recipe(UnwindCache&, const UnwindRecipe&) noexcept {}
 CfiStep apply_recipe(const UnwindRecipe&, UnwindRegisters&, std::uintptr_t, std::uintptr_t,

@@ -67,6 +67,17 @@ struct UnwindRecipe {
   // recipe_keeps_fp of this recipe.
   bool follows_sp_and_fp = true;
   bool keeps_fp = false;
+  // A plain recipe whose saved slots all lie at multiples of 8 from the CFA, between CFA + saved_lowest
+  // and CFA + saved_highest, the return address among them: one range check and one alignment check
+  // of the CFA then cover every read of its step (step_by_recipe). Precomputed here so that the
+  // handler's step is a few loads and compares, not a loop of checks.
+  bool quick = false;
+  std::int16_t saved_lowest = 0, saved_highest = 0;
+  std::uint32_t saved_mask = 0;  // the saved registers, by DWARF number
+  // Where among the saved ones the return address and the frame pointer are (-1: the frame pointer is
+  // not saved), for the words the walk's memo keeps; the frame pointer comes first, as kKeptRegister
+  // has it.
+  std::int8_t pc_slot = -1, fp_slot = -1;
 };
 
 // One thread's recipes by code address (direct-mapped), in its private memory: only its own handler
@@ -80,10 +91,22 @@ struct UnwindCache {
 // minus one: inside the call), from its module's tables. Its generation is left 0.
 UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept;
 
+// Two ways a set: a walk's few dozen frames then rarely evict one another, where one way would leave
+// a pair of colliding frames reading their tables again at every sample.
+inline std::size_t recipe_set_of(std::uintptr_t pc) noexcept {
+  return static_cast<std::size_t>((pc * 0x9E3779B97F4A7C15ull) >> 56) % (UnwindCache::kEntries / 2) * 2;
+}
+
 // The recipe `cache` holds for `pc`, made while `generation` was current, or null. Such an address is
-// code the walk has been through.
-const UnwindRecipe* cached_recipe(const UnwindCache* cache, std::uint32_t generation,
-                                  std::uintptr_t pc) noexcept;
+// code the walk has been through. Inline: the walk asks at every frame.
+inline const UnwindRecipe* cached_recipe(const UnwindCache* cache, std::uint32_t generation,
+                                         std::uintptr_t pc) noexcept {
+  if (!cache || pc == 0) return nullptr;
+  const UnwindRecipe* set = &cache->entries[recipe_set_of(pc)];
+  for (int way = 0; way < 2; ++way)
+    if (set[way].pc == pc && set[way].generation == generation) return &set[way];
+  return nullptr;
+}
 void keep_recipe(UnwindCache& cache, const UnwindRecipe& recipe) noexcept;
 
 // The words of the stack a step read that decide its caller's pc and frame pointer, for the walk's
@@ -95,6 +118,7 @@ struct StepReads {
   std::uint8_t count = 0;
   std::uint8_t fp_only = 0;  // bit i: word i is the caller's frame pointer and decides nothing else
   bool complete = true;      // false: a read fell outside the stack (its bounds, not the words, decided)
+  void clear() { count = fp_only = 0, complete = true; }
   void add(std::uintptr_t address, std::uintptr_t word, bool caller_fp_only = false) {
     if (count < kMax) {
       if (caller_fp_only) fp_only |= static_cast<std::uint8_t>(1u << count);
@@ -109,6 +133,43 @@ struct StepReads {
 // gets the words read for the caller's pc and frame pointer.
 CfiStep apply_recipe(const UnwindRecipe& recipe, UnwindRegisters& r, std::uintptr_t stack_low,
                      std::uintptr_t stack_high, StepReads* reads = nullptr) noexcept;
+
+// apply_recipe, as the walk calls it at every frame: a quick recipe's step, when all its slots lie
+// inside the stack, inline (what apply_recipe would do, in fewer branches); any other goes through
+// apply_recipe, which then decides exactly as before.
+__attribute__((no_sanitize("address"))) inline CfiStep step_by_recipe(const UnwindRecipe& recipe,
+                                                                      UnwindRegisters& r,
+                                                                      std::uintptr_t stack_low,
+                                                                      std::uintptr_t stack_high,
+                                                                      StepReads* reads) noexcept {
+  if (!recipe.quick || !r.has(recipe.cfa_register) || !r.has(UnwindRegisters::kSp))
+    return apply_recipe(recipe, r, stack_low, stack_high, reads);
+  const std::uintptr_t cfa =
+      r.value[recipe.cfa_register] + static_cast<std::uintptr_t>(std::intptr_t{recipe.cfa_offset});
+  // The CFA inside the stack (so adding a 16-bit offset cannot wrap), above the frame, aligned, and
+  // every slot inside the stack: else apply_recipe checks slot by slot.
+  const std::uintptr_t lowest = cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_lowest});
+  const std::uintptr_t highest = cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_highest});
+  if (cfa <= r.value[UnwindRegisters::kSp] || cfa >= stack_high || (cfa & 7) != 0 || lowest < stack_low ||
+      highest > stack_high - sizeof(std::uintptr_t))
+    return apply_recipe(recipe, r, stack_low, stack_high, reads);
+  const auto slot = [&](int i) {
+    return cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]});
+  };
+  std::uintptr_t saved[UnwindRecipe::kKept];
+  for (int i = 0; i < recipe.saved_count; ++i) saved[i] = *reinterpret_cast<const std::uintptr_t*>(slot(i));
+  if (reads) {
+    if (recipe.fp_slot >= 0) reads->add(slot(recipe.fp_slot), saved[recipe.fp_slot], true);
+    reads->add(slot(recipe.pc_slot), saved[recipe.pc_slot]);
+  }
+  // One store of the mask, not one read-modify-write a register: each would wait for the one before.
+  r.known = (r.known & recipe.unchanged) | recipe.saved_mask;
+  for (int i = 0; i < recipe.saved_count; ++i) r.value[recipe.saved_register[i]] = saved[i];
+  if (r.value[UnwindRegisters::kPc] == 0) return CfiStep::outermost;  // a thread's first frame
+  r.value[UnwindRegisters::kSp] = cfa;
+  r.known |= 1u << UnwindRegisters::kSp;
+  return CfiStep::stepped;
+}
 
 // Whether a step by `recipe` finds the caller's pc and frame pointer from the stack pointer, the
 // frame pointer and the stack's words alone: no other register of the frame decides them.

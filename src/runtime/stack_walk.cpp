@@ -179,6 +179,8 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
   bool ended = false;  // by itself, not for want of room
   bool reached_first = false;
   const UnwindRecipe* caller_recipe = nullptr;  // of the frame stepped to, found when it was checked
+  UnwindRecipe made;  // a recipe made for new code, for the step that made it (here, not in the loop:
+                      // clearing it at every frame cost more than the step)
   while (count < capacity) {
     recorder.enter(count - 1, u);
     if (!innermost && recorder.reuse(count - 1, u, frames, capacity, count, reached_first)) {
@@ -186,12 +188,11 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
       recorder.finish(count, reached_first, false);
       return count;
     }
-    StepReads reads;
+    StepReads& reads = recorder.reads();
     bool follows_sp_and_fp = true;
     const std::uintptr_t pc = u.value[UnwindRegisters::kPc];
     if (context) {
       const std::uintptr_t lookup = innermost ? pc : pc - 1;
-      UnwindRecipe made;
       const UnwindRecipe* recipe = caller_recipe ? caller_recipe : cached_recipe(cache, generation, lookup);
       caller_recipe = nullptr;
       if (!recipe) {
@@ -204,15 +205,14 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
         }
       }
       if (recipe) follows_sp_and_fp = recipe->follows_sp_and_fp;
-      const CfiStep step = recipe ? apply_recipe(*recipe, u, low, stack.high, &reads) : CfiStep::no_entry;
+      const CfiStep step = recipe ? step_by_recipe(*recipe, u, low, stack.high, &reads) : CfiStep::no_entry;
       if (step == CfiStep::outermost) {
-        recorder.stepped(reads, follows_sp_and_fp, false, false);
+        recorder.stepped(follows_sp_and_fp, false, false);
         reached_first = ended = true;
         break;
       }
       if (step == CfiStep::stepped) {
-        recorder.stepped(reads, follows_sp_and_fp, recipe->cfa_register == UnwindRegisters::kFp,
-                         recipe->keeps_fp);
+        recorder.stepped(follows_sp_and_fp, recipe->cfa_register == UnwindRegisters::kFp, recipe->keeps_fp);
         // The caller is kept only when it returns into code: a kept recipe says so at once.
         const std::uintptr_t caller = u.value[UnwindRegisters::kPc];
         caller_recipe = cached_recipe(cache, generation, caller - 1);
@@ -230,7 +230,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     const std::uintptr_t fp = u.has(UnwindRegisters::kFp) ? u.value[UnwindRegisters::kFp] : 0;
     if (innermost && unframed && (sp & 7) == 0)
       if (const std::uintptr_t slot = unframed_return_slot(sp, fp, stack.high)) {
-        recorder.stepped(reads, false, true, false);  // the innermost frame: never reused
+        recorder.stepped(false, true, false);  // the innermost frame: never reused
         const std::uintptr_t caller = *reinterpret_cast<const std::uintptr_t*>(slot);
         frames[count++] = caller;
         u = {};
@@ -243,7 +243,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     innermost = false;
     ended = true;
     if (fp < sp || fp + 2 * sizeof(std::uintptr_t) > stack.high || (fp & 7) != 0) {
-      recorder.stepped(reads, follows_sp_and_fp, true, false);
+      recorder.stepped(follows_sp_and_fp, true, false);
       break;
     }
     const auto* frame = reinterpret_cast<const std::uintptr_t*>(fp);
@@ -251,7 +251,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     const std::uintptr_t return_address = frame[1];
     reads.add(fp, next);
     reads.add(fp + sizeof(std::uintptr_t), return_address);
-    recorder.stepped(reads, follows_sp_and_fp, true, false);
+    recorder.stepped(follows_sp_and_fp, true, false);
     // Code without frame pointers uses the register for data: a "frame" it points to ends the walk
     // unless its return address returns after a call (where the code can be read to tell).
     const CodeRange* code = walkable_code_range_of(return_address);
@@ -264,7 +264,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     if (next <= fp) {
       // The walk ends at the caller for what this frame read: its record has no step of its own.
       recorder.enter(count - 1, u);
-      recorder.stepped(StepReads{}, true, false, false);
+      recorder.stepped(true, false, false);
       break;
     }
     ended = false;

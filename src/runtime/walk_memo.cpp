@@ -47,10 +47,11 @@ __attribute__((no_sanitize("address"))) bool WalkRecorder::copy_from_last(
   for (std::uint32_t i = from; i < end; ++i) {
     // A frame pointer restored for a caller that never reads it (data, in code without frame
     // pointers: a loop counter saved by a callee) may change freely.
-    const std::uint8_t skipped = i + 1 < end && before[i + 1].needs_fp ? 0 : before[i].read_fp_only;
-    for (std::uint8_t k = 0; k < before[i].read_count; ++k)
-      if (!((skipped >> k) & 1u) && *reinterpret_cast<const volatile std::uintptr_t*>(before[i].read_at[k]) !=
-                                        before[i].read_value[k]) {
+    const StepReads& read = before[i].reads;
+    const std::uint8_t skipped = i + 1 < end && before[i + 1].needs_fp ? 0 : read.fp_only;
+    for (std::uint8_t k = 0; k < read.count; ++k)
+      if (!((skipped >> k) & 1u) &&
+          *reinterpret_cast<const volatile std::uintptr_t*>(read.at[k]) != read.value[k]) {
         candidate_ = i + 1;  // a word changed here: no frame at or below it can be reused this walk
         return false;
       }
@@ -78,13 +79,15 @@ void WalkRecorder::finish(std::uint32_t count, bool whole, bool cut) noexcept {
   next_->whole = whole;
   next_->valid = true;
   std::uint32_t from = count;
-  while (from > 0 && next_->frame[from - 1].reusable) --from;
-  next_->reusable_from = from;
-  bool needed = false;  // by the frames outside
+  bool reusable = true;  // every frame from here outwards
+  bool needed = false;   // by the frames outside
   for (std::uint32_t i = count; i-- > 0;) {
     WalkMemo::Frame& f = next_->frame[i];
     needed = f.needs_fp = f.uses_fp || (f.keeps_fp && needed);
+    reusable = reusable && f.reusable;
+    if (reusable) from = i;
   }
+  next_->reusable_from = from;
   memo_->last = static_cast<std::uint32_t>(next_ - memo_->walks);
 }
 

@@ -29,15 +29,15 @@ struct WalkMemo {
   // One frame of a walk: the registers the walk had there, and the words its step to the caller read.
   struct Frame {
     std::uintptr_t pc, sp, fp;
+    // The words the step read (fp_only: those that matter only where the caller needs_fp), written
+    // there by the step itself (WalkRecorder::reads), not copied. The flags below sit in its tail
+    // padding: a shared walk copies its frames, 96 bytes each.
+    [[no_unique_address]] StepReads reads;
     bool fp_known;
     bool reusable;  // the step from here follows sp, fp and the words alone, and its reads were whole
     bool uses_fp;   // the step read the frame pointer (the CFA from it, or a frame-pointer step)
     bool keeps_fp;  // the step gave the caller this frame's frame pointer as it is
     bool needs_fp;  // this frame's frame pointer decides a step from here outwards (else it may differ)
-    std::uint8_t read_count;
-    std::uint8_t read_fp_only;  // StepReads::fp_only: words that matter only where the caller needs_fp
-    std::uintptr_t read_at[StepReads::kMax];
-    std::uintptr_t read_value[StepReads::kMax];
   };
   struct Walk {
     Frame frame[kFrames];
@@ -68,6 +68,8 @@ struct WalkMemo {
   std::uint64_t frames_reused = 0;  // over all walks: what the memo saved (tests, the bench)
 };
 
+static_assert(sizeof(WalkMemo::Frame) <= 96, "a memo frame outgrew 96 bytes: shared walks copy more");
+
 // The walk being made, while it is made (walk_stack in stack_walk.cpp drives these).
 class WalkRecorder {
  public:
@@ -76,9 +78,11 @@ class WalkRecorder {
 
   // Frame `index` of the new walk, before its step: its registers.
   void enter(std::uint32_t index, const UnwindRegisters& r) noexcept;
-  // The step from the frame last entered read `reads`, was (or not) decided by sp, fp and them alone,
+  // Where the step from the frame last entered records the words it reads (empty when entered).
+  StepReads& reads() noexcept { return *reads_; }
+  // The step from the frame last entered read reads(), was (or not) decided by sp, fp and them alone,
   // read the frame pointer (`uses_fp`) and left it to the caller as it was (`keeps_fp`).
-  void stepped(const StepReads& reads, bool follows_sp_and_fp, bool uses_fp, bool keeps_fp) noexcept;
+  void stepped(bool follows_sp_and_fp, bool uses_fp, bool keeps_fp) noexcept;
 
   // Whether the frame last entered (`index` ≥ 1, its registers `r`) is one of the last walk's with
   // every word read from there outwards unchanged; then frames[index + 1 ..] are filled from it (no
@@ -99,8 +103,10 @@ class WalkRecorder {
   WalkMemo* memo_;
   WalkMemo::Walk* last_ = nullptr;
   WalkMemo::Walk* next_ = nullptr;
-  std::uint32_t candidate_ = 1;  // the last walk's frames below this cannot be reused any more
-  std::uint32_t current_ = 0;
+  std::uint32_t candidate_ = 1;                // the last walk's frames below this cannot be reused any more
+  std::uint32_t current_ = WalkMemo::kFrames;  // the frame last entered; kFrames: none recorded
+  StepReads scratch_;                          // the reads of a step not recorded
+  StepReads* reads_ = &scratch_;
   bool reused_ = false;
 };
 
@@ -114,7 +120,12 @@ std::uint32_t add_walked_path(CallPathTable& table, WalkMemo* memo, const std::u
 
 // Inline: called at every frame of every walk.
 inline void WalkRecorder::enter(std::uint32_t index, const UnwindRegisters& r) noexcept {
-  if (!memo_ || index >= WalkMemo::kFrames) return;
+  if (!memo_ || index >= WalkMemo::kFrames) {
+    current_ = WalkMemo::kFrames;
+    reads_ = &scratch_;
+    reads_->clear();
+    return;
+  }
   current_ = index;
   WalkMemo::Frame& f = next_->frame[index];
   f.pc = r.value[UnwindRegisters::kPc];
@@ -122,23 +133,17 @@ inline void WalkRecorder::enter(std::uint32_t index, const UnwindRegisters& r) n
   f.fp_known = r.has(UnwindRegisters::kFp);
   f.fp = f.fp_known ? r.value[UnwindRegisters::kFp] : 0;
   f.reusable = f.uses_fp = f.keeps_fp = false;
-  f.read_count = f.read_fp_only = 0;
+  f.reads.clear();
+  reads_ = &f.reads;
 }
 
-inline void WalkRecorder::stepped(const StepReads& reads, bool follows_sp_and_fp, bool uses_fp,
-                                  bool keeps_fp) noexcept {
-  if (!memo_ || current_ >= WalkMemo::kFrames) return;
+inline void WalkRecorder::stepped(bool follows_sp_and_fp, bool uses_fp, bool keeps_fp) noexcept {
+  if (current_ >= WalkMemo::kFrames) return;
   WalkMemo::Frame& f = next_->frame[current_];
   // A word below the frame's stack pointer may lie below a later walk's too, outside its stack.
   bool above = f.sp != 0;
-  for (std::uint8_t i = 0; i < reads.count; ++i) {
-    f.read_at[i] = reads.at[i];
-    f.read_value[i] = reads.value[i];
-    above = above && reads.at[i] >= f.sp;
-  }
-  f.read_count = reads.count;
-  f.read_fp_only = reads.fp_only;
-  f.reusable = follows_sp_and_fp && reads.complete && above;
+  for (std::uint8_t i = 0; i < f.reads.count; ++i) above = above && f.reads.at[i] >= f.sp;
+  f.reusable = follows_sp_and_fp && f.reads.complete && above;
   f.uses_fp = uses_fp;
   f.keeps_fp = keeps_fp;
 }

@@ -84,6 +84,72 @@ TEST(CfiUnwind, AModuleUnloadedVoidsTheRecipesKept) {
       << "a recipe of another generation is not used";
 }
 
+// The recipes of real code (this chain's, the test framework's, libc's), kept by a walk.
+std::vector<UnwindRecipe> recipes_walked() {
+  refresh_code_modules();
+  auto* cache = create_private<UnwindCache>();
+  if (!cache) return {};
+  outer(cache);
+  std::vector<UnwindRecipe> kept;
+  for (const UnwindRecipe& r : cache->entries)
+    if (r.pc != 0 && r.outcome == CfiStep::stepped) kept.push_back(r);
+  return kept;
+}
+
+// The walk steps by step_by_recipe, whose quick form checks the stack's bounds once for all of a
+// step's reads: it must decide exactly as apply_recipe, slot by slot, does. Each real recipe is
+// applied to random stacks with the stack pointer anywhere from below the stack to its top, so that
+// slots fall inside, astride and outside its bounds; the two must agree on the outcome, every
+// register the caller gets and every word the walk's memo records.
+TEST(CfiUnwind, TheQuickStepDecidesAsTheRecipeSlotBySlot) {
+  const std::vector<UnwindRecipe> recipes = recipes_walked();
+  ASSERT_GE(recipes.size(), 3u) << "the walk through the chain kept too few recipes";
+  const auto quick =
+      std::count_if(recipes.begin(), recipes.end(), [](const UnwindRecipe& r) { return r.quick; });
+  EXPECT_GE(quick * 2, static_cast<long>(recipes.size()))
+      << "only " << quick << " of " << recipes.size()
+      << " recipes of -O2 code take the quick step: the walk would go the slow way at most frames";
+  std::mt19937_64 random(20261129);
+  std::vector<std::uintptr_t> stack(48);
+  const auto low = reinterpret_cast<std::uintptr_t>(stack.data()) + 8 * sizeof(std::uintptr_t);
+  const auto high = low + 32 * sizeof(std::uintptr_t);  // the words around [low, high) are readable too
+  int compared = 0, stepped = 0;
+  for (const UnwindRecipe& recipe : recipes) {
+    for (int round = 0; round < 400; ++round) {
+      for (auto& word : stack) word = random() % 8 == 0 ? 0 : random();
+      UnwindRegisters r;
+      for (int reg = 0; reg < UnwindRegisters::kCount; ++reg)
+        if (random() % 4 != 0) r.set(reg, random());
+      const std::uintptr_t sp = low - 64 + (random() % 48) * 8 + (random() % 16 == 0 ? 4 : 0);
+      if (random() % 8 != 0) r.set(UnwindRegisters::kSp, sp);
+      if (random() % 2 == 0) r.set(UnwindRegisters::kFp, sp + (random() % 24) * 8);
+      UnwindRegisters slow = r, fast = r;
+      StepReads slow_reads, fast_reads;
+      const CfiStep expected = apply_recipe(recipe, slow, low, high, &slow_reads);
+      const CfiStep got = step_by_recipe(recipe, fast, low, high, &fast_reads);
+      ++compared;
+      stepped += expected == CfiStep::stepped;
+      ASSERT_EQ(static_cast<int>(got), static_cast<int>(expected))
+          << "the quick step's outcome (0 stepped, 1 outermost, 2 no entry, 3 failed) differs, recipe of "
+          << std::hex << recipe.pc << " at sp " << sp;
+      ASSERT_EQ(fast.known, slow.known)
+          << "the caller's registers differ, recipe of " << std::hex << recipe.pc;
+      for (int reg = 0; reg < UnwindRegisters::kCount; ++reg)
+        if (slow.has(reg)) {
+          ASSERT_EQ(fast.value[reg], slow.value[reg]) << "register " << reg;
+        }
+      ASSERT_EQ(fast_reads.count, slow_reads.count) << "the memo's words differ";
+      ASSERT_EQ(fast_reads.fp_only, slow_reads.fp_only);
+      ASSERT_EQ(fast_reads.complete, slow_reads.complete);
+      for (int k = 0; k < slow_reads.count; ++k) {
+        ASSERT_EQ(fast_reads.at[k], slow_reads.at[k]);
+        ASSERT_EQ(fast_reads.value[k], slow_reads.value[k]);
+      }
+    }
+  }
+  EXPECT_GT(stepped, compared / 10) << "too few of the random frames stepped to exercise the quick step";
+}
+
 // Random bytes behind a header of the usual form: every step ends in one of its outcomes, and reads
 // stay in the segment (under AddressSanitizer a read past the buffer fails the test).
 TEST(CfiUnwind, DamagedTablesEndTheStepNeverReadOutsideThem) {
