@@ -66,6 +66,21 @@ TEST(LocalityReuseDistance, CompactionKeepsMemoryProportionalToDistinctWords) {
   EXPECT_EQ(tracker.distinct_words(), 10u);
 }
 
+// A sampled run's bursts reuse one tracker: after clear() nothing of the previous burst is reused.
+TEST(LocalityReuseDistance, ClearForgetsEveryAccess) {
+  ReuseDistanceTracker tracker(8);
+  for (int round = 0; round < 3; ++round)
+    for (std::uint64_t w = 0; w < 1000; ++w) tracker.access(w, 1);
+  tracker.clear();
+  EXPECT_EQ(tracker.distinct_words(), 0u);
+  NaiveLruStack lru;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    const std::uint64_t word = (i * 7919) % 700;
+    ASSERT_EQ(tracker.access(word, 2).distance, lru.access(word))
+        << "access " << i << " to word " << word << " after clear(): a word of the previous burst was kept";
+  }
+}
+
 TEST(LocalityReuseDistance, ReportsThePreviousFunction) {
   ReuseDistanceTracker tracker;
   EXPECT_EQ(tracker.access(5, 1).distance, ReuseDistanceTracker::kCold);

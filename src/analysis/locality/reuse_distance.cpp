@@ -31,6 +31,13 @@ ReuseDistanceTracker::ReuseDistanceTracker(std::size_t min_capacity)
   latest_marks_.reset(min_capacity_, 0);
 }
 
+void ReuseDistanceTracker::clear() {
+  last_access_.clear();
+  latest_marks_.reset(min_capacity_, 0);
+  now_ = 0;
+  compactions_ = 0;
+}
+
 // Inlined into both variants, so that TimeMarks' popcounts are compiled for each.
 template <bool kPopcnt>
 [[gnu::always_inline]] inline ReuseDistanceTracker::Result ReuseDistanceTracker::access_body(

@@ -33,6 +33,9 @@ class ReuseDistanceTracker {
     return hardware_popcount_ ? access_with_popcnt(word, function) : access_portable(word, function);
   }
 
+  // Forgets every access, as a new tracker would, but keeps the table's memory for as many words.
+  void clear();
+
   void prefetch(std::uint64_t word) const { last_access_.prefetch(word); }
 
   std::size_t distinct_words() const { return last_access_.size(); }
