@@ -244,7 +244,8 @@ std::optional<std::filesystem::path> make_run_directory(const LocalityCommandOpt
 }
 
 // Runs the program with its collector writing to a pipe, and scores the stream on a second thread
-// while the program runs.
+// while the program runs; the stream's own thread empties the pipe into memory meanwhile (up to
+// 256 MiB), so that the program does not wait for the analysis of each burst (pipe_stream.hpp).
 int run_and_analyse(const LocalityCommandOptions& options) {
   const auto& program = options.inputs.front();
   const MpiJob job = mpi_job_of_this_process();
