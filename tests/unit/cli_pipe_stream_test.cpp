@@ -43,6 +43,14 @@ bool write_all(int fd, const std::vector<char>& data, int patience_ms) {
   return true;
 }
 
+// The program: writes `data` with blocking writes, then ends (its end of the pipe closes).
+std::thread write_and_close(int fd, const std::vector<char>& data) {
+  return std::thread([fd, &data] {
+    write_all(fd, data, -1);
+    close(fd);
+  });
+}
+
 // A sampled program writes a burst of tens of MiB at once while the analysis is still busy: the
 // whole burst must leave the pipe without anyone reading the stream. (The pipe holds 64 KiB; the
 // 30 s of patience are only there so that the old behaviour fails instead of hanging: an idle pump
@@ -73,10 +81,7 @@ TEST(CliPipeStream, BeyondTheBoundTheWriterWaitsAndNothingIsLost) {
   const std::size_t bound = 2 * kMiB;
   PipeStreamBuffer stream(ends[0], nullptr, bound);
   const std::vector<char> data = pattern(24 * kMiB);
-  std::thread writer([&] {
-    write_all(ends[1], data, -1);
-    close(ends[1]);
-  });
+  std::thread writer = write_and_close(ends[1], data);
   std::istream in(&stream);
   const std::vector<char> read((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   writer.join();
@@ -91,10 +96,7 @@ TEST(CliPipeStream, DrainLetsABlockedWriterFinish) {
   ASSERT_EQ(pipe2(ends, O_CLOEXEC), 0);
   PipeStreamBuffer stream(ends[0], nullptr, kMiB);
   const std::vector<char> data = pattern(8 * kMiB);
-  std::thread writer([&] {
-    write_all(ends[1], data, -1);
-    close(ends[1]);
-  });
+  std::thread writer = write_and_close(ends[1], data);
   std::istream in(&stream);
   EXPECT_EQ(in.get(), static_cast<unsigned char>(data[0]));
   stream.drain();
