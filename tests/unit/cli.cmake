@@ -71,3 +71,11 @@ set_tests_properties(cli_manual_pages PROPERTIES LABELS unit)
 add_test(NAME spack_recipe
   COMMAND Python3::Interpreter -B ${CMAKE_CURRENT_SOURCE_DIR}/check_spack_recipe.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(spack_recipe PROPERTIES LABELS unit)
+
+# The pipe of `parperf locality`: emptied into memory while the analysis is busy, up to a bound
+# (pipe_stream.hpp); two threads share its queue, so it runs under TSan too, built from its one source
+# file rather than the whole command library.
+parperf_add_unit_test(cli_pipe_stream_test
+  SOURCES cli_pipe_stream_test.cpp ${PROJECT_SOURCE_DIR}/src/cli/pipe_stream.cpp
+  LINK Threads::Threads
+  LABELS tsan)

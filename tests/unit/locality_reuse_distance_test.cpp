@@ -66,6 +66,34 @@ TEST(LocalityReuseDistance, CompactionKeepsMemoryProportionalToDistinctWords) {
   EXPECT_EQ(tracker.distinct_words(), 10u);
 }
 
+// A sampled run's bursts reuse one tracker: after clear() nothing of the previous burst is reused.
+TEST(LocalityReuseDistance, ClearForgetsEveryAccess) {
+  ReuseDistanceTracker tracker(8);
+  for (int round = 0; round < 3; ++round)
+    for (std::uint64_t w = 0; w < 1000; ++w) tracker.access(w, 1);
+  tracker.clear();
+  EXPECT_EQ(tracker.distinct_words(), 0u);
+  NaiveLruStack lru;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    const std::uint64_t word = (i * 7919) % 700;
+    ASSERT_EQ(tracker.access(word, 2).distance, lru.access(word))
+        << "access " << i << " to word " << word << " after clear(): a word of the previous burst was kept";
+  }
+}
+
+// A compaction walks every slot of the table, and clear() keeps a large table for the next burst:
+// the times between compactions must grow with the table, or a burst's first accesses, over few
+// words, walk the whole table again and again (a seventh of a sampled run's analysis).
+TEST(LocalityReuseDistance, AClearedLargeTableIsNotWalkedOverAndOver) {
+  ReuseDistanceTracker tracker(8);
+  for (std::uint64_t w = 0; w < 100000; ++w) tracker.access(w, 1);
+  tracker.clear();
+  for (int round = 0; round < 1000; ++round)
+    for (std::uint64_t w = 0; w < 10; ++w) tracker.access(w, 1);
+  EXPECT_EQ(tracker.compactions(), 0u) << "10 000 accesses to 10 words after clear() compacted "
+                                       << tracker.compactions() << " times a table sized for 100 000 words";
+}
+
 TEST(LocalityReuseDistance, ReportsThePreviousFunction) {
   ReuseDistanceTracker tracker;
   EXPECT_EQ(tracker.access(5, 1).distance, ReuseDistanceTracker::kCold);

@@ -153,8 +153,9 @@ void LocalityAnalyzer::add(std::span<const Access> accesses) {
 
 void LocalityAnalyzer::record_word(ThreadState& thread, const Access& access, std::uint64_t word,
                                    bool first_word, bool counted) {
+  // The stride is only counted: a burst's warm-up skips the window's search (a fifth of the analysis).
   const std::size_t longer = options_.max_stride + 1;  // the slot of every longer stride
-  const auto stride_slot = static_cast<std::size_t>(thread.window.nearest(word, longer));
+  const auto stride_slot = counted ? static_cast<std::size_t>(thread.window.nearest(word, longer)) : longer;
   thread.window.push(word);
 
   const ReuseDistanceTracker::Result reuse = thread.reuse.access(word, access.function);
@@ -197,7 +198,7 @@ void LocalityAnalyzer::end_burst(ThreadState& thread) {
 void LocalityAnalyzer::begin_burst(ThreadState& thread) {
   end_burst(thread);
   thread.window = StrideWindow(options_.window);
-  thread.reuse = ReuseDistanceTracker(options_.min_tree_capacity);
+  thread.reuse.clear();  // keeps the table's memory: the next burst touches about as many words
   thread.burst_position = 0;
 }
 

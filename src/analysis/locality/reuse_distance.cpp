@@ -31,6 +31,21 @@ ReuseDistanceTracker::ReuseDistanceTracker(std::size_t min_capacity)
   latest_marks_.reset(min_capacity_, 0);
 }
 
+// The times between compactions: twice the live words, and at least half the table's slots, since a
+// compaction walks every slot. A table kept by clear() for the next burst is large from its first
+// access: with the capacity of the live words alone, the burst's start walked its tens of MiB every
+// 64 Ki accesses.
+std::size_t ReuseDistanceTracker::marks_capacity(std::size_t live) {
+  return std::max({min_capacity_, 2 * live, last_access_.entries().size() / 2});
+}
+
+void ReuseDistanceTracker::clear() {
+  last_access_.clear();
+  latest_marks_.reset(marks_capacity(0), 0);
+  now_ = 0;
+  compactions_ = 0;
+}
+
 // Inlined into both variants, so that TimeMarks' popcounts are compiled for each.
 template <bool kPopcnt>
 [[gnu::always_inline]] inline ReuseDistanceTracker::Result ReuseDistanceTracker::access_body(
@@ -77,7 +92,7 @@ ReuseDistanceTracker::Result ReuseDistanceTracker::access_portable(std::uint64_t
     if (entry.occupied())
       entry.value.time = static_cast<std::uint32_t>(latest_marks_.rank(ranks, entry.value.time));
   const std::size_t live = last_access_.size();
-  latest_marks_.reset(std::max(min_capacity_, 2 * live), live);
+  latest_marks_.reset(marks_capacity(live), live);
   now_ = live;
 }
 

@@ -4,9 +4,10 @@
 // access to A is then the number of marks after A's previous time: the distinct words touched since.
 //
 // Times are renumbered when they reach the bitmap's capacity (compaction: the live marks become
-// 0..k-1 in order and the capacity becomes max(min_capacity, 2k)), so memory stays proportional to
-// the distinct words, not to the stream's length. A live time's new number is its rank in the
-// bitmap, so the renumbering is one sequential pass over the hash table per at least k accesses.
+// 0..k-1 in order and the capacity becomes max(min_capacity, 2k, half the table's slots)), so memory
+// stays proportional to the distinct words, not to the stream's length. A live time's new number is
+// its rank in the bitmap, so the renumbering is one sequential pass over the hash table per at least
+// k accesses (and per at least half its slots).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,9 @@ class ReuseDistanceTracker {
     return hardware_popcount_ ? access_with_popcnt(word, function) : access_portable(word, function);
   }
 
+  // Forgets every access, as a new tracker would, but keeps the table's memory for as many words.
+  void clear();
+
   void prefetch(std::uint64_t word) const { last_access_.prefetch(word); }
 
   std::size_t distinct_words() const { return last_access_.size(); }
@@ -51,6 +55,7 @@ class ReuseDistanceTracker {
   Result access_body(std::uint64_t word, std::uint32_t function);
   Result access_with_popcnt(std::uint64_t word, std::uint32_t function);
   Result access_portable(std::uint64_t word, std::uint32_t function);
+  std::size_t marks_capacity(std::size_t live);
   void compact_body();
   void compact_with_popcnt();
   void compact_portable();

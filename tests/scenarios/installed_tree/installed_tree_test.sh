@@ -90,7 +90,7 @@ fi
 
 # The compiler wrapper and the memory collector, and the PNG module that `parperf locality` loads.
 quiet "$parperf" cc -O1 -fno-vectorize -o "$work/locality_matmul" "$source/tests/scenarios/locality_programs/matmul.c"
-quiet "$parperf" locality -q -o "$work/locality" -- "$work/locality_matmul"
+quiet "$parperf" locality -q --png -o "$work/locality" -- "$work/locality_matmul"
 for picture in locality-scatter.png locality-reuse.png locality-square.png; do
   [ -s "$work/locality/$picture" ] || fail "parperf locality drew no $picture (is libparperf-png.so found in $libdir?)"
 done

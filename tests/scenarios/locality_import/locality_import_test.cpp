@@ -8,6 +8,8 @@
 #include <iterator>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "format/memory_trace_reader.hpp"
 #include "format/memory_trace_writer.hpp"
@@ -163,8 +165,8 @@ TEST(LocalityImport, PlantedLinksInTheOutputDirectoryAreReplacedNotFollowed) {
       "locality.json",      "memory.ppm",         "locality-scatter.svg", "locality-scatter.png",
       "locality-reuse.svg", "locality-reuse.png", "locality-square.svg",  "locality-square.png"};
   for (const std::string& name : names) std::filesystem::create_symlink(victim, run / name);
-  const auto result = run_process({parperf_command().string(), "locality", "-q", "--save-trace", "-o",
-                                   run.string(), "--text", text.string()});
+  const auto result = run_process({parperf_command().string(), "locality", "-q", "--save-trace", "--png",
+                                   "-o", run.string(), "--text", text.string()});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   std::ifstream in(victim);
   const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -242,6 +244,29 @@ TEST(LocalityImport, SpecialFilesAreNoTraces) {
   EXPECT_EQ(nlohmann::json::parse(from_pipe.out)["program"]["loads"], 2);
 }
 
+// The pictures are SVG; their PNG copies are drawn only with --png: rasterising them was most of a
+// locality run's fixed cost (issue 29), paid on every run for pictures few runs open.
+TEST(LocalityImport, PngCopiesAreDrawnOnlyWithThePngOption) {
+  TempDir tmp;
+  const auto text = tmp / "trace.txt";
+  std::ofstream(text) << "L 0x1000 8\nL 0x1008 8\nS 0x1010 8\n";
+  const std::vector<std::string> pictures = {"locality-scatter", "locality-reuse", "locality-square"};
+  const auto plain = run_process({parperf_command().string(), "locality", "-q", "-o",
+                                  (tmp / "plain").string(), "--text", text.string()});
+  ASSERT_EQ(plain.exit_code, 0) << describe(plain);
+  for (const std::string& picture : pictures) {
+    EXPECT_TRUE(std::filesystem::exists(tmp / "plain" / (picture + ".svg"))) << picture << ".svg is missing";
+    EXPECT_FALSE(std::filesystem::exists(tmp / "plain" / (picture + ".png")))
+        << picture << ".png was drawn though --png was not given";
+  }
+  const auto png = run_process({parperf_command().string(), "locality", "-q", "--png", "-o",
+                                (tmp / "png").string(), "--text", text.string()});
+  ASSERT_EQ(png.exit_code, 0) << describe(png);
+  ASSERT_TRUE(png.err.empty()) << "the PNG module is missing: " << png.err;
+  for (const std::string& picture : pictures)
+    EXPECT_TRUE(std::filesystem::exists(tmp / "png" / (picture + ".png"))) << picture << ".png was not drawn";
+}
+
 // The PNG copies come from a module loaded only when they are drawn (libparperf-png.so in the libdir
 // beside bin/parperf). Without it the scores and the SVGs are still written, and a warning names the file.
 TEST(LocalityImport, WithoutThePngModuleTheSvgPicturesAreStillWritten) {
@@ -252,7 +277,7 @@ TEST(LocalityImport, WithoutThePngModuleTheSvgPicturesAreStillWritten) {
   const auto text = tmp / "stream.txt";
   std::ofstream(text) << "L 0x1000 8\nL 0x1008 8\nS 0x1010 8\n";
   const auto run = run_process(
-      {parperf.string(), "locality", "-q", "-o", (tmp / "run").string(), "--text", text.string()});
+      {parperf.string(), "locality", "-q", "--png", "-o", (tmp / "run").string(), "--text", text.string()});
   EXPECT_EQ(run.exit_code, 0) << describe(run);
   // The module is looked for in the install libdir (lib/<multiarch>) and in the build tree's lib.
   EXPECT_NE(run.err.find("warning: no PNG copies of the pictures (the SVGs are written): cannot load the "

@@ -82,7 +82,8 @@ class LocalityPrograms : public ::testing::Test {
 TEST_F(LocalityPrograms, MatrixProductsOrderAsExpected) {
   const auto program = build(tmp, "matmul.c");
   const auto directory = tmp / "run";
-  const auto run = parperf({"locality", "-q", "--json", "-o", directory.string(), "--", program.string()});
+  const auto run =
+      parperf({"locality", "-q", "--json", "--png", "-o", directory.string(), "--", program.string()});
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   EXPECT_NE(run.out.find("checksum"), std::string::npos) << "the program's own output";
   const auto result = read_json_file(directory / "locality.json");

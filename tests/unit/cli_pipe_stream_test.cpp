@@ -1,0 +1,109 @@
+// The stream `parperf locality` reads a running program's accesses from: the pipe is emptied into
+// memory while the analysis is busy, so that the program does not wait for it, up to a bound, beyond
+// which the program waits and nothing is lost.
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <istream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/pipe_stream.hpp"
+
+namespace parperf::cli {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+std::vector<char> pattern(std::size_t bytes) {
+  std::vector<char> data(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) data[i] = static_cast<char>((i * 131) ^ (i >> 12));
+  return data;
+}
+
+// Writes all of `data`, waiting for room in the pipe at most `patience_ms` each time; false when the
+// pipe stayed full that long, which means nobody reads it.
+bool write_all(int fd, const std::vector<char>& data, int patience_ms) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    pollfd room{fd, POLLOUT, 0};
+    if (::poll(&room, 1, patience_ms) != 1) return false;
+  }
+  return true;
+}
+
+// The program: writes `data` with blocking writes, then ends (its end of the pipe closes).
+std::thread write_and_close(int fd, const std::vector<char>& data) {
+  return std::thread([fd, &data] {
+    write_all(fd, data, -1);
+    close(fd);
+  });
+}
+
+// A sampled program writes a burst of tens of MiB at once while the analysis is still busy: the
+// whole burst must leave the pipe without anyone reading the stream. (The pipe holds 64 KiB; the
+// 30 s of patience are only there so that the old behaviour fails instead of hanging: an idle pump
+// empties the pipe in microseconds.)
+TEST(CliPipeStream, ABurstLeavesThePipeWhileTheAnalysisIsBusy) {
+  int ends[2];
+  ASSERT_EQ(pipe2(ends, O_CLOEXEC), 0);
+  ASSERT_EQ(fcntl(ends[1], F_SETFL, O_NONBLOCK), 0);
+  PipeStreamBuffer stream(ends[0], nullptr, 64 * kMiB);
+  const std::vector<char> burst = pattern(16 * kMiB);
+  EXPECT_TRUE(write_all(ends[1], burst, 30000))
+      << "the program would wait for the analysis: 16 MiB written with no one reading the stream "
+         "stayed in the pipe";
+  close(ends[1]);
+  std::istream in(&stream);
+  const std::vector<char> read((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(read == burst) << "the stream gave " << read.size()
+                             << " bytes, not the 16 MiB written in order";
+  EXPECT_EQ(stream.bytes_read(), burst.size());
+  close(ends[0]);
+}
+
+// When the analysis falls further behind than the bound, the program waits: every byte still arrives
+// in order, and no more than the bound (plus the one chunk being queued) is held.
+TEST(CliPipeStream, BeyondTheBoundTheWriterWaitsAndNothingIsLost) {
+  int ends[2];
+  ASSERT_EQ(pipe2(ends, O_CLOEXEC), 0);
+  const std::size_t bound = 2 * kMiB;
+  PipeStreamBuffer stream(ends[0], nullptr, bound);
+  const std::vector<char> data = pattern(24 * kMiB);
+  std::thread writer = write_and_close(ends[1], data);
+  std::istream in(&stream);
+  const std::vector<char> read((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  writer.join();
+  EXPECT_TRUE(read == data) << "the stream gave " << read.size() << " bytes, not the 24 MiB written in order";
+  EXPECT_LE(stream.peak_buffered(), bound + kMiB) << "more memory held than the bound allows";
+  close(ends[0]);
+}
+
+// drain() discards the rest, so that a program blocked on a full pipe can end.
+TEST(CliPipeStream, DrainLetsABlockedWriterFinish) {
+  int ends[2];
+  ASSERT_EQ(pipe2(ends, O_CLOEXEC), 0);
+  PipeStreamBuffer stream(ends[0], nullptr, kMiB);
+  const std::vector<char> data = pattern(8 * kMiB);
+  std::thread writer = write_and_close(ends[1], data);
+  std::istream in(&stream);
+  EXPECT_EQ(in.get(), static_cast<unsigned char>(data[0]));
+  stream.drain();
+  writer.join();
+  EXPECT_EQ(stream.bytes_read(), data.size());
+  close(ends[0]);
+}
+
+}  // namespace
+}  // namespace parperf::cli
