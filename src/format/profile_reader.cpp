@@ -205,7 +205,17 @@ void attach_iteration_histograms(Profile& profile, const std::vector<PendingHist
   }
 }
 
-CallPaths decode_call_paths(ByteReader& in) {
+// Whether a thread's call paths record more samples than it took. Writers since 3.7 read a running
+// thread's counts before its nodes and hold the nodes within them; older ones could record a few
+// samples that landed during the write in the nodes only, so their files are not held to it.
+bool records_more_than_taken(const CallPathThread& thread) {
+  std::uint64_t recorded = thread.dropped;
+  for (const CallPathNodeRecord& n : thread.nodes)
+    if (__builtin_add_overflow(recorded, n.samples, &recorded)) return true;
+  return recorded > thread.samples;
+}
+
+CallPaths decode_call_paths(ByteReader& in, std::uint16_t version_minor) {
   CallPaths paths;
   static_cast<CallPathsRecord&>(paths) = in.record<CallPathsRecord>("call paths record");
   if (static_cast<std::uint32_t>(paths.clock) > static_cast<std::uint32_t>(SampleClock::wall))
@@ -237,6 +247,10 @@ CallPaths decode_call_paths(ByteReader& in) {
                           std::to_string(paths.module_count));
       thread.nodes.push_back(n);
     }
+    if (version_minor >= 7 && records_more_than_taken(thread))
+      throw FormatError("corrupt: " + in.context() + ": thread " + std::to_string(thread.thread) +
+                        "'s call paths record more samples (with " + std::to_string(thread.dropped) +
+                        " dropped) than the " + std::to_string(thread.samples) + " it took");
     paths.threads.push_back(std::move(thread));
   }
   return paths;
@@ -391,7 +405,7 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         break;
       case SectionType::call_paths:
         if (profile.call_paths) throw FormatError("corrupt: " + context + " appears twice");
-        profile.call_paths = decode_call_paths(body);
+        profile.call_paths = decode_call_paths(body, container.header.version_minor);
         break;
       case SectionType::setup_samples:
         while (body.remaining() > 0)

@@ -23,8 +23,9 @@ namespace parperf::format {
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint16_t kVersionMajor = 3;
 // 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections,
-// 3.4 the call paths section, 3.5 the setup samples section
-inline constexpr std::uint16_t kVersionMinor = 6;
+// 3.4 the call paths section, 3.5 the setup samples section, 3.6 ThreadRecord.read_running, 3.7 the
+// call paths' samples held within their thread's count
+inline constexpr std::uint16_t kVersionMinor = 7;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.

@@ -63,6 +63,7 @@ std::string kind_of(const std::string& message) {
                            "before its parent",
                            "names module",
                            "sample clock",
+                           "record more samples",
                            "section may hold"})
     if (message.find(kind) != std::string::npos) return kind;
   return "other: " + message;

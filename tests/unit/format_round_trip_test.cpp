@@ -311,6 +311,31 @@ TEST(FormatRoundTrip, CallPathNodeBeforeItsParentIsRefused) {
   }
 }
 
+// Since 3.7 a thread's call-path nodes hold at most the samples it took and did not drop: a file whose
+// nodes hold more says the program ran more than it did, and is refused naming the thread. An older
+// file (a writer that let samples landing during the write into the nodes only) is read as it is.
+TEST(FormatRoundTrip, CallPathsRecordingMoreSamplesThanTakenAreRefusedSince37) {
+  format::Profile p = rich_sample_profile();
+  p.call_paths->threads[1].nodes[0].samples = 2;  // 2 recorded + 76 dropped of 77 taken
+  std::vector<std::uint8_t> bytes = encode_profile(p);
+  try {
+    format::decode_profile(bytes);
+    FAIL() << "a thread whose call paths hold 78 samples of 77 taken was accepted";
+  } catch (const format::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("thread 1's call paths record more samples"), std::string::npos)
+        << e.what();
+  }
+  p.call_paths->threads[1].nodes[0].samples = ~std::uint64_t{0};  // the sum wraps around past 64 bits
+  EXPECT_THROW(format::decode_profile(encode_profile(p)), format::FormatError)
+      << "a count that wraps the sum around was accepted";
+  p.call_paths->threads[1].nodes[0].samples = 2;
+  constexpr std::size_t kVersionMinorOffset = 10;  // after the magic and the major version
+  ASSERT_EQ(bytes[kVersionMinorOffset], format::kVersionMinor);
+  bytes[kVersionMinorOffset] = 6;
+  EXPECT_EQ(format::decode_profile(bytes).call_paths->threads[1].nodes[0].samples, 2u)
+      << "a 3.6 file, whose writer could count a sample in the nodes only, must still be read";
+}
+
 TEST(FormatRoundTrip, RichSampleHasEveryThreadKindAndBothNodeFlags) {
   // Values the field coverage above cannot see: each enumerator and each flag bit on its own.
   const Profile p = rich_sample_profile();
