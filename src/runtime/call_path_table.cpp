@@ -5,22 +5,10 @@
 #include "runtime/private_memory.hpp"
 
 namespace parperf::runtime {
-namespace {
-
-std::uint64_t mix(std::uint64_t h) {
-  h ^= h >> 31;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 29;
-  return h;
-}
-
-}  // namespace
-
-std::uint32_t CallPathTable::find_or_insert(std::uint32_t parent, std::uintptr_t address, std::uint32_t frame,
-                                            const Node* interval) noexcept {
+std::uint32_t CallPathTable::find_or_insert(std::uint32_t hash, std::uint32_t parent, std::uintptr_t address,
+                                            std::uint32_t frame, const Node* interval) noexcept {
   const std::uint32_t mask = 2 * capacity - 1;
-  std::uint64_t h = mix(address * 0x9e3779b97f4a7c15ull ^ parent ^ (std::uint64_t{frame} << 32) ^
-                        reinterpret_cast<std::uintptr_t>(interval) * 31);
+  std::uint32_t h = hash;
   for (std::uint32_t probes = 0; probes <= mask; ++probes, ++h) {
     std::uint32_t& slot = slots[h & mask];
     if (slot != 0) {
@@ -35,7 +23,8 @@ std::uint32_t CallPathTable::find_or_insert(std::uint32_t parent, std::uintptr_t
     n.address = address;
     n.interval = interval;
     n.parent = parent;
-    n.frame = frame;
+    n.frame = frame & 1u;
+    n.path_hash = hash & call_path_hash::kBits;
     node_count.store(index + 1, std::memory_order_release);
     slot = index + 1;
     return index;
@@ -53,8 +42,11 @@ std::uint32_t CallPathTable::add_sample_from(const std::uintptr_t* frames, std::
                                              std::uint64_t weight, std::uint32_t* path_nodes) noexcept {
   samples.add(weight);
   std::uint32_t node = from_node;
+  std::uint32_t hash = node == kNoNode ? call_path_hash::of_root(interval) : nodes[node].path_hash;
   for (std::uint32_t i = from; i-- > 0;) {
-    node = find_or_insert(node, frames[i], i == 0 ? 0 : 1, interval);
+    const std::uint32_t frame = i == 0 ? 0 : 1;
+    hash = call_path_hash::of_child(hash, frames[i], frame);
+    node = find_or_insert(hash, node, frames[i], frame, interval);
     if (node == kNoNode) {
       dropped.add(weight);
       return kNoNode;

@@ -23,7 +23,10 @@ struct CallPathNode {
   std::uintptr_t address = 0;  // absolute
   const Node* interval = nullptr;
   std::uint32_t parent = 0xffffffffu;
-  std::uint32_t frame = 0;  // 0: the interrupted instruction, 1: a return address
+  std::uint32_t frame : 1 = 0;  // 0: the interrupted instruction, 1: a return address
+  // A hash of the path from the root to this node (call_path_hash below): where the node's
+  // children are placed in the table, from their own address and this, not from this node's index.
+  std::uint32_t path_hash : 31 = 0;
   Relaxed<std::uint64_t> samples;
 };
 
@@ -55,9 +58,28 @@ struct CallPathTable {
                                 std::uint32_t* path_nodes) noexcept;
 
  private:
-  std::uint32_t find_or_insert(std::uint32_t parent, std::uintptr_t address, std::uint32_t frame,
-                               const Node* interval) noexcept;
+  std::uint32_t find_or_insert(std::uint32_t hash, std::uint32_t parent, std::uintptr_t address,
+                               std::uint32_t frame, const Node* interval) noexcept;
 };
+
+// Where a path's nodes are placed: a hash of the path from its root (the interval) to the node, each
+// node's from its parent's and its own address. It depends on the frames alone, not on the nodes
+// found, so the lookups of a path's frames do not wait for one another: each slot can be read as
+// soon as the frames are known, where a hash of the parent's index made each lookup wait for the
+// one before (a chain of dependent loads along all 64 frames of a deep path).
+namespace call_path_hash {
+constexpr std::uint32_t kBits = 0x7fffffffu;
+inline std::uint32_t of_root(const Node* interval) noexcept {
+  return static_cast<std::uint32_t>((reinterpret_cast<std::uintptr_t>(interval) * 0x9e3779b97f4a7c15ull) >>
+                                    33);
+}
+inline std::uint32_t of_child(std::uint32_t parent_hash, std::uintptr_t address,
+                              std::uint32_t frame) noexcept {
+  // The high half of the product depends on every bit of the address and of the parent's hash.
+  return static_cast<std::uint32_t>(
+      ((address ^ (std::uint64_t{parent_hash} << 1 | frame)) * 0xbf58476d1ce4e5b9ull) >> 33);
+}
+}  // namespace call_path_hash
 
 // A table of `capacity` nodes in private memory (zeroed: empty), or null.
 CallPathTable* create_call_path_table(std::uint32_t capacity) noexcept;

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
+#include <vector>
 
 #include "runtime/call_path_table.hpp"
 
@@ -70,6 +72,43 @@ TEST(CallPathTable, ASampleNamesItsLeafNodeWhichStaysTheSameAsTheTableGrows) {
       << "the trace's samples name nodes the profile keeps";
   const std::uintptr_t deep[] = {1, 2, 3, 4, 5, 6, 7};
   EXPECT_EQ(table->add_sample(deep, 7, interval(1)), CallPathTable::kNoNode) << "a path that finds no room";
+}
+
+// The memo (walk_memo.hpp) continues a path from the node of its outer frames, found by an earlier
+// sample: that must find the very nodes a lookup of the whole path finds, or a deep stack's samples
+// would be split between two copies of its callers. The slots are placed by a hash of the path from
+// the root, which a continued path takes from its outer node: 2000 random paths of up to 64 frames,
+// over few distinct addresses so that paths share prefixes and slots collide (the table a quarter full).
+TEST(CallPathTable, APathContinuedFromItsOuterNodeFindsTheNodesOfTheWholePath) {
+  CallPathTable* table = create_call_path_table(1u << 16);
+  ASSERT_NE(table, nullptr);
+  std::mt19937_64 random(26);
+  std::vector<std::vector<std::uintptr_t>> paths;
+  for (int p = 0; p < 2000; ++p) {
+    std::vector<std::uintptr_t> path(1 + random() % 64);
+    for (std::uintptr_t& frame : path) frame = 0x400000 + 16 * (random() % 8);
+    paths.push_back(std::move(path));
+  }
+  std::vector<std::uint32_t> leaves;
+  for (const auto& path : paths)
+    leaves.push_back(table->add_sample(path.data(), static_cast<std::uint32_t>(path.size()), interval(1)));
+  const std::uint32_t nodes = table->node_count.load();
+  ASSERT_GT(nodes, 1000u) << "the paths share some callers, not all";
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    const auto& path = paths[p];
+    const auto count = static_cast<std::uint32_t>(path.size());
+    std::vector<std::uint32_t> path_nodes(count);
+    ASSERT_EQ(
+        table->add_sample_from(path.data(), count, CallPathTable::kNoNode, interval(1), 1, path_nodes.data()),
+        leaves[p]);
+    const std::uint32_t from = 1 + static_cast<std::uint32_t>(random() % count);
+    if (from == count) continue;
+    EXPECT_EQ(table->add_sample_from(path.data(), from, path_nodes[from], interval(1), 1, nullptr), leaves[p])
+        << "path " << p << " continued from its frame " << from << " of " << count
+        << " found another leaf than the whole path";
+  }
+  EXPECT_EQ(table->node_count.load(), nodes) << "looking up known paths again added nodes";
+  EXPECT_EQ(table->dropped.get(), 0u);
 }
 
 }  // namespace
