@@ -231,9 +231,13 @@ void read_sample_settings(Config& config) {
   if (const char* source = env("PARPERF_SAMPLE_SOURCE")) {
     if (std::strcmp(source, "timer") == 0)
       config.sample_timer_only = true;
+    else if (std::strcmp(source, "perf-signal") == 0)
+      config.sample_no_trap = true;
     else if (std::strcmp(source, "auto") != 0)
-      warn("PARPERF_SAMPLE_SOURCE='%s' is neither 'auto' nor 'timer'; using perf events where allowed",
-           source);
+      warn(
+          "PARPERF_SAMPLE_SOURCE='%s' is not 'auto', 'perf-signal' or 'timer'; using perf events where "
+          "allowed",
+          source);
   }
 }
 

@@ -40,6 +40,7 @@ struct Config {
   std::uint32_t sample_hz = 0;         // PARPERF_SAMPLE_HZ
   bool sample_wall_clock = false;      // PARPERF_SAMPLE_CLOCK=wall: threads that wait are sampled too
   bool sample_timer_only = false;      // PARPERF_SAMPLE_SOURCE=timer: POSIX timers, not perf events
+  bool sample_no_trap = false;         // PARPERF_SAMPLE_SOURCE=perf-signal: perf events, never by SIGTRAP
   std::uint32_t sample_nodes = 16384;  // PARPERF_SAMPLE_NODES: call-path nodes per thread
 };
 

@@ -38,6 +38,21 @@ struct Budget {
   int most = 0;    // how many may be open at once
 };
 
+// What our traps carry in si_perf_data ("parperf!"), to tell them from other perf events' traps.
+constexpr std::uint64_t kTrapCookie = 0x7061727065726621ull;
+
+// The kernel's TRAP_PERF (asm-generic/siginfo.h, which cannot be included beside the C library's
+// signal.h), and where si_perf_data lies: the word after si_addr (the union after it, on 64-bit
+// Linux, where no architecture puts _trapno first).
+constexpr int kTrapPerf = 6;
+static_assert(sizeof(void*) == 8, "si_perf_data's place is worked out for 64-bit Linux");
+
+std::uint64_t perf_data_of(const siginfo_t& info) {
+  std::uint64_t data;
+  __builtin_memcpy(&data, reinterpret_cast<const char*>(&info.si_addr) + sizeof(void*), sizeof data);
+  return data;
+}
+
 Budget budget() {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) limit.rlim_cur = 1024;
@@ -47,7 +62,8 @@ Budget budget() {
 
 }  // namespace
 
-int open_cpu_clock(std::uint64_t period_ns, int signal) noexcept {
+int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap, bool* trapping) noexcept {
+  if (trapping) *trapping = false;
   const Budget b = budget();
   if (g_open.fetch_add(1, std::memory_order_relaxed) >= b.most) {
     g_open.fetch_sub(1, std::memory_order_relaxed);
@@ -62,8 +78,19 @@ int open_cpu_clock(std::uint64_t period_ns, int signal) noexcept {
   attr.disabled = 1;
   attr.exclude_kernel = 1;  // a thread's own user-space time: what perf_event_paranoid 2 allows
   attr.exclude_hv = 1;
-  attr.wakeup_events = 1;
-  const long opened = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  long opened = -1;
+  if (trap) {
+    perf_event_attr trapped = attr;
+    trapped.sigtrap = 1;
+    trapped.remove_on_exec = 1;  // the kernel asks for it with sigtrap: an exec'd program gets no trap
+    trapped.sig_data = kTrapCookie;
+    opened = syscall(SYS_perf_event_open, &trapped, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    trap = opened >= 0;  // else a kernel before 5.13: the descriptor's signal
+  }
+  if (!trap) {
+    attr.wakeup_events = 1;
+    opened = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  }
   int fd = static_cast<int>(opened);
   if (opened >= 0 && opened < b.lowest) {
     const int moved = fcntl(fd, F_DUPFD_CLOEXEC, b.lowest);
@@ -71,14 +98,19 @@ int open_cpu_clock(std::uint64_t period_ns, int signal) noexcept {
     fd = moved;
   }
   f_owner_ex owner{F_OWNER_TID, static_cast<pid_t>(syscall(SYS_gettid))};
-  if (fd < 0 || fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, signal) != 0 ||
-      fcntl(fd, F_SETOWN_EX, &owner) != 0) {
+  if (fd < 0 || (!trap && (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, signal) != 0 ||
+                           fcntl(fd, F_SETOWN_EX, &owner) != 0))) {
     if (fd >= 0) close(fd);
     g_open.fetch_sub(1, std::memory_order_relaxed);
     return -1;
   }
   remember(fd);  // before it can send anything
+  if (trapping) *trapping = trap;
   return fd;
+}
+
+bool is_cpu_clock_trap(const siginfo_t& info) noexcept {
+  return info.si_signo == SIGTRAP && info.si_code == kTrapPerf && perf_data_of(info) == kTrapCookie;
 }
 
 bool is_cpu_clock(int fd) noexcept {

@@ -17,21 +17,33 @@ using Signal = sighandler_t (*)(int, sighandler_t);
 std::atomic<Sigaction> g_next_sigaction{nullptr};
 std::atomic<Signal> g_next_signal{nullptr};
 
-// The program's disposition of the sampling signal: two slots, the one in use published by index,
-// so that the handler reads a whole one while the program sets the other (a program that sets it
-// from two threads at once may lose one of the two settings, as with the kernel's own races).
-struct sigaction g_program_actions[2];  // zero: SIG_DFL, the disposition the signal had at the start
-std::atomic<int> g_program_slot{0};
-std::atomic<bool> g_warned{false};
+// The program's disposition of a signal the sampler handles: two slots, the one in use published by
+// index, so that the handler reads a whole one while the program sets the other (a program that sets
+// it from two threads at once may lose one of the two settings, as with the kernel's own races).
+struct ProgramDisposition {
+  struct sigaction actions[2] = {};  // zero: SIG_DFL, the disposition the signal had at the start
+  std::atomic<int> slot{0};
+  std::atomic<bool> warned{false};
+};
+// The sampling signal's and SIGTRAP's (when the perf-event clocks trap: sampler.hpp).
+constinit ProgramDisposition g_sample_signal{}, g_trap_signal{};
 
-struct sigaction program_action() noexcept {
-  return g_program_actions[g_program_slot.load(std::memory_order_acquire)];
+// The program's disposition of `signal` when the sampler handles it, else null (not ours).
+ProgramDisposition* disposition_of(int signal) noexcept {
+  if (signal == 0) return nullptr;
+  if (signal == sampler_signal()) return &g_sample_signal;
+  if (signal == sampler_trap_signal()) return &g_trap_signal;
+  return nullptr;
 }
 
-void set_program_action(const struct sigaction& action) noexcept {
-  const int next = 1 - g_program_slot.load(std::memory_order_relaxed);
-  g_program_actions[next] = action;
-  g_program_slot.store(next, std::memory_order_release);
+struct sigaction program_action(const ProgramDisposition& d) noexcept {
+  return d.actions[d.slot.load(std::memory_order_acquire)];
+}
+
+void set_program_action(ProgramDisposition& d, const struct sigaction& action) noexcept {
+  const int next = 1 - d.slot.load(std::memory_order_relaxed);
+  d.actions[next] = action;
+  d.slot.store(next, std::memory_order_release);
 }
 
 bool is_handler(const struct sigaction& action) {
@@ -49,12 +61,12 @@ void take_default_course(int signal) {
 }
 
 int program_sigaction(int signal, const struct sigaction* action, struct sigaction* previous) noexcept {
-  const int ours = sampler_signal();
-  if (ours == 0 || signal != ours) return next_sigaction(signal, action, previous);
-  if (previous) *previous = program_action();
+  ProgramDisposition* ours = disposition_of(signal);
+  if (!ours) return next_sigaction(signal, action, previous);
+  if (previous) *previous = program_action(*ours);
   if (action) {
-    set_program_action(*action);
-    if (is_handler(*action) && !g_warned.exchange(true))
+    set_program_action(*ours, *action);
+    if (is_handler(*action) && !ours->warned.exchange(true))
       warn(
           "the program installs a handler for signal %d, which sampling uses: its handler gets the program's "
           "own signals of that number, sampling goes on",
@@ -70,7 +82,9 @@ int next_sigaction(int signal, const struct sigaction* action, struct sigaction*
 }
 
 void pass_to_program(int signal, siginfo_t* info, void* context) noexcept {
-  const struct sigaction action = program_action();
+  ProgramDisposition* ours = disposition_of(signal);
+  struct sigaction action {};  // SIG_DFL for a signal no longer ours
+  if (ours) action = program_action(*ours);
   if (!is_handler(action)) {
     if (action.sa_handler == SIG_DFL) take_default_course(signal);
     return;  // SIG_IGN
@@ -78,7 +92,7 @@ void pass_to_program(int signal, siginfo_t* info, void* context) noexcept {
   if (action.sa_flags & SA_RESETHAND) {
     struct sigaction reset {};
     reset.sa_handler = SIG_DFL;
-    set_program_action(reset);
+    set_program_action(*ours, reset);
   }
   // The program's handler runs with its own mask added, as the kernel would have run it; the signal
   // itself stays blocked unless it asked for SA_NODEFER.
@@ -107,8 +121,7 @@ extern "C" __attribute__((visibility("default"))) int sigaction(int signal, cons
 // glibc's signal(): BSD semantics (SA_RESTART, the signal blocked in its handler).
 extern "C" __attribute__((visibility("default"))) sighandler_t signal(int signal, sighandler_t handler) {
   using namespace parperf::runtime;
-  const int ours = sampler_signal();
-  if (ours == 0 || signal != ours) return next_definition(g_next_signal, "signal")(signal, handler);
+  if (!disposition_of(signal)) return next_definition(g_next_signal, "signal")(signal, handler);
   struct sigaction action {};
   struct sigaction previous {};
   action.sa_handler = handler;

@@ -4,7 +4,9 @@
 // sigaction() and signal() so that the kernel keeps the sampler's handler while the program's
 // disposition is kept here, reported back to the program as its own, and applied to every signal
 // of that number that is not a sampling timer's. The program's handler so sees exactly its own
-// signals, and sampling goes on. One warning says so.
+// signals, and sampling goes on. One warning says so. The same holds for SIGTRAP while the perf-event
+// clocks signal by a trap (sampler.hpp, perf_event_clock.hpp): breakpoints, a debugger's traps and the
+// program's own raise(SIGTRAP) get the program's disposition.
 //
 // Not in sanitizer builds, whose runtimes intercept sigaction themselves (thread_start_hook.cpp):
 // there a program's handler replaces the sampler's (sampler.cpp warns when a thread starts).

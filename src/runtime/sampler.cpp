@@ -12,6 +12,7 @@
 // (sample_ring.hpp: a few loads and stores) more; without it, one test of a null pointer.
 #include "runtime/sampler.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -19,6 +20,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstring>
 
 #include "format/records.hpp"
 #include "runtime/clock.hpp"
@@ -47,6 +49,9 @@ constinit char g_cookie = 0;
 // The signal the timers send: chosen when sampling starts, 0 before.
 std::atomic<int> g_signal{0};
 
+// Whether the perf-event clocks signal by a trap: the handler is installed for SIGTRAP too.
+std::atomic<bool> g_trap{false};
+
 std::atomic<bool> g_timer_sampled{false};
 std::atomic<bool> g_perf_sampled{false};
 
@@ -71,6 +76,7 @@ int free_realtime_signal() {
 // since, its thread ending: a queued signal still arrives).
 bool from_our_clock(const siginfo_t* info) {
   if (!info) return false;
+  if (info->si_signo == SIGTRAP) return is_cpu_clock_trap(*info);
   if (info->si_code == SI_TIMER) return info->si_value.sival_ptr == &g_cookie;
   return info->si_code == POLL_IN && is_cpu_clock(info->si_fd);
 }
@@ -157,10 +163,42 @@ void on_sample(int signal, siginfo_t* info, void* context) {
   errno = saved_errno;
 }
 
-bool our_handler_installed() {
+bool our_handler_installed(int signal) {
   struct sigaction current {};
-  return next_sigaction(sample_signal(), nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+  return next_sigaction(signal, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
          current.sa_sigaction == on_sample;
+}
+
+// Whether a debugger or tracer (gdb, strace) is attached now: it would stop the program at every trap.
+bool traced() {
+  const int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char text[4096];
+  const ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return false;
+  text[n] = 0;
+  const char* line = std::strstr(text, "TracerPid:");
+  if (!line) return false;
+  for (line += 10; *line == ' ' || *line == '\t'; ++line) {
+  }
+  return *line != '0';
+}
+
+// Trap delivery where nothing of the program's depends on SIGTRAP: sampling by perf events, the
+// program not handling or ignoring it (its disposition still the default: it could not have set it
+// through us yet) and not traced. Not under ThreadSanitizer, which runs the handler of a
+// synchronous signal such as SIGTRAP at once, inside its own runtime, where it defers the others.
+bool use_traps(const Config& c) {
+#if defined(__SANITIZE_THREAD__)
+  (void)c;
+  return false;
+#else
+  if (c.sample_wall_clock || c.sample_timer_only || c.sample_no_trap) return false;
+  struct sigaction current {};
+  return next_sigaction(SIGTRAP, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+         !(current.sa_flags & SA_SIGINFO) && !traced();
+#endif
 }
 
 }  // namespace
@@ -181,11 +219,17 @@ void start_sampling() noexcept {
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
   if (next_sigaction(signal, &action, nullptr) != 0) return;
+  if (use_traps(c) && next_sigaction(SIGTRAP, &action, nullptr) == 0)
+    g_trap.store(true, std::memory_order_relaxed);
   g_signal.store(signal, std::memory_order_relaxed);
   g_active.store(true, std::memory_order_release);
 }
 
 int sampler_signal() noexcept { return sampling_active() ? sample_signal() : 0; }
+
+int sampler_trap_signal() noexcept {
+  return sampling_active() && g_trap.load(std::memory_order_relaxed) ? SIGTRAP : 0;
+}
 
 bool sampling_active() noexcept { return g_active.load(std::memory_order_acquire); }
 
@@ -193,7 +237,7 @@ std::uint64_t sample_period_ns() noexcept { return sampling_active() ? g_period_
 
 void start_thread_sampling(ThreadState& t) noexcept {
   if (!sampling_active()) return;
-  if (!our_handler_installed()) {
+  if (!our_handler_installed(sample_signal())) {
     if (!g_warned_replaced.exchange(true))
       warn(
           "the program replaced the handler of signal %d, which sampling uses: later threads are not sampled",
@@ -217,7 +261,10 @@ void start_thread_sampling(ThreadState& t) noexcept {
   // The perf-event CPU clock where the kernel allows it: published before it runs, so that the
   // handler knows its descriptor from the first signal.
   if (!config().sample_wall_clock && !config().sample_timer_only) {
-    sampling->clock_fd = open_cpu_clock(g_period_ns, sample_signal());
+    // By a trap while SIGTRAP still reaches our handler (only a sanitizer build's program can have
+    // replaced it: elsewhere the program's sigaction comes to us).
+    const bool trap = g_trap.load(std::memory_order_relaxed) && our_handler_installed(SIGTRAP);
+    sampling->clock_fd = open_cpu_clock(g_period_ns, sample_signal(), trap);
     if (sampling->clock_fd >= 0) {
       t.sampling.store(sampling, std::memory_order_release);
       if (enable_cpu_clock(sampling->clock_fd)) {

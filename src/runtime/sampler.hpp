@@ -6,9 +6,10 @@
 // under the interval the thread is in. The intervals' own measurements are not touched.
 //
 // The signal is SIGRTMIN+7, or the next real-time signal whose disposition is still the default
-// when the runtime starts (docs/runtime.md). A signal of that number that is not our timer's gets
-// the program's disposition (sample_signal.hpp): its handler if it installed one, else the default
-// (the process ends, as it would have without us).
+// when the runtime starts (docs/runtime.md); a perf-event clock signals by a trap (SIGTRAP) where
+// it can, the cheaper delivery (perf_event_clock.hpp). A signal of either number that is not our
+// clocks' gets the program's disposition (sample_signal.hpp): its handler if it installed one, else
+// the default (the process ends, as it would have without us).
 #pragma once
 
 #include <ctime>
@@ -46,6 +47,10 @@ bool sampling_active() noexcept;
 
 // The signal the sampling timers send while sampling runs (sample_signal.hpp), else 0.
 int sampler_signal() noexcept;
+
+// SIGTRAP while the perf-event clocks may signal by a trap (perf_event_clock.hpp), else 0: its
+// disposition is the program's then, kept as the sampling signal's (sample_signal.hpp).
+int sampler_trap_signal() noexcept;
 
 // The calling thread (`t`, registered and published) starts / stops being sampled.
 void start_thread_sampling(ThreadState& t) noexcept;

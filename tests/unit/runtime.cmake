@@ -93,17 +93,21 @@ parperf_add_runtime_test(runtime_program_signal_test SOURCES runtime_program_sig
 add_executable(runtime_program_signal_late_test runtime_program_signal_test.cpp)
 target_link_libraries(runtime_program_signal_late_test PRIVATE parperf_format parperf_warnings GTest::gtest
                                                                GTest::gtest_main ${CMAKE_DL_LIBS})
-target_include_directories(runtime_program_signal_late_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(runtime_program_signal_late_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
 target_compile_definitions(runtime_program_signal_late_test PRIVATE PARPERF_LOAD_LATE
                            PARPERF_LIBRARY="$<TARGET_FILE:parperf>")
 add_dependencies(runtime_program_signal_late_test parperf)
 add_test(NAME runtime_program_signal_late_test COMMAND runtime_program_signal_late_test)
 set_tests_properties(runtime_program_signal_late_test PROPERTIES ENVIRONMENT
   "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/runtime_program_signal_late_test.out;PARPERF_QUIET=1;PARPERF_SAMPLE_HZ=1000")
+# A program that uses SIGTRAP itself while the sampler's perf-event clocks signal by traps.
+parperf_add_runtime_test(runtime_program_trap_test SOURCES runtime_program_trap_test.cpp ENV "PARPERF_SAMPLE_HZ=1000")
 if(PARPERF_SANITIZE)
-  set_tests_properties(runtime_program_signal_test runtime_program_signal_late_test PROPERTIES DISABLED TRUE)
+  set_tests_properties(runtime_program_signal_test runtime_program_signal_late_test runtime_program_trap_test
+                       PROPERTIES DISABLED TRUE)
 else()
-  set_tests_properties(runtime_program_signal_test runtime_program_signal_late_test PROPERTIES LABELS "unit")
+  set_tests_properties(runtime_program_signal_test runtime_program_signal_late_test runtime_program_trap_test
+                       PROPERTIES LABELS "unit")
 endif()
 # The ring that carries a traced thread's samples to the trace writer, compiled into its test.
 parperf_add_unit_test(runtime_sample_ring_test

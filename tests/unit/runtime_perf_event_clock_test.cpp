@@ -62,6 +62,44 @@ TEST(PerfEventClock, SignalsEveryPeriodOfTheThreadsCpuTimeFromADescriptorOutOfTh
   EXPECT_TRUE(is_cpu_clock(fd)) << "a closed clock's queued signal must still be known as ours";
 }
 
+std::atomic<int> g_traps{0};
+std::atomic<int> g_other_traps{0};
+
+void count_trap(int, siginfo_t* info, void*) {
+  if (is_cpu_clock_trap(*info))
+    g_traps.fetch_add(1);
+  else
+    g_other_traps.fetch_add(1);
+}
+
+// The cheaper delivery (Linux 5.13 and later): the kernel traps the thread itself every period, and
+// the trap is told from the program's own by its cookie.
+TEST(PerfEventClock, TrapsEveryPeriodOfTheThreadsCpuTimeWhereTheKernelCan) {
+  struct sigaction action {};
+  action.sa_sigaction = count_trap;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  struct sigaction saved {};
+  ASSERT_EQ(sigaction(SIGTRAP, &action, &saved), 0);
+  bool trapping = false;
+  const int fd = open_cpu_clock(1'000'000, SIGRTMIN + 7, true, &trapping);
+  if (fd < 0)
+    GTEST_SKIP() << "the kernel does not allow this thread's perf events (perf_event_paranoid > 2?)";
+  if (!trapping) {
+    close_cpu_clock(fd);
+    GTEST_SKIP() << "the kernel has no perf-event traps (before Linux 5.13): the descriptor's signal is used";
+  }
+  EXPECT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+  ASSERT_TRUE(enable_cpu_clock(fd));
+  volatile double x = 0;  // 200 ms of CPU time: 200 periods, within 25 % as above
+  for (const double start = cpu_seconds(); cpu_seconds() - start < 0.2;)
+    for (int i = 0; i < 20000; ++i) x = x + i * 0.5;
+  close_cpu_clock(fd);
+  raise(SIGTRAP);  // the program's own: not a clock's
+  ASSERT_EQ(sigaction(SIGTRAP, &saved, nullptr), 0);
+  EXPECT_NEAR(g_traps.load(), 200, 50) << "one trap a millisecond of CPU time";
+  EXPECT_EQ(g_other_traps.load(), 1) << "raise(SIGTRAP) taken for a clock's trap, or a clock's for another";
+}
+
 TEST(PerfEventClock, AtMostAQuarterOfTheSoftLimitIsOpenAtOnce) {
   rlimit saved{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);

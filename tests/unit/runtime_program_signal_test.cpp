@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "format/profile_reader.hpp"
+#include "support/user_cpu_burn.hpp"
 
 #ifndef PARPERF_LOAD_LATE
 #include "parperf/parperf.h"
@@ -45,23 +46,11 @@ void install_own_handler() {
   ASSERT_EQ(sigaction(SIGRTMIN + 7, &action, nullptr), 0);
 }
 
-std::uint64_t cpu_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
-void burn_cpu_ms(int ms) {
-  const std::uint64_t end = cpu_ns() + static_cast<std::uint64_t>(ms) * 1000000u;
-  while (cpu_ns() < end) {
-  }
-}
-
 // 100 signals to itself, 2 ms of CPU time apart: at PARPERF_SAMPLE_HZ=1000 the timer fires
 // about 200 times meanwhile.
 void send_own_signals() {
   for (int i = 0; i < 100; ++i) {
-    burn_cpu_ms(2);
+    burn_user_cpu_ms(2);
     ASSERT_EQ(pthread_kill(pthread_self(), SIGRTMIN + 7), 0);
   }
 }
