@@ -2,7 +2,8 @@
 // inline countdown before every load and store; the collector (libparperf-mem) is called only when
 // it expires and records bursts of consecutive accesses. The programs (stream_walk.c) have known
 // access counts and locality, so the machine code, the bursts and the scores can be checked against
-// their construction.
+// their construction; call_positions.cpp calls between its accesses in every way a frame can be
+// entered and left, so that each sampled access can be checked against the exact build's stream.
 #include <gtest/gtest.h>
 
 #include <cmath>
