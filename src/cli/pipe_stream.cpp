@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 namespace parperf::cli {
 
@@ -25,30 +26,53 @@ PipeStreamBuffer::~PipeStreamBuffer() {
 }
 
 void PipeStreamBuffer::pump() {
-  std::vector<char> buffer(kChunkBytes);
+  std::unique_ptr<char[]> buffer;
   for (;;) {
+    if (!buffer) buffer = spare_chunk();
     ssize_t n = 0;
     do {
-      n = ::read(fd_, buffer.data(), buffer.size());
+      n = ::read(fd_, buffer.get(), kChunkBytes);
     } while (n < 0 && errno == EINTR);
     if (n <= 0) break;
     const auto size = static_cast<std::size_t>(n);
     bytes_read_.fetch_add(size, std::memory_order_release);
     if (copy_ != nullptr && !copy_failed_.load(std::memory_order_relaxed) &&
-        std::fwrite(buffer.data(), 1, size, copy_) != size)
+        std::fwrite(buffer.get(), 1, size, copy_) != size)
       copy_failed_.store(true, std::memory_order_release);
+    Chunk chunk;
+    if (size >= kChunkBytes / 2) {
+      chunk = {std::move(buffer), size, kChunkBytes};
+    } else {
+      chunk = {std::make_unique_for_overwrite<char[]>(size), size, size};
+      std::memcpy(chunk.bytes.get(), buffer.get(), size);
+    }
     std::unique_lock lock(mutex_);
     // A chunk is queued even into a full buffer when the buffer is empty, so that any chunk fits.
-    emptied_.wait(lock, [&] { return discarding_ || buffered_ == 0 || buffered_ + size <= max_buffered_; });
-    if (discarding_) continue;
-    chunks_.emplace_back(buffer.begin(), buffer.begin() + n);
-    buffered_ += size;
+    emptied_.wait(
+        lock, [&] { return discarding_ || buffered_ == 0 || buffered_ + chunk.capacity <= max_buffered_; });
+    if (discarding_) {
+      if (!buffer && chunk.capacity == kChunkBytes) buffer = std::move(chunk.bytes);
+      continue;
+    }
+    buffered_ += chunk.capacity;
     peak_buffered_ = std::max(peak_buffered_, buffered_);
+    chunks_.push_back(std::move(chunk));
     filled_.notify_one();
   }
   std::lock_guard lock(mutex_);
   ended_ = true;
   filled_.notify_all();
+}
+
+std::unique_ptr<char[]> PipeStreamBuffer::spare_chunk() {
+  std::lock_guard lock(mutex_);
+  if (!spare_.empty()) {
+    std::unique_ptr<char[]> chunk = std::move(spare_.back());
+    spare_.pop_back();
+    return chunk;
+  }
+  ++chunks_allocated_;
+  return std::make_unique_for_overwrite<char[]>(kChunkBytes);  // not cleared: read() fills it
 }
 
 PipeStreamBuffer::int_type PipeStreamBuffer::underflow() {
@@ -57,12 +81,14 @@ PipeStreamBuffer::int_type PipeStreamBuffer::underflow() {
     std::unique_lock lock(mutex_);
     filled_.wait(lock, [&] { return !chunks_.empty() || ended_; });
     if (chunks_.empty()) return traits_type::eof();
+    // The chunk just read goes back to the pump (the stream's get area now leaves it).
+    if (current_.capacity == kChunkBytes) spare_.push_back(std::move(current_.bytes));
     current_ = std::move(chunks_.front());
     chunks_.pop_front();
-    buffered_ -= current_.size();
+    buffered_ -= current_.capacity;
     emptied_.notify_one();
   }
-  setg(current_.data(), current_.data(), current_.data() + current_.size());
+  setg(current_.bytes.get(), current_.bytes.get(), current_.bytes.get() + current_.size);
   return traits_type::to_int_type(*gptr());
 }
 
@@ -79,6 +105,11 @@ void PipeStreamBuffer::drain() {
 std::size_t PipeStreamBuffer::peak_buffered() const {
   std::lock_guard lock(mutex_);
   return peak_buffered_;
+}
+
+std::size_t PipeStreamBuffer::chunks_allocated() const {
+  std::lock_guard lock(mutex_);
+  return chunks_allocated_;
 }
 
 }  // namespace parperf::cli

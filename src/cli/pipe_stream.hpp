@@ -12,6 +12,12 @@
 // The memory between them is bounded (max_buffered): when the analysis falls that far behind, the
 // pump stops reading and the program's writes block until it catches up. Nothing is ever dropped,
 // since dropped accesses would make the scores lie; the cost of a slow analysis is then time again.
+//
+// The pump reads into 1 MiB chunks and hands them over as they are; the stream gives each back once
+// read, and the pump reads into it again. It copied every read into memory of its own before: a
+// quarter of its CPU (0.29 -> 0.22 s for the 300 MB of bench/locality's sampled run, 2 % of the
+// whole run's). A read of less than half a chunk is still copied into memory of its size, so that
+// the memory held stays near the bytes held.
 #pragma once
 
 #include <atomic>
@@ -19,6 +25,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <streambuf>
 #include <thread>
@@ -45,14 +52,26 @@ class PipeStreamBuffer : public std::streambuf {
   // Both final once the pipe has ended (after drain()).
   bool copy_failed() const { return copy_failed_.load(std::memory_order_acquire); }
   std::uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_acquire); }
-  // The most bytes held in memory at once, read but not yet given out.
+  // The most memory held at once for bytes read but not yet given out (a chunk counts as what it
+  // allocates).
   std::size_t peak_buffered() const;
+  // The 1 MiB chunks the pump allocated: reused, they are about max_buffered / 1 MiB at most, however
+  // long the stream.
+  std::size_t chunks_allocated() const;
 
  protected:
   int_type underflow() override;
 
  private:
+  // A chunk of the stream in memory: `size` bytes at `bytes`, `capacity` allocated.
+  struct Chunk {
+    std::unique_ptr<char[]> bytes;
+    std::size_t size = 0;
+    std::size_t capacity = 0;
+  };
+
   void pump();
+  std::unique_ptr<char[]> spare_chunk();
 
   int fd_;
   std::FILE* copy_;
@@ -63,13 +82,15 @@ class PipeStreamBuffer : public std::streambuf {
   mutable std::mutex mutex_;
   std::condition_variable filled_;   // a chunk was queued, or the pipe ended
   std::condition_variable emptied_;  // a chunk was taken, or the rest is to be discarded
-  std::deque<std::vector<char>> chunks_;
+  std::deque<Chunk> chunks_;
+  std::vector<std::unique_ptr<char[]>> spare_;  // full chunks the stream has read, to be filled again
+  std::size_t chunks_allocated_ = 0;
   std::size_t buffered_ = 0;
   std::size_t peak_buffered_ = 0;
   bool ended_ = false;
   bool discarding_ = false;
 
-  std::vector<char> current_;  // the chunk the stream is reading
+  Chunk current_;  // the chunk the stream is reading
   std::thread pump_;
 };
 

@@ -3,13 +3,17 @@
 //
 //   if (--__parperf_mem_countdown == 0) __parperf_mem_sampled(address, size | store << 8);
 //
-// __parperf_mem_countdown is libparperf-mem's thread-local (initial-exec: one %fs-relative
-// decrement), so an access that is not sampled costs a decrement and a branch that is almost never
-// taken; only a sampled access calls the collector (runtime/memory/burst_sampling.cpp), which
-// records it and sets the countdown to the next access it wants (the next one within a burst, a
-// random gap after it). The call stays in a cold block apart from the access, so the hot path keeps
-// its registers. The slow path finds the access's code address from its own return address, as the
-// exact mode's hooks do.
+// __parperf_mem_countdown is libparperf-mem's thread-local; only a sampled access calls the collector
+// (runtime/memory/burst_sampling.cpp), which records it and sets the countdown to the next access it
+// wants (the next one within a burst, a random gap after it). The call stays in a cold block apart
+// from the access, so the hot path keeps its registers. The slow path finds the access's code
+// address from its own return address, as the exact mode's hooks do.
+//
+// Where the count lives: in a local value of each instrumented function, in a register, synchronised
+// with the thread-local at calls and exits (local_countdown.cpp), so that an unsampled access costs a
+// register decrement and a branch not taken. Functions whose control flow that does not handle (asm
+// goto, Windows exception funclets, naked functions) decrement the thread-local itself (initial-exec:
+// one %fs-relative read-modify-write per access). Both sample exactly the same accesses.
 //
 // Which accesses: the same as clang's -fsanitize-coverage=trace-loads,trace-stores (the exact mode),
 // so both modes see the same stream: loads and stores of 1, 2, 4, 8 or 16 bytes in functions with a
@@ -31,7 +35,24 @@
 #include <string>
 #include <vector>
 
+#include "compiler_plugin/sampled_access.hpp"
+
+namespace parperf::sampled {
+
+llvm::CallInst* call_slow_path_if(llvm::Value* due, const Access& access, const Collector& collector) {
+  llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(due, access.instruction, false, collector.rarely);
+  llvm::IRBuilder<> cold(then);
+  // The call carries the access's debug location, so a sampled access is placed at its line.
+  cold.SetCurrentDebugLocation(access.instruction->getDebugLoc());
+  return cold.CreateCall(collector.slow_path, {access.pointer, cold.getInt32(access.code)});
+}
+
+}  // namespace parperf::sampled
+
 namespace {
+
+using parperf::sampled::Access;
+using parperf::sampled::Collector;
 
 constexpr const char* kCountdown = "__parperf_mem_countdown";
 constexpr const char* kSlowPath = "__parperf_mem_sampled";
@@ -75,23 +96,8 @@ struct SampledAccessPass : llvm::PassInfoMixin<SampledAccessPass> {
     return static_cast<unsigned>(bits / 8) | (store ? kStoreFlag : 0);
   }
 
-  static llvm::GlobalVariable* countdown(llvm::Module& module) {
-    auto* type = llvm::Type::getInt32Ty(module.getContext());
-    auto* variable = llvm::cast<llvm::GlobalVariable>(module.getOrInsertGlobal(kCountdown, type));
-    // The library is linked into the program, never dlopen'ed: initial-exec, without a
-    // __tls_get_addr call on every access even in a shared library of the program.
-    variable->setThreadLocalMode(llvm::GlobalValue::InitialExecTLSModel);
-    return variable;
-  }
-
-  static bool instrument(llvm::Function& function) {
-    llvm::Module& module = *function.getParent();
-    const llvm::DataLayout& layout = module.getDataLayout();
-    struct Access {
-      llvm::Instruction* instruction;
-      llvm::Value* pointer;
-      unsigned code;
-    };
+  static std::vector<Access> accesses_of(llvm::Function& function) {
+    const llvm::DataLayout& layout = function.getParent()->getDataLayout();
     std::vector<Access> accesses;
     for (llvm::BasicBlock& block : function)
       for (llvm::Instruction& instruction : block) {
@@ -103,24 +109,40 @@ struct SampledAccessPass : llvm::PassInfoMixin<SampledAccessPass> {
             accesses.push_back({store, store->getPointerOperand(), code});
         }
       }
-    if (accesses.empty()) return false;
+    return accesses;
+  }
+
+  static Collector collector(llvm::Module& module) {
     llvm::LLVMContext& context = module.getContext();
     auto* int32 = llvm::Type::getInt32Ty(context);
-    auto* pointer_type = llvm::PointerType::getUnqual(context);
-    llvm::GlobalVariable* counter = countdown(module);
-    llvm::FunctionCallee slow_path = module.getOrInsertFunction(
-        kSlowPath, llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer_type, int32}, false));
-    llvm::MDNode* rarely = llvm::MDBuilder(context).createBranchWeights(1, 1u << 20);
+    auto* countdown = llvm::cast<llvm::GlobalVariable>(module.getOrInsertGlobal(kCountdown, int32));
+    // The library is linked into the program, never dlopen'ed: initial-exec, without a
+    // __tls_get_addr call even in a shared library of the program.
+    countdown->setThreadLocalMode(llvm::GlobalValue::InitialExecTLSModel);
+    auto* slow_path_type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                                   {llvm::PointerType::getUnqual(context), int32}, false);
+    return {countdown, module.getOrInsertFunction(kSlowPath, slow_path_type),
+            llvm::MDBuilder(context).createBranchWeights(1, 1u << 20)};
+  }
+
+  static bool instrument(llvm::Function& function) {
+    const std::vector<Access> accesses = accesses_of(function);
+    if (accesses.empty()) return false;
+    const Collector runtime = collector(*function.getParent());
+    // The function now writes the thread's countdown, whatever the optimiser had inferred from its
+    // body: nothing after this pass (a link-time optimiser) may move its callers' accesses of the
+    // countdown across calls of it.
+    function.removeFnAttr(llvm::Attribute::Memory);
+    if (parperf::sampled::can_keep_local_countdown(function)) {
+      parperf::sampled::instrument_with_local_countdown(function, accesses, runtime);
+      return true;
+    }
     for (const Access& access : accesses) {
       llvm::IRBuilder<> builder(access.instruction);
-      llvm::Value* left = builder.CreateSub(builder.CreateLoad(int32, counter), builder.getInt32(1));
-      builder.CreateStore(left, counter);
-      llvm::Value* due = builder.CreateICmpEQ(left, builder.getInt32(0));
-      llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(due, access.instruction, false, rarely);
-      llvm::IRBuilder<> cold(then);
-      // The call carries the access's debug location, so a sampled access is placed at its line.
-      cold.SetCurrentDebugLocation(access.instruction->getDebugLoc());
-      cold.CreateCall(slow_path, {access.pointer, cold.getInt32(access.code)});
+      llvm::Value* left =
+          builder.CreateSub(builder.CreateLoad(builder.getInt32Ty(), runtime.countdown), builder.getInt32(1));
+      builder.CreateStore(left, runtime.countdown);
+      parperf::sampled::call_slow_path_if(builder.CreateICmpEQ(left, builder.getInt32(0)), access, runtime);
     }
     return true;
   }

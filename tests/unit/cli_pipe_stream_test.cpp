@@ -3,10 +3,12 @@
 // which the program waits and nothing is lost.
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <istream>
 #include <string>
@@ -95,6 +97,49 @@ TEST(CliPipeStream, BeyondTheBoundTheWriterWaitsAndNothingIsLost) {
   writer.join();
   EXPECT_TRUE(read == data) << "the stream gave " << read.size() << " bytes, not the 24 MiB written in order";
   EXPECT_LE(stream.peak_buffered(), bound + kMiB) << "more memory held than the bound allows";
+  close(ends[0]);
+}
+
+// With the pipe of `parperf locality` (1 MiB) and an analysis slower than the program, every read
+// fills a whole chunk, and the pump reads into the chunks the stream has finished with instead of
+// allocating new ones: a stream 32 times the bound passes through about bound / 1 MiB chunks, and no
+// chunk is refilled while it is still being read (the bytes arrive as written).
+TEST(CliPipeStream, ChunksAreReusedOnceReadAndTheirBytesArriveIntact) {
+  int ends[2];
+  ASSERT_EQ(pipe2(ends, O_CLOEXEC), 0);
+  ASSERT_GE(fcntl(ends[1], F_SETPIPE_SZ, static_cast<int>(kMiB)), static_cast<int>(kMiB));
+  const std::size_t bound = 4 * kMiB;
+  PipeStreamBuffer stream(ends[0], nullptr, bound);
+  const std::vector<char> data = pattern(128 * kMiB);
+  std::atomic<bool> written = false;
+  std::thread writer([&] {
+    write_all(ends[1], data, -1);
+    written = true;
+    close(ends[1]);
+  });
+  std::istream in(&stream);
+  std::vector<char> read;
+  char block[1 << 16];
+  for (bool more = true; more;) {
+    // The slow analysis: before each MiB it takes, the program has filled the pipe again.
+    int waiting = 0;
+    while (!written && ioctl(ends[0], FIONREAD, &waiting) == 0 && static_cast<std::size_t>(waiting) < kMiB)
+      std::this_thread::yield();
+    for (std::size_t taken = 0; more && taken < kMiB; taken += sizeof block) {
+      in.read(block, sizeof block);
+      read.insert(read.end(), block, block + in.gcount());
+      more = in.gcount() > 0;
+    }
+  }
+  writer.join();
+  EXPECT_TRUE(read == data) << "the stream gave " << read.size()
+                            << " bytes, not the 128 MiB written in order";
+  EXPECT_LE(stream.peak_buffered(), bound + kMiB) << "more memory held than the bound allows";
+  // At most the bound's chunks queued, one being read and one being filled.
+  EXPECT_LE(stream.chunks_allocated(), bound / kMiB + 2)
+      << "the pump allocated " << stream.chunks_allocated()
+      << " chunks of 1 MiB for 128 MiB under a bound of " << bound / kMiB
+      << " MiB: the chunks the stream read are not reused";
   close(ends[0]);
 }
 

@@ -2,7 +2,8 @@
 // inline countdown before every load and store; the collector (libparperf-mem) is called only when
 // it expires and records bursts of consecutive accesses. The programs (stream_walk.c) have known
 // access counts and locality, so the machine code, the bursts and the scores can be checked against
-// their construction.
+// their construction; call_positions.cpp calls between its accesses in every way a frame can be
+// entered and left, so that each sampled access can be checked against the exact build's stream.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,17 +74,25 @@ std::vector<std::string> disassembly(const std::filesystem::path& program, const
   return body;
 }
 
-// The countdown's decrement: a read-modify-write of a thread-local (%fs on x86-64).
-const std::regex kDecrement(R"(\t(dec|sub|add)[lq]?\s.*%fs:)");
+// The countdown's decrement in a 32-bit register (`dec %eax`, `add $0xffffffff,%r8d`: the
+// loops' own counters are 64-bit), and any access of the thread-local countdown (%fs on x86-64).
+const std::regex kRegisterDecrement(
+    R"(\t(decl?\s+|subl?\s+\$0x1,|addl?\s+\$0xffffffff,)%(e[a-z]{2}|r[0-9]+d)$)");
+const std::regex kThreadLocal(R"(%fs:)");
 
-TEST(SampledLocality, UnsampledAccessIsAnInlineDecrementAndABranch) {
+bool calls_slow_path(const std::string& line) {
+  return line.find("\tcall") != std::string::npos && line.find("__parperf_mem_sampled") != std::string::npos;
+}
+
+TEST(SampledLocality, UnsampledAccessIsARegisterDecrementAndABranch) {
   TempDir tmp;
   const auto program = build(tmp, "sampled", "--sampled");
   for (const std::string function : {"stream", "random_walk"}) {
     const auto body = disassembly(program, function);
-    int decrements = 0, slow_calls = 0, other_calls = 0;
+    int decrements = 0, slow_calls = 0, other_calls = 0, thread_local_accesses = 0;
     for (std::size_t i = 0; i < body.size(); ++i) {
-      if (std::regex_search(body[i], kDecrement)) {
+      if (std::regex_search(body[i], kThreadLocal)) ++thread_local_accesses;
+      if (std::regex_search(body[i], kRegisterDecrement)) {
         ++decrements;
         // The countdown's test: a conditional jump right after it, to the call out of line; what
         // follows the jump (the access itself, unsampled) must not call anything.
@@ -97,7 +106,7 @@ TEST(SampledLocality, UnsampledAccessIsAnInlineDecrementAndABranch) {
             << body[i + 2];
       }
       if (body[i].find("\tcall") != std::string::npos) {
-        if (body[i].find("__parperf_mem_sampled") != std::string::npos) {
+        if (calls_slow_path(body[i])) {
           ++slow_calls;
         } else {
           ++other_calls;
@@ -106,10 +115,16 @@ TEST(SampledLocality, UnsampledAccessIsAnInlineDecrementAndABranch) {
     }
     // Each loop makes one load per step, so one countdown at least; every countdown has its own
     // call out of line, and nothing else is called (the exact mode calls a hook per access).
-    EXPECT_GE(decrements, 1) << function << " has no inline countdown on %fs";
+    EXPECT_GE(decrements, 1) << function << " has no countdown decremented in a register";
     EXPECT_EQ(slow_calls, decrements) << function << ": " << decrements << " countdowns but " << slow_calls
                                       << " calls of the collector's slow path";
     EXPECT_EQ(other_calls, 0) << function << " calls something other than the sampled slow path";
+    // The thread's countdown is touched only out of the loop: read at entry, written back at the
+    // return (these functions have one), and around each call of the slow path (written before,
+    // read after). One more per call would mean the loop decrements it in memory again.
+    EXPECT_LE(thread_local_accesses, 2 + 2 * slow_calls)
+        << function << " touches the thread-local countdown " << thread_local_accesses << " times for "
+        << slow_calls << " sampled accesses: the countdown is not kept in a register";
   }
 }
 
@@ -122,7 +137,7 @@ TEST(SampledLocality, OnlyTheChosenFunctionGetsTheCountdown) {
   auto countdowns = [&](const std::string& function) {
     int count = 0;
     for (const auto& line : disassembly(program, function))
-      if (std::regex_search(line, kDecrement)) ++count;
+      if (calls_slow_path(line)) ++count;
     return count;
   };
   EXPECT_GE(countdowns("stream"), 1) << "--only stream: stream has no countdown";
@@ -201,6 +216,111 @@ TEST(SampledLocality, CollectorRecordsBurstsOfConsecutiveAccessesWithRandomGaps)
   const double tolerance = 5 * std::sqrt(expected / 3) + 1;
   EXPECT_NEAR(static_cast<double>(lengths.size()), expected, tolerance)
       << lengths.size() << " bursts in " << total << " accesses, expected one per " << kBurst + kGap;
+}
+
+// call_positions.cpp's accesses as both builds can compare them: the cell of the program's `cells`
+// array (-1 for an access elsewhere: the pointer `cells` itself, the exception objects), the size
+// and the kind.
+struct CellAccess {
+  long cell;
+  unsigned size;
+  bool store;
+  bool operator==(const CellAccess&) const = default;
+};
+
+std::string describe(const CellAccess& access) {
+  std::string text = std::to_string(access.size) + "-byte " + (access.store ? "store" : "load");
+  return text + (access.cell < 0 ? " elsewhere" : " of cells[" + std::to_string(access.cell) + "]");
+}
+
+// The threads of one run of call_positions built by `parperf c++ <options>` (the trace read back),
+// keyed by the region of `cells` each works on (0: the main thread, 1: the other).
+struct PositionRun {
+  std::map<long, std::vector<format::MemoryAccessRecord>> threads;
+  std::uint64_t cells = 0;
+  CellAccess access(const format::MemoryAccessRecord& record) const {
+    constexpr long kCells = 2 << 12;  // call_positions.cpp's 2 * kRegion
+    const long cell = record.address >= cells && record.address < cells + kCells * sizeof(long)
+                          ? static_cast<long>((record.address - cells) / sizeof(long))
+                          : -1;
+    return {cell, record.size, (record.flags & format::kAccessStore) != 0};
+  }
+};
+
+PositionRun run_call_positions(const TempDir& tmp, const std::string& name, std::vector<std::string> options,
+                               std::vector<std::pair<std::string, std::string>> env) {
+  const auto program = tmp / name;
+  options.insert(options.begin(), "c++");
+  options.insert(options.end(), {(kSources / "call_positions.cpp").string(), "-o", program.string()});
+  const auto compiled = parperf(options);
+  EXPECT_EQ(compiled.exit_code, 0) << describe(compiled);
+  const auto file = tmp / (name + ".ppm");
+  env.emplace_back("PARPERF_MEM_TRACE", file.string());
+  env.emplace_back("PARPERF_QUIET", "1");
+  const auto result = run({program.string(), "400"}, std::move(env));
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  PositionRun positions;
+  std::smatch match;
+  static const std::regex kCellsLine(R"(cells (0x[0-9a-f]+))");
+  EXPECT_TRUE(std::regex_search(result.out, match, kCellsLine)) << name << " did not say where its cells are";
+  if (match.empty()) return positions;
+  positions.cells = std::stoull(match[1].str(), nullptr, 16);
+  Trace trace;
+  format::read_memory_trace(file, trace);
+  for (auto& [thread, records] : trace.threads) {
+    // A thread's region, from its first access to cells (every thread makes hundreds).
+    long region = -1;
+    for (const auto& record : records)
+      if (const long cell = positions.access(record).cell; cell >= 0) {
+        region = cell >> 12;
+        break;
+      }
+    EXPECT_TRUE(region >= 0 && !positions.threads.contains(region))
+        << name << ": thread " << thread << " works on no region of its own";
+    positions.threads[region] = std::move(records);
+  }
+  EXPECT_EQ(positions.threads.size(), 2u) << name << ": the program runs two threads";
+  return positions;
+}
+
+// The n-th access after the slow path set the countdown to n is the one sampled, whatever calls lie
+// between: each record of the sampled build, at the position its skipped counts give, must be the
+// exact build's access at that position of the same thread.
+TEST(SampledLocality, CountdownPicksTheSameAccessesAsTheExactStreamAcrossCalls) {
+  TempDir tmp;
+  // Bursts of 2 and gaps uniform in [2, 6]: about one access in three sampled, so that samples fall
+  // in every function, just before and just after each kind of call and return.
+  const std::vector<std::pair<std::string, std::string>> bursts = {{"PARPERF_MEM_BURST", "2"},
+                                                                   {"PARPERF_MEM_GAP", "4"}};
+  for (const char* level : {"-O2", "-O0"}) {
+    const auto exact = run_call_positions(tmp, std::string("exact") + level, {level}, {});
+    const auto sampled =
+        run_call_positions(tmp, std::string("sampled") + level, {"--sampled", level}, bursts);
+    for (const auto& [region, records] : sampled.threads) {
+      const std::string thread = std::string(level) + (region == 0 ? ", main thread" : ", second thread");
+      ASSERT_TRUE(exact.threads.contains(region)) << thread << ": not in the exact run";
+      const auto& stream = exact.threads.at(region);
+      // The workload makes thousands of accesses per thread; a third of them sampled.
+      EXPECT_GT(records.size(), stream.size() / 5)
+          << thread << ": " << records.size() << " of " << stream.size() << " accesses sampled";
+      std::int64_t position = -1;
+      int mismatches = 0;
+      for (std::size_t i = 0; i < records.size() && mismatches < 5; ++i) {
+        position += 1 + format::skipped_before(records[i]);
+        ASSERT_LT(position, static_cast<std::int64_t>(stream.size()))
+            << thread << ": sample " << i << " at access " << position << ", past the thread's "
+            << stream.size() << " accesses";
+        const CellAccess got = sampled.access(records[i]);
+        const CellAccess want = exact.access(stream[static_cast<std::size_t>(position)]);
+        if (got == want) continue;
+        ++mismatches;
+        ADD_FAILURE() << thread << ": access " << position << " of the thread was sampled as a "
+                      << describe(got) << ", but the program's access " << position << " is a "
+                      << describe(want) << " (the countdown lost or gained accesses before sample " << i
+                      << ")";
+      }
+    }
+  }
 }
 
 // The scores of one `parperf locality` run of `program` with `arguments`, as locality.json holds them.
