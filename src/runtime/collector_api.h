@@ -136,7 +136,7 @@ PARPERF_API void parperf_collector_code_loaded(void);
 /* What the process is doing, apart from the program's work: the model's start-up (its
  * initialisation call, with the components it loads and the exchanges it makes) or its shut-down
  * (its finalisation call). Samples taken meanwhile, on every thread of the program (the calling
- * thread, a thread the program started before, an OpenMP worker waiting in its pool), are counted
+ * thread, a thread the program started before, a worker waiting in its runtime's pool), are counted
  * apart, per thread, and walked into no call path: they are not the program's time, as the
  * intervals leave those calls out too. Call it with PARPERF_PROCESS_STARTING_UP or
  * PARPERF_PROCESS_SHUTTING_DOWN before the call, with PARPERF_PROCESS_RUNNING after it. One relaxed
