@@ -80,6 +80,7 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
       result.start_up += setup.start_up;
       result.shut_down += setup.shut_down;
     }
+    result.model_threads += profile.model_threads;
     const format::CallPaths& paths = *profile.call_paths;
     const char* sent_by = paths.source == format::SampleSource::perf_event ? "perf_event"
                           : paths.source == format::SampleSource::both     ? "both"

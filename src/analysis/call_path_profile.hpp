@@ -91,6 +91,9 @@ struct SampleProfile {
   // format 3.5, whose call paths held them.
   std::uint64_t start_up = 0;
   std::uint64_t shut_down = 0;
+  // Threads the programming model's libraries started for themselves (progress threads), over the
+  // processes: not the program's, never sampled. Zero from profiles before format 3.8.
+  std::uint64_t model_threads = 0;
   std::vector<IntervalSamples> intervals;  // intervals with samples, in tree order
   std::vector<FoldedStack> folded;         // every distinct stack, in a stable order
   std::vector<std::string> warnings;       // modules that could not be symbolized

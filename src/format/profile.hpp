@@ -80,6 +80,7 @@ struct Profile {
   std::vector<ProbeCostsRecord> probe_costs;      // from the probe_costs section (3.3): calibrated threads
   std::optional<CallPaths> call_paths;            // the call_paths section (3.4): when the run was sampled
   std::vector<SetupSamplesRecord> setup_samples;  // the setup_samples section (3.5): sampled threads
+  std::uint64_t model_threads = 0;  // the model_threads section (3.8): the model's own threads, left out
 };
 
 }  // namespace parperf::format

@@ -44,6 +44,8 @@ std::string section_name(std::uint32_t type) {
       return "call paths";
     case SectionType::setup_samples:
       return "setup samples";
+    case SectionType::model_threads:
+      return "model threads";
   }
   return "unknown type " + std::to_string(type);
 }
@@ -410,6 +412,9 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
       case SectionType::setup_samples:
         while (body.remaining() > 0)
           profile.setup_samples.push_back(body.record<SetupSamplesRecord>("setup samples record"));
+        break;
+      case SectionType::model_threads:
+        profile.model_threads = body.record<ModelThreadsRecord>("model threads record").threads_left_out;
         break;
       default:
         body.take(body.remaining(), "unknown section");

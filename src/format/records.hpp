@@ -24,8 +24,8 @@ inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'P', 'F', '\r'
 inline constexpr std::uint16_t kVersionMajor = 3;
 // 3.1 added the limits section, 3.2 the shmem section, 3.3 the iterations and probe costs sections,
 // 3.4 the call paths section, 3.5 the setup samples section, 3.6 ThreadRecord.read_running, 3.7 the
-// call paths' samples held within their thread's count
-inline constexpr std::uint16_t kVersionMinor = 7;
+// call paths' samples held within their thread's count, 3.8 the model threads section
+inline constexpr std::uint16_t kVersionMinor = 8;
 inline constexpr std::uint8_t kLittleEndian = 1;
 inline constexpr std::uint8_t kBigEndian = 2;
 // Width in bytes of the integers and of the time fields in versions 1 and 2.
@@ -54,6 +54,7 @@ enum class SectionType : std::uint32_t {
   call_paths = 10,  // one CallPathsRecord, its CallPathModuleRecords, then per sampled thread a
                     // CallPathThreadRecord followed by its CallPathNodeRecords (since 3.4)
   setup_samples = 11,  // SetupSamplesRecord*, one per sampled thread (since 3.5)
+  model_threads = 12,  // one ModelThreadsRecord (since 3.8): the programming model's own threads
 };
 
 // CallPathsRecord::clock: what the sampling timers counted.
@@ -442,6 +443,14 @@ struct SetupSamplesRecord {
   std::uint64_t shut_down = 0;  // samples while it was shutting down
 };
 
+// The threads the programming model's libraries started for themselves (a collector named those
+// libraries: Open MPI's progress threads, PMIx's, UCX's): not the program's, never measured nor
+// sampled (section `model_threads`, since 3.8; absent when there were none).
+struct ModelThreadsRecord {
+  static constexpr std::string_view kName = "ModelThreadsRecord";
+  std::uint64_t threads_left_out = 0;  // such threads started in the process
+};
+
 // The field lists. `f` is called with each field's name and a reference to it, in file order. The
 // names are those of docs/format.md's tables (tests/unit/format_docs_test.cpp holds the two together).
 template <class F>
@@ -572,6 +581,10 @@ void named_fields(CallPathThreadRecord& r, F&& f) {
   f("thread", r.thread), f("node_count", r.node_count), f("samples", r.samples), f("dropped", r.dropped);
 }
 template <class F>
+void named_fields(ModelThreadsRecord& r, F&& f) {
+  f("threads_left_out", r.threads_left_out);
+}
+template <class F>
 void named_fields(SetupSamplesRecord& r, F&& f) {
   f("thread", r.thread), f("reserved", r.reserved), f("start_up", r.start_up), f("shut_down", r.shut_down);
 }
@@ -589,7 +602,7 @@ using ProfileRecords =
                EventStatsRecord, OperationStatsRecord, MpiRecord, ClockSyncRecord, CommunicatorRecord,
                CollectiveInstanceRecord, ShmemRecord, ShmemTrafficRecord, IterationDistributionRecord,
                IterationBucketRecord, ProbeCostsRecord, CallPathsRecord, CallPathModuleRecord,
-               CallPathThreadRecord, CallPathNodeRecord, SetupSamplesRecord>;
+               CallPathThreadRecord, CallPathNodeRecord, SetupSamplesRecord, ModelThreadsRecord>;
 
 // The same lists without the names: what the writer and the readers walk.
 template <class Record, class F>

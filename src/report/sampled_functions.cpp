@@ -96,6 +96,11 @@ std::string sampled_functions_text(const analysis::SampleProfile& samples, std::
         "  {} more samples during start-up and {} during shut-down (inside the programming model's "
         "initialisation and finalisation) are counted apart, in no interval\n",
         samples.start_up, samples.shut_down);
+  if (samples.model_threads > 0)
+    out += fmt::format(
+        "  {} threads that the programming model's libraries started for themselves (progress threads) are "
+        "not the program's: not sampled\n",
+        samples.model_threads);
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     out += fmt::format("\n{}: {} samples\n", interval_label(interval), interval.samples);
     out += fmt::format("  {:<12}  {:<12}  {:>8}  {:<32} {}\n", "self (95 %)", "incl", "samples", "function",
@@ -150,6 +155,7 @@ nlohmann::ordered_json samples_json(const analysis::SampleProfile& samples, std:
   json["not_unwound"] = samples.not_unwound;
   json["start_up"] = samples.start_up;
   json["shut_down"] = samples.shut_down;
+  json["model_threads"] = samples.model_threads;
   json["intervals"] = nlohmann::ordered_json::array();
   for (const analysis::IntervalSamples& interval : samples.intervals) {
     nlohmann::ordered_json i;

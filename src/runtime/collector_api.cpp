@@ -87,10 +87,7 @@ void parperf_collector_code_loaded(void) {
   if (sampling_active()) refresh_code_modules();
 }
 
-void parperf_collector_process_phase(uint32_t phase) {
-  // Not current_thread(): a thread parperf does not measure is not registered for this.
-  if (ThreadState* t = thread_detail::current) t->process_phase.set(phase);
-}
+void parperf_collector_process_phase(uint32_t phase) { set_process_phase(phase); }
 
 int parperf_collector_record(const parperf_operation* operation, parperf_position* position) {
   ThreadState* t = current_thread();

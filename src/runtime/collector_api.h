@@ -133,13 +133,14 @@ PARPERF_API void parperf_collector_end_run(uint32_t end_reason, int code);
  * signal handler. */
 PARPERF_API void parperf_collector_code_loaded(void);
 
-/* What the calling thread is doing for the process as a whole, apart from the program's work: the
- * model's start-up (its initialisation call, with the components it loads and the exchanges it
- * makes) or its shut-down (its finalisation call). Samples taken while a thread is in either are
- * counted apart, per thread, and walked into no call path: they are not the program's time, as the
+/* What the process is doing, apart from the program's work: the model's start-up (its
+ * initialisation call, with the components it loads and the exchanges it makes) or its shut-down
+ * (its finalisation call). Samples taken meanwhile, on every thread of the program (the calling
+ * thread, a thread the program started before, a worker waiting in its runtime's pool), are counted
+ * apart, per thread, and walked into no call path: they are not the program's time, as the
  * intervals leave those calls out too. Call it with PARPERF_PROCESS_STARTING_UP or
- * PARPERF_PROCESS_SHUTTING_DOWN before the call, with PARPERF_PROCESS_RUNNING after it. A relaxed
- * store into the thread's state: cheap, async-signal-safe; ignored on threads parperf does not measure. */
+ * PARPERF_PROCESS_SHUTTING_DOWN before the call, with PARPERF_PROCESS_RUNNING after it. One relaxed
+ * store into process-wide state: cheap, async-signal-safe, from any thread. */
 #define PARPERF_PROCESS_RUNNING 0u
 #define PARPERF_PROCESS_STARTING_UP 1u
 #define PARPERF_PROCESS_SHUTTING_DOWN 2u

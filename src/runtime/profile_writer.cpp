@@ -22,6 +22,7 @@
 #include "runtime/os_cpu_time.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/runtime_thread.hpp"
 #include "runtime/sampler.hpp"
 #include "runtime/signal_safe_wait.hpp"
 #include "runtime/site_registry.hpp"
@@ -370,6 +371,13 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
     format::LimitsRecord limits;
     limits.threads_not_measured = missing;
     w.record(limits);
+    w.end_section();
+  }
+  if (const std::uint32_t left_out = model_threads_left_out()) {
+    w.begin_section(format::SectionType::model_threads);
+    format::ModelThreadsRecord model;
+    model.threads_left_out = left_out;
+    w.record(model);
     w.end_section();
   }
   w.finish();

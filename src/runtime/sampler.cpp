@@ -52,6 +52,10 @@ std::atomic<int> g_signal{0};
 // Whether the perf-event clocks signal by a trap: the handler is installed for SIGTRAP too.
 std::atomic<bool> g_trap{false};
 
+// The process's phase (PARPERF_PROCESS_*), set by the thread that calls the model's initialisation or
+// finalisation; every sampled thread's handler reads it (one relaxed load).
+constinit std::atomic<std::uint32_t> g_process_phase{PARPERF_PROCESS_RUNNING};
+
 std::atomic<bool> g_timer_sampled{false};
 std::atomic<bool> g_perf_sampled{false};
 
@@ -111,12 +115,13 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
     ring->push({now_ticks(), leaf, static_cast<std::uint32_t>(weight > 0xffffffffu ? 0xffffffffu : weight)});
 }
 
-// A sample taken while the thread is inside its model's start-up or shut-down (a collector said so,
-// collector_api.h) is counted apart and not walked: that time is not the program's, as the intervals
-// leave it out too, and its code may be in components loaded since the modules were last listed.
-// True when the sample was counted so.
+// A sample taken while the process is inside its model's start-up or shut-down (a collector said so,
+// collector_api.h), on whichever of the program's threads, or while this thread is inside parperf's
+// own start or end, is counted apart and not walked: that time is not the program's, as the
+// intervals leave it out too, and its code may be in components loaded since the modules were last
+// listed. True when the sample was counted so.
 bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::uint64_t weight) {
-  switch (t.process_phase.get()) {
+  switch (sample_phase(t.process_phase.get(), g_process_phase.load(std::memory_order_relaxed))) {
     case PARPERF_PROCESS_STARTING_UP:
       sampling.table->start_up.add(weight);
       return true;
@@ -223,6 +228,10 @@ void start_sampling() noexcept {
     g_trap.store(true, std::memory_order_relaxed);
   g_signal.store(signal, std::memory_order_relaxed);
   g_active.store(true, std::memory_order_release);
+}
+
+void set_process_phase(std::uint32_t phase) noexcept {
+  g_process_phase.store(phase, std::memory_order_relaxed);
 }
 
 int sampler_signal() noexcept { return sampling_active() ? sample_signal() : 0; }

@@ -15,6 +15,7 @@
 #include <ctime>
 
 #include "runtime/call_path_table.hpp"
+#include "runtime/collector_api.h"
 #include "runtime/sample_ring.hpp"
 #include "runtime/stack_walk.hpp"
 
@@ -59,6 +60,18 @@ void stop_thread_sampling(ThreadState& t) noexcept;
 // From now on samples go no more into the event trace: the final profile is being written, and a
 // sample it does not count must not be in the trace either (its node may not even be in it).
 void stop_tracing_samples() noexcept;
+
+// The process enters or leaves its programming model's start-up or shut-down
+// (PARPERF_PROCESS_RUNNING, _STARTING_UP, _SHUTTING_DOWN: parperf_collector_process_phase). Until it
+// leaves, the samples of every sampled thread are counted apart (the model's own threads are not
+// sampled at all: thread_start_hook.cpp). Async-signal-safe: one relaxed store.
+void set_process_phase(std::uint32_t phase) noexcept;
+
+// What a sample is counted as: parperf's own start or end on the sampled thread (`thread_phase`,
+// ThreadState::process_phase) first, else what the process is doing.
+constexpr std::uint32_t sample_phase(std::uint32_t thread_phase, std::uint32_t process_phase) noexcept {
+  return thread_phase != PARPERF_PROCESS_RUNNING ? thread_phase : process_phase;
+}
 
 // The timers' period in nanoseconds (0 when not sampling).
 std::uint64_t sample_period_ns() noexcept;

@@ -9,7 +9,9 @@
 // Threads that a collector's runtime starts for itself (a communication library's progress
 // threads, its network layers') are not the program's: a collector names those libraries
 // (parperf_collector_foreign_threads), and their threads are left unregistered, so they never
-// show up as processors that idle through the whole run.
+// show up as processors that idle through the whole run, and are never sampled: what they do (poll
+// the network, wait in epoll) is the model's, below whichever call of the program waits for it, as
+// Scalasca's and HPCToolkit's users see it. They are counted, so that the report says how many.
 //
 // The wrapper passes everything through unchanged when the runtime is not measuring; otherwise the
 // start routine and its argument travel to the new thread in a slot of a fixed table, so creating a
@@ -36,7 +38,11 @@
 #if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 
 namespace parperf::runtime {
+
 namespace {
+
+// Threads started by a collector's runtime, left out (model_threads_left_out).
+constinit std::atomic<std::uint32_t> g_model_threads{0};
 
 using PthreadCreate = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
 
@@ -83,7 +89,9 @@ bool started_by_collector_runtime(void* (*function)(void*)) {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(function), &info) == 0 || !info.dli_fname) return false;
   const char* slash = std::strrchr(info.dli_fname, '/');
-  return is_foreign_thread_library(slash ? slash + 1 : info.dli_fname);
+  if (!is_foreign_thread_library(slash ? slash + 1 : info.dli_fname)) return false;
+  g_model_threads.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 PthreadCreate next_pthread_create() {
@@ -121,6 +129,14 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
 #endif  // no sanitizer
 
 namespace parperf::runtime {
+
+std::uint32_t model_threads_left_out() noexcept {
+#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+  return g_model_threads.load(std::memory_order_relaxed);
+#else
+  return 0;  // no interposer: such threads register at their first API call, if they make one
+#endif
+}
 
 int create_runtime_thread(pthread_t* thread, void* (*function)(void*), void* argument) noexcept {
 #if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)

@@ -69,8 +69,9 @@ struct ThreadState {
   // The thread's call-path samples (sampler.hpp); null when not sampled. Set (release) after the
   // thread is published: the profile writer may read it from another thread at any time.
   std::atomic<ThreadSampling*> sampling{nullptr};
-  // PARPERF_PROCESS_RUNNING, _STARTING_UP or _SHUTTING_DOWN (collector_api.h): a collector says when
-  // the thread is inside its model's start-up or shut-down; the sample handler reads it.
+  // PARPERF_PROCESS_RUNNING, _STARTING_UP or _SHUTTING_DOWN (collector_api.h): the thread is inside
+  // parperf's own start (its registration) or end (writing the profile); the sample handler reads it,
+  // and the process's phase (set_process_phase, sampler.hpp) when this one says running.
   Relaxed<std::uint32_t> process_phase;
   Frame frames[kMaxFrames];
 

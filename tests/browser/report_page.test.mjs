@@ -326,6 +326,12 @@ try {
     check(apart && said.includes(`${count(apart.start_up)} more samples during start-up`) &&
       said.includes(`${count(apart.shut_down)} during shut-down`),
       `the page of a sampled MPI run does not say its start-up and shut-down samples (${apart ? `${apart.start_up} and ${apart.shut_down}` : 'none'}, parperf report --json), as the text report does: "${said}"`);
+    // Open MPI starts progress threads of its own in each rank (PMIx's, its event loop's): never
+    // sampled, and the page says how many were left out.
+    check(apart && apart.model_threads > 0, 'parperf report --json of the MPI run counts none of Open MPI\'s own threads as left out');
+    const leftOut = await page.locator('#interval-details [data-testid="model-threads"]').textContent({ timeout: 3000 }).catch(() => '');
+    check(apart && leftOut.includes(`${count(apart.model_threads)} threads that the programming model's libraries started`),
+      `the page of a sampled MPI run does not say how many of the MPI library's own threads were left out (${apart ? apart.model_threads : 'none'}, parperf report --json): "${leftOut}"`);
   }
 
   // ---- hostile names ------------------------------------------------------------------------------

@@ -186,14 +186,14 @@ TEST(FormatBadInput, FileCutAfterTheLastSectionIsMissingItsEndMarker) {
   Bytes bytes = sample();
   bytes.resize(test::end_marker_offset(bytes));
   EXPECT_EQ(error_of(bytes),
-            "truncated: the file ends after section 13 without its end marker (the writer was interrupted)");
+            "truncated: the file ends after section 14 without its end marker (the writer was interrupted)");
 }
 
 TEST(FormatBadInput, WrongSectionCountAfterTheEndMarkerIsCorrupt) {
   // A profile whose writer lost a whole section (or a file spliced from two) cannot pass.
   Bytes bytes = sample();
-  test::store_uint(bytes, bytes.size() - 4, 4, 14);
-  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 14 sections, 13 were read");
+  test::store_uint(bytes, bytes.size() - 4, 4, 15);
+  EXPECT_EQ(error_of(bytes), "corrupt: the end marker announces 15 sections, 14 were read");
 }
 
 TEST(FormatBadInput, BytesAfterTheEndMarkerAreCorrupt) {
@@ -442,7 +442,7 @@ TEST(FormatBadInput, FileWithTwoProcessSectionsIsCorrupt) {
   const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(process.offset);
   const Bytes copy(begin, bytes.begin() + static_cast<std::ptrdiff_t>(process.crc_offset + 4));
   bytes.insert(begin, copy.begin(), copy.end());
-  test::store_uint(bytes, bytes.size() - 4, 4, 14);
+  test::store_uint(bytes, bytes.size() - 4, 4, 15);
   EXPECT_EQ(error_of(bytes), "corrupt: 2 process sections (expected 1)");
 }
 

@@ -176,7 +176,7 @@ Profile small_profile() {
 std::vector<std::uint8_t> small_profile_by_hand() {
   HandBuiltFile f;
   f.raw({0x89, 'P', 'P', 'F', '\r', '\n', 0x1a, '\n'});  // magic
-  f.u16(3), f.u16(7);                                    // version 3.7
+  f.u16(3), f.u16(8);                                    // version 3.8
   f.u8(1), f.u8(8), f.u8(8), f.u8(0);                    // little-endian, 8-byte integers and times, reserved
 
   f.begin_section(1);                      // process

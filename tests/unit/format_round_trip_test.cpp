@@ -184,7 +184,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   FieldCoverage walk(file);
   std::vector<bool> process, limits, site, event, thread, node, stats, operation, mpi, clock, communicator,
       instance, shmem, traffic, distribution, bucket, probe_costs, call_paths, call_path_module,
-      call_path_thread, call_path_node, setup_samples;
+      call_path_thread, call_path_node, setup_samples, model_threads;
   for (const auto& section : test::section_spans(file)) {
     walk.seek(section.payload_offset);
     const auto end = section.crc_offset;
@@ -239,6 +239,9 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
       case SectionType::setup_samples:
         while (walk.at() < end) walk.next<SetupSamplesRecord>(setup_samples);
         break;
+      case SectionType::model_threads:
+        walk.next<ModelThreadsRecord>(model_threads);
+        break;
       case SectionType::shmem: {
         const auto s = walk.next<ShmemRecord>(shmem);
         for (std::uint32_t t = 0; t < s.traffic_count; ++t) walk.next<ShmemTrafficRecord>(traffic);
@@ -275,6 +278,7 @@ TEST(FormatRoundTrip, RichSampleSetsEveryFieldOfEveryRecordTypeToANonDefaultValu
   EXPECT_EQ(unset_fields("CallPathThreadRecord", call_path_thread), "");
   EXPECT_EQ(unset_fields("CallPathNodeRecord", call_path_node), "");
   check_reserved("SetupSamplesRecord", setup_samples, reserved_field<SetupSamplesRecord>());
+  EXPECT_EQ(unset_fields("ModelThreadsRecord", model_threads), "");
 }
 
 TEST(FormatRoundTrip, CallPathsRoundTripAndOlderFilesHaveNone) {
@@ -287,6 +291,16 @@ TEST(FormatRoundTrip, CallPathsRoundTripAndOlderFilesHaveNone) {
   older.call_paths.reset();
   EXPECT_FALSE(format::decode_profile(encode_profile(older)).call_paths)
       << "a file without the section (3.3 and before) must read as not sampled";
+}
+
+TEST(FormatRoundTrip, ModelThreadsRoundTripAndOlderFilesHaveNone) {
+  const format::Profile rich = rich_sample_profile();
+  const format::Profile decoded = format::decode_profile(encode_profile(rich));
+  EXPECT_EQ(decoded.model_threads, 3u) << "the model_threads section (3.8) was not read back";
+  format::Profile older = rich;
+  older.model_threads = 0;
+  EXPECT_EQ(format::decode_profile(encode_profile(older)).model_threads, 0u)
+      << "a file without the section (3.7 and before) says no thread of the model's own was left out";
 }
 
 TEST(FormatRoundTrip, SetupSamplesRoundTripAndOlderFilesHaveNone) {

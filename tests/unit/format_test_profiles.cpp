@@ -136,6 +136,8 @@ Profile rich_sample_profile() {
   // Samples in start-up and shut-down (3.5), counted apart from the call paths.
   p.setup_samples = {{.thread = 0, .reserved = 0, .start_up = 41, .shut_down = 7},
                      {.thread = 1, .reserved = 0, .start_up = 3, .shut_down = 19}};
+  // Threads of the programming model's own, left out (3.8).
+  p.model_threads = 3;
   proc.hostname = "nœud-07.cluster.example";
   proc.command_line = "./solver --grid 512 --label \"a b\"";
   proc.parperf_version = "0.1.0-test";
@@ -395,6 +397,7 @@ std::string first_difference(const Profile& actual, const Profile& expected) {
   d.field("process.parperf_version", a.parperf_version, e.parperf_version);
   d.field("process.openmp_runtime", a.openmp_runtime, e.openmp_runtime);
   d.field("threads_not_measured", actual.threads_not_measured, expected.threads_not_measured);
+  d.field("model_threads", actual.model_threads, expected.model_threads);
   d.field("call_paths", actual.call_paths.has_value(), expected.call_paths.has_value());
   if (actual.call_paths && expected.call_paths) {
     const format::CallPaths& ap = *actual.call_paths;

@@ -179,6 +179,11 @@ void write_records(Writer& writer, const format::Profile& profile) {
     writer.record(limits);
     writer.end_section();
   }
+  if (profile.model_threads > 0) {  // as the runtime: after the limits, only when there were some
+    writer.begin_section(SectionType::model_threads);
+    writer.record(ModelThreadsRecord{.threads_left_out = profile.model_threads});
+    writer.end_section();
+  }
   writer.finish();
 }
 

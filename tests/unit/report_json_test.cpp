@@ -195,9 +195,9 @@ TEST(report_json, SamplesHaveTheDocumentedFields) {
   samples.intervals = {interval};
   samples.warnings = {"sampled functions unnamed: /lib/x.so: no such file"};
   const json j = render_json(report)["samples"];
-  EXPECT_EQ(keys_of(j),
-            (std::set<std::string>{"clock", "period", "source", "effective_rate", "samples", "dropped",
-                                   "not_unwound", "start_up", "shut_down", "intervals", "warnings"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"clock", "period", "source", "effective_rate", "samples",
+                                               "dropped", "not_unwound", "start_up", "shut_down",
+                                               "model_threads", "intervals", "warnings"}));
   EXPECT_EQ(j["clock"], "wall");
   EXPECT_EQ(j["source"], "timer");
   EXPECT_TRUE(j["effective_rate"].is_null()) << "wall-clock samples have no rate per CPU second";

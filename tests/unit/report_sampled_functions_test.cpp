@@ -97,5 +97,23 @@ TEST(SampledFunctionsSetup, StartUpAndShutDownSamplesAreSaidApart) {
       << "a run without such samples (or an older profile) says nothing of them";
 }
 
+// The threads the programming model's libraries started for themselves are left out: the text and the
+// JSON say how many, so that a user comparing with another tool knows what is not there.
+TEST(SampledFunctionsSetup, ModelThreadsLeftOutAreSaid) {
+  analysis::SampleProfile profile;
+  profile.sampled = true;
+  profile.samples = 120;
+  profile.model_threads = 6;
+  profile.intervals.push_back(leaves_under_callers());
+  EXPECT_EQ(samples_json(profile, 10)["model_threads"], 6);
+  const std::string text = sampled_functions_text(profile, 10, {});
+  EXPECT_NE(text.find("6 threads that the programming model's libraries started for themselves"),
+            std::string::npos)
+      << text;
+  profile.model_threads = 0;
+  EXPECT_EQ(sampled_functions_text(profile, 10, {}).find("libraries started"), std::string::npos)
+      << "a run without such threads (or an older profile) says nothing of them";
+}
+
 }  // namespace
 }  // namespace parperf::report

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -230,6 +231,81 @@ TEST(SampledStartUp, MpiInitAndFinalizeSamplesAreCountedApartNotInProgram) {
   EXPECT_NE(text.out.find("during start-up"), std::string::npos)
       << "the report must say how many samples start-up took:\n"
       << text.out;
+}
+
+// What each rank of mpi_thread_through_init printed: "rank R: init S s, thread outside init S s".
+struct InitTimes {
+  double init_ms = 0;            // MPI_Init's wall-clock time on the rank
+  double thread_outside_ms = 0;  // its spinning thread's time outside MPI_Init
+};
+
+std::vector<InitTimes> init_times(const std::string& output) {
+  std::vector<InitTimes> ranks;
+  for (const std::string& line : lines_of(output)) {
+    int rank = 0;
+    double init = 0, outside = 0;
+    if (std::sscanf(line.c_str(), "rank %d: init %lf s, thread outside init %lf s", &rank, &init, &outside) ==
+        3)
+      ranks.push_back({init * 1e3, outside * 1e3});
+  }
+  return ranks;
+}
+
+// A sample is counted by what the process does when its handler runs, and the timer's signal waits
+// for its thread to get a core: at each boundary of MPI_Init a thread crosses, one sample may carry
+// the periods that fell due on the other side while the thread waited, at most a scheduling period
+// of the kernel (tens of ms with the ranks' 4 spinning threads and the test runner on 2 cores), plus
+// the period that straddles the boundary.
+constexpr double kBoundarySamples = 25 + 1;
+
+// The process's start-up is every thread's: a thread the program started before MPI_Init keeps
+// running through it, and its samples meanwhile are counted apart like the initialising thread's
+// (mpi_thread_through_init.c). The MPI library's own threads (Open MPI's progress thread, PMIx's,
+// libevent's loops) are not the program's: none of them is sampled, so every sample in `program` is
+// on main's thread or on the program's thread.
+TEST(SampledStartUp, ProgramThreadsSamplesDuringMpiInitAreCountedApartAndLibraryThreadsAreNotSampled) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.timeout_seconds = kMpiTimeoutSeconds;
+  const auto result = parperf_run_np_with(2, tmp / "run", {"--sample=1000", "--sample-clock=wall"},
+                                          {PARPERF_PROGRAM_MPI_THREAD_THROUGH_INIT}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const std::vector<InitTimes> ranks = init_times(result.out);
+  ASSERT_EQ(ranks.size(), 2u) << "each rank prints its MPI_Init time: " << describe(result);
+  double init_ms = 0, allowed_in_program = 0;
+  for (const InitTimes& rank : ranks) {
+    init_ms += rank.init_ms;
+    // At 1 kHz, a sample per ms of the thread's time outside MPI_Init, and its two boundaries.
+    allowed_in_program += rank.thread_outside_ms + 2 * kBoundarySamples;
+  }
+  // Counted in `program`, the thread's samples would be about init_ms: the test tells only when
+  // that is well above what is allowed.
+  ASSERT_GT(init_ms, 2 * allowed_in_program)
+      << "MPI_Init lasted " << init_ms
+      << " ms over the ranks: too short to tell the thread's start-up samples";
+
+  double thread_in_program = 0;
+  std::string foreign;  // the first paths on threads the program did not start
+  for (const FoldedPath& path : folded_paths(tmp / "run")) {
+    const auto& frames = path.frames;
+    if (in_path_exactly(frames, "spin_through_init")) thread_in_program += path.samples;
+    if (!in_path_exactly(frames, "main") && !in_path_exactly(frames, "spin_through_init") &&
+        foreign.size() < 2000)
+      foreign += fmt_path(frames) + " x " + std::to_string(static_cast<int>(path.samples)) + "\n";
+  }
+  EXPECT_EQ(foreign, "") << "samples in `program` on threads the program did not start (the MPI library's?)";
+  EXPECT_LE(thread_in_program, allowed_in_program)
+      << "the program's thread spun through MPI_Init (" << init_ms << " ms over the ranks) and only "
+      << allowed_in_program - 4 * kBoundarySamples << " ms outside it: its samples during start-up must be "
+      << "counted apart, not in `program`";
+
+  const nlohmann::json samples = field(report_json(tmp / "run"), "samples");
+  // Both threads of each rank spend MPI_Init's time in start-up: a sample per ms each, less what
+  // may cross its boundaries.
+  const double expected_start_up = 2 * init_ms - 2 * static_cast<double>(ranks.size()) * 2 * kBoundarySamples;
+  EXPECT_GE(samples.value("start_up", 0.0), expected_start_up)
+      << "MPI_Init lasted " << init_ms << " ms over the ranks, on two sampled threads each: about "
+      << 2 * init_ms << " samples during start-up; " << samples.dump().substr(0, 600);
 }
 
 }  // namespace

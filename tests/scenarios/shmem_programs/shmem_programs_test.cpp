@@ -470,12 +470,22 @@ TEST(ShmemSampledStartUp, InitAndFinalizeSamplesAreCountedApartNotInProgram) {
           line.compare(call, 16, ";shmem_finalize") != 0)
         line.resize(call);
       std::istringstream frames(line);
-      for (std::string frame; std::getline(frames, frame, ';');)
+      bool through_main = false;  // the last frame is followed by the count
+      for (std::string frame; std::getline(frames, frame, ';');) {
         EXPECT_FALSE(start_up_or_parperf_frame(frame))
             << "a start-up, shut-down or parperf sample in the program's call paths"
             << (internals ? " (--internals)" : "") << ": " << line;
+        through_main = through_main || frame == "main" || frame.starts_with("main ");
+      }
+      // The program has one thread: a path not through main is on a thread OSHMEM's libraries started
+      // for themselves (PMIx's, UCX's progress threads), which are not the program's.
+      EXPECT_TRUE(through_main) << "a sample in `program` on a thread the program did not start"
+                                << (internals ? " (--internals)" : "") << ": " << line;
     }
   }
+  EXPECT_GT(samples.value("model_threads", 0.0), 0)
+      << "OSHMEM starts threads of its own in each PE (PMIx's): the report must say how many it left out; "
+      << samples.dump().substr(0, 600);
 }
 
 TEST(ShmemNoFinalize, ProfilesWrittenWithoutShmemFinalize) {

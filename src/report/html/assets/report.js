@@ -564,9 +564,15 @@
         `${fmtCount(data.samples.start_up)} more samples during start-up and ${fmtCount(data.samples.shut_down)} during ` +
         'shut-down (inside the programming model\'s initialisation and finalisation) are counted apart, in no interval.')
       : null;
+    // The model's own threads (progress threads), never sampled: said, as the text report says them.
+    const modelThreads = data.samples.model_threads > 0
+      ? el('p', { class: 'muted', 'data-testid': 'model-threads' },
+        `${fmtCount(data.samples.model_threads)} threads that the programming model's libraries started for themselves ` +
+        '(progress threads) are not the program\'s: not sampled.')
+      : null;
     if (!sampled || !sampled.samples) {
       return [title, el('p', { class: 'muted', 'data-testid': 'functions-none' },
-        'No samples while this interval was a thread\'s innermost one (the intervals inside it have theirs).'), setup];
+        'No samples while this interval was a thread\'s innermost one (the intervals inside it have theirs).'), setup, modelThreads];
     }
     const share = (part, whole) => (whole > 0 ? part / whole : 0);
     // A share with half its 95 % interval (report.md, "samples"), the interval itself on hover.
@@ -603,7 +609,7 @@
         'The first two functions\' shares are within their 95 % intervals of each other: too few samples to rank them.') : null,
       bars.length > 1 ? [el('h4', null, 'Each processor\'s top function'), el('div', { class: 'fbars', 'data-testid': 'function-bars' }, bars)] : null,
       flameGraph(sampled),
-      setup];
+      setup, modelThreads];
   }
 
   // The interval's call paths as a flame graph, callers above their callees, each frame as wide as its
