@@ -190,20 +190,22 @@ bool traced() {
   return *line != '0';
 }
 
+// Not under ThreadSanitizer, which runs the handler of a synchronous signal such as SIGTRAP at once,
+// inside its own runtime, where it defers the others.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kTrapsAllowed = false;
+#else
+constexpr bool kTrapsAllowed = true;
+#endif
+
 // Trap delivery where nothing of the program's depends on SIGTRAP: sampling by perf events, the
 // program not handling or ignoring it (its disposition still the default: it could not have set it
-// through us yet) and not traced. Not under ThreadSanitizer, which runs the handler of a
-// synchronous signal such as SIGTRAP at once, inside its own runtime, where it defers the others.
+// through us yet) and not traced.
 bool use_traps(const Config& c) {
-#if defined(__SANITIZE_THREAD__)
-  (void)c;
-  return false;
-#else
-  if (c.sample_wall_clock || c.sample_timer_only || c.sample_no_trap) return false;
+  if (!kTrapsAllowed || c.sample_wall_clock || c.sample_timer_only || c.sample_no_trap) return false;
   struct sigaction current {};
   return next_sigaction(SIGTRAP, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
          !(current.sa_flags & SA_SIGINFO) && !traced();
-#endif
 }
 
 }  // namespace
