@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -174,6 +175,25 @@ bool our_handler_installed(int signal) {
          current.sa_sigaction == on_sample;
 }
 
+// Whether the kernel delivers a perf event's trap to a thread that blocks SIGTRAP later, when it
+// unblocks it (Linux 5.18 and later). From 5.13, where traps came, to 5.17 the kernel forced it:
+// unblocked, its handler reset to the default, so a sampled thread that blocked every signal for a
+// moment would have died of a sample. Those kernels get the descriptor's signal.
+bool traps_wait_while_blocked() {
+  utsname name{};
+  if (uname(&name) != 0) return false;
+  const char* p = name.release;
+  const auto number = [&p] {
+    int value = 0;
+    for (; *p >= '0' && *p <= '9'; ++p) value = value * 10 + (*p - '0');
+    if (*p == '.') ++p;
+    return value;
+  };
+  const int major = number();
+  const int minor = number();
+  return major > 5 || (major == 5 && minor >= 18);
+}
+
 // Whether a debugger or tracer (gdb, strace) is attached now: it would stop the program at every trap.
 bool traced() {
   const int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
@@ -205,7 +225,7 @@ bool use_traps(const Config& c) {
   if (!kTrapsAllowed || c.sample_wall_clock || c.sample_timer_only || c.sample_no_trap) return false;
   struct sigaction current {};
   return next_sigaction(SIGTRAP, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
-         !(current.sa_flags & SA_SIGINFO) && !traced();
+         !(current.sa_flags & SA_SIGINFO) && traps_wait_while_blocked() && !traced();
 }
 
 }  // namespace
