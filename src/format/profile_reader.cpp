@@ -20,6 +20,17 @@
 namespace parperf::format {
 namespace {
 
+// A count of threads a process started (those not measured, those of the model's libraries): starting
+// one takes microseconds, so more than 2^40 would be over a hundred days of nothing else. A figure
+// beyond it is a damaged file, not a run.
+std::uint64_t thread_count(std::uint64_t count, const std::string& context) {
+  constexpr std::uint64_t kMostThreads = std::uint64_t{1} << 40;
+  if (count > kMostThreads)
+    throw FormatError("corrupt: " + context + " counts " + std::to_string(count) +
+                      " threads, more than a process can start");
+  return count;
+}
+
 std::string section_name(std::uint32_t type) {
   switch (static_cast<SectionType>(type)) {
     case SectionType::process:
@@ -399,7 +410,8 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
         decode_iterations(body, histograms);
         break;
       case SectionType::limits:
-        profile.threads_not_measured = body.record<LimitsRecord>("limits record").threads_not_measured;
+        profile.threads_not_measured =
+            thread_count(body.record<LimitsRecord>("limits record").threads_not_measured, context);
         break;
       case SectionType::probe_costs:
         while (body.remaining() > 0)
@@ -414,7 +426,8 @@ Profile decode_profile(std::span<const std::uint8_t> bytes) {
           profile.setup_samples.push_back(body.record<SetupSamplesRecord>("setup samples record"));
         break;
       case SectionType::model_threads:
-        profile.model_threads = body.record<ModelThreadsRecord>("model threads record").threads_left_out;
+        profile.model_threads =
+            thread_count(body.record<ModelThreadsRecord>("model threads record").threads_left_out, context);
         break;
       default:
         body.take(body.remaining(), "unknown section");

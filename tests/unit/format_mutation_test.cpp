@@ -64,6 +64,7 @@ std::string kind_of(const std::string& message) {
                            "names module",
                            "sample clock",
                            "record more samples",
+                           "more than a process can start",
                            "section may hold"})
     if (message.find(kind) != std::string::npos) return kind;
   return "other: " + message;

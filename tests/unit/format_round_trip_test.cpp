@@ -303,6 +303,23 @@ TEST(FormatRoundTrip, ModelThreadsRoundTripAndOlderFilesHaveNone) {
       << "a file without the section (3.7 and before) says no thread of the model's own was left out";
 }
 
+// A count of threads no process could have started is a damaged file: refused, naming the section,
+// never printed as a figure of the run.
+TEST(FormatRoundTrip, ImpossibleThreadCountsAreRefused) {
+  for (const bool model : {true, false}) {
+    format::Profile p = rich_sample_profile();
+    (model ? p.model_threads : p.threads_not_measured) = std::uint64_t{1} << 50;
+    try {
+      format::decode_profile(encode_profile(p));
+      FAIL() << (model ? "model_threads" : "threads_not_measured") << " of 2^50 threads was accepted";
+    } catch (const format::FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(model ? "model threads" : "limits"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("more than a process can start"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(FormatRoundTrip, SetupSamplesRoundTripAndOlderFilesHaveNone) {
   const format::Profile rich = rich_sample_profile();
   const format::Profile decoded = format::decode_profile(encode_profile(rich));
