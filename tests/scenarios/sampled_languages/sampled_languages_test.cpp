@@ -193,12 +193,16 @@ bool start_up_frame(const std::string& frame) {
   return false;
 }
 
-TEST(SampledStartUp, MpiInitAndFinalizeSamplesAreCountedApartNotInProgram) {
-  TempDir tmp;
+// `program` run on 2 ranks under `parperf run`, sampled at 1 kHz of the wall clock, into run_dir.
+auto wall_sampled_mpi_run(const std::filesystem::path& run_dir, const char* program) {
   ProcessOptions options;
   options.timeout_seconds = kMpiTimeoutSeconds;
-  const auto result = parperf_run_np_with(2, tmp / "run", {"--sample=1000", "--sample-clock=wall"},
-                                          {PARPERF_PROGRAM_MPI_SPIN}, options);
+  return parperf_run_np_with(2, run_dir, {"--sample=1000", "--sample-clock=wall"}, {program}, options);
+}
+
+TEST(SampledStartUp, MpiInitAndFinalizeSamplesAreCountedApartNotInProgram) {
+  TempDir tmp;
+  const auto result = wall_sampled_mpi_run(tmp / "run", PARPERF_PROGRAM_MPI_SPIN);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const nlohmann::json samples = field(report_json(tmp / "run"), "samples");
   EXPECT_GT(samples.value("start_up", 0.0), 0)
@@ -265,10 +269,7 @@ constexpr double kBoundarySamples = 25 + 1;
 // on main's thread or on the program's thread.
 TEST(SampledStartUp, ProgramThreadsSamplesDuringMpiInitAreCountedApartAndLibraryThreadsAreNotSampled) {
   TempDir tmp;
-  ProcessOptions options;
-  options.timeout_seconds = kMpiTimeoutSeconds;
-  const auto result = parperf_run_np_with(2, tmp / "run", {"--sample=1000", "--sample-clock=wall"},
-                                          {PARPERF_PROGRAM_MPI_THREAD_THROUGH_INIT}, options);
+  const auto result = wall_sampled_mpi_run(tmp / "run", PARPERF_PROGRAM_MPI_THREAD_THROUGH_INIT);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const std::vector<InitTimes> ranks = init_times(result.out);
   ASSERT_EQ(ranks.size(), 2u) << "each rank prints its MPI_Init time: " << describe(result);
