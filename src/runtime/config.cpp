@@ -229,15 +229,20 @@ void read_sample_settings(Config& config) {
       warn("PARPERF_SAMPLE_CLOCK='%s' is neither 'cpu' nor 'wall'; sampling CPU time", clock);
   }
   if (const char* source = env("PARPERF_SAMPLE_SOURCE")) {
-    if (std::strcmp(source, "timer") == 0)
+    if (std::strcmp(source, "timer") == 0) {
       config.sample_timer_only = true;
-    else if (std::strcmp(source, "perf-signal") == 0)
+      config.sample_buffered = false;
+    } else if (std::strcmp(source, "perf-signal") == 0) {
       config.sample_no_trap = true;
-    else if (std::strcmp(source, "auto") != 0)
+      config.sample_buffered = false;
+    } else if (std::strcmp(source, "perf-trap") == 0) {
+      config.sample_buffered = false;
+    } else if (std::strcmp(source, "auto") != 0 && std::strcmp(source, "perf-buffer") != 0) {
       warn(
-          "PARPERF_SAMPLE_SOURCE='%s' is not 'auto', 'perf-signal' or 'timer'; using perf events where "
-          "allowed",
+          "PARPERF_SAMPLE_SOURCE='%s' is not 'auto', 'perf-buffer', 'perf-trap', 'perf-signal' or 'timer'; "
+          "using perf events where allowed",
           source);
+    }
   }
 }
 

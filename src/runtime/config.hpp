@@ -37,10 +37,13 @@ struct Config {
   char trace_filter[1024] = {};             // PARPERF_TRACE_FILTER: comma-separated globs, "-glob" excludes
   std::uint32_t trace_writer_delay_us = 0;  // PARPERF_TEST_TRACE_WRITER_DELAY_US: a slow disk, for tests
   // Call-path sampling (sampler.hpp): samples per second of each thread's clock; 0 = off.
-  std::uint32_t sample_hz = 0;         // PARPERF_SAMPLE_HZ
-  bool sample_wall_clock = false;      // PARPERF_SAMPLE_CLOCK=wall: threads that wait are sampled too
-  bool sample_timer_only = false;      // PARPERF_SAMPLE_SOURCE=timer: POSIX timers, not perf events
-  bool sample_no_trap = false;         // PARPERF_SAMPLE_SOURCE=perf-signal: perf events, never by SIGTRAP
+  std::uint32_t sample_hz = 0;     // PARPERF_SAMPLE_HZ
+  bool sample_wall_clock = false;  // PARPERF_SAMPLE_CLOCK=wall: threads that wait are sampled too
+  bool sample_timer_only = false;  // PARPERF_SAMPLE_SOURCE=timer: POSIX timers, not perf events
+  bool sample_no_trap = false;     // PARPERF_SAMPLE_SOURCE=perf-signal: perf events, never by SIGTRAP
+  // Sampling without a signal a sample where it can (perf_sample_buffer.hpp): not with
+  // PARPERF_SAMPLE_SOURCE=perf-trap, perf-signal or timer.
+  bool sample_buffered = true;
   std::uint32_t sample_nodes = 16384;  // PARPERF_SAMPLE_NODES: call-path nodes per thread
 };
 

@@ -36,6 +36,7 @@
 #include "runtime/interval_stack.hpp"
 #include "runtime/operation_stats.hpp"
 #include "runtime/os_cpu_time.hpp"
+#include "runtime/pending_samples.hpp"
 #include "runtime/recording_switch.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/site_registry.hpp"
@@ -49,6 +50,7 @@ namespace {
 
 void push_frame(ThreadState& t, std::uint32_t depth, const parperf_site* site, Node* node, FrameMode mode,
                 std::uint64_t now) noexcept {
+  take_pending_samples(t);
   if (mode == FrameMode::record) trace_enter(t, depth, site, node->value, now);
   Frame& f = t.frames[depth];
   f.site.set(site);
@@ -62,6 +64,7 @@ void push_frame(ThreadState& t, std::uint32_t depth, const parperf_site* site, N
 
 // Pops the innermost frame at `now`, recording it when it is a recorded interval.
 void pop_frame(ThreadState& t, std::uint32_t depth, std::uint64_t now) noexcept {
+  take_pending_samples(t);
   Frame& f = t.frames[depth];
   if (f.mode.get() == FrameMode::record) {
     Node* node = f.node.get();

@@ -17,6 +17,7 @@
 #include "runtime/clock.hpp"
 #include "runtime/collector_api.h"
 #include "runtime/diagnostics.hpp"
+#include "runtime/pending_samples.hpp"
 #include "runtime/plain_mutex.hpp"
 #include "runtime/profile_writer.hpp"
 #include "runtime/recording_switch.hpp"
@@ -174,7 +175,11 @@ void finish_run(int reason, int signal) noexcept {
   // Writing the profile is parperf's shut-down, not the program's time: a sample taken meanwhile on
   // this thread is counted with the process's shut-down (sampler.cpp), not walked into parperf's
   // own functions.
-  if (ThreadState* t = thread_detail::current) t->process_phase.set(PARPERF_PROCESS_SHUTTING_DOWN);
+  // Its samples waiting in a buffer are the program's, taken before.
+  if (ThreadState* t = thread_detail::current) {
+    take_pending_samples(*t);
+    t->process_phase.set(PARPERF_PROCESS_SHUTTING_DOWN);
+  }
   const bool written = write_profile(static_cast<format::EndReason>(reason), signal);
   close_trace();
   g_final_done.store(true, std::memory_order_release);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <ctime>
 
 namespace parperf::runtime {
 namespace {
@@ -62,13 +63,9 @@ Budget budget() {
 
 }  // namespace
 
-int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap, bool* trapping) noexcept {
-  if (trapping) *trapping = false;
-  const Budget b = budget();
-  if (g_open.fetch_add(1, std::memory_order_relaxed) >= b.most) {
-    g_open.fetch_sub(1, std::memory_order_relaxed);
-    return -1;
-  }
+namespace {
+
+perf_event_attr cpu_clock_attr(std::uint64_t period_ns) {
   perf_event_attr attr;
   std::memset(&attr, 0, sizeof attr);
   attr.size = sizeof attr;
@@ -78,19 +75,26 @@ int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap, bool* trappin
   attr.disabled = 1;
   attr.exclude_kernel = 1;  // a thread's own user-space time: what perf_event_paranoid 2 allows
   attr.exclude_hv = 1;
+  return attr;
+}
+
+// The calling thread's event by `attr` (by `trapped` first, when given), within the budget, moved
+// above the program's numbers; with the descriptor's signal `signal` sent to the thread unless it
+// traps or `signal` is 0. -1 when the kernel refuses.
+int open_event(perf_event_attr& attr, const perf_event_attr* trapped, int signal, bool* trapping) {
+  if (trapping) *trapping = false;
+  const Budget b = budget();
+  if (g_open.fetch_add(1, std::memory_order_relaxed) >= b.most) {
+    g_open.fetch_sub(1, std::memory_order_relaxed);
+    return -1;
+  }
   long opened = -1;
-  if (trap) {
-    perf_event_attr trapped = attr;
-    trapped.sigtrap = 1;
-    trapped.remove_on_exec = 1;  // the kernel asks for it with sigtrap: an exec'd program gets no trap
-    trapped.sig_data = kTrapCookie;
-    opened = syscall(SYS_perf_event_open, &trapped, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  bool trap = false;
+  if (trapped) {
+    opened = syscall(SYS_perf_event_open, trapped, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     trap = opened >= 0;  // else a kernel before 5.13: the descriptor's signal
   }
-  if (!trap) {
-    attr.wakeup_events = 1;
-    opened = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  }
+  if (!trap) opened = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
   int fd = static_cast<int>(opened);
   if (opened >= 0 && opened < b.lowest) {
     const int moved = fcntl(fd, F_DUPFD_CLOEXEC, b.lowest);
@@ -98,8 +102,9 @@ int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap, bool* trappin
     fd = moved;
   }
   f_owner_ex owner{F_OWNER_TID, static_cast<pid_t>(syscall(SYS_gettid))};
-  if (fd < 0 || (!trap && (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, signal) != 0 ||
-                           fcntl(fd, F_SETOWN_EX, &owner) != 0))) {
+  if (fd < 0 || (!trap && signal != 0 &&
+                 (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, signal) != 0 ||
+                  fcntl(fd, F_SETOWN_EX, &owner) != 0))) {
     if (fd >= 0) close(fd);
     g_open.fetch_sub(1, std::memory_order_relaxed);
     return -1;
@@ -107,6 +112,29 @@ int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap, bool* trappin
   remember(fd);  // before it can send anything
   if (trapping) *trapping = trap;
   return fd;
+}
+
+}  // namespace
+
+int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap, bool* trapping) noexcept {
+  perf_event_attr attr = cpu_clock_attr(period_ns);
+  perf_event_attr trapped = attr;
+  trapped.sigtrap = 1;
+  trapped.remove_on_exec = 1;  // the kernel asks for it with sigtrap: an exec'd program gets no trap
+  trapped.sig_data = kTrapCookie;
+  attr.wakeup_events = 1;
+  return open_event(attr, trap ? &trapped : nullptr, signal, trapping);
+}
+
+int open_buffered_cpu_clock(std::uint64_t period_ns, const BufferedSampleFormat& format) noexcept {
+  perf_event_attr attr = cpu_clock_attr(period_ns);
+  attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  attr.sample_regs_user = format.registers;
+  attr.sample_stack_user = format.stack_bytes;
+  attr.use_clockid = 1;  // the samples' times on the monotonic clock, as clock_gettime reads it
+  attr.clockid = CLOCK_MONOTONIC;
+  // No signal: with O_ASYNC the kernel would signal every sample, whatever the wakeup watermark.
+  return open_event(attr, nullptr, 0, nullptr);
 }
 
 bool is_cpu_clock_trap(const siginfo_t& info) noexcept {

@@ -35,6 +35,15 @@ namespace parperf::runtime {
 // (thread start).
 int open_cpu_clock(std::uint64_t period_ns, int signal, bool trap = false, bool* trapping = nullptr) noexcept;
 
+// A clock that signals nothing: the kernel writes each sample (its time, the thread's user registers
+// and the top of its stack) into a buffer mapped from the descriptor (perf_sample_buffer.hpp). -1
+// when the kernel refuses or the budget is spent. Not on a hot path (thread start).
+struct BufferedSampleFormat {
+  std::uint64_t registers = 0;    // perf's mask of the user registers each sample holds
+  std::uint32_t stack_bytes = 0;  // the stack copied from the stack pointer up
+};
+int open_buffered_cpu_clock(std::uint64_t period_ns, const BufferedSampleFormat& format) noexcept;
+
 // Whether `info` is one of these clocks' traps (a SIGTRAP with TRAP_PERF and our cookie), not a
 // breakpoint, a debugger's or the program's own trap. Async-signal-safe.
 bool is_cpu_clock_trap(const siginfo_t& info) noexcept;

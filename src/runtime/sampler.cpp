@@ -13,6 +13,7 @@
 #include "runtime/sampler.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -22,13 +23,16 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 #include "format/records.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/code_modules.hpp"
 #include "runtime/collector_api.h"
 #include "runtime/diagnostics.hpp"
+#include "runtime/pending_samples.hpp"
 #include "runtime/perf_event_clock.hpp"
+#include "runtime/perf_sample_buffer.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/sample_signal.hpp"
@@ -56,6 +60,25 @@ std::atomic<bool> g_trap{false};
 // The process's phase (PARPERF_PROCESS_*), set by the thread that calls the model's initialisation or
 // finalisation; every sampled thread's handler reads it (one relaxed load).
 constinit std::atomic<std::uint32_t> g_process_phase{PARPERF_PROCESS_RUNNING};
+
+// The same by time, for the samples a thread takes out of its buffer after the phase changed
+// (perf_sample_buffer.hpp): the monotonic time and new phase of the last kPhaseLog switches. A
+// process switches a few times (its model's start-up, running, shut-down); a sample older than the
+// log gets the oldest phase logged.
+constexpr std::uint32_t kPhaseLog = 16;
+constinit std::atomic<std::uint64_t> g_phase_since[kPhaseLog]{};
+constinit std::atomic<std::uint32_t> g_phase_logged[kPhaseLog]{};
+constinit std::atomic<std::uint32_t> g_phase_switches{0};
+
+std::uint32_t process_phase_at(std::uint64_t time_ns) {
+  const std::uint32_t switches = g_phase_switches.load(std::memory_order_acquire);
+  const std::uint32_t oldest = switches > kPhaseLog ? switches - kPhaseLog : 0;
+  for (std::uint32_t i = switches; i > oldest; --i)
+    if (g_phase_since[(i - 1) % kPhaseLog].load(std::memory_order_relaxed) <= time_ns)
+      return g_phase_logged[(i - 1) % kPhaseLog].load(std::memory_order_relaxed);
+  return switches > kPhaseLog ? g_phase_logged[oldest % kPhaseLog].load(std::memory_order_relaxed)
+                              : PARPERF_PROCESS_RUNNING;
+}
 
 std::atomic<bool> g_timer_sampled{false};
 std::atomic<bool> g_perf_sampled{false};
@@ -121,8 +144,9 @@ void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_
 // own start or end, is counted apart and not walked: that time is not the program's, as the
 // intervals leave it out too, and its code may be in components loaded since the modules were last
 // listed. True when the sample was counted so.
-bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::uint64_t weight) {
-  switch (sample_phase(t.process_phase.get(), g_process_phase.load(std::memory_order_relaxed))) {
+bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::uint64_t weight,
+                   std::uint32_t process_phase = g_process_phase.load(std::memory_order_relaxed)) {
+  switch (sample_phase(t.process_phase.get(), process_phase)) {
     case PARPERF_PROCESS_STARTING_UP:
       sampling.table->start_up.add(weight);
       return true;
@@ -138,12 +162,13 @@ bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::ui
 // A walk that stopped before the thread's first frame, and not for want of room, gets an outermost
 // frame standing for the callers it could not find (format::kUnwindingStopped): the report counts
 // those samples and shows below which function their callers were lost.
+// `stack`: the thread's stack, or a sample's copy of its top (perf_sample_buffer.hpp).
 std::uint32_t call_path(const ucontext_t& context, const ThreadSampling& sampling, std::uintptr_t* frames,
-                        std::uint32_t skipped) {
+                        std::uint32_t skipped, const StackBounds* stack = nullptr) {
   bool whole = false;
   const std::uint32_t room = kMaxSampleFrames - 1;
-  std::uint32_t count =
-      walk_stack(context, sampling.stack, frames, room, &whole, sampling.unwind, sampling.memo);
+  std::uint32_t count = walk_stack(context, stack ? *stack : sampling.stack, frames, room, &whole,
+                                   sampling.unwind, sampling.memo);
   if (count <= skipped) return 0;
   const bool cut = count == room;
   count -= skipped;
@@ -160,6 +185,11 @@ void on_sample(int signal, siginfo_t* info, void* context) {
     return;
   }
   ThreadState* t = thread_detail::current;
+  if (t && t->sample_buffer) {  // the timer asks for the buffer's samples, not this signal's context's
+    take_thread_samples(*t);
+    errno = saved_errno;
+    return;
+  }
   if (ThreadSampling* sampling = recording_sampling(t);
       sampling && !counted_apart(*t, *sampling, weight_of(*info))) {
     std::uintptr_t frames[kMaxSampleFrames];
@@ -169,10 +199,100 @@ void on_sample(int signal, siginfo_t* info, void* context) {
   errno = saved_errno;
 }
 
+// Whether `address` lies in one of parperf's own libraries (libparperf*.so).
+bool in_parperf(std::uintptr_t address) {
+  const CodeRange* range = code_range_of(address);
+  if (!range) return false;
+  const char* path = code_module_path(range->module);
+  const char* name = path;
+  for (const char* p = path; *p; ++p)
+    if (*p == '/') name = p + 1;
+  return std::strncmp(name, "libparperf", 10) == 0;
+}
+
+// A buffered sample of parperf's own sampling: taken in its signal handler (the timer's, which asks
+// the thread to take its samples out), or while the thread took them out at an interval boundary
+// (`in_take`), or in the return from a signal handler. Its innermost frames in parperf's libraries,
+// and the signal's return frame, are left out, so that it counts for the code the thread was running: as a
+// signal-sampled thread's handler time counts for the code its next sample interrupts. The new count, or
+// `count` for another sample.
+std::uint32_t without_sampling_frames(std::uintptr_t* frames, std::uint32_t count, bool in_take) {
+  std::uint32_t first = 0;
+  if (count > 1 && (is_signal_return(frames[0]) || is_signal_return(frames[0] - 7))) {
+    first = 1;  // returning from a handler
+  } else {
+    while (first < count && in_parperf(frames[first])) ++first;
+    if (first == 0) return count;
+    if (first < count && is_signal_return(frames[first]))
+      ++first;
+    else if (!in_take)
+      return count;  // a sample inside parperf's API, on the program's behalf: the report names the call
+  }
+  for (std::uint32_t i = first; i < count; ++i) frames[i - first] = frames[i];
+  return count - first;
+}
+
+// One sample taken out of the thread's buffer (`context`: its ThreadState), recorded as the handler
+// would have recorded it then: the phase the process was in at its time, the thread's interval now
+// (the thread takes its samples out before its interval changes: pending_samples.hpp).
+void record_buffered_sample(const BufferedSample& sample, void* context) {
+  ThreadState& t = *static_cast<ThreadState*>(context);
+  ThreadSampling* sampling = recording_sampling(&t);
+  if (!sampling || counted_apart(t, *sampling, 1, process_phase_at(sample.time_ns))) return;
+  std::uintptr_t frames[kMaxSampleFrames];
+  const std::uint32_t walked = call_path(sample.context, *sampling, frames, 0, &sample.stack);
+  const PerfSampleBuffer& buffer = *t.sample_buffer;
+  const bool in_take = sample.time_ns >= buffer.last_take_begin && sample.time_ns <= buffer.last_take_end;
+  const std::uint32_t count = without_sampling_frames(frames, walked, in_take);
+  record_sample(t, *sampling, frames, count, 1, count == walked);  // the memo's walk, unless cut
+}
+
+// The calling thread's POSIX timer on `clock`, signalling it every `period_ns` (the thread's sampling
+// state already published: the handler finds it through the thread's state).
+bool start_timer(ThreadSampling& sampling, clockid_t clock, std::uint64_t period_ns) {
+  sigevent event{};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = sample_signal();
+  event.sigev_value.sival_ptr = &g_cookie;
+  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (timer_create(clock, &event, &sampling.timer) != 0) return false;
+  itimerspec period{};
+  period.it_interval.tv_sec = static_cast<time_t>(period_ns / 1'000'000'000ull);
+  period.it_interval.tv_nsec = static_cast<long>(period_ns % 1'000'000'000ull);
+  period.it_value = period.it_interval;
+  timer_settime(sampling.timer, 0, &period, nullptr);
+  return true;
+}
+
 bool our_handler_installed(int signal) {
   struct sigaction current {};
   return next_sigaction(signal, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
          current.sa_sigaction == on_sample;
+}
+
+// The clock that asks a thread sampled into a buffer to take its samples out, every
+// kSamplesBetweenTakes periods of its CPU time: a perf-event CPU clock (a trap where the samples'
+// clocks would trap), precise at any load; a POSIX CPU-time timer where the kernel gives no second
+// perf event. The timer is the fallback only: it fires at the scheduler's tick, and only when the
+// tick finds the thread running, which on a machine busy with other work can be a tenth as often
+// (seen: 100 ms between its signals for 8 ms asked, and the buffer overflowing).
+bool start_take_clock(ThreadSampling& sampling) {
+  const std::uint64_t period = g_period_ns * kSamplesBetweenTakes;
+  const bool trap = g_trap.load(std::memory_order_relaxed) && our_handler_installed(SIGTRAP);
+  sampling.clock_fd = open_cpu_clock(period, sample_signal(), trap);
+  if (sampling.clock_fd >= 0) {
+    if (enable_cpu_clock(sampling.clock_fd)) return true;
+    close_cpu_clock(sampling.clock_fd);
+    sampling.clock_fd = -1;
+  }
+  return start_timer(sampling, CLOCK_THREAD_CPUTIME_ID, period);
+}
+
+void stop_take_clock(ThreadSampling& sampling) {
+  if (sampling.clock_fd >= 0)
+    close_cpu_clock(sampling.clock_fd);  // its descriptor stays in clock_fd: a queued signal is still ours
+  else
+    timer_delete(sampling.timer);
 }
 
 // Whether the kernel delivers a perf event's trap to a thread that blocks SIGTRAP later, when it
@@ -228,6 +348,16 @@ bool use_traps(const Config& c) {
          !(current.sa_flags & SA_SIGINFO) && traps_wait_while_blocked() && !traced();
 }
 
+// A forked child has none of the parent's perf buffers (the kernel does not copy their mappings),
+// and the runtime is dormant in it: the forking thread, the child's only one, forgets its buffer,
+// so that its interval boundaries no longer look into it.
+void forget_sample_buffer_in_child() {
+  ThreadState* t = thread_detail::current;
+  if (!t) return;
+  t->sample_buffer = nullptr;
+  if (ThreadSampling* sampling = t->sampling.load(std::memory_order_relaxed)) sampling->buffer = nullptr;
+}
+
 }  // namespace
 
 void start_sampling() noexcept {
@@ -248,12 +378,37 @@ void start_sampling() noexcept {
   if (next_sigaction(signal, &action, nullptr) != 0) return;
   if (use_traps(c) && next_sigaction(SIGTRAP, &action, nullptr) == 0)
     g_trap.store(true, std::memory_order_relaxed);
+  if (c.sample_buffered) pthread_atfork(nullptr, nullptr, forget_sample_buffer_in_child);
   g_signal.store(signal, std::memory_order_relaxed);
   g_active.store(true, std::memory_order_release);
 }
 
 void set_process_phase(std::uint32_t phase) noexcept {
+  const std::uint32_t slot = g_phase_switches.load(std::memory_order_relaxed) % kPhaseLog;
+  g_phase_since[slot].store(monotonic_ns(), std::memory_order_relaxed);
+  g_phase_logged[slot].store(phase, std::memory_order_relaxed);
+  g_phase_switches.fetch_add(1, std::memory_order_release);
   g_process_phase.store(phase, std::memory_order_relaxed);
+}
+
+__attribute__((noinline)) void take_thread_samples(ThreadState& t) noexcept {
+  PerfSampleBuffer* buffer = t.sample_buffer;
+  ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire);
+  if (!buffer || !sampling || buffer->taking) return;  // a signal inside the thread's own taking
+  const int saved_errno = errno;
+  buffer->taking = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const std::uint64_t begin = monotonic_ns();
+  take_samples(*buffer, record_buffered_sample, &t);
+  buffer->last_take_begin = begin;
+  buffer->last_take_end = monotonic_ns();
+  if (buffer->lost) {
+    sampling->table->dropped.add(buffer->lost);
+    buffer->lost = 0;
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  buffer->taking = false;
+  errno = saved_errno;
 }
 
 int sampler_signal() noexcept { return sampling_active() ? sample_signal() : 0; }
@@ -289,6 +444,28 @@ void start_thread_sampling(ThreadState& t) noexcept {
   const int here = 0;
   sampling->stack = stack_bounds_of(reinterpret_cast<std::uintptr_t>(&here));
 
+  // Without a signal a sample where asked and the kernel allows it; the event trace's samples need
+  // the time of each as the handler reads it, so a traced thread keeps the signal.
+  if (config().sample_buffered && config().sample_hz <= kMostBufferedHz && !t.trace &&
+      !config().sample_wall_clock && buffered_sampling_supported()) {
+    auto* buffer = create_private<PerfSampleBuffer>();
+    if (buffer && open_sample_buffer(*buffer, g_period_ns)) {
+      sampling->buffer = buffer;
+      t.sampling.store(sampling, std::memory_order_release);
+      t.sample_buffer = buffer;
+      if (start_take_clock(*sampling)) {
+        if (enable_sample_buffer(*buffer)) {
+          g_perf_sampled.store(true, std::memory_order_relaxed);
+          return;
+        }
+        stop_take_clock(*sampling);
+      }
+      t.sample_buffer = nullptr;
+      sampling->buffer = nullptr;
+      close_sample_buffer(*buffer);
+      t.sampling.store(nullptr, std::memory_order_release);
+    }
+  }
   // The perf-event CPU clock where the kernel allows it: published before it runs, so that the
   // handler knows its descriptor from the first signal.
   if (!config().sample_wall_clock && !config().sample_timer_only) {
@@ -306,24 +483,15 @@ void start_thread_sampling(ThreadState& t) noexcept {
       sampling->clock_fd = -1;
     }
   }
-  sigevent event{};
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = sample_signal();
-  event.sigev_value.sival_ptr = &g_cookie;
-  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
   const clockid_t clock = config().sample_wall_clock ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
-  if (timer_create(clock, &event, &sampling->timer) != 0) {
+  // Published before the timer runs: the handler finds the table through the thread's state.
+  t.sampling.store(sampling, std::memory_order_release);
+  if (!start_timer(*sampling, clock, g_period_ns)) {
+    t.sampling.store(nullptr, std::memory_order_release);
     warn("cannot create a sampling timer (errno %d): this thread is not sampled", errno);
     return;
   }
-  // Published before the timer runs: the handler finds the table through the thread's state.
-  t.sampling.store(sampling, std::memory_order_release);
   g_timer_sampled.store(true, std::memory_order_relaxed);
-  itimerspec period{};
-  period.it_interval.tv_sec = static_cast<time_t>(g_period_ns / 1'000'000'000ull);
-  period.it_interval.tv_nsec = static_cast<long>(g_period_ns % 1'000'000'000ull);
-  period.it_value = period.it_interval;
-  timer_settime(sampling->timer, 0, &period, nullptr);
 }
 
 int held_sample_signal() noexcept {
@@ -350,7 +518,9 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
       const long tid = syscall(SYS_gettid);
       if (syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, sample_signal(), &info) != 0)
         syscall(SYS_tgkill, getpid(), tid, sample_signal());
-    } else if (ThreadState* t = thread_detail::current; ThreadSampling* sampling = recording_sampling(t)) {
+    } else if (ThreadState* t = thread_detail::current; t && t->sample_buffer) {
+      take_thread_samples(*t);  // the buffer's half-full signal: its samples
+    } else if (ThreadSampling* sampling = recording_sampling(t)) {
       if (counted_apart(*t, *sampling, weight_of(info))) {
         errno = saved_errno;
         return;
@@ -378,6 +548,14 @@ void stop_thread_sampling(ThreadState& t) noexcept {
   // The table stays: the profile written later holds the thread's samples.
   ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire);
   if (!sampling) return;
+  if (PerfSampleBuffer* buffer = sampling->buffer) {
+    stop_take_clock(*sampling);
+    take_thread_samples(t);
+    t.sample_buffer = nullptr;  // before it goes: a late signal finds no buffer
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    close_sample_buffer(*buffer);
+    return;
+  }
   if (sampling->clock_fd >= 0)
     close_cpu_clock(sampling->clock_fd);  // its descriptor stays in clock_fd: a queued signal is still ours
   else

@@ -22,6 +22,7 @@
 namespace parperf::runtime {
 
 struct ThreadState;
+struct PerfSampleBuffer;
 
 // A thread's sampling state, taken in private memory when the thread registers.
 struct ThreadSampling {
@@ -32,8 +33,11 @@ struct ThreadSampling {
   StackBounds stack;
   UnwindCache* unwind = nullptr;  // the recipes of the code the thread's walks went through (null: none kept)
   WalkMemo* memo = nullptr;  // the thread's last walk, whose outer frames the next one reuses (null: none)
-  timer_t timer{};           // the POSIX timer, when clock_fd is -1
-  int clock_fd = -1;         // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
+  timer_t timer{};           // the POSIX timer, when clock_fd is -1 and buffer null
+  // The kernel's buffer of samples, when the thread is sampled without a signal a sample
+  // (perf_sample_buffer.hpp, PARPERF_SAMPLE_SOURCE=perf-buffer); clock_fd is -1 then.
+  PerfSampleBuffer* buffer = nullptr;
+  int clock_fd = -1;  // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
 };
 
 // Which clocks sampled the threads so far (the profile's call_paths header says it).

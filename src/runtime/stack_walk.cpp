@@ -93,7 +93,42 @@ PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_slot(std::uintptr_t s
   return 0;
 }
 
+UnwindRegisters unwind_registers_of(const ucontext_t& context, const Registers& r);
+
+// The interrupted registers a signal handler's return frame holds: at the trampoline's frame (its pc
+// the trampoline, its stack pointer the handler's CFA) the kernel's ucontext lies at the stack
+// pointer, its general registers at their offset in it. False when they are not inside the stack.
+PARPERF_READS_FOREIGN_STACK bool interrupted_registers(std::uintptr_t uc, std::uintptr_t low,
+                                                       std::uintptr_t high, UnwindRegisters& out) {
+#if defined(__x86_64__)
+  const std::uintptr_t gregs = uc + offsetof(ucontext_t, uc_mcontext.gregs);
+  if (uc < low || (uc & 7) != 0 || gregs + NGREG * sizeof(greg_t) > high) return false;
+  const auto* context = reinterpret_cast<const ucontext_t*>(uc);
+  const Registers r{static_cast<std::uintptr_t>(context->uc_mcontext.gregs[REG_RIP]),
+                    static_cast<std::uintptr_t>(context->uc_mcontext.gregs[REG_RSP]),
+                    static_cast<std::uintptr_t>(context->uc_mcontext.gregs[REG_RBP])};
+  out = unwind_registers_of(*context, r);
+  return r.pc != 0;
+#else
+  (void)uc, (void)low, (void)high, (void)out;
+  return false;
+#endif
+}
+
 }  // namespace
+
+bool is_signal_return(std::uintptr_t address) noexcept {
+#if defined(__x86_64__)
+  // glibc's __restore_rt: mov $15, %rax (rt_sigreturn); syscall.
+  static constexpr unsigned char kRestore[] = {0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05};
+  const CodeRange* range = walkable_code_range_of(address);
+  return range && range->readable && address + sizeof kRestore <= range->end &&
+         std::memcmp(reinterpret_cast<const void*>(address), kRestore, sizeof kRestore) == 0;
+#else
+  (void)address;
+  return false;
+#endif
+}
 
 StackBounds stack_bounds_of(std::uintptr_t address) noexcept {
   const int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
@@ -191,6 +226,25 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     StepReads& reads = recorder.reads();
     bool follows_sp_and_fp = true;
     const std::uintptr_t pc = u.value[UnwindRegisters::kPc];
+    // The trampoline as the caller of a handler, or interrupted itself (at its first instruction or
+    // its system call, 7 bytes on: the stack pointer is the same at both).
+    if (context && (innermost ? is_signal_return(pc) || is_signal_return(pc - 7) : is_signal_return(pc))) {
+      // A signal handler's return (its tables' entry is an expression, not evaluated): the walk goes
+      // on from the interrupted code, whose registers the kernel saved beside it. Never copied
+      // across by the memo (the step reads more than a pc and a frame pointer).
+      recorder.stepped(false, false, false);
+      UnwindRegisters interrupted;
+      if (!interrupted_registers(u.value[UnwindRegisters::kSp], low, stack.high, interrupted)) {
+        ended = true;
+        break;
+      }
+      u = interrupted;
+      frames[count++] = u.value[UnwindRegisters::kPc];
+      caller_recipe = nullptr;
+      innermost =
+          true;  // an interrupted instruction, as the walk's first: its own recipe, maybe no frame yet
+      continue;
+    }
     if (context) {
       const std::uintptr_t lookup = innermost ? pc : pc - 1;
       const UnwindRecipe* recipe = caller_recipe ? caller_recipe : cached_recipe(cache, generation, lookup);

@@ -37,6 +37,10 @@ struct StackBounds {
   bool grows_down = false;
 };
 
+// Whether `address` is the C library's signal trampoline (x86-64 __restore_rt), where a signal
+// handler returns to: the walk steps through it to the interrupted code. Async-signal-safe.
+bool is_signal_return(std::uintptr_t address) noexcept;
+
 // The mapping of /proc/self/maps that holds `address` (a local variable of the calling thread):
 // read with open/read into a buffer on the stack, no allocation. {0, 0} when not found.
 StackBounds stack_bounds_of(std::uintptr_t address) noexcept;

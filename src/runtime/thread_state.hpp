@@ -43,6 +43,7 @@ struct OpenEvent {
 struct OperationStats;
 struct ThreadTrace;
 struct ThreadSampling;
+struct PerfSampleBuffer;
 
 struct ThreadState {
   std::uint32_t index = 0;
@@ -66,6 +67,9 @@ struct ThreadState {
   // The thread's event trace buffers (thread_trace.hpp); null when not tracing. Beside the stack's
   // depth: every interval boundary reads both.
   ThreadTrace* trace = nullptr;
+  // The kernel's buffer of the thread's samples when it is sampled without a signal a sample
+  // (perf_sample_buffer.hpp), else null: every interval boundary takes the samples waiting in it.
+  PerfSampleBuffer* sample_buffer = nullptr;
   // The thread's call-path samples (sampler.hpp); null when not sampled. Set (release) after the
   // thread is published: the profile writer may read it from another thread at any time.
   std::atomic<ThreadSampling*> sampling{nullptr};

@@ -70,6 +70,9 @@ set_tests_properties(runtime_library_private_memory PROPERTIES LABELS "unit")
 
 # Call-path sampling: the handler under many threads, flushes and a small table (also under TSan
 # and ASan), and the table itself, compiled into its test (the library hides it).
+# Sampling without a signal a sample (perf_sample_buffer.hpp).
+parperf_add_runtime_test(runtime_buffered_sampling_test SOURCES runtime_buffered_sampling_test.cpp
+  ENV "PARPERF_SAMPLE_HZ=1000" "PARPERF_SAMPLE_SOURCE=perf-buffer")
 parperf_add_runtime_test(runtime_sampling_test SOURCES runtime_sampling_test.cpp
   ENV "PARPERF_SAMPLE_HZ=5000" "PARPERF_SAMPLE_NODES=64")
 # The same with the event trace on: the handler also pushes each sample into its thread's ring while
@@ -101,7 +104,8 @@ add_test(NAME runtime_program_signal_late_test COMMAND runtime_program_signal_la
 set_tests_properties(runtime_program_signal_late_test PROPERTIES ENVIRONMENT
   "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/runtime_program_signal_late_test.out;PARPERF_QUIET=1;PARPERF_SAMPLE_HZ=1000")
 # A program that uses SIGTRAP itself while the sampler's perf-event clocks signal by traps.
-parperf_add_runtime_test(runtime_program_trap_test SOURCES runtime_program_trap_test.cpp ENV "PARPERF_SAMPLE_HZ=1000")
+parperf_add_runtime_test(runtime_program_trap_test SOURCES runtime_program_trap_test.cpp ENV "PARPERF_SAMPLE_HZ=1000"
+  "PARPERF_SAMPLE_SOURCE=perf-trap")
 if(PARPERF_SANITIZE)
   set_tests_properties(runtime_program_signal_test runtime_program_signal_late_test runtime_program_trap_test
                        PROPERTIES DISABLED TRUE)

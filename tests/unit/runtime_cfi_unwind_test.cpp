@@ -2,6 +2,7 @@
 // of calls built at -O2 without frame pointers (this file's own flags, tests/unit/runtime.cmake) is
 // walked from a machine context inside it, and damaged tables never make a step read outside them.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <ucontext.h>
 
 #include <algorithm>
@@ -68,6 +69,44 @@ TEST(CfiUnwind, WalksCodeBuiltWithoutFramePointersToTheThreadsStart) {
     EXPECT_EQ(g_count, uncached) << "the same path with and without the cache";
     EXPECT_TRUE(std::equal(first.begin(), first.end(), g_frames + 4)) << "the same callers above the chain";
   }
+}
+
+// A walk from inside a signal handler: through the signal's return frame (the C library's
+// trampoline, whose tables' entry is an expression) to the code the signal interrupted, and on to
+// the thread's start, as a sample taken in a handler (the program's, or parperf's own while it takes
+// buffered samples out) must be.
+std::uintptr_t g_return_of_raiser = 0;
+void walk_in_handler(int) {
+  ucontext_t context;
+  getcontext(&context);
+  const int here = 0;
+  g_count = walk_stack(context, stack_bounds_of(reinterpret_cast<std::uintptr_t>(&here)), g_frames, 128,
+                       &g_whole, nullptr);
+}
+__attribute__((noinline)) void raiser() {
+  g_return_of_raiser = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  raise(SIGUSR1);
+  g_sink = g_sink + 1;
+}
+
+TEST(CfiUnwind, AWalkInsideASignalHandlerGoesOnFromTheInterruptedCode) {
+  refresh_code_modules();
+  struct sigaction action {};
+  action.sa_handler = walk_in_handler;
+  sigemptyset(&action.sa_mask);
+  struct sigaction before {};
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &before), 0);
+  raiser();
+  sigaction(SIGUSR1, &before, nullptr);
+  const std::uintptr_t* begin = g_frames;
+  const std::uintptr_t* end = g_frames + g_count;
+  EXPECT_TRUE(std::any_of(begin, end, [](std::uintptr_t f) { return is_signal_return(f); }))
+      << "the signal's return frame is on the path";
+  EXPECT_NE(std::find(begin, end, g_return_of_raiser), end)
+      << "the walk must go on from the code the signal interrupted (raise, called by raiser) to raiser's "
+         "caller";
+  EXPECT_TRUE(g_whole) << "the walk reaches the thread's first frame through the signal frame, " << g_count
+                       << " frames";
 }
 
 TEST(CfiUnwind, AModuleUnloadedVoidsTheRecipesKept) {
