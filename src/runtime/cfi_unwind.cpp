@@ -410,9 +410,10 @@ bool row_for(const UnwindTables& tables, std::uintptr_t fde, std::uintptr_t pc, 
 }
 
 __attribute__((no_sanitize("address"))) bool read_stack(std::uintptr_t address, std::uintptr_t low,
-                                                        std::uintptr_t high, std::uintptr_t& value) {
+                                                        std::uintptr_t high, std::intptr_t offset,
+                                                        std::uintptr_t& value) {
   if (address < low || address > high - sizeof value || (address & 7) != 0) return false;
-  value = *reinterpret_cast<const std::uintptr_t*>(address);
+  value = *reinterpret_cast<const std::uintptr_t*>(address + static_cast<std::uintptr_t>(offset));
   return true;
 }
 
@@ -490,8 +491,8 @@ UnwindRecipe make_recipe(const UnwindTables& tables, std::uintptr_t pc) noexcept
 // are poisoned redzones, expected here.
 __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe& recipe, UnwindRegisters& r,
                                                              std::uintptr_t stack_low,
-                                                             std::uintptr_t stack_high,
-                                                             StepReads* reads) noexcept {
+                                                             std::uintptr_t stack_high, StepReads* reads,
+                                                             std::intptr_t stack_offset) noexcept {
   if (recipe.outcome != CfiStep::stepped) return recipe.outcome;
   if (!r.has(recipe.cfa_register)) return CfiStep::failed;
   const std::uintptr_t cfa =
@@ -506,7 +507,7 @@ __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe&
     for (int i = 0; i < recipe.saved_count; ++i) {
       const std::uintptr_t at = cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]});
       const int reg = recipe.saved_register[i];
-      if (read_stack(at, stack_low, stack_high, saved[i])) {
+      if (read_stack(at, stack_low, stack_high, stack_offset, saved[i])) {
         found |= 1u << reg;
         if (reads && (reg == UnwindRegisters::kPc || reg == UnwindRegisters::kFp))
           reads->add(at, saved[i], reg == UnwindRegisters::kFp);
@@ -536,7 +537,7 @@ __attribute__((no_sanitize("address"))) CfiStep apply_recipe(const UnwindRecipe&
         if (found) kept[i] = r.value[reg];
         break;
       case How::at_cfa:
-        found = read_stack(cfa + offset, stack_low, stack_high, kept[i]);
+        found = read_stack(cfa + offset, stack_low, stack_high, stack_offset, kept[i]);
         if (reads && (reg == UnwindRegisters::kPc || reg == UnwindRegisters::kFp)) {
           if (found)
             reads->add(cfa + offset, kept[i], reg == UnwindRegisters::kFp);
@@ -611,8 +612,8 @@ UnwindRecipe make_recipe(const UnwindTables&, std::uintptr_t pc) noexcept {
   return recipe;
 }
 void keep_recipe(UnwindCache&, const UnwindRecipe&) noexcept {}
-CfiStep apply_recipe(const UnwindRecipe&, UnwindRegisters&, std::uintptr_t, std::uintptr_t,
-                     StepReads*) noexcept {
+CfiStep apply_recipe(const UnwindRecipe&, UnwindRegisters&, std::uintptr_t, std::uintptr_t, StepReads*,
+                     std::intptr_t) noexcept {
   return CfiStep::no_entry;
 }
 bool recipe_follows_sp_and_fp(const UnwindRecipe&) noexcept { return true; }

@@ -130,20 +130,20 @@ struct StepReads {
 };
 
 // Steps `r` to the caller by `recipe` (its outcome when that is not `stepped`). `reads`, when given,
-// gets the words read for the caller's pc and frame pointer.
+// gets the words read for the caller's pc and frame pointer. The stack's words are read at their
+// address + `offset`: 0 for the live stack, else where a copy of it lies (stack_walk.hpp).
 CfiStep apply_recipe(const UnwindRecipe& recipe, UnwindRegisters& r, std::uintptr_t stack_low,
-                     std::uintptr_t stack_high, StepReads* reads = nullptr) noexcept;
+                     std::uintptr_t stack_high, StepReads* reads = nullptr,
+                     std::intptr_t offset = 0) noexcept;
 
 // apply_recipe, as the walk calls it at every frame: a quick recipe's step, when all its slots lie
 // inside the stack, inline (what apply_recipe would do, in fewer branches); any other goes through
 // apply_recipe, which then decides exactly as before.
-__attribute__((no_sanitize("address"))) inline CfiStep step_by_recipe(const UnwindRecipe& recipe,
-                                                                      UnwindRegisters& r,
-                                                                      std::uintptr_t stack_low,
-                                                                      std::uintptr_t stack_high,
-                                                                      StepReads* reads) noexcept {
+__attribute__((no_sanitize("address"))) inline CfiStep step_by_recipe(
+    const UnwindRecipe& recipe, UnwindRegisters& r, std::uintptr_t stack_low, std::uintptr_t stack_high,
+    StepReads* reads, std::intptr_t offset = 0) noexcept {
   if (!recipe.quick || !r.has(recipe.cfa_register) || !r.has(UnwindRegisters::kSp))
-    return apply_recipe(recipe, r, stack_low, stack_high, reads);
+    return apply_recipe(recipe, r, stack_low, stack_high, reads, offset);
   const std::uintptr_t cfa =
       r.value[recipe.cfa_register] + static_cast<std::uintptr_t>(std::intptr_t{recipe.cfa_offset});
   // The CFA inside the stack (so adding a 16-bit offset cannot wrap), above the frame, aligned, and
@@ -152,12 +152,13 @@ __attribute__((no_sanitize("address"))) inline CfiStep step_by_recipe(const Unwi
   const std::uintptr_t highest = cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_highest});
   if (cfa <= r.value[UnwindRegisters::kSp] || cfa >= stack_high || (cfa & 7) != 0 || lowest < stack_low ||
       highest > stack_high - sizeof(std::uintptr_t))
-    return apply_recipe(recipe, r, stack_low, stack_high, reads);
+    return apply_recipe(recipe, r, stack_low, stack_high, reads, offset);
   const auto slot = [&](int i) {
     return cfa + static_cast<std::uintptr_t>(std::intptr_t{recipe.saved_offset[i]});
   };
   std::uintptr_t saved[UnwindRecipe::kKept];
-  for (int i = 0; i < recipe.saved_count; ++i) saved[i] = *reinterpret_cast<const std::uintptr_t*>(slot(i));
+  for (int i = 0; i < recipe.saved_count; ++i)
+    saved[i] = *reinterpret_cast<const std::uintptr_t*>(slot(i) + static_cast<std::uintptr_t>(offset));
   if (reads) {
     if (recipe.fp_slot >= 0) reads->add(slot(recipe.fp_slot), saved[recipe.fp_slot], true);
     reads->add(slot(recipe.pc_slot), saved[recipe.pc_slot]);

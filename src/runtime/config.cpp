@@ -1,4 +1,5 @@
 #include "runtime/config.hpp"
+#include "runtime/perf_sample_buffer.hpp"
 
 #include <fnmatch.h>
 #include <strings.h>
@@ -222,6 +223,8 @@ void read_sample_settings(Config& config) {
   config.sample_hz = static_cast<std::uint32_t>(integer_from("PARPERF_SAMPLE_HZ", 0, 100000, 0));
   if (config.sample_hz == 0) return;
   config.sample_nodes = static_cast<std::uint32_t>(integer_from("PARPERF_SAMPLE_NODES", 64, 1 << 22, 16384));
+  config.sample_stack_bytes = static_cast<std::uint32_t>(
+      integer_from("PARPERF_SAMPLE_STACK", kLeastStackBytes, kMostStackBytes, kDefaultStackBytes));
   if (const char* clock = env("PARPERF_SAMPLE_CLOCK")) {
     if (std::strcmp(clock, "wall") == 0)
       config.sample_wall_clock = true;
@@ -229,20 +232,17 @@ void read_sample_settings(Config& config) {
       warn("PARPERF_SAMPLE_CLOCK='%s' is neither 'cpu' nor 'wall'; sampling CPU time", clock);
   }
   if (const char* source = env("PARPERF_SAMPLE_SOURCE")) {
-    if (std::strcmp(source, "timer") == 0) {
+    if (std::strcmp(source, "timer") == 0)
       config.sample_timer_only = true;
-      config.sample_buffered = false;
-    } else if (std::strcmp(source, "perf-signal") == 0) {
+    else if (std::strcmp(source, "perf-signal") == 0)
       config.sample_no_trap = true;
-      config.sample_buffered = false;
-    } else if (std::strcmp(source, "perf-trap") == 0) {
-      config.sample_buffered = false;
-    } else if (std::strcmp(source, "auto") != 0 && std::strcmp(source, "perf-buffer") != 0) {
+    else if (std::strcmp(source, "perf-buffer") == 0)
+      config.sample_buffered = true;
+    else if (std::strcmp(source, "auto") != 0 && std::strcmp(source, "perf-trap") != 0)
       warn(
-          "PARPERF_SAMPLE_SOURCE='%s' is not 'auto', 'perf-buffer', 'perf-trap', 'perf-signal' or 'timer'; "
+          "PARPERF_SAMPLE_SOURCE='%s' is not 'auto', 'perf-trap', 'perf-buffer', 'perf-signal' or 'timer'; "
           "using perf events where allowed",
           source);
-    }
   }
 }
 

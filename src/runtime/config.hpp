@@ -41,9 +41,10 @@ struct Config {
   bool sample_wall_clock = false;  // PARPERF_SAMPLE_CLOCK=wall: threads that wait are sampled too
   bool sample_timer_only = false;  // PARPERF_SAMPLE_SOURCE=timer: POSIX timers, not perf events
   bool sample_no_trap = false;     // PARPERF_SAMPLE_SOURCE=perf-signal: perf events, never by SIGTRAP
-  // Sampling without a signal a sample where it can (perf_sample_buffer.hpp): not with
-  // PARPERF_SAMPLE_SOURCE=perf-trap, perf-signal or timer.
-  bool sample_buffered = true;
+  // PARPERF_SAMPLE_SOURCE=perf-buffer: without a signal a sample where it can (perf_sample_buffer.hpp)
+  bool sample_buffered = false;
+  // PARPERF_SAMPLE_STACK: the stack a buffered sample copies (perf_sample_buffer.hpp's default)
+  std::uint32_t sample_stack_bytes = 8192;
   std::uint32_t sample_nodes = 16384;  // PARPERF_SAMPLE_NODES: call-path nodes per thread
 };
 

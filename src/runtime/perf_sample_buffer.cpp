@@ -14,14 +14,12 @@
 namespace parperf::runtime {
 namespace {
 
-// 16 KiB of stack a sample: twice perf's default, the frames of communication libraries' progress
-// loops and parallel runtimes' barriers above a program's own fit in it.
-constexpr std::uint32_t kStackBytes = 16384;
-// 128 pages of samples (31): room for the samples of kSamplesBetweenTakes periods and as many
-// again (the clock that asks for them may be a POSIX timer, late by a scheduler's tick). 516 KiB
-// of locked memory a thread: perf_event_mlock_kb for the first thread of an unprivileged user,
-// RLIMIT_MEMLOCK beyond it (8 MiB on current kernels); a thread beyond gets a signal a sample.
-constexpr std::uint64_t kDataPages = 128;
+// Room for three times the samples of kSamplesBetweenTakes periods (the clock that asks for them
+// may be a POSIX timer, late by a scheduler's tick): with 8 KiB of stack a sample, 64 pages, 260
+// KiB of locked memory a thread (perf_event_mlock_kb, 516 KiB, for the first threads of an
+// unprivileged user, RLIMIT_MEMLOCK beyond it, 8 MiB on current kernels); a thread beyond gets a
+// signal a sample.
+constexpr std::uint64_t kSamplesHeld = 3 * kSamplesBetweenTakes;
 
 #if defined(__x86_64__)
 // perf's x86 register numbers (asm/perf_regs.h): AX BX CX DX SI DI BP SP IP, then R8 to R15. A
@@ -33,11 +31,11 @@ constexpr int kGreg[kRegisterCount] = {REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_R
                                        REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
 #endif
 
-// The largest sample record: its header, time, registers' ABI, registers, the copy's size, the copy
-// and its used size.
-constexpr std::size_t kMaxRecord = 8 + 8 + 8 + 8 * 17 + 8 + kStackBytes + 8;
-constexpr std::size_t kScratchBytes = 64 * 1024;  // the record, then the stack: a mapping of its own
-static_assert(kMaxRecord + kStackBytes + 16 <= kScratchBytes);
+// The largest sample record with `stack_bytes` of stack: its header, time, registers' ABI,
+// registers, the copy's size, the copy and its used size.
+constexpr std::size_t max_record(std::uint32_t stack_bytes) {
+  return 8 + 8 + 8 + 8 * 17 + 8 + stack_bytes + 8;
+}
 
 std::uint64_t word_at(const unsigned char* at) {
   std::uint64_t value;
@@ -45,10 +43,9 @@ std::uint64_t word_at(const unsigned char* at) {
   return value;
 }
 
-// The sample in `record` (a whole PERF_RECORD_SAMPLE) into `sample`, its stack moved to `stack`;
-// false for a record that holds no user registers (a sample the kernel could not take in user space).
-bool read_sample(const unsigned char* record, std::size_t size, unsigned char* stack,
-                 BufferedSample& sample) {
+// The sample in `record` (a whole PERF_RECORD_SAMPLE) into `sample`, its stack read where it lies
+// in the record; false for a record that holds no user registers (the kernel could not take them).
+bool read_sample(const unsigned char* record, std::size_t size, BufferedSample& sample) {
 #if defined(__x86_64__)
   const unsigned char* at = record + sizeof(perf_event_header);
   const unsigned char* end = record + size;
@@ -60,34 +57,19 @@ bool read_sample(const unsigned char* record, std::size_t size, unsigned char* s
   };
   sample.time_ns = next();
   if (next() == PERF_SAMPLE_REGS_ABI_NONE) return false;
-  std::uint64_t registers[kRegisterCount];
-  for (std::uint64_t& value : registers) value = next();
+  for (const int greg : kGreg) sample.context.uc_mcontext.gregs[greg] = static_cast<greg_t>(next());
   const std::uint64_t copied = next();
-  if (copied > kStackBytes || at + copied + 8 > end) return false;
-  const unsigned char* bytes = at;
+  if (at + copied + 8 > end) return false;
+  const auto bytes = reinterpret_cast<std::uintptr_t>(at);
   at += copied;
   const std::uint64_t used = copied ? next() & ~std::uint64_t{7} : 0;
-  const std::uint64_t sp = registers[7];
-  const auto base = reinterpret_cast<std::uintptr_t>(stack);
-  // Every value that pointed into the copied range points into the thread's copy instead.
-  const auto moved = [&](std::uint64_t value) {
-    return value >= sp && value - sp < used ? value - sp + base : value;
-  };
-  std::memcpy(stack, bytes, used);
-  for (std::uint64_t offset = 0; offset < used; offset += 8) {
-    std::uint64_t value;
-    std::memcpy(&value, stack + offset, 8);
-    if (value >= sp && value - sp < used) {
-      value = value - sp + base;
-      std::memcpy(stack + offset, &value, 8);
-    }
-  }
-  for (int i = 0; i < kRegisterCount; ++i)
-    sample.context.uc_mcontext.gregs[kGreg[i]] = static_cast<greg_t>(moved(registers[i]));
-  sample.stack = {base, base + used, false};
+  const auto sp = static_cast<std::uintptr_t>(sample.context.uc_mcontext.gregs[REG_RSP]);
+  if (used > copied || sp > ~std::uintptr_t{0} - used) return false;
+  // The walk reads the stack's words at the thread's own addresses, through the offset to the copy.
+  sample.stack = {sp, sp + used, false, static_cast<std::intptr_t>(bytes - sp)};
   return true;
 #else
-  (void)record, (void)size, (void)stack, (void)sample;
+  (void)record, (void)size, (void)sample;
   return false;
 #endif
 }
@@ -102,21 +84,26 @@ bool buffered_sampling_supported() noexcept {
 #endif
 }
 
-bool open_sample_buffer(PerfSampleBuffer& buffer, std::uint64_t period_ns) noexcept {
+bool open_sample_buffer(PerfSampleBuffer& buffer, std::uint64_t period_ns,
+                        std::uint32_t stack_bytes) noexcept {
 #if defined(__x86_64__)
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  const std::uint64_t data_bytes = kDataPages * page;
+  stack_bytes &= ~7u;  // the kernel copies whole words
+  if (stack_bytes < kLeastStackBytes || stack_bytes > kMostStackBytes) return false;
+  std::uint64_t data_bytes = page;
+  while (data_bytes < kSamplesHeld * max_record(stack_bytes)) data_bytes *= 2;
+  const std::size_t scratch_bytes = (max_record(stack_bytes) + page - 1) / page * page;
   BufferedSampleFormat format;
   format.registers = kRegisterMask;
-  format.stack_bytes = kStackBytes;
+  format.stack_bytes = stack_bytes;
   const int fd = open_buffered_cpu_clock(period_ns, format);
   if (fd < 0) return false;
   const std::size_t bytes = page + data_bytes;
   void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  auto* scratch = static_cast<unsigned char*>(allocate_private(kScratchBytes, 4096));
+  auto* scratch = static_cast<unsigned char*>(allocate_private(scratch_bytes, 4096));
   if (mapping == MAP_FAILED || !scratch) {
     if (mapping != MAP_FAILED) munmap(mapping, bytes);
-    release_private(scratch, kScratchBytes);
+    release_private(scratch, scratch_bytes);
     close_cpu_clock(fd);
     return false;
   }
@@ -130,11 +117,11 @@ bool open_sample_buffer(PerfSampleBuffer& buffer, std::uint64_t period_ns) noexc
   buffer.head = reinterpret_cast<const std::uint64_t*>(&control->data_head);
   buffer.tail = 0;
   buffer.record = scratch;
-  buffer.stack = scratch + ((kMaxRecord + 15) & ~std::size_t{15});
+  buffer.record_bytes = scratch_bytes;
   buffer.fd = fd;
   return true;
 #else
-  (void)buffer, (void)period_ns;
+  (void)buffer, (void)period_ns, (void)stack_bytes;
   return false;
 #endif
 }
@@ -161,14 +148,14 @@ void take_samples(PerfSampleBuffer& buffer, void (*each)(const BufferedSample&, 
     }
     if (header.size < sizeof header || buffer.tail + header.size > head) break;  // not the kernel's: stop
     const unsigned char* record = buffer.data + start;
-    if (first < header.size && header.size <= kMaxRecord) {  // wraps: made whole in the scratch record
+    if (first < header.size &&
+        header.size <= buffer.record_bytes) {  // wraps: made whole in the scratch record
       std::memcpy(buffer.record, buffer.data + start, first);
       std::memcpy(buffer.record + first, buffer.data, header.size - first);
       record = buffer.record;
     }
-    if (header.type == PERF_RECORD_SAMPLE && header.size <= kMaxRecord &&
-        (record == buffer.record || first >= header.size) &&
-        read_sample(record, header.size, buffer.stack, sample))
+    if (header.type == PERF_RECORD_SAMPLE && header.size <= buffer.record_bytes &&
+        (record == buffer.record || first >= header.size) && read_sample(record, header.size, sample))
       each(sample, context);
     else if (header.type == PERF_RECORD_LOST && header.size >= sizeof header + 16)
       buffer.lost += word_at(record + sizeof header + 8);
@@ -184,8 +171,8 @@ void close_sample_buffer(PerfSampleBuffer& buffer) noexcept {
   buffer.mapping = nullptr;  // before it goes: a late signal's handler finds nothing to take
   std::atomic_signal_fence(std::memory_order_seq_cst);
   if (mapping) munmap(mapping, buffer.mapping_bytes);
-  release_private(buffer.record, kScratchBytes);
-  buffer.record = buffer.stack = nullptr;
+  release_private(buffer.record, buffer.record_bytes);
+  buffer.record = nullptr;
 }
 
 }  // namespace parperf::runtime

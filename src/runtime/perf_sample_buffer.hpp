@@ -8,10 +8,10 @@
 // - at the signal of a second CPU clock every kSamplesBetweenTakes periods (sampler.cpp), for a
 //   thread that stays long in one interval: one signal for that many samples;
 // - when it stops sampling (its end) and when the process writes its profile.
-// Each sample's stack is walked from the copy (stack_walk.hpp): the copy is moved into a buffer of
-// the thread's own, every word and register that pointed into the copied range pointed into the
-// buffer instead, so that the walk reads the copy as it would read the live stack. Frames beyond the
-// copied bytes are not known: such a walk ends there, counted as not whole.
+// Each sample's stack is walked from the copy where it lies in the buffer (stack_walk.hpp's
+// StackBounds::offset): the walk computes with the thread's own addresses and registers and reads
+// each word through the offset to the copy, so the thread's walk memo holds across samples. Frames
+// beyond the copied bytes are not known: such a walk ends there, counted as not whole.
 //
 // Why: a signal's delivery costs the sampled thread 3 to 20 µs on a virtual machine (more in
 // memory-bound code than the handler itself: bench/sampling/overhead.sh), the kernel's copy of
@@ -39,7 +39,7 @@ struct PerfSampleBuffer {
   std::uint64_t tail = 0;           // what was taken out so far, as the kernel counts the bytes written
   std::uint64_t lost = 0;           // samples the kernel could not write: the buffer was full
   unsigned char* record = nullptr;  // a record that wraps around the buffer's end, made whole
-  unsigned char* stack = nullptr;   // a sample's copied stack, moved here (16-byte aligned)
+  std::size_t record_bytes = 0;     // its room: the largest record
   int fd = -1;
   volatile bool taking = false;  // the thread is taking samples out: its signal handler leaves them
   // When the thread last took samples out (monotonic ns): the kernel went on sampling it meanwhile,
@@ -51,7 +51,7 @@ struct PerfSampleBuffer {
 };
 
 // One sample as the walk reads it: the registers in `context` (only its general registers are set)
-// and the stack copy's bounds, both moved to the thread's copy.
+// and the copied stack's bounds, with the offset to the copy.
 struct BufferedSample {
   std::uint64_t time_ns = 0;  // CLOCK_MONOTONIC
   ucontext_t context;
@@ -69,10 +69,17 @@ inline constexpr std::uint32_t kSamplesBetweenTakes = 8;
 // 31. Faster rates get a signal a sample.
 inline constexpr std::uint32_t kMostBufferedHz = 2000;
 
+// The stack copied a sample (PARPERF_SAMPLE_STACK): perf's default, 8 KiB, holds the frames of
+// most programs with the libraries' below them; a record's size is 16 bits.
+inline constexpr std::uint32_t kDefaultStackBytes = 8192;
+inline constexpr std::uint32_t kLeastStackBytes = 1024;
+inline constexpr std::uint32_t kMostStackBytes = 61440;
+
 // Opens the calling thread's CPU clock (perf_event_clock.hpp) at `period_ns`, writing into a new
-// buffer. False, with nothing held, when the kernel refuses (the clock, or the locked memory of its
-// buffer: perf_event_mlock_kb): the caller samples by signals.
-bool open_sample_buffer(PerfSampleBuffer& buffer, std::uint64_t period_ns) noexcept;
+// buffer samples with `stack_bytes` of stack. False, with nothing held, when the kernel refuses (the
+// clock, or the locked memory of its buffer: perf_event_mlock_kb): the caller samples by signals.
+bool open_sample_buffer(PerfSampleBuffer& buffer, std::uint64_t period_ns,
+                        std::uint32_t stack_bytes) noexcept;
 
 // Starts the clock.
 bool enable_sample_buffer(PerfSampleBuffer& buffer) noexcept;

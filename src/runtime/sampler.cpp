@@ -449,7 +449,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
   if (config().sample_buffered && config().sample_hz <= kMostBufferedHz && !t.trace &&
       !config().sample_wall_clock && buffered_sampling_supported()) {
     auto* buffer = create_private<PerfSampleBuffer>();
-    if (buffer && open_sample_buffer(*buffer, g_period_ns)) {
+    if (buffer && open_sample_buffer(*buffer, g_period_ns, config().sample_stack_bytes)) {
       sampling->buffer = buffer;
       t.sampling.store(sampling, std::memory_order_release);
       t.sample_buffer = buffer;

@@ -83,11 +83,12 @@ bool follows_call(std::uintptr_t address, const CodeRange* range) {
 // Where the interrupted function's return address is when it has no frame of its own: the first word
 // between the stack pointer and the frame pointer's frame that returns after a call (0: none).
 PARPERF_READS_FOREIGN_STACK std::uintptr_t unframed_return_slot(std::uintptr_t sp, std::uintptr_t fp,
-                                                                std::uintptr_t high) {
+                                                                std::uintptr_t high, std::intptr_t offset) {
   constexpr std::uintptr_t kSearchedWords = 64;
   const std::uintptr_t limit = fp >= sp && fp < high ? fp : high - sizeof(std::uintptr_t);
   for (std::uintptr_t at = sp, n = 0; at < limit && n < kSearchedWords; at += sizeof(std::uintptr_t), ++n) {
-    const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(at);
+    const std::uintptr_t word =
+        *reinterpret_cast<const std::uintptr_t*>(at + static_cast<std::uintptr_t>(offset));
     if (follows_call(word, walkable_code_range_of(word))) return at;
   }
   return 0;
@@ -98,19 +99,19 @@ UnwindRegisters unwind_registers_of(const ucontext_t& context, const Registers& 
 // The interrupted registers a signal handler's return frame holds: at the trampoline's frame (its pc
 // the trampoline, its stack pointer the handler's CFA) the kernel's ucontext lies at the stack
 // pointer, its general registers at their offset in it. False when they are not inside the stack.
-PARPERF_READS_FOREIGN_STACK bool interrupted_registers(std::uintptr_t uc, std::uintptr_t low,
-                                                       std::uintptr_t high, UnwindRegisters& out) {
+PARPERF_READS_FOREIGN_STACK bool interrupted_registers(std::uintptr_t uc, const StackBounds& stack,
+                                                       std::uintptr_t low, UnwindRegisters& out) {
 #if defined(__x86_64__)
   const std::uintptr_t gregs = uc + offsetof(ucontext_t, uc_mcontext.gregs);
-  if (uc < low || (uc & 7) != 0 || gregs + NGREG * sizeof(greg_t) > high) return false;
-  const auto* context = reinterpret_cast<const ucontext_t*>(uc);
+  if (uc < low || (uc & 7) != 0 || gregs + NGREG * sizeof(greg_t) > stack.high) return false;
+  const auto* context = reinterpret_cast<const ucontext_t*>(uc + static_cast<std::uintptr_t>(stack.offset));
   const Registers r{static_cast<std::uintptr_t>(context->uc_mcontext.gregs[REG_RIP]),
                     static_cast<std::uintptr_t>(context->uc_mcontext.gregs[REG_RSP]),
                     static_cast<std::uintptr_t>(context->uc_mcontext.gregs[REG_RBP])};
   out = unwind_registers_of(*context, r);
   return r.pc != 0;
 #else
-  (void)uc, (void)low, (void)high, (void)out;
+  (void)uc, (void)stack, (void)low, (void)out;
   return false;
 #endif
 }
@@ -194,7 +195,8 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
   if (whole) *whole = false;
   // Before any return: a walk that returns without finishing leaves the memo's last walk not its own.
   const std::uint32_t generation = code_generation();
-  WalkRecorder recorder(context ? memo : nullptr, generation, code_range_count());
+  WalkRecorder recorder(context ? memo : nullptr, generation, code_range_count(), stack.low, stack.high,
+                        stack.offset);
   if (r.pc == 0 || capacity == 0) return 0;
   std::uint32_t count = 0;
   frames[count++] = r.pc;
@@ -234,7 +236,7 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
       // across by the memo (the step reads more than a pc and a frame pointer).
       recorder.stepped(false, false, false);
       UnwindRegisters interrupted;
-      if (!interrupted_registers(u.value[UnwindRegisters::kSp], low, stack.high, interrupted)) {
+      if (!interrupted_registers(u.value[UnwindRegisters::kSp], stack, low, interrupted)) {
         ended = true;
         break;
       }
@@ -259,7 +261,8 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
         }
       }
       if (recipe) follows_sp_and_fp = recipe->follows_sp_and_fp;
-      const CfiStep step = recipe ? step_by_recipe(*recipe, u, low, stack.high, &reads) : CfiStep::no_entry;
+      const CfiStep step =
+          recipe ? step_by_recipe(*recipe, u, low, stack.high, &reads, stack.offset) : CfiStep::no_entry;
       if (step == CfiStep::outermost) {
         recorder.stepped(follows_sp_and_fp, false, false);
         reached_first = ended = true;
@@ -283,9 +286,10 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
     const std::uintptr_t sp = u.value[UnwindRegisters::kSp];
     const std::uintptr_t fp = u.has(UnwindRegisters::kFp) ? u.value[UnwindRegisters::kFp] : 0;
     if (innermost && unframed && (sp & 7) == 0)
-      if (const std::uintptr_t slot = unframed_return_slot(sp, fp, stack.high)) {
+      if (const std::uintptr_t slot = unframed_return_slot(sp, fp, stack.high, stack.offset)) {
         recorder.stepped(false, true, false);  // the innermost frame: never reused
-        const std::uintptr_t caller = *reinterpret_cast<const std::uintptr_t*>(slot);
+        const std::uintptr_t caller =
+            *reinterpret_cast<const std::uintptr_t*>(slot + static_cast<std::uintptr_t>(stack.offset));
         frames[count++] = caller;
         u = {};
         u.set(UnwindRegisters::kPc, caller);
@@ -300,7 +304,8 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
       recorder.stepped(follows_sp_and_fp, true, false);
       break;
     }
-    const auto* frame = reinterpret_cast<const std::uintptr_t*>(fp);
+    const auto* frame =
+        reinterpret_cast<const std::uintptr_t*>(fp + static_cast<std::uintptr_t>(stack.offset));
     const std::uintptr_t next = frame[0];
     const std::uintptr_t return_address = frame[1];
     reads.add(fp, next);

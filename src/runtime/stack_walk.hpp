@@ -35,6 +35,10 @@ struct StackBounds {
   // The process's main stack ("[stack]"), which the kernel extends downwards as it is used: any
   // stack pointer in the 8 MB below `high` is in it, and everything between it and `high` is mapped.
   bool grows_down = false;
+  // Where its words are read: at their address + `offset`. 0 for the live stack; for a sample's copy
+  // of the top of a stack (perf_sample_buffer.hpp), [low, high) are the copied addresses and the
+  // offset leads to the copy: the walk computes with the thread's own addresses and registers.
+  std::intptr_t offset = 0;
 };
 
 // Whether `address` is the C library's signal trampoline (x86-64 __restore_rt), where a signal

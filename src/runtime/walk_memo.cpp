@@ -4,8 +4,9 @@
 
 namespace parperf::runtime {
 
-WalkRecorder::WalkRecorder(WalkMemo* memo, std::uint32_t generation, std::uint32_t ranges) noexcept
-    : memo_(memo) {
+WalkRecorder::WalkRecorder(WalkMemo* memo, std::uint32_t generation, std::uint32_t ranges,
+                           std::uintptr_t stack_low, std::uintptr_t stack_high, std::intptr_t offset) noexcept
+    : memo_(memo), stack_low_(stack_low), stack_high_(stack_high), offset_(offset) {
   if (!memo) return;
   last_ = &memo->walks[memo->last];
   next_ = &memo->walks[1 - memo->last];
@@ -49,12 +50,17 @@ __attribute__((no_sanitize("address"))) bool WalkRecorder::copy_from_last(
     // pointers: a loop counter saved by a callee) may change freely.
     const StepReads& read = before[i].reads;
     const std::uint8_t skipped = i + 1 < end && before[i + 1].needs_fp ? 0 : read.fp_only;
-    for (std::uint8_t k = 0; k < read.count; ++k)
-      if (!((skipped >> k) & 1u) &&
-          *reinterpret_cast<const volatile std::uintptr_t*>(read.at[k]) != read.value[k]) {
+    for (std::uint8_t k = 0; k < read.count; ++k) {
+      if ((skipped >> k) & 1u) continue;
+      // A copy's word outside it cannot be checked: the last walk's copy reached further.
+      if (offset_ != 0 && (read.at[k] < stack_low_ || read.at[k] > stack_high_ - sizeof(std::uintptr_t)))
+        return false;
+      if (*reinterpret_cast<const volatile std::uintptr_t*>(
+              read.at[k] + static_cast<std::uintptr_t>(offset_)) != read.value[k]) {
         candidate_ = i + 1;  // a word changed here: no frame at or below it can be reused this walk
         return false;
       }
+    }
   }
   for (std::uint32_t i = from + 1; i < end; ++i) frames[index + (i - from)] = before[i].pc;
   std::copy(before + from, before + end, next_->frame + index);

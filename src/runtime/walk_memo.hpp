@@ -73,8 +73,10 @@ static_assert(sizeof(WalkMemo::Frame) <= 96, "a memo frame outgrew 96 bytes: sha
 // The walk being made, while it is made (walk_stack in stack_walk.cpp drives these).
 class WalkRecorder {
  public:
-  // `memo` null: nothing is recorded or reused.
-  WalkRecorder(WalkMemo* memo, std::uint32_t generation, std::uint32_t ranges) noexcept;
+  // `memo` null: nothing is recorded or reused. The stack's words are read at their address +
+  // `offset` (stack_walk.hpp's StackBounds); a copy's only inside [stack_low, stack_high).
+  WalkRecorder(WalkMemo* memo, std::uint32_t generation, std::uint32_t ranges, std::uintptr_t stack_low = 0,
+               std::uintptr_t stack_high = ~std::uintptr_t{0}, std::intptr_t offset = 0) noexcept;
 
   // Frame `index` of the new walk, before its step: its registers.
   void enter(std::uint32_t index, const UnwindRegisters& r) noexcept;
@@ -101,6 +103,8 @@ class WalkRecorder {
                       std::uint32_t capacity, std::uint32_t& count, bool& whole) noexcept;
 
   WalkMemo* memo_;
+  std::uintptr_t stack_low_, stack_high_;
+  std::intptr_t offset_;
   WalkMemo::Walk* last_ = nullptr;
   WalkMemo::Walk* next_ = nullptr;
   std::uint32_t candidate_ = 1;                // the last walk's frames below this cannot be reused any more

@@ -150,10 +150,12 @@ void expect_unwound(const std::filesystem::path& run, const std::string& program
   EXPECT_GE(samples.value("not_unwound", -1.0), 0) << "no count of samples not unwound";
 }
 
-void expect_unwound_program(const char* program, const Expected& expected) {
+// `source`: PARPERF_SAMPLE_SOURCE, the default's when null.
+void expect_unwound_program(const char* program, const Expected& expected, const char* source = nullptr) {
   TempDir tmp;
   ProcessOptions options;
   options.env = {{"PARPERF_SAMPLE_HZ", "1000"}};
+  if (source) options.env.emplace_back("PARPERF_SAMPLE_SOURCE", source);
   const auto result = measure(tmp / "run", {program}, options);
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   expect_unwound(tmp / "run", std::filesystem::path(program).filename().string(), expected);
@@ -174,6 +176,18 @@ TEST(SampledLanguages, OpenMpByGccWithoutFramePointersTwoThreads) {
 }
 TEST(SampledLanguages, OpenMpByClangWithoutFramePointersTwoThreads) {
   expect_unwound_program(PARPERF_PROGRAM_OMP_SPIN_CLANG, {2, true});
+}
+// The same, sampled without a signal a sample (runtime/perf_sample_buffer.hpp): each walk reads a
+// copy of the stack's top, and the threads' samples are taken out at their OpenMP boundaries and
+// at a second clock.
+TEST(SampledLanguages, CppByGxxSampledIntoBuffers) {
+  expect_unwound_program(PARPERF_PROGRAM_HOT_CALLS_GXX, {}, "perf-buffer");
+}
+TEST(SampledLanguages, FortranByGfortranSampledIntoBuffers) {
+  expect_unwound_program(PARPERF_PROGRAM_HOT_CALLS_GFORTRAN, {}, "perf-buffer");
+}
+TEST(SampledLanguages, OpenMpByGccSampledIntoBuffersTwoThreads) {
+  expect_unwound_program(PARPERF_PROGRAM_OMP_SPIN_GCC, {2, true}, "perf-buffer");
 }
 
 TEST(SampledLanguages, MpiWithoutFramePointersTwoRanks) {
