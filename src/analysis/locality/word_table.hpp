@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <utility>
-#include <vector>
+
+#include "analysis/locality/table_memory.hpp"
 
 namespace parperf::locality {
 
@@ -55,13 +57,13 @@ class WordTable {
   bool insert(std::uint64_t word) { return find_or_insert(word).second; }
 
   std::size_t size() const { return size_; }
-  std::vector<Entry>& entries() { return entries_; }
+  std::span<Entry> entries() { return entries_.slots(); }
 
   // Empties the table but keeps its capacity: a table refilled with about as many words (the next
   // burst of a sampled run) neither grows again, rehashing every word at each doubling, nor faults
   // its memory in anew.
   void clear() {
-    std::fill(entries_.begin(), entries_.end(), Entry{});
+    std::ranges::fill(entries_.slots(), Entry{});
     size_ = 0;
   }
 
@@ -78,16 +80,16 @@ class WordTable {
   }
 
   void reset(unsigned log2_capacity) {
-    entries_.assign(std::size_t{1} << log2_capacity, Entry{});
+    entries_ = TableMemory<Entry>(std::size_t{1} << log2_capacity);  // every slot empty
     mask_ = entries_.size() - 1;
     shift_ = 64 - log2_capacity;
     size_ = 0;
   }
 
   void grow() {
-    std::vector<Entry> old = std::move(entries_);
+    TableMemory<Entry> old = std::move(entries_);
     reset(64 - shift_ + 1);
-    for (const Entry& entry : old) {
+    for (const Entry& entry : old.slots()) {
       if (!entry.occupied()) continue;
       std::size_t slot = home(entry.key_plus_one);
       while (entries_[slot].occupied()) slot = (slot + 1) & mask_;
@@ -96,7 +98,7 @@ class WordTable {
     }
   }
 
-  std::vector<Entry> entries_;
+  TableMemory<Entry> entries_;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
   std::size_t size_ = 0;
