@@ -1,8 +1,10 @@
-// The locality engine's hash table of words: neighbouring words share cache lines of the table, and
-// clear() keeps the memory of a table about to be refilled.
+// The locality engine's hash table of words: neighbouring words share cache lines of the table,
+// clear() keeps the memory of a table about to be refilled, and a large table lives on memory of its
+// own that starts on a huge page (table_memory.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "analysis/locality/word_table.hpp"
 
@@ -34,6 +36,37 @@ TEST(LocalityWordTable, ClearForgetsTheWordsAndKeepsTheCapacity) {
   EXPECT_EQ(set.entries().size(), capacity) << "the next burst would grow the table again from nothing";
   for (std::uint64_t word = 0; word < 100000; word += 3) ASSERT_TRUE(set.insert(word)) << word;
   EXPECT_EQ(set.entries().size(), capacity);
+}
+
+// 400 000 words take 2^20 slots of 16 bytes (16 MiB): mapped memory, grown through every size from
+// 1 Ki slots. Every word must keep its value through the growths, every other slot must be empty (the
+// fresh memory is not cleared again), and the slots must begin on a 2 MiB boundary, the only place the
+// kernel puts a huge page.
+TEST(LocalityWordTable, ALargeTableKeepsEveryWordOnZeroedMemoryFromAHugePage) {
+  WordTable<std::uint32_t> table;
+  constexpr std::uint32_t kWords = 400000;
+  auto word_of = [](std::uint32_t k) {
+    return std::uint64_t{k} * 7919 + (std::uint64_t{k} % 3) * (1ull << 40);
+  };
+  for (std::uint32_t k = 0; k < kWords; ++k) table.find_or_insert(word_of(k)).first->value = k + 1;
+  ASSERT_GE(table.entries().size() * sizeof(WordTable<std::uint32_t>::Entry), std::size_t{2} << 20);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(table.entries().data()) % (std::size_t{2} << 20), 0u)
+      << "a table of " << table.entries().size() << " slots does not start on a huge page";
+  for (std::uint32_t k = 0; k < kWords; ++k) {
+    const auto [entry, inserted] = table.find_or_insert(word_of(k));
+    ASSERT_FALSE(inserted) << "word " << word_of(k) << " was lost when the table grew";
+    ASSERT_EQ(entry->value, k + 1) << "word " << word_of(k) << " has another word's value";
+  }
+  std::size_t occupied = 0;
+  for (const auto& entry : table.entries()) {
+    if (entry.occupied()) {
+      ++occupied;
+    } else {
+      ASSERT_EQ(entry.value, 0u) << "an empty slot holds a value: the table's memory was not zero";
+    }
+  }
+  EXPECT_EQ(occupied, std::size_t{kWords});
+  EXPECT_EQ(table.size(), std::size_t{kWords});
 }
 
 }  // namespace
