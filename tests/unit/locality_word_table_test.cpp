@@ -38,6 +38,19 @@ TEST(LocalityWordTable, ClearForgetsTheWordsAndKeepsTheCapacity) {
   EXPECT_EQ(set.entries().size(), capacity);
 }
 
+// Arrays of a power-of-two length are common: 2^20 doubles in two arrays, bench/locality's loop, are
+// 2^21 words, which must fit a table of 2^22 slots (64 MiB), not grow to 128 MiB when a word the
+// table holds is looked up again.
+TEST(LocalityWordTable, AHalfFullTableGrowsOnlyWhenAWordIsAdded) {
+  WordTable<std::uint32_t> table(10);
+  for (std::uint64_t word = 0; word < 512; ++word) table.find_or_insert(word * 3);
+  for (std::uint64_t word = 0; word < 512; ++word) ASSERT_FALSE(table.find_or_insert(word * 3).second);
+  EXPECT_EQ(table.entries().size(), 1024u) << "512 words in 1024 slots: the table grew on a lookup";
+  EXPECT_TRUE(table.find_or_insert(1).second);
+  EXPECT_EQ(table.entries().size(), 2048u) << "the 513th word needs the next size";
+  for (std::uint64_t word = 0; word < 512; ++word) ASSERT_FALSE(table.find_or_insert(word * 3).second);
+}
+
 // 400 000 words take 2^20 slots of 16 bytes (16 MiB): mapped memory, grown through every size from
 // 1 Ki slots. Every word must keep its value through the growths, every other slot must be empty (the
 // fresh memory is not cleared again), and the slots must begin on a 2 MiB boundary, the only place the

@@ -36,12 +36,18 @@ class WordTable {
   // The entry of `word`, inserted with a default value if absent; `second` is true if inserted.
   // The pointer stays valid until the next insertion.
   std::pair<Entry*, bool> find_or_insert(std::uint64_t word) {
-    if (2 * (size_ + 1) > entries_.size()) grow();
     const std::uint64_t key = word + 1;
     for (std::size_t slot = home(key);; slot = (slot + 1) & mask_) {
       Entry& entry = entries_[slot];
       if (entry.key_plus_one == key) return {&entry, false};
       if (entry.key_plus_one == 0) {
+        // Grown only when a word is added, up to half full: a footprint of exactly 2^k words (arrays
+        // of a power-of-two length) fits 2^(k+1) slots. Tested before every lookup, a table that
+        // reached half full doubled at the next lookup of a word it held, to 4 slots a word.
+        if (2 * (size_ + 1) > entries_.size()) [[unlikely]] {
+          grow();
+          return find_or_insert(word);  // the word's place in the larger table
+        }
         entry.key_plus_one = key;
         ++size_;
         return {&entry, true};
