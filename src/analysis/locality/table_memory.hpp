@@ -1,9 +1,10 @@
 // The zero-filled memory of a WordTable's slots. A large table (2 MiB and more) is mapped anew and
-// asks the kernel for transparent huge pages (madvise MADV_HUGEPAGE: this system's THP setting is
-// `madvise`): the engine's tables are tens of MiB probed at random block by block, so with 4 KiB
-// pages nearly every lookup of a sampled run's burst also missed the TLB (a page walk per 8 words),
-// and growing a table took one page fault per 4 KiB. Fresh mappings are zero, so a new table is not
-// cleared a second time. Small tables come from calloc. Internal to the locality engine.
+// asks the kernel for transparent huge pages (madvise MADV_HUGEPAGE: Debian's default THP setting,
+// `madvise`, gives them only to memory that asks). The engine's tables are tens of MiB probed at
+// random block by block, so with 4 KiB pages nearly every lookup of a sampled run's burst also
+// missed the TLB (a page walk per 8 words), and growing a table took one page fault per 4 KiB.
+// Fresh mappings are zero, so a new table is not cleared a second time. Small tables come from
+// calloc. Internal to the locality engine.
 #pragma once
 
 #include <sys/mman.h>

@@ -5,9 +5,10 @@
 //
 // The hash keeps neighbours together: the 8 words of an aligned 64-byte block go to 8 consecutive
 // slots of a block of slots, and only the block number is hashed. Programs touch neighbouring words
-// close in time (that is what spatial locality is), so a stream's lookups walk the table sequentially:
-// one cache miss per 4 words and one page (TLB) miss per 256, instead of one of each per word
-// scattered over a table of tens of MiB; a random walk gets one block per word, as before.
+// close in time (that is what spatial locality is), so a stream's 8 words share 2 cache lines of the
+// table: one cache miss per 4 words instead of one per word; a random walk gets one block per word.
+// Consecutive blocks are hashed far apart, each on a page of its own: the slots of a large table are
+// on huge pages (table_memory.hpp), so that each block is not also a TLB miss.
 #pragma once
 
 #include <algorithm>
