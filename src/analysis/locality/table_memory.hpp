@@ -43,7 +43,7 @@ class TableMemory {
     const auto address = reinterpret_cast<std::uintptr_t>(mapped);
     const std::uintptr_t aligned = (address + kHugePage - 1) & ~(std::uintptr_t{kHugePage} - 1);
     data_ = reinterpret_cast<T*>(aligned);
-    madvise(data_, (bytes + kHugePage - 1) & ~(kHugePage - 1), MADV_HUGEPAGE);  // a hint: may be refused
+    madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: may be refused
   }
   ~TableMemory() { release(); }
   TableMemory(TableMemory&& other) noexcept { *this = std::move(other); }
