@@ -13,4 +13,5 @@ parperf_add_unit_test(locality_test
     ${CMAKE_CURRENT_LIST_DIR}/locality_time_marks_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_stride_window_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/locality_word_table_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/locality_footprint_set_test.cpp
   LINK parperf_locality)

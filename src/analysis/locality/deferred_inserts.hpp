@@ -1,4 +1,4 @@
-// Insertions into footprint sets (WordSet), each carried out kDepth insertions after it is asked
+// Insertions into footprint sets (FootprintSet), each carried out kDepth insertions after it is asked
 // for, with its hash-table slot prefetched meanwhile. A function's set takes a word whenever the
 // function differs from the previous accessor of the word, which in code that alternates functions
 // over the same data is most accesses; with millions of words each insertion is otherwise a memory
@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdint>
 
-#include "analysis/locality/word_table.hpp"
+#include "analysis/locality/footprint_set.hpp"
 
 namespace parperf::locality {
 
@@ -16,7 +16,7 @@ class DeferredInserts {
  public:
   static constexpr std::size_t kDepth = 16;  // enough round trips in flight to hide memory latency
 
-  void insert(WordSet& set, std::uint64_t word) {
+  void insert(FootprintSet& set, std::uint64_t word) {
     Pending& pending = pending_[next_];
     if (pending.set != nullptr) pending.set->insert(pending.word);
     set.prefetch(word);
@@ -34,7 +34,7 @@ class DeferredInserts {
 
  private:
   struct Pending {
-    WordSet* set = nullptr;
+    FootprintSet* set = nullptr;
     std::uint64_t word = 0;
   };
 

@@ -26,8 +26,8 @@ struct LocalityAnalyzer::ThreadState {
 
 struct LocalityAnalyzer::FunctionState {
   explicit FunctionState(std::uint32_t max_stride) : counts(max_stride) {}
-  RawCounts counts;  // raw (sampled) counts
-  WordSet words;     // distinct words the function touched, over all threads
+  RawCounts counts;    // raw (sampled) counts
+  FootprintSet words;  // distinct words the function touched, over all threads
 };
 
 namespace {

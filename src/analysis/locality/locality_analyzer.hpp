@@ -25,13 +25,13 @@
 #include "analysis/locality/access.hpp"
 #include "analysis/locality/burst_uncertainty.hpp"
 #include "analysis/locality/deferred_inserts.hpp"
+#include "analysis/locality/footprint_set.hpp"
 #include "analysis/locality/locality_options.hpp"
 #include "analysis/locality/locality_report.hpp"
 #include "analysis/locality/reuse_distance.hpp"
 #include "analysis/locality/scatter_sample.hpp"
 #include "analysis/locality/shards_sampler.hpp"
 #include "analysis/locality/stride_window.hpp"
-#include "analysis/locality/word_table.hpp"
 
 namespace parperf::locality {
 
@@ -85,7 +85,7 @@ class LocalityAnalyzer {
   std::unordered_map<std::uint32_t, FunctionState> functions_;
   FunctionState* last_function_ = nullptr;  // accesses of one function come in runs
   std::uint32_t last_function_id_ = 0;
-  WordSet program_words_;              // for the program's footprint: threads may share words
+  FootprintSet program_words_;         // for the program's footprint: threads may share words
   DeferredInserts footprint_inserts_;  // into program_words_ and the functions' sets
   ScatterSample scatter_;
   std::uint64_t accesses_ = 0;

@@ -25,13 +25,14 @@ namespace {
   return nearest < limit ? nearest : limit;
 }
 
-bool cpu_has_sse42() {
+// The widest scan this CPU runs.
+StrideWindow::Scan scan_for_this_cpu() {
 #if defined(__x86_64__)
   __builtin_cpu_init();  // in case this runs in a static initializer, before libgcc's own
-  return __builtin_cpu_supports("sse4.2");
-#else
-  return false;
+  if (__builtin_cpu_supports("avx2")) return StrideWindow::Scan::kAvx2;
+  if (__builtin_cpu_supports("sse4.2")) return StrideWindow::Scan::kSse42;
 #endif
+  return StrideWindow::Scan::kPortable;
 }
 
 }  // namespace
@@ -39,7 +40,15 @@ bool cpu_has_sse42() {
 StrideWindow::StrideWindow(std::uint32_t size)
     : words_((std::max<std::size_t>(size, 1) + 1) / 2 * 2, kEmpty),
       size_(std::max<std::size_t>(size, 1)),
-      vector_scan_(cpu_has_sse42()) {}
+      scan_(scan_for_this_cpu()) {}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+#endif
+std::uint64_t
+StrideWindow::nearest_avx2(std::uint64_t word, std::uint64_t limit) const {
+  return scan(words_, word, limit);
+}
 
 #if defined(__x86_64__)
 __attribute__((target("sse4.2")))

@@ -5,15 +5,18 @@
 //
 // The hash keeps neighbours together: the 8 words of an aligned 64-byte block go to 8 consecutive
 // slots of a block of slots, and only the block number is hashed. Programs touch neighbouring words
-// close in time (that is what spatial locality is), so a stream's lookups walk the table sequentially:
-// one cache miss per 4 words and one page (TLB) miss per 256, instead of one of each per word
-// scattered over a table of tens of MiB; a random walk gets one block per word, as before.
+// close in time (that is what spatial locality is), so a stream's 8 words share 2 cache lines of the
+// table: one cache miss per 4 words instead of one per word; a random walk gets one block per word.
+// Consecutive blocks are hashed far apart, each on a page of its own: the slots of a large table are
+// on huge pages (table_memory.hpp), so that each block is not also a TLB miss.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <utility>
-#include <vector>
+
+#include "analysis/locality/table_memory.hpp"
 
 namespace parperf::locality {
 
@@ -34,12 +37,18 @@ class WordTable {
   // The entry of `word`, inserted with a default value if absent; `second` is true if inserted.
   // The pointer stays valid until the next insertion.
   std::pair<Entry*, bool> find_or_insert(std::uint64_t word) {
-    if (2 * (size_ + 1) > entries_.size()) grow();
     const std::uint64_t key = word + 1;
     for (std::size_t slot = home(key);; slot = (slot + 1) & mask_) {
       Entry& entry = entries_[slot];
       if (entry.key_plus_one == key) return {&entry, false};
       if (entry.key_plus_one == 0) {
+        // Grown only when a word is added, up to half full: a footprint of exactly 2^k words (arrays
+        // of a power-of-two length) fits 2^(k+1) slots. Tested before every lookup, a table that
+        // reached half full doubled at the next lookup of a word it held, to 4 slots a word.
+        if (2 * (size_ + 1) > entries_.size()) [[unlikely]] {
+          grow();
+          return find_or_insert(word);  // the word's place in the larger table
+        }
         entry.key_plus_one = key;
         ++size_;
         return {&entry, true};
@@ -55,13 +64,13 @@ class WordTable {
   bool insert(std::uint64_t word) { return find_or_insert(word).second; }
 
   std::size_t size() const { return size_; }
-  std::vector<Entry>& entries() { return entries_; }
+  std::span<Entry> entries() { return entries_.slots(); }
 
   // Empties the table but keeps its capacity: a table refilled with about as many words (the next
   // burst of a sampled run) neither grows again, rehashing every word at each doubling, nor faults
   // its memory in anew.
   void clear() {
-    std::fill(entries_.begin(), entries_.end(), Entry{});
+    std::ranges::fill(entries_.slots(), Entry{});
     size_ = 0;
   }
 
@@ -78,16 +87,16 @@ class WordTable {
   }
 
   void reset(unsigned log2_capacity) {
-    entries_.assign(std::size_t{1} << log2_capacity, Entry{});
+    entries_ = TableMemory<Entry>(std::size_t{1} << log2_capacity);  // every slot empty
     mask_ = entries_.size() - 1;
     shift_ = 64 - log2_capacity;
     size_ = 0;
   }
 
   void grow() {
-    std::vector<Entry> old = std::move(entries_);
+    TableMemory<Entry> old = std::move(entries_);
     reset(64 - shift_ + 1);
-    for (const Entry& entry : old) {
+    for (const Entry& entry : old.slots()) {
       if (!entry.occupied()) continue;
       std::size_t slot = home(entry.key_plus_one);
       while (entries_[slot].occupied()) slot = (slot + 1) & mask_;
@@ -96,7 +105,7 @@ class WordTable {
     }
   }
 
-  std::vector<Entry> entries_;
+  TableMemory<Entry> entries_;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
   std::size_t size_ = 0;
