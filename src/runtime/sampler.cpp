@@ -1,4 +1,6 @@
-// The sample handler and the per-thread timers.
+// The sample handler and the per-thread timers. (Samples the kernel writes into a buffer instead,
+// PARPERF_SAMPLE_SOURCE=perf-buffer, are taken out by the thread itself: buffered_samples.cpp; both
+// record through sample_recording.hpp.)
 //
 // Cost model of one sample (bench/sampling/sample_path_bench.cpp measures parperf's part): the
 // kernel's signal delivery and return (1 to 20 µs on a virtual machine, the bulk), one initial-exec
@@ -35,14 +37,12 @@
 #include "runtime/perf_sample_buffer.hpp"
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sample_recording.hpp"
 #include "runtime/sample_signal.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
 namespace {
-
-// Deep enough for real programs; the outermost frames of a deeper stack are left out.
-constexpr std::uint32_t kMaxSampleFrames = 128;
 
 std::atomic<bool> g_active{false};
 std::atomic<bool> g_warned_replaced{false};
@@ -60,6 +60,7 @@ std::atomic<bool> g_trap{false};
 // The process's phase (PARPERF_PROCESS_*), set by the thread that calls the model's initialisation or
 // finalisation; every sampled thread's handler reads it (one relaxed load).
 constinit std::atomic<std::uint32_t> g_process_phase{PARPERF_PROCESS_RUNNING};
+std::uint32_t current_process_phase() { return g_process_phase.load(std::memory_order_relaxed); }
 
 // The same by time, for the samples a thread takes out of its buffer after the phase changed
 // (perf_sample_buffer.hpp): the monotonic time and new phase of the last kPhaseLog switches. A
@@ -69,16 +70,6 @@ constexpr std::uint32_t kPhaseLog = 16;
 constinit std::atomic<std::uint64_t> g_phase_since[kPhaseLog]{};
 constinit std::atomic<std::uint32_t> g_phase_logged[kPhaseLog]{};
 constinit std::atomic<std::uint32_t> g_phase_switches{0};
-
-std::uint32_t process_phase_at(std::uint64_t time_ns) {
-  const std::uint32_t switches = g_phase_switches.load(std::memory_order_acquire);
-  const std::uint32_t oldest = switches > kPhaseLog ? switches - kPhaseLog : 0;
-  for (std::uint32_t i = switches; i > oldest; --i)
-    if (g_phase_since[(i - 1) % kPhaseLog].load(std::memory_order_relaxed) <= time_ns)
-      return g_phase_logged[(i - 1) % kPhaseLog].load(std::memory_order_relaxed);
-  return switches > kPhaseLog ? g_phase_logged[oldest % kPhaseLog].load(std::memory_order_relaxed)
-                              : PARPERF_PROCESS_RUNNING;
-}
 
 std::atomic<bool> g_timer_sampled{false};
 std::atomic<bool> g_perf_sampled{false};
@@ -109,12 +100,6 @@ bool from_our_clock(const siginfo_t* info) {
   return info->si_code == POLL_IN && is_cpu_clock(info->si_fd);
 }
 
-// The thread's sampling state when its samples are to be recorded now, else null.
-ThreadSampling* recording_sampling(ThreadState* t) {
-  ThreadSampling* sampling = t ? t->sampling.load(std::memory_order_acquire) : nullptr;
-  return sampling && recording() ? sampling : nullptr;
-}
-
 // The kernel checks CPU-time timers at its scheduler tick (250 Hz on many kernels): periods that
 // expired meanwhile come as the overrun count, and the one path found stands for all of them, so the
 // shares stay right while the sample count stays that of the requested rate. A timer whose signal
@@ -123,58 +108,6 @@ ThreadSampling* recording_sampling(ThreadState* t) {
 std::uint64_t weight_of(const siginfo_t& info) {
   if (info.si_code != SI_TIMER) return 1;
   return 1 + static_cast<std::uint64_t>(info.si_overrun > 0 ? info.si_overrun : 0);
-}
-
-// `walked`: the path is the walk the memo keeps as its latest, none of its frames left out, so the
-// table is looked up only for the frames the walk did not copy from the last (walk_memo.hpp).
-void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_t* frames,
-                   std::uint32_t count, std::uint64_t weight, bool walked) {
-  if (count == 0) return;
-  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
-  const std::uint32_t leaf = add_walked_path(*sampling.table, walked ? sampling.memo : nullptr, frames, count,
-                                             t.frames[depth].node.get(), weight);
-  // Only samples the table holds: a dropped one has no node to name (the profile counts it).
-  if (SampleRing* ring = sampling.ring;
-      ring && leaf != CallPathTable::kNoNode && g_tracing_samples.load(std::memory_order_relaxed))
-    ring->push({now_ticks(), leaf, static_cast<std::uint32_t>(weight > 0xffffffffu ? 0xffffffffu : weight)});
-}
-
-// A sample taken while the process is inside its model's start-up or shut-down (a collector said so,
-// collector_api.h), on whichever of the program's threads, or while this thread is inside parperf's
-// own start or end, is counted apart and not walked: that time is not the program's, as the
-// intervals leave it out too, and its code may be in components loaded since the modules were last
-// listed. True when the sample was counted so.
-bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::uint64_t weight,
-                   std::uint32_t process_phase = g_process_phase.load(std::memory_order_relaxed)) {
-  switch (sample_phase(t.process_phase.get(), process_phase)) {
-    case PARPERF_PROCESS_STARTING_UP:
-      sampling.table->start_up.add(weight);
-      return true;
-    case PARPERF_PROCESS_SHUTTING_DOWN:
-      sampling.table->shut_down.add(weight);
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The call path of `context` into `frames` (kMaxSampleFrames), its first `skipped` frames left out.
-// A walk that stopped before the thread's first frame, and not for want of room, gets an outermost
-// frame standing for the callers it could not find (format::kUnwindingStopped): the report counts
-// those samples and shows below which function their callers were lost.
-// `stack`: the thread's stack, or a sample's copy of its top (perf_sample_buffer.hpp).
-std::uint32_t call_path(const ucontext_t& context, const ThreadSampling& sampling, std::uintptr_t* frames,
-                        std::uint32_t skipped, const StackBounds* stack = nullptr) {
-  bool whole = false;
-  const std::uint32_t room = kMaxSampleFrames - 1;
-  std::uint32_t count = walk_stack(context, stack ? *stack : sampling.stack, frames, room, &whole,
-                                   sampling.unwind, sampling.memo);
-  if (count <= skipped) return 0;
-  const bool cut = count == room;
-  count -= skipped;
-  for (std::uint32_t i = 0; i < count; ++i) frames[i] = frames[i + skipped];
-  if (!whole && !cut) frames[count++] = format::kUnwindingStopped;
-  return count;
 }
 
 void on_sample(int signal, siginfo_t* info, void* context) {
@@ -191,60 +124,12 @@ void on_sample(int signal, siginfo_t* info, void* context) {
     return;
   }
   if (ThreadSampling* sampling = recording_sampling(t);
-      sampling && !counted_apart(*t, *sampling, weight_of(*info))) {
+      sampling && !counted_apart(*t, *sampling, weight_of(*info), current_process_phase())) {
     std::uintptr_t frames[kMaxSampleFrames];
     const std::uint32_t count = call_path(*static_cast<const ucontext_t*>(context), *sampling, frames, 0);
     record_sample(*t, *sampling, frames, count, weight_of(*info), true);
   }
   errno = saved_errno;
-}
-
-// Whether `address` lies in one of parperf's own libraries (libparperf*.so).
-bool in_parperf(std::uintptr_t address) {
-  const CodeRange* range = code_range_of(address);
-  if (!range) return false;
-  const char* path = code_module_path(range->module);
-  const char* name = path;
-  for (const char* p = path; *p; ++p)
-    if (*p == '/') name = p + 1;
-  return std::strncmp(name, "libparperf", 10) == 0;
-}
-
-// A buffered sample of parperf's own sampling: taken in its signal handler (the timer's, which asks
-// the thread to take its samples out), or while the thread took them out at an interval boundary
-// (`in_take`), or in the return from a signal handler. Its innermost frames in parperf's libraries,
-// and the signal's return frame, are left out, so that it counts for the code the thread was running: as a
-// signal-sampled thread's handler time counts for the code its next sample interrupts. The new count, or
-// `count` for another sample.
-std::uint32_t without_sampling_frames(std::uintptr_t* frames, std::uint32_t count, bool in_take) {
-  std::uint32_t first = 0;
-  if (count > 1 && (is_signal_return(frames[0]) || is_signal_return(frames[0] - 7))) {
-    first = 1;  // returning from a handler
-  } else {
-    while (first < count && in_parperf(frames[first])) ++first;
-    if (first == 0) return count;
-    if (first < count && is_signal_return(frames[first]))
-      ++first;
-    else if (!in_take)
-      return count;  // a sample inside parperf's API, on the program's behalf: the report names the call
-  }
-  for (std::uint32_t i = first; i < count; ++i) frames[i - first] = frames[i];
-  return count - first;
-}
-
-// One sample taken out of the thread's buffer (`context`: its ThreadState), recorded as the handler
-// would have recorded it then: the phase the process was in at its time, the thread's interval now
-// (the thread takes its samples out before its interval changes: pending_samples.hpp).
-void record_buffered_sample(const BufferedSample& sample, void* context) {
-  ThreadState& t = *static_cast<ThreadState*>(context);
-  ThreadSampling* sampling = recording_sampling(&t);
-  if (!sampling || counted_apart(t, *sampling, 1, process_phase_at(sample.time_ns))) return;
-  std::uintptr_t frames[kMaxSampleFrames];
-  const std::uint32_t walked = call_path(sample.context, *sampling, frames, 0, &sample.stack);
-  const PerfSampleBuffer& buffer = *t.sample_buffer;
-  const bool in_take = sample.time_ns >= buffer.last_take_begin && sample.time_ns <= buffer.last_take_end;
-  const std::uint32_t count = without_sampling_frames(frames, walked, in_take);
-  record_sample(t, *sampling, frames, count, 1, count == walked);  // the memo's walk, unless cut
 }
 
 // The calling thread's POSIX timer on `clock`, signalling it every `period_ns` (the thread's sampling
@@ -360,6 +245,74 @@ void forget_sample_buffer_in_child() {
 
 }  // namespace
 
+// The thread's sampling state when its samples are to be recorded now, else null.
+ThreadSampling* recording_sampling(ThreadState* t) {
+  ThreadSampling* sampling = t ? t->sampling.load(std::memory_order_acquire) : nullptr;
+  return sampling && recording() ? sampling : nullptr;
+}
+
+// `walked`: the path is the walk the memo keeps as its latest, none of its frames left out, so the
+// table is looked up only for the frames the walk did not copy from the last (walk_memo.hpp).
+void record_sample(ThreadState& t, ThreadSampling& sampling, const std::uintptr_t* frames,
+                   std::uint32_t count, std::uint64_t weight, bool walked) {
+  if (count == 0) return;
+  const std::uint32_t depth = t.depth.load(std::memory_order_relaxed);
+  const std::uint32_t leaf = add_walked_path(*sampling.table, walked ? sampling.memo : nullptr, frames, count,
+                                             t.frames[depth].node.get(), weight);
+  // Only samples the table holds: a dropped one has no node to name (the profile counts it).
+  if (SampleRing* ring = sampling.ring;
+      ring && leaf != CallPathTable::kNoNode && g_tracing_samples.load(std::memory_order_relaxed))
+    ring->push({now_ticks(), leaf, static_cast<std::uint32_t>(weight > 0xffffffffu ? 0xffffffffu : weight)});
+}
+
+// A sample taken while the process is inside its model's start-up or shut-down (a collector said so,
+// collector_api.h), on whichever of the program's threads, or while this thread is inside parperf's
+// own start or end, is counted apart and not walked: that time is not the program's, as the
+// intervals leave it out too, and its code may be in components loaded since the modules were last
+// listed. True when the sample was counted so.
+bool counted_apart(const ThreadState& t, const ThreadSampling& sampling, std::uint64_t weight,
+                   std::uint32_t process_phase) {
+  switch (sample_phase(t.process_phase.get(), process_phase)) {
+    case PARPERF_PROCESS_STARTING_UP:
+      sampling.table->start_up.add(weight);
+      return true;
+    case PARPERF_PROCESS_SHUTTING_DOWN:
+      sampling.table->shut_down.add(weight);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The call path of `context` into `frames` (kMaxSampleFrames), its first `skipped` frames left out.
+// A walk that stopped before the thread's first frame, and not for want of room, gets an outermost
+// frame standing for the callers it could not find (format::kUnwindingStopped): the report counts
+// those samples and shows below which function their callers were lost.
+// `stack`: the thread's stack, or a sample's copy of its top (perf_sample_buffer.hpp).
+std::uint32_t call_path(const ucontext_t& context, const ThreadSampling& sampling, std::uintptr_t* frames,
+                        std::uint32_t skipped, const StackBounds* stack) {
+  bool whole = false;
+  const std::uint32_t room = kMaxSampleFrames - 1;
+  std::uint32_t count = walk_stack(context, stack ? *stack : sampling.stack, frames, room, &whole,
+                                   sampling.unwind, sampling.memo);
+  if (count <= skipped) return 0;
+  const bool cut = count == room;
+  count -= skipped;
+  for (std::uint32_t i = 0; i < count; ++i) frames[i] = frames[i + skipped];
+  if (!whole && !cut) frames[count++] = format::kUnwindingStopped;
+  return count;
+}
+
+std::uint32_t process_phase_at(std::uint64_t time_ns) {
+  const std::uint32_t switches = g_phase_switches.load(std::memory_order_acquire);
+  const std::uint32_t oldest = switches > kPhaseLog ? switches - kPhaseLog : 0;
+  for (std::uint32_t i = switches; i > oldest; --i)
+    if (g_phase_since[(i - 1) % kPhaseLog].load(std::memory_order_relaxed) <= time_ns)
+      return g_phase_logged[(i - 1) % kPhaseLog].load(std::memory_order_relaxed);
+  return switches > kPhaseLog ? g_phase_logged[oldest % kPhaseLog].load(std::memory_order_relaxed)
+                              : PARPERF_PROCESS_RUNNING;
+}
+
 void start_sampling() noexcept {
   const Config& c = config();
   if (c.sample_hz == 0) return;
@@ -389,26 +342,6 @@ void set_process_phase(std::uint32_t phase) noexcept {
   g_phase_logged[slot].store(phase, std::memory_order_relaxed);
   g_phase_switches.fetch_add(1, std::memory_order_release);
   g_process_phase.store(phase, std::memory_order_relaxed);
-}
-
-__attribute__((noinline)) void take_thread_samples(ThreadState& t) noexcept {
-  PerfSampleBuffer* buffer = t.sample_buffer;
-  ThreadSampling* sampling = t.sampling.load(std::memory_order_acquire);
-  if (!buffer || !sampling || buffer->taking) return;  // a signal inside the thread's own taking
-  const int saved_errno = errno;
-  buffer->taking = true;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  const std::uint64_t begin = monotonic_ns();
-  take_samples(*buffer, record_buffered_sample, &t);
-  buffer->last_take_begin = begin;
-  buffer->last_take_end = monotonic_ns();
-  if (buffer->lost) {
-    sampling->table->dropped.add(buffer->lost);
-    buffer->lost = 0;
-  }
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  buffer->taking = false;
-  errno = saved_errno;
 }
 
 int sampler_signal() noexcept { return sampling_active() ? sample_signal() : 0; }
@@ -521,7 +454,7 @@ __attribute__((noinline)) void record_held_samples(std::uintptr_t frame) noexcep
     } else if (ThreadState* t = thread_detail::current; t && t->sample_buffer) {
       take_thread_samples(*t);  // the buffer's half-full signal: its samples
     } else if (ThreadSampling* sampling = recording_sampling(t)) {
-      if (counted_apart(*t, *sampling, weight_of(info))) {
+      if (counted_apart(*t, *sampling, weight_of(info), current_process_phase())) {
         errno = saved_errno;
         return;
       }
