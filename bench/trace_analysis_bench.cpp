@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/analysis_heap.hpp"
 #include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/critical_path.hpp"
 #include "analysis/trace/delay_costs.hpp"
@@ -399,6 +400,10 @@ int print_fingerprints() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As parperf's own main does (analysis_heap.hpp): the figures are the command's. PARPERF_BENCH_HEAP=
+  // malloc measures glibc's defaults instead.
+  if (const char* heap = std::getenv("PARPERF_BENCH_HEAP"); !heap || std::string_view(heap) != "malloc")
+    analysis::keep_freed_memory_for_reuse();
   if (argc > 1 && std::string_view(argv[1]) == "--fingerprint") return print_fingerprints();
   benchmark::Initialize(&argc, argv);
   for (std::int64_t ranks = 2; ranks <= 64; ranks *= 2) {
