@@ -6,6 +6,8 @@
 //   PARPERF_BENCH_ITERATIONS=4000 build/bin/parperf-trace-analysis-bench   (the large sizes)
 //   build/bin/parperf-trace-analysis-bench --fingerprint   (hashes of every result, 2 to 64 ranks:
 //     a speed-up must print the same lines before and after; analysis_fingerprint.hpp)
+//   PARPERF_BENCH_HEAP=malloc build/bin/parperf-trace-analysis-bench   (glibc's own heap settings,
+//     not parperf's: analysis_heap.hpp)
 //
 // The run is synthetic and written as trace files to a temporary directory, read as `parperf report`
 // reads them (an index; blocks decompressed and decoded as the analyses reach them). Each rank runs
