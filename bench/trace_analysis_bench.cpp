@@ -6,6 +6,8 @@
 //   PARPERF_BENCH_ITERATIONS=4000 build/bin/parperf-trace-analysis-bench   (the large sizes)
 //   build/bin/parperf-trace-analysis-bench --fingerprint   (hashes of every result, 2 to 64 ranks:
 //     a speed-up must print the same lines before and after; analysis_fingerprint.hpp)
+//   PARPERF_BENCH_HEAP=malloc build/bin/parperf-trace-analysis-bench   (glibc's own heap settings,
+//     not parperf's: analysis_heap.hpp)
 //
 // The run is synthetic and written as trace files to a temporary directory, read as `parperf report`
 // reads them (an index; blocks decompressed and decoded as the analyses reach them). Each rank runs
@@ -47,6 +49,7 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/analysis_heap.hpp"
 #include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/critical_path.hpp"
 #include "analysis/trace/delay_costs.hpp"
@@ -399,6 +402,10 @@ int print_fingerprints() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As parperf's own main does (analysis_heap.hpp): the figures are the command's. PARPERF_BENCH_HEAP=
+  // malloc measures glibc's defaults instead.
+  if (const char* heap = std::getenv("PARPERF_BENCH_HEAP"); !heap || std::string_view(heap) != "malloc")
+    analysis::keep_freed_memory_for_reuse();
   if (argc > 1 && std::string_view(argv[1]) == "--fingerprint") return print_fingerprints();
   benchmark::Initialize(&argc, argv);
   for (std::int64_t ranks = 2; ranks <= 64; ranks *= 2) {

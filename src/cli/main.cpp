@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
+#include "analysis/trace/analysis_heap.hpp"
 #include "cli/application.hpp"
 #include "cli/usage_hints.hpp"
 
 int main(int argc, char** argv) {
+  parperf::analysis::keep_freed_memory_for_reuse();  // report, whatif: the trace analysis reuses its memory
   const auto application = parperf::cli::make_application();
   CLI::App& app = *application;
 

@@ -10,11 +10,13 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
+#include "analysis/trace/analysis_heap.hpp"
 #include "cli/commands.hpp"
 #include "cli/shared_trace_loading.hpp"
 #include "cli/trace_source.hpp"
 
 int main(int argc, char** argv) {
+  parperf::analysis::keep_freed_memory_for_reuse();
   MPI_Init(&argc, &argv);
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);

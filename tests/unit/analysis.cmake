@@ -44,3 +44,8 @@ parperf_add_unit_test(analysis_scaling_test
 parperf_add_unit_test(analysis_run_comparison_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_run_comparison_test.cpp
   LINK parperf_analysis)
+
+# The analysis's heap setting is process-wide: a test program of its own.
+parperf_add_unit_test(analysis_heap_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_heap_test.cpp
+  LINK parperf_analysis)

@@ -126,6 +126,23 @@ TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLengt
   EXPECT_DOUBLE_EQ(pop.overall.parallel_efficiency, 100.0 / 202);
 }
 
+TEST(Pop, TheIdealNetworkAloneKeepsTheOpenMpSynchronizationThatTheIdealRuntimeAlsoFrees) {
+  // One thread: 100 of work, 30 in an MPI call, 50 in an OpenMP barrier, 100 of work.
+  const ActivityGraph g = graph(
+      {{{0, SegmentKind::startup}, {100}, {130, SegmentKind::mpi}, {180, SegmentKind::openmp}, {280}}}, {});
+  const Pop pop = pop_factors(g, NetworkModel{});
+  EXPECT_DOUBLE_EQ(pop.ideal_time_ns, 200) << "ideal network and runtime: only the work is left";
+  EXPECT_DOUBLE_EQ(pop.ideal_mpi_time_ns, 250)
+      << "the ideal network alone frees the MPI call, not the barrier";
+
+  // Without OpenMP synchronization (POP then replays the ideal network once), both are the same.
+  const ActivityGraph mpi_only =
+      graph({{{0, SegmentKind::startup}, {100}, {130, SegmentKind::mpi}, {230}}}, {});
+  const Pop mpi_pop = pop_factors(mpi_only, NetworkModel{});
+  EXPECT_DOUBLE_EQ(mpi_pop.ideal_time_ns, 200);
+  EXPECT_DOUBLE_EQ(mpi_pop.ideal_mpi_time_ns, 200);
+}
+
 TEST(NetworkModel, ItIsNeverSlowerThanAMessageThatWasNotWaitedForSoTheReplayGivesTheRunBack) {
   // Two messages of 1 MiB. Rank 1 waited for the first (sent at 100) until 10100: the one receive
   // that observed a transfer, slowed on the way (a descheduled receiver). Rank 0 posted its receive

@@ -107,6 +107,59 @@ TEST(TraceMessages, AReceiveFromARankWithoutATraceIsUnmatched) {
   EXPECT_EQ(c.unmatched_receives, 1u);
 }
 
+// The pairing and the order of the merged timeline, which a matching that read each thread's events
+// apart would have to rebuild (docs/efficiency-model.md, "Scale": tried twice, taken back).
+TEST(TraceMessages, SendsOfTwoThreadsOnOneChannelAreReceivedInTheOrderTheyWereSent) {
+  TraceRunBuilder b;
+  b.rank(0, 2);
+  const auto send = b.site(SiteKind::mpi_send, "MPI_Send");
+  // Thread 1's send comes between thread 0's two.
+  b.op(send, 10, 11, 1, 4, 100, 0).op(send, 30, 31, 1, 4, 300, 0).op(send, 20, 21, 1, 4, 200, 1);
+  b.rank(1, 2);
+  const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv");
+  b.op(recv, 39, 40, 0, 4).op(recv, 49, 50, 0, 4).op(recv, 59, 60, 0, 4);
+  const Communication c = match_communication(b.build());
+  ASSERT_EQ(c.messages.size(), 3u);
+  std::map<std::uint64_t, double> received_at;
+  for (const Message& m : c.messages) received_at[m.bytes] = m.receive.end_ns;
+  EXPECT_DOUBLE_EQ(received_at[100], 40 * kMs) << "the first message sent is the first received";
+  EXPECT_DOUBLE_EQ(received_at[200], 50 * kMs) << "thread 1 sent the second message, at 20 ms";
+  EXPECT_DOUBLE_EQ(received_at[300], 60 * kMs);
+}
+
+TEST(TraceMessages, MessagesComeInTheOrderOfTheLaterOfTheirCalls) {
+  TraceRunBuilder b;
+  b.rank(0, 2);
+  const auto send0 = b.site(SiteKind::mpi_send, "MPI_Send");
+  const auto recv0 = b.site(SiteKind::mpi_recv, "MPI_Recv");
+  b.op(send0, 10, 11, 1, 1).op(recv0, 19, 20, 1, 2);
+  b.rank(1, 2);
+  const auto send1 = b.site(SiteKind::mpi_send, "MPI_Send");
+  const auto recv1 = b.site(SiteKind::mpi_recv, "MPI_Recv");
+  b.op(send1, 5, 6, 0, 2).op(recv1, 14, 15, 0, 1);
+  const Communication c = match_communication(b.build());
+  ASSERT_EQ(c.messages.size(), 2u);
+  EXPECT_EQ(c.messages[0].tag, 1) << "tag 1's receive began at 14 ms, before tag 2's at 19 ms";
+  EXPECT_EQ(c.messages[1].tag, 2);
+}
+
+// A thread whose times go back (no real clock does; a damaged trace can) is taken as it comes, as
+// the merged timeline takes it: its message sent "at 10 ms" after one at 50 ms comes second.
+TEST(TraceMessages, AThreadWhoseTimesGoBackIsMatchedAsItComes) {
+  TraceRunBuilder b;
+  b.rank(0, 2);
+  const auto send = b.site(SiteKind::mpi_send, "MPI_Send");
+  b.op(send, 50, 51, 1, 1).op(send, 10, 11, 1, 2);
+  b.rank(1, 2);
+  const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv");
+  b.op(recv, 15, 15.5, 0, 2).op(recv, 16, 16.5, 0, 1);
+  const Communication c = match_communication(b.build());
+  ASSERT_EQ(c.messages.size(), 2u);
+  EXPECT_EQ(c.messages[0].tag, 1) << "the thread's first send, at 50 ms, is met first";
+  EXPECT_EQ(c.messages[1].tag, 2);
+  EXPECT_DOUBLE_EQ(c.messages[1].receive.start_ns, 15 * kMs);
+}
+
 // In true time rank 0 sends at 100 ms and rank 1's receive ends at 101 ms; rank 1's clock reads
 // 5 ms less than rank 0's, so on its own clock the receive ends at 96 ms.
 TraceRunBuilder offset_pair() {

@@ -68,7 +68,7 @@ struct OneSidedTransfer {
 };
 
 struct Communication {
-  std::vector<Message> messages;                // in the order their receives were seen
+  std::vector<Message> messages;                // by the later of their two calls in the merged timeline
   std::uint64_t unmatched_sends = 0;            // sends no traced receive took
   std::uint64_t unmatched_receives = 0;         // receives of messages no traced send sent
   std::vector<CollectiveInstance> collectives;  // complete instances, by communicator then sequence

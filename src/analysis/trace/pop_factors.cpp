@@ -154,7 +154,10 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
     return times;
   };
   const std::vector<double> ideal_all = ideal_times(true);  // [0] the run, [1 + p] phase p
-  const std::vector<double> ideal_network = ideal_times(false);
+  // The ideal runtime frees only OpenMP synchronization: without any, the second replay would
+  // give the first's times again (a pure MPI or OpenSHMEM run spares one of the analysis's four).
+  const bool openmp = std::find(g.segment.begin(), g.segment.end(), SegmentKind::openmp) != g.segment.end();
+  const std::vector<double> ideal_network = openmp ? ideal_times(false) : ideal_all;
   std::vector<bool> counted;
   UsefulTimes whole;
   if (g.phases.empty()) {
