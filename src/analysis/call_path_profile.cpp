@@ -111,6 +111,7 @@ SampleProfile analyse_samples(const RunData& run, const IntervalTree& tree, Unit
         std::vector<const Frame*> frames;  // outermost first
         for (const std::uint32_t n : user_call_path(paths, thread, static_cast<std::uint32_t>(i), internals))
           for (const Frame& f : names.of(paths, thread.nodes[n])) frames.push_back(&f);
+        while (frames.size() > 1 && parperf_internal_function(frames.back()->function)) frames.pop_back();
         if (frames.empty()) continue;
         if (frames.front()->function == kUnwindingStoppedFrame) result.not_unwound += leaf.samples;
         std::vector<std::string> path;

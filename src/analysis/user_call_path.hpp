@@ -26,6 +26,13 @@ enum class SampledModule {
 };
 SampledModule sampled_module_kind(std::string_view module_path);
 
+// Whether `function` (demangled) is one of parperf's internal functions (its C++ namespace: the
+// collectors' callbacks, the sampler), as against its C API or an interposed call named by the
+// function the program called. A path's kept leaf-end frame of parperf's runtime that is one of
+// them (a sample inside an OpenMP runtime's callback into parperf) is left out too: the sample
+// counts for the code that called it, as parperf's own frames never appear.
+inline bool parperf_internal_function(std::string_view function) { return function.starts_with("parperf::"); }
+
 // The nodes of the path that ends at `leaf` of `thread`, outermost first, as the user reads it (above).
 // A damaged tree (a parent after its child) ends the path where it breaks.
 std::vector<std::uint32_t> user_call_path(const format::CallPaths& paths,

@@ -73,6 +73,8 @@ class StackResolver {
       for (const SampledFrame& f : names_.of(call_paths, node))
         stack.frames.push_back({f.function, f.file, f.line, module, node.address});
     }
+    while (stack.frames.size() > 1 && parperf_internal_function(stack.frames.back().function))
+      stack.frames.pop_back();
     out_.stacks.push_back(std::move(stack));
     return out_.stacks.size() - 1;
   }

@@ -177,6 +177,26 @@ TEST(SampledLanguages, OpenMpByGccWithoutFramePointersTwoThreads) {
 TEST(SampledLanguages, OpenMpByClangWithoutFramePointersTwoThreads) {
   expect_unwound_program(PARPERF_PROGRAM_OMP_SPIN_CLANG, {2, true});
 }
+// 100 000 empty parallel regions of 2 threads sampled at 10 kHz: a good part of the time is the
+// OpenMP runtime's forks and joins and parperf's callbacks from it (a few microseconds each). A
+// sample inside a callback counts for the runtime's code that called it: parperf's own functions
+// never end a path (nor stand in one).
+TEST(SampledLanguages, ASampleInsideParperfsOpenMpCallbackCountsForTheRuntimeThatCalledIt) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.env = {{"PARPERF_SAMPLE_HZ", "10000"}, {"OMP_NUM_THREADS", "2"}};
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_TINY_REGIONS_CLANG, "100000"}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  double in_runtime = 0;
+  for (const FoldedPath& path : folded_paths(tmp / "run")) {
+    if (in_path(path.frames, "libomp")) in_runtime += path.samples;
+    for (const std::string& frame : path.frames)
+      EXPECT_FALSE(has(frame, "parperf"))
+          << "parperf's own frame " << frame << " in " << fmt_path(path.frames);
+  }
+  EXPECT_GT(in_runtime, 0) << "the regions' forks and joins must have been sampled in the OpenMP runtime";
+}
+
 // The same, sampled without a signal a sample (runtime/perf_sample_buffer.hpp): each walk reads a
 // copy of the stack's top, and the threads' samples are taken out at their OpenMP boundaries and
 // at a second clock.
