@@ -3,13 +3,16 @@
 // the thread takes its waiting samples out before its interval stack changes.
 #pragma once
 
+#include <ucontext.h>
+
 #include "runtime/perf_sample_buffer.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
 
-// Records the calling thread's buffered samples under its current interval (sampler.cpp).
-void take_thread_samples(ThreadState& t) noexcept;
+// Records the calling thread's buffered samples under its current interval (buffered_samples.cpp).
+// `interrupted`: the program's context, when the second clock's signal asks for them.
+void take_thread_samples(ThreadState& t, const ucontext_t* interrupted = nullptr) noexcept;
 
 // Before the calling thread's interval stack changes: a null test when the thread is not sampled
 // into a buffer, two loads and a compare when no sample is waiting.

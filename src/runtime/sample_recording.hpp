@@ -16,6 +16,20 @@ namespace parperf::runtime {
 // Deep enough for real programs; the outermost frames of a deeper stack are left out.
 inline constexpr std::uint32_t kMaxSampleFrames = 128;
 
+// What the second clock's handler interrupted at its last two takes of a thread's buffered samples
+// (buffered_samples.cpp), walked on the live stack: a sample the kernel took inside the handler (its
+// copy of the stack then mostly the handler's own frames and the signal's, the program's cut off
+// above them) counts for that path.
+struct HandlerTakes {
+  struct Take {
+    std::uintptr_t frames[kMaxSampleFrames];
+    std::uint32_t count = 0;   // 0: not known
+    std::uint64_t end_ns = 0;  // when the take ended (monotonic); ~0 while it runs
+  };
+  Take take[2];
+  std::uint32_t latest = 0;  // the index of the latest take
+};
+
 // The thread's sampling state when its samples are to be recorded now, else null.
 ThreadSampling* recording_sampling(ThreadState* t);
 

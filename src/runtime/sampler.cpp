@@ -118,8 +118,8 @@ void on_sample(int signal, siginfo_t* info, void* context) {
     return;
   }
   ThreadState* t = thread_detail::current;
-  if (t && t->sample_buffer) {  // the timer asks for the buffer's samples, not this signal's context's
-    take_thread_samples(*t);
+  if (t && t->sample_buffer) {  // the second clock asks for the buffer's samples, not this context's
+    take_thread_samples(*t, static_cast<const ucontext_t*>(context));
     errno = saved_errno;
     return;
   }
@@ -383,6 +383,7 @@ void start_thread_sampling(ThreadState& t) noexcept {
       !config().sample_wall_clock && buffered_sampling_supported()) {
     auto* buffer = create_private<PerfSampleBuffer>();
     if (buffer && open_sample_buffer(*buffer, g_period_ns, config().sample_stack_bytes)) {
+      sampling->handler_takes = create_private<HandlerTakes>();  // without it: samples in the handler cut
       sampling->buffer = buffer;
       t.sampling.store(sampling, std::memory_order_release);
       t.sample_buffer = buffer;

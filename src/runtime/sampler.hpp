@@ -23,6 +23,7 @@ namespace parperf::runtime {
 
 struct ThreadState;
 struct PerfSampleBuffer;
+struct HandlerTakes;
 
 // A thread's sampling state, taken in private memory when the thread registers.
 struct ThreadSampling {
@@ -37,6 +38,7 @@ struct ThreadSampling {
   // The kernel's buffer of samples, when the thread is sampled without a signal a sample
   // (perf_sample_buffer.hpp, PARPERF_SAMPLE_SOURCE=perf-buffer); clock_fd is -1 then.
   PerfSampleBuffer* buffer = nullptr;
+  HandlerTakes* handler_takes = nullptr;  // with the buffer: sample_recording.hpp
   int clock_fd = -1;  // the perf-event CPU clock (perf_event_clock.hpp), when the kernel allows it
 };
 
