@@ -70,7 +70,9 @@ void stop_tracing_samples() noexcept;
 // The process enters or leaves its programming model's start-up or shut-down
 // (PARPERF_PROCESS_RUNNING, _STARTING_UP, _SHUTTING_DOWN: parperf_collector_process_phase). Until it
 // leaves, the samples of every sampled thread are counted apart (the model's own threads are not
-// sampled at all: thread_start_hook.cpp). Async-signal-safe: one relaxed store.
+// sampled at all: thread_start_hook.cpp). Each switch is also logged with its monotonic time, for
+// samples taken out of a buffer later (process_phase_at). Async-signal-safe: a clock read (vDSO) and
+// a few relaxed stores, a few times a run.
 void set_process_phase(std::uint32_t phase) noexcept;
 
 // What a sample is counted as: parperf's own start or end on the sampled thread (`thread_phase`,
