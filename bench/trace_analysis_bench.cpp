@@ -5,7 +5,8 @@
 //   build/bin/parperf-trace-analysis-bench [--benchmark_filter=...]
 //   PARPERF_BENCH_ITERATIONS=4000 build/bin/parperf-trace-analysis-bench   (the large sizes)
 //   build/bin/parperf-trace-analysis-bench --fingerprint   (hashes of every result, 2 to 64 ranks:
-//     a speed-up must print the same lines before and after; analysis_fingerprint.hpp)
+//     a speed-up must print the same lines before and after; analysis_fingerprint.hpp; it fails
+//     when the analysis on two threads differs from the one on one)
 //   PARPERF_BENCH_HEAP=malloc build/bin/parperf-trace-analysis-bench   (glibc's own heap settings,
 //     not parperf's: analysis_heap.hpp)
 //
@@ -354,14 +355,18 @@ std::size_t graph_bytes(const analysis::ActivityGraph& g) {
   return b;
 }
 
+// Arg 1: the threads analyse_traces may use (1: every stage in turn on one core; 2: the parts that
+// need none of each other's results at once). Timed by the wall clock, its CPU time that of every
+// thread.
 void BM_AnalyseTraces(benchmark::State& state) {
   const Prepared& p = prepared(static_cast<std::uint32_t>(state.range(0)));
+  const auto threads = static_cast<unsigned>(state.range(1));
   const auto events = static_cast<double>(p.run.events);
   std::size_t peak = 0, graph = 0, nodes = 0, edges = 0;
   for (auto _ : state) {
     const std::size_t before = heap_peak::held();
     heap_peak::reset();
-    const analysis::TraceAnalysis a = analysis::analyse_traces(p.run.traces);
+    const analysis::TraceAnalysis a = analysis::analyse_traces(p.run.traces, threads);
     peak = std::max(peak, heap_peak::peak() - before);
     graph = graph_bytes(*a.graph);
     nodes = a.graph->nodes();
@@ -379,8 +384,16 @@ void BM_AnalyseTraces(benchmark::State& state) {
 // Every stage at one size, then the next: one run's figures for a table, each size prepared once.
 void sizes(benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMillisecond)->MinTime(0.05); }
 
+std::uint64_t analysis_fingerprint(const analysis::TraceAnalysis& a) {
+  bench::Fingerprint f;
+  f.add(bench::graph_fingerprint(*a.graph)).add(bench::critical_path_fingerprint(a.critical_path));
+  f.add(bench::pop_fingerprint(a.pop)).add(bench::delay_fingerprint(a.delays)).add(a.replayed_ns);
+  return f.value();
+}
+
 // One line a size: the hashes of the matched communication, the graph as built and as analysed,
-// the critical path, POP factors, delay costs and the replay, with a few values in the clear.
+// the critical path, POP factors, delay costs and the replay, with a few values in the clear. Fails
+// when the analysis on two threads gives anything else than on one.
 int print_fingerprints() {
   for (std::uint32_t ranks = 2; ranks <= 64; ranks *= 2) {
     const StencilRun run(ranks);
@@ -395,6 +408,10 @@ int print_fingerprints() {
                 bench::critical_path_fingerprint(a.critical_path), bench::pop_fingerprint(a.pop),
                 bench::delay_fingerprint(a.delays), a.critical_path.length_ns,
                 a.pop.overall.parallel_efficiency, a.replayed_ns);
+    if (analysis_fingerprint(analysis::analyse_traces(run.traces, 2)) != analysis_fingerprint(a)) {
+      std::printf("ranks %2u: the analysis on two threads differs from the one on one thread\n", ranks);
+      return 1;
+    }
   }
   return 0;
 }
@@ -421,7 +438,11 @@ int main(int argc, char** argv) {
     add("BM_DelayCosts", BM_DelayCosts);
     add("BM_PopFactors", BM_PopFactors);
     add("BM_WhatIfReplay", BM_WhatIfReplay);
-    add("BM_AnalyseTraces", BM_AnalyseTraces);
+    for (const std::int64_t threads : {1, 2})
+      sizes(benchmark::RegisterBenchmark("BM_AnalyseTraces", BM_AnalyseTraces)
+                ->Args({ranks, threads})
+                ->MeasureProcessCPUTime()
+                ->UseRealTime());
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

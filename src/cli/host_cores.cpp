@@ -17,4 +17,9 @@ std::optional<format::HostCores> host_cores() {
   return cores;
 }
 
+unsigned analysis_threads() {
+  const std::optional<format::HostCores> cores = host_cores();
+  return cores && cores->allowed > 0 ? static_cast<unsigned>(cores->allowed) : 1;
+}
+
 }  // namespace parperf::cli

@@ -12,4 +12,8 @@ namespace parperf::cli {
 // program it starts inherits); none when the system will not say.
 std::optional<format::HostCores> host_cores();
 
+// The threads a trace analysis of this process may use (analyse_traces): the cores it may run on,
+// so that `taskset` or a job's binding (mpirun binds each process of `--np` to a core) bounds it.
+unsigned analysis_threads();
+
 }  // namespace parperf::cli

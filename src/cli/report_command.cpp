@@ -26,6 +26,7 @@
 #include "analysis/trace/trace_findings.hpp"
 #include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
+#include "cli/host_cores.hpp"
 #include "cli/html_report.hpp"
 #include "cli/mpi_job_handover.hpp"
 #include "cli/terminal_colour.hpp"
@@ -214,7 +215,7 @@ void run_report(const ReportCommandOptions& o) {
   std::optional<analysis::TraceAnalysis> traced;
   if (traces) {
     analysis::attach_sites(*traces, analyzed.sites);
-    traced = analysis::analyse_traces(*traces);
+    traced = analysis::analyse_traces(*traces, analysis_threads());
     // The findings name what caused the waiting, not only where it was waited, and what a replay of
     // the trace predicts removing a cause gains.
     std::vector<analysis::Finding> findings = built.findings;

@@ -19,6 +19,7 @@
 #include "analysis/trace/what_if.hpp"
 #include "cli/command_errors.hpp"
 #include "cli/commands.hpp"
+#include "cli/host_cores.hpp"
 #include "cli/mpi_job_handover.hpp"
 #include "cli/trace_source.hpp"
 #include "report/json_text.hpp"
@@ -122,7 +123,7 @@ void run_whatif(const WhatIfOptions& o) {
   const TraceSource& source = trace_source();
   std::optional<analysis::TraceRun> traces = source.load ? source.load(run) : analysis::load_traces(run);
   if (!source.prints || !traces) return;  // one process of a parallel analysis, not the first
-  const analysis::TraceAnalysis analysis = analysis::analyse_traces(*traces);
+  const analysis::TraceAnalysis analysis = analysis::analyse_traces(*traces, analysis_threads());
   const analysis::WhatIf w = analysis::what_if(analysis, changes);
   if (o.json)
     fmt::print("{}\n", report::json_text(report::whatif_json(w)));

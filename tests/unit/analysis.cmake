@@ -49,3 +49,10 @@ parperf_add_unit_test(analysis_run_comparison_test
 parperf_add_unit_test(analysis_heap_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_heap_test.cpp
   LINK parperf_analysis)
+
+# The trace analysis on two threads against one (side_by_side.hpp): labelled tsan, its parts read the
+# same traces and graph at once.
+parperf_add_unit_test(analysis_threads_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_threads_test.cpp
+  LINK parperf_analysis parperf_report Threads::Threads
+  LABELS tsan)

@@ -104,16 +104,24 @@ bool starts_program(std::string_view name) {
 }
 bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name == "shmem_finalize"; }
 
-class Builder {
+}  // namespace
+
+// Out of the anonymous namespace only so that activity_graph.hpp can name it for ActivityGraphDraft.
+class GraphBuilder {
  public:
-  Builder(const TraceRun& traces, const Communication& communication)
-      : traces_(traces), communication_(communication) {
+  explicit GraphBuilder(const TraceRun& traces) : traces_(traces) {
     graph_.stacks.push_back({});
     graph_.operations.emplace_back();
   }
 
-  ActivityGraph build() {
+  // The first half: every rank's events into points. Needs nothing matched.
+  void read() {
     for (const RankTrace& rank : traces_.ranks) read_rank(rank);
+  }
+
+  // The second half: the points into nodes, linked by the matched communication.
+  ActivityGraph link(const Communication& communication) {
+    communication_ = &communication;
     make_nodes();
     link_messages();
     link_collectives();
@@ -375,7 +383,7 @@ class Builder {
     node_of_point_.resize(built_.size());
     // Every point becomes a node, and an MPI collective adds at most a hub: reserved, the node
     // vectors hold what the graph needs rather than up to twice that from growing by doubling.
-    std::size_t reserved = communication_.collectives.size();
+    std::size_t reserved = communication_->collectives.size();
     for (const LocationBuild& l : built_) reserved += l.points.size();
     graph_.time.reserve(reserved);
     graph_.location.reserve(reserved);
@@ -614,9 +622,9 @@ class Builder {
   }
 
   void link_messages() {
-    graph_.unlinked.sends = communication_.unmatched_sends;
-    graph_.unlinked.receives = communication_.unmatched_receives;
-    for (const Message& m : communication_.messages) {
+    graph_.unlinked.sends = communication_->unmatched_sends;
+    graph_.unlinked.receives = communication_->unmatched_receives;
+    for (const Message& m : communication_->messages) {
       const OperationAt* send = operation_nodes(m.send);
       const OperationAt* receive = operation_nodes(m.receive);
       if (!send || !receive) {
@@ -633,8 +641,8 @@ class Builder {
   }
 
   void link_collectives() {
-    graph_.unlinked.incomplete_collectives = communication_.incomplete_collectives;
-    for (const CollectiveInstance& c : communication_.collectives) {
+    graph_.unlinked.incomplete_collectives = communication_->incomplete_collectives;
+    for (const CollectiveInstance& c : communication_->collectives) {
       if (!c.blocking) {
         ++graph_.unlinked.nonblocking_collectives;
         continue;
@@ -750,7 +758,7 @@ class Builder {
     }
     // A wait ends after the last put into its PE from another PE that began before the wait ended.
     std::unordered_map<std::int64_t, std::vector<std::pair<double, const OneSidedTransfer*>>> puts;
-    for (const OneSidedTransfer& t : communication_.one_sided)
+    for (const OneSidedTransfer& t : communication_->one_sided)
       if (t.put && t.target != t.origin.rank) puts[t.target].emplace_back(t.origin.start_ns, &t);
     for (auto& [pe, list] : puts)
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -790,7 +798,7 @@ class Builder {
     // Per location, its transfers to other PEs that a quiet completes: (event index, bytes), in order.
     std::map<std::pair<std::int64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>>
         transfers;
-    for (const OneSidedTransfer& t : communication_.one_sided)
+    for (const OneSidedTransfer& t : communication_->one_sided)
       if (t.target != t.origin.rank && (t.put || is_kind(t.origin.kind, SiteKind::shmem_get_nbi)))
         transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
     for (const LocationBuild& l : built_) {
@@ -987,7 +995,7 @@ class Builder {
   }
 
   const TraceRun& traces_;
-  const Communication& communication_;
+  const Communication* communication_ = nullptr;  // set by link
   ActivityGraph graph_;
   std::vector<LocationBuild> built_;
   std::vector<std::vector<std::uint32_t>> node_of_point_;
@@ -1010,12 +1018,23 @@ class Builder {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> frame_ids_;
 };
 
-}  // namespace
+ActivityGraphDraft::ActivityGraphDraft(const TraceRun& traces)
+    : builder_(std::make_unique<GraphBuilder>(traces)) {
+  builder_->read();
+}
+ActivityGraphDraft::ActivityGraphDraft(ActivityGraphDraft&&) noexcept = default;
+ActivityGraphDraft& ActivityGraphDraft::operator=(ActivityGraphDraft&&) noexcept = default;
+ActivityGraphDraft::~ActivityGraphDraft() = default;
 
-ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {
-  ActivityGraph graph = Builder(traces, communication).build();
+ActivityGraph ActivityGraphDraft::finish(const Communication& communication) && {
+  const std::unique_ptr<GraphBuilder> builder = std::move(builder_);  // its points go with it
+  ActivityGraph graph = builder->link(communication);
   compute_costs(graph);
   return graph;
+}
+
+ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {
+  return ActivityGraphDraft(traces).finish(communication);
 }
 
 PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time) {

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,23 @@ PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time);
 // Builds the graph of a run's traces and their matched communication (messages.hpp), its nodes
 // at the corrected times, with an order in which every node comes after its dependencies. Pure.
 ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication);
+
+// build_activity_graph in its two halves, so that the traces can be read for the graph while their
+// communication is matched (analyse_traces runs the two at once): constructing reads every rank's
+// events into its locations' points, which needs nothing matched; `finish` makes them nodes and
+// links them. The same graph as build_activity_graph's. `traces` must outlive the draft.
+class GraphBuilder;
+class ActivityGraphDraft {
+ public:
+  explicit ActivityGraphDraft(const TraceRun& traces);
+  ActivityGraphDraft(ActivityGraphDraft&&) noexcept;
+  ActivityGraphDraft& operator=(ActivityGraphDraft&&) noexcept;
+  ~ActivityGraphDraft();
+  ActivityGraph finish(const Communication& communication) &&;
+
+ private:
+  std::unique_ptr<GraphBuilder> builder_;
+};
 
 // Sets every node's own cost from its (repaired) times: time − max(previous, edge sources),
 // at least 0; a location's first node costs its time since the run's start. And what bound it.

@@ -1,14 +1,21 @@
 #include "analysis/trace/trace_analysis.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "analysis/trace/replay.hpp"
+#include "analysis/trace/side_by_side.hpp"
 #include "analysis/trace/trace_samples.hpp"
 
 namespace parperf::analysis {
 
-TraceAnalysis analyse_traces(const TraceRun& traces) {
-  Communication communication = match_communication(traces);
+TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
+  // The graph's reading of the traces needs nothing matched: it runs while the communication is
+  // matched (both decode the traces; neither waits for the other).
+  Communication communication;
+  std::optional<ActivityGraphDraft> draft;
+  run_side_by_side(
+      threads, [&] { communication = match_communication(traces); }, [&] { draft.emplace(traces); });
   TraceAnalysis a;
   std::vector<std::string> sample_warnings;
   a.ranks = traces.ranks.size();
@@ -21,26 +28,37 @@ TraceAnalysis analyse_traces(const TraceRun& traces) {
   a.collectives = communication.collectives.size();
   a.incomplete_collectives = communication.incomplete_collectives;
   a.clock = check_clocks(communication);  // as corrected, before the repair
-  auto graph = std::make_shared<ActivityGraph>(build_activity_graph(traces, communication));
+  auto graph = std::make_shared<ActivityGraph>(std::move(*draft).finish(communication));
+  draft.reset();
   a.repair = repair_clock_condition(*graph);
   repair_communication(communication, a.repair);
-  a.waits = find_wait_states(traces, communication);
-  // Everything after reads the graph only: the matched messages (0.18 an event, 112 bytes each) are
-  // not held beside it through the critical path, where the analysis holds the most.
-  communication = {};
   a.network = fit_network(*graph);
-  a.critical_path = critical_path(*graph);
-  // The samples are decoded and their stacks named only when the traces hold some.
+  // Everything after reads the repaired graph (and the wait states the matched calls) and writes
+  // only its own results: in two halves at once, the second the three replays' (POP's and the
+  // self-check's) and the delay costs.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
-  if (sampled) {
-    TraceSamples samples = load_trace_samples(traces);
-    a.critical_path.functions = path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
-    sample_warnings = std::move(samples.warnings);
-  }
-  a.pop = pop_factors(*graph, a.network);
-  a.delays = delay_costs(*graph);
-  a.replayed_ns = replay(*graph, a.network, {}).length();
+  run_side_by_side(
+      threads,
+      [&] {
+        a.waits = find_wait_states(traces, communication);
+        // The matched messages (0.18 an event, 112 bytes each) are not held beside the graph through
+        // the critical path.
+        communication = {};
+        a.critical_path = critical_path(*graph);
+        // The samples are decoded and their stacks named only when the traces hold some.
+        if (sampled) {
+          TraceSamples samples = load_trace_samples(traces);
+          a.critical_path.functions =
+              path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
+          sample_warnings = std::move(samples.warnings);
+        }
+      },
+      [&] {
+        a.pop = pop_factors(*graph, a.network);
+        a.delays = delay_costs(*graph);
+        a.replayed_ns = replay(*graph, a.network, {}).length();
+      });
   a.graph = std::move(graph);
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());

@@ -45,6 +45,8 @@ struct TraceAnalysis {
   std::vector<std::string> warnings;  // the traces' (cut short, events lost) and the clocks'
 };
 
-TraceAnalysis analyse_traces(const TraceRun& traces);
+// `threads`: how many threads it may run on. With two or more, parts that depend on neither's results
+// run at once (side_by_side.hpp); the results are the same whatever the number.
+TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads = 1);
 
 }  // namespace parperf::analysis
