@@ -114,15 +114,15 @@ class GraphBuilder {
     graph_.operations.emplace_back();
   }
 
-  // The first half: every rank's events into points. Needs nothing matched.
+  // The first half: every rank's events into points, and the points into nodes. Needs nothing matched.
   void read() {
     for (const RankTrace& rank : traces_.ranks) read_rank(rank);
+    make_nodes();
   }
 
-  // The second half: the points into nodes, linked by the matched communication.
+  // The second half: the nodes linked by the matched communication.
   ActivityGraph link(const Communication& communication) {
     communication_ = &communication;
-    make_nodes();
     link_messages();
     link_collectives();
     link_openmp();
@@ -176,6 +176,7 @@ class GraphBuilder {
     double window_start = -std::numeric_limits<double>::infinity();
     double window_end = std::numeric_limits<double>::infinity();
     const std::size_t first_location = built_.size();
+    std::unordered_map<std::uint32_t, std::uint64_t> collective_calls;  // by the events' communicator
     for (auto& stream : thread_streams(rank.trace)) {
       LocationBuild& l = built_.emplace_back();
       l.rank = rank.rank;
@@ -207,6 +208,8 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::recording_on) {
           l.points.push_back({t, Role::resumed});
         } else if (e.kind == format::TraceEventKind::operation && s) {
+          if (e.communicator != 0 && format::is_mpi_collective_kind(s->kind))
+            ++collective_calls[e.communicator];
           add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local);
           read_task_operation(l, *s, e, index, t);
           if (starts_program(s->name))
@@ -222,6 +225,12 @@ class GraphBuilder {
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
+    if (rank.profile)
+      for (const format::Communicator& c : rank.profile->mpi.communicators)
+        if (const auto calls = collective_calls.find(c.id + 1); calls != collective_calls.end()) {
+          std::uint64_t& most = most_collective_calls_[std::pair(c.members_hash, c.ordinal)];
+          most = std::max(most, calls->second);
+        }
   }
 
   // Puts a location's points in time order (stable: equal times keep their order) and keeps those
@@ -381,9 +390,13 @@ class GraphBuilder {
       return std::tie(built_[a].rank, built_[a].thread) < std::tie(built_[b].rank, built_[b].thread);
     });
     node_of_point_.resize(built_.size());
-    // Every point becomes a node, and an MPI collective adds at most a hub: reserved, the node
-    // vectors hold what the graph needs rather than up to twice that from growing by doubling.
-    std::size_t reserved = communication_->collectives.size();
+    // Every point becomes a node, and an MPI collective's instance adds at most a hub: reserved, the
+    // node vectors hold what the graph needs rather than up to twice that from growing by doubling.
+    // The instances are not matched yet (the nodes are made while they are): a communicator has at
+    // most as many as the calls of its most calling member, as many in a complete run.
+    std::size_t reserved = 0;
+    for (const auto& [communicator, calls] : most_collective_calls_) reserved += calls;
+    most_collective_calls_.clear();
     for (const LocationBuild& l : built_) reserved += l.points.size();
     graph_.time.reserve(reserved);
     graph_.location.reserve(reserved);
@@ -1006,6 +1019,8 @@ class GraphBuilder {
     bool on;
   };
   std::vector<Switch> switches_;  // recording switched, by the thread that did
+  // By MPI communicator (members' hash, ordinal): the most collective calls one rank made on it.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls_;
   // By (rank, thread): a binary search per message side and collective member, the first of equals.
   std::vector<std::pair<std::pair<std::int64_t, std::uint32_t>, std::size_t>> location_of_build_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> region_enters_;

@@ -194,8 +194,8 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 
 // build_activity_graph in its two halves, so that the traces can be read for the graph while their
 // communication is matched (analyse_traces runs the two at once): constructing reads every rank's
-// events into its locations' points, which needs nothing matched; `finish` makes them nodes and
-// links them. The same graph as build_activity_graph's. `traces` must outlive the draft.
+// events into its locations' nodes, which needs nothing matched; `finish` links them. The same graph
+// as build_activity_graph's. `traces` must outlive the draft.
 class GraphBuilder;
 class ActivityGraphDraft {
  public:

@@ -10,8 +10,8 @@
 namespace parperf::analysis {
 
 TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
-  // The graph's reading of the traces needs nothing matched: it runs while the communication is
-  // matched (both decode the traces; neither waits for the other).
+  // Reading the traces into the graph's nodes needs nothing matched: it runs while the communication
+  // is matched (both decode the traces; neither waits for the other).
   Communication communication;
   std::optional<ActivityGraphDraft> draft;
   run_side_by_side(
