@@ -1042,8 +1042,8 @@ ActivityGraphDraft& ActivityGraphDraft::operator=(ActivityGraphDraft&&) noexcept
 ActivityGraphDraft::~ActivityGraphDraft() = default;
 
 ActivityGraph ActivityGraphDraft::finish(const Communication& communication) && {
-  const std::unique_ptr<GraphBuilder> builder = std::move(builder_);  // its points go with it
-  ActivityGraph graph = builder->link(communication);
+  ActivityGraph graph = builder_->link(communication);
+  builder_.reset();  // what it held to link the nodes is not held beside the costs
   compute_costs(graph);
   return graph;
 }
