@@ -24,7 +24,11 @@ void hand_over_to_mpi_job(int processes, std::vector<std::string> arguments) {
   std::vector<std::string> command;
   if (processes > 0) {
     const std::string mpirun = configured_mpirun();
-    command = launcher_prefix(mpirun, is_open_mpi_launcher(mpirun), processes);
+    const bool open_mpi = is_open_mpi_launcher(mpirun);
+    command = launcher_prefix(mpirun, open_mpi, processes);
+    // Open MPI binds each process to a core: the first, which analyses what the others read, would
+    // then have one core for its threads (analysis_threads) while the others' cores stand idle.
+    if (open_mpi) command.insert(command.end(), {"--bind-to", "none"});
   }
   command.push_back(analyser.string());
   for (std::string& argument : arguments) command.push_back(std::move(argument));

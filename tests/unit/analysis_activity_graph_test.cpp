@@ -2,6 +2,10 @@
 // built by hand, whose answers follow from their construction.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/critical_path.hpp"
@@ -99,6 +103,38 @@ TEST(ClockRepair, TheMatchedMessagesMoveWithTheirLocationsSoTheWaitStatesSeeTheR
   EXPECT_DOUBLE_EQ(c.collectives[0].members[1].start_ns, 100 + kAmortization * 60);
   EXPECT_DOUBLE_EQ(c.collectives[0].members[1].end_ns, g.time[7]);
   EXPECT_DOUBLE_EQ(c.collectives[0].members[0].end_ns, 300);
+}
+
+// RepairedTimes walks the anchors from the one it found last: whatever order the moments come in
+// (forward as a location's events, back and forth as its calls' starts and ends, far jumps, before
+// the first anchor, after the last, on an anchor, NaN), it gives ClockRepair::repaired's values.
+TEST(ClockRepair, TheWalkedAnchorsGiveTheSearchedOnesValuesInAnyOrder) {
+  ClockRepair repair;
+  std::vector<std::pair<double, double>> anchors;
+  for (int i = 0; i < 1000; ++i) anchors.emplace_back(100.0 * i + (i % 7), 100.0 * i + 50 + (i % 3));
+  repair.anchors = {anchors};
+  std::vector<double> moments;
+  for (int i = -5; i < 1010; ++i) moments.push_back(100.0 * i + 3);               // forward
+  for (int i = 0; i < 1000; ++i) moments.push_back(100.0 * i + (i % 7));          // exactly on each anchor
+  for (int i = 1009; i > -5; --i) moments.push_back(100.0 * i - 1);               // backward
+  for (int i = 0; i < 3000; ++i) moments.push_back((i * 7919) % 101000 - 200.0);  // jumping about
+  for (int i = 0; i < 1000; ++i) moments.push_back(i % 2 ? 100.0 * i + 40 : 100.0 * i - 30);
+  moments.push_back(std::numeric_limits<double>::quiet_NaN());
+  moments.push_back(50);
+  RepairedTimes walked(repair.anchors[0]);
+  for (std::size_t i = 0; i < moments.size(); ++i) {
+    const double expected = repair.repaired(0u, moments[i]);
+    const double got = walked(moments[i]);
+    if (std::isnan(expected)) {
+      EXPECT_TRUE(std::isnan(got)) << "moment " << i;
+      continue;
+    }
+    ASSERT_EQ(got, expected) << "moment " << i << " (" << moments[i] << " ns): walking the anchors gives "
+                             << got << " ns where searching them gives " << expected << " ns";
+  }
+  const std::vector<std::pair<double, double>> none;
+  RepairedTimes unmoved(none);
+  EXPECT_EQ(unmoved(123.0), 123.0) << "a location without anchors keeps its times";
 }
 
 TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLength) {

@@ -13,7 +13,8 @@
 namespace parperf::analysis {
 
 // Keeps blocks up to 32 MiB (malloc's largest heap block) in the heap and never trims it below
-// 1 GiB free: freed memory is reused, not returned and faulted in again. Idempotent.
+// 1 GiB free: freed memory is reused, not returned and faulted in again; and one arena for all the
+// process's threads, so that a block one thread freed is reused by the other. Idempotent.
 void keep_freed_memory_for_reuse();
 
 }  // namespace parperf::analysis

@@ -16,6 +16,38 @@ double ClockRepair::repaired(std::uint32_t location, double t) const {
   return std::max(t, repaired_at + kAmortization * (t - measured));
 }
 
+double RepairedTimes::operator()(double t) {
+  const std::vector<std::pair<double, double>>& a = *anchors_;
+  const auto before = [](double time, const std::pair<double, double>& p) { return time < p.first; };
+  // The answer is the number of anchors measured at or before t, as upper_bound gives it. Galloped
+  // to a range [lo, hi) that holds it, then searched there: anchors before lo are at or before t,
+  // the one at hi (if any) after it.
+  std::size_t lo = after_, hi = after_;
+  if (after_ > 0 && before(t, a[after_ - 1])) {  // earlier than the last: back
+    hi = after_ - 1;
+    lo = hi;
+    for (std::size_t step = 1; lo > 0; step *= 2) {
+      const std::size_t probe = lo > step ? lo - step : 0;
+      if (!before(t, a[probe])) {
+        lo = probe;
+        break;
+      }
+      hi = lo = probe;
+    }
+  } else {  // at or after it: on
+    for (std::size_t step = 1; hi < a.size() && !before(t, a[hi]); step *= 2) {
+      lo = hi + 1;
+      hi = std::min(a.size(), hi + step);
+    }
+  }
+  after_ = static_cast<std::size_t>(std::upper_bound(a.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                     a.begin() + static_cast<std::ptrdiff_t>(hi), t, before) -
+                                    a.begin());
+  if (after_ == 0) return t;
+  const auto& [measured, repaired_at] = a[after_ - 1];
+  return std::max(t, repaired_at + kAmortization * (t - measured));
+}
+
 double ClockRepair::repaired(std::int64_t rank, std::uint32_t thread, double t) const {
   const auto l = locations.find({rank, thread});
   return l == locations.end() ? t : repaired(l->second, t);
@@ -29,11 +61,16 @@ const std::vector<std::pair<double, double>>* ClockRepair::anchors_of(std::int64
 
 void repair_communication(Communication& c, const ClockRepair& repair) {
   if (repair.moved == 0) return;
+  // A location's calls come in nearly the order of their times (the matching's): each location's
+  // anchors are walked, not searched, call by call.
+  std::vector<RepairedTimes> times;
+  times.reserve(repair.anchors.size());
+  for (const auto& anchors : repair.anchors) times.emplace_back(anchors);
   const auto move = [&](CallSide& side) {
     const auto l = repair.locations.find({side.rank, side.thread});
     if (l == repair.locations.end() || repair.anchors[l->second].empty()) return;
-    side.start_ns = repair.repaired(l->second, side.start_ns);
-    side.end_ns = repair.repaired(l->second, side.end_ns);
+    side.start_ns = times[l->second](side.start_ns);
+    side.end_ns = times[l->second](side.end_ns);
   };
   for (Message& m : c.messages) {
     move(m.send);

@@ -94,15 +94,15 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
     });
     for (std::size_t i = 0; i < k; ++i) place[by_rank[i]] = static_cast<std::uint32_t>(i);
   }
-  std::vector<TimelineEvent> slots(k);           // each stream's current event
-  std::vector<const RankClock*> clock_of(k);     // looked up once, not per event
-  std::vector<std::uint64_t> read(k, 0);         // events each stream has given
-  std::vector<std::uint32_t> repaired_of(k, 0);  // a moved stream's location + 1, else 0
+  std::vector<TimelineEvent> slots(k);                       // each stream's current event
+  std::vector<const RankClock*> clock_of(k);                 // looked up once, not per event
+  std::vector<std::uint64_t> read(k, 0);                     // events each stream has given
+  std::vector<std::optional<RepairedTimes>> repaired_of(k);  // a moved stream's, walked with it
   if (repair)
     for (std::size_t i = 0; i < k; ++i)
       if (const auto l = repair->locations.find({streams[i]->rank(), streams[i]->thread()});
           l != repair->locations.end() && !repair->anchors[l->second].empty())
-        repaired_of[i] = l->second + 1;
+        repaired_of[i].emplace(repair->anchors[l->second]);
   const auto advance = [&](std::size_t i) {
     TimelineEvent& slot = slots[i];
     do {
@@ -110,7 +110,7 @@ void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const C
       slot.index = read[i]++;
     } while (!(kinds & event_kind_bit(slot.event.kind)));
     slot.time_ns = clock_of[i]->apply(slot.local_ns);
-    if (repaired_of[i]) slot.time_ns = repair->repaired(repaired_of[i] - 1, slot.time_ns);
+    if (repaired_of[i]) slot.time_ns = (*repaired_of[i])(slot.time_ns);
     return LoserTree::entry(slot.time_ns, place[i], i);
   };
   std::vector<LoserTree::Entry> first(k);
