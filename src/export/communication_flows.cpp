@@ -43,10 +43,17 @@ std::vector<Flow> communication_flows(const analysis::Communication& communicati
 }
 
 void repair_flows(std::vector<Flow>& flows, const analysis::ClockRepair& repair) {
+  // A location's flow ends come in nearly the order of their times: its anchors walked, not searched.
+  std::vector<analysis::RepairedTimes> times;
+  times.reserve(repair.anchors.size());
+  for (const auto& anchors : repair.anchors) times.emplace_back(anchors);
+  const auto repaired = [&](const FlowEndpoint& end) {
+    const auto l = repair.locations.find({end.rank, end.thread});
+    return l == repair.locations.end() ? end.time_ns : times[l->second](end.time_ns);
+  };
   for (Flow& f : flows) {
     const double length = f.to.time_ns - f.from.time_ns;
-    for (FlowEndpoint* end : {&f.from, &f.to})
-      end->time_ns = repair.repaired(end->rank, end->thread, end->time_ns);
+    for (FlowEndpoint* end : {&f.from, &f.to}) end->time_ns = repaired(*end);
     // A put's or get's far end is a moment of its caller's call drawn on the other PE's line, not an
     // event of that PE: it moves with its caller.
     if (f.to.time_ns < f.from.time_ns) f.to.time_ns = f.from.time_ns + std::max(0.0, length);

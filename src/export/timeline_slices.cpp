@@ -101,8 +101,12 @@ SliceBuilder::SliceBuilder(const TimelineNames& names, const analysis::ClockCorr
 
 SliceBuilder::ThreadState& SliceBuilder::state(std::int64_t rank, std::uint32_t thread) {
   const auto [it, added] = threads_.try_emplace((static_cast<std::uint64_t>(rank) << 32) | thread);
-  if (added)
+  if (added) {
     if (const RankInfo* traced = names_.find_rank(rank)) it->second.ns_per_tick = traced->ns_per_tick;
+    // Its operations' ends come in the order of their starts: walked along its anchors.
+    if (repair_)
+      if (const auto* anchors = repair_->anchors_of(rank, thread)) it->second.repaired.emplace(*anchors);
+  }
   return it->second;
 }
 
@@ -239,7 +243,7 @@ void SliceBuilder::add(const analysis::TimelineEvent& e) {
       s.operation_running = true;
       ++s.operation_generation;
       double end = clocks_.apply(e.rank, e.local_ns + static_cast<double>(e.event.duration) * s.ns_per_tick);
-      if (repair_) end = repair_->repaired(e.rank, e.thread, end);
+      if (s.repaired) end = (*s.repaired)(end);
       s.operation_end = std::max(e.time_ns, end);
       begin_slice(e, is_operation ? ItemCategory::operation : ItemCategory::tracer, s.operation_site, 0,
                   is_operation ? std::string_view(s.operation_site->name) : kWriterWait, &s.operation);

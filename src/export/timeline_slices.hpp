@@ -14,12 +14,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 #include "export/timeline_names.hpp"
 
@@ -125,7 +127,8 @@ class SliceBuilder {
     format::TraceEvent event;
   };
   struct ThreadState {
-    double ns_per_tick = 1;  // its rank's
+    double ns_per_tick = 1;                           // its rank's
+    std::optional<analysis::RepairedTimes> repaired;  // when the clock repair moved the thread
     std::vector<OpenInterval> intervals;
     bool operation_running = false;
     std::uint64_t operation_generation = 0;

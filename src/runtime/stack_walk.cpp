@@ -1,6 +1,8 @@
 #include "runtime/stack_walk.hpp"
 
 #include <fcntl.h>
+#include <link.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -129,6 +131,16 @@ bool is_signal_return(std::uintptr_t address) noexcept {
   (void)address;
   return false;
 #endif
+}
+
+bool is_process_entry(std::uintptr_t address) noexcept {
+  // The loader's entry (glibc's RTLD_START: _start, then _dl_start_user calling _dl_init) and a
+  // program's _start are a few dozen bytes; the loader's has no table entry at all.
+  constexpr std::uintptr_t kEntryCode = 128;
+  const auto at = [&](std::uintptr_t entry) { return entry != 0 && address - entry < kEntryCode; };
+  if (at(getauxval(AT_ENTRY))) return true;
+  const std::uintptr_t loader = getauxval(AT_BASE);  // 0 for a program run without the loader
+  return loader != 0 && at(loader + reinterpret_cast<const ElfW(Ehdr)*>(loader)->e_entry);
 }
 
 StackBounds stack_bounds_of(std::uintptr_t address) noexcept {
@@ -282,7 +294,14 @@ PARPERF_READS_FOREIGN_STACK std::uint32_t walk(const ucontext_t* context, const 
         continue;
       }
     }
-    // No table entry for this frame's code: by its frame pointer.
+    // No table entry for this frame's code. The process's entry code has none in the loader: it is
+    // the main thread's first frame (the libraries' initializers run from it before main).
+    if (is_process_entry(innermost ? pc : pc - 1)) {
+      recorder.stepped(follows_sp_and_fp, false, false);
+      reached_first = ended = true;
+      break;
+    }
+    // Else by its frame pointer.
     const std::uintptr_t sp = u.value[UnwindRegisters::kSp];
     const std::uintptr_t fp = u.has(UnwindRegisters::kFp) ? u.value[UnwindRegisters::kFp] : 0;
     if (innermost && unframed && (sp & 7) == 0)

@@ -45,6 +45,12 @@ struct StackBounds {
 // handler returns to: the walk steps through it to the interrupted code. Async-signal-safe.
 bool is_signal_return(std::uintptr_t address) noexcept;
 
+// Whether `address` is in the code the kernel starts the process at: the dynamic loader's entry
+// (which runs the libraries' initializers, then jumps to the program's) or the program's own. It has
+// no caller: a walk that reaches it, even without a table entry for it, reached the thread's first
+// frame. Async-signal-safe (the auxiliary vector and the loader's mapped ELF header).
+bool is_process_entry(std::uintptr_t address) noexcept;
+
 // The mapping of /proc/self/maps that holds `address` (a local variable of the calling thread):
 // read with open/read into a buffer on the stack, no allocation. {0, 0} when not found.
 StackBounds stack_bounds_of(std::uintptr_t address) noexcept;

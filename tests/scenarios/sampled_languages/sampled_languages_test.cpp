@@ -197,6 +197,30 @@ TEST(SampledLanguages, ASampleInsideParperfsOpenMpCallbackCountsForTheRuntimeTha
   EXPECT_GT(in_runtime, 0) << "the regions' forks and joins must have been sampled in the OpenMP runtime";
 }
 
+// A library's constructor working before main (initializer_spin.c): the loader runs it from its
+// entry code, which has no table entry and no caller. The walks end there as at the thread's first
+// frame, through the loader's _dl_init, not "[unwinding stopped]".
+TEST(SampledLanguages, ALibrarysConstructorBeforeMainIsUnwoundToTheLoadersEntry) {
+  TempDir tmp;
+  ProcessOptions options;
+  options.env = {{"PARPERF_SAMPLE_HZ", "1000"}};
+  const auto result = measure(tmp / "run", {PARPERF_PROGRAM_INITIALIZER_BEFORE_MAIN}, options);
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  double in_constructor = 0, through_loader = 0;
+  std::string stopped;
+  for (const FoldedPath& path : folded_paths(tmp / "run")) {
+    if (!in_path(path.frames, "heavy")) continue;
+    in_constructor += path.samples;
+    if (in_path_exactly(path.frames, "_dl_init")) through_loader += path.samples;
+    if (in_path(path.frames, "[unwinding stopped]") && stopped.size() < 2000)
+      stopped += fmt_path(path.frames) + " x " + std::to_string(static_cast<int>(path.samples)) + "\n";
+  }
+  // 300 ms of CPU time at 1 kHz: about 300 samples; 100 tells that the constructor was sampled.
+  ASSERT_GT(in_constructor, 100) << "the constructor's 300 ms of CPU time were not sampled";
+  EXPECT_EQ(through_loader, in_constructor) << "every walk from the constructor goes through the loader";
+  EXPECT_EQ(stopped, "") << "walks that stopped below the loader's entry code, the main thread's first frame";
+}
+
 // The same, sampled without a signal a sample (runtime/perf_sample_buffer.hpp): each walk reads a
 // copy of the stack's top, and the threads' samples are taken out at their OpenMP boundaries and
 // at a second clock.
@@ -359,7 +383,15 @@ TEST(SampledStartUp, ProgramThreadsSamplesDuringMpiInitAreCountedApartAndLibrary
   for (const FoldedPath& path : folded_paths(tmp / "run")) {
     const auto& frames = path.frames;
     if (in_path_exactly(frames, "spin_through_init")) thread_in_program += path.samples;
-    if (!in_path_exactly(frames, "main") && !in_path_exactly(frames, "spin_through_init") &&
+    // Main's thread outside main: before it, the loader runs the libraries' initializers (`_dl_init`,
+    // from its entry); after it returned, the exit handlers and the libraries' destructors (seen
+    // once: `_dl_call_fini > __do_global_dtors_aux`). Still the program's time, and only the main
+    // thread runs them.
+    const bool outside_main =
+        in_path_exactly(frames, "_dl_init") || in_path_exactly(frames, "_dl_call_fini") ||
+        in_path_exactly(frames, "_dl_fini") || in_path_exactly(frames, "__run_exit_handlers") ||
+        in_path_exactly(frames, "exit");
+    if (!in_path_exactly(frames, "main") && !in_path_exactly(frames, "spin_through_init") && !outside_main &&
         foreign.size() < 2000)
       foreign += fmt_path(frames) + " x " + std::to_string(static_cast<int>(path.samples)) + "\n";
   }
