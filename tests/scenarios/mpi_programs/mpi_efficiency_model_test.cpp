@@ -180,7 +180,7 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
 
 // path_functions.c on 4 ranks, sampled at the default 1000 Hz of CPU time (a sample a ms): the
 // stages' stage_kernel (4 ranks x 2 rounds x 50 ms of CPU) are the path, rank 0's side_kernel (2 x
-// 75 ms) hides behind the 3 later stages. The kernels spin for CPU time, so their sample counts do not
+// 25 ms) hides behind the 3 later stages. The kernels spin for CPU time, so their sample counts do not
 // depend on how long the ranks waited for the 2 cores.
 class SampledPipeline : public testing::Test {
  protected:

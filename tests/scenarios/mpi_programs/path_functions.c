@@ -5,8 +5,11 @@
  *
  * Each round, rank r > 0 receives from rank r - 1, runs stage_kernel for one unit of CPU time and
  * sends to rank r + 1 (rank 0 only runs and sends); then MPI_Barrier. The stages run one after the
- * other and are the critical path. After its send, rank 0 runs side_kernel for 1.5 units: while the
- * N - 1 >= 2 later stages run, so side_kernel is hidden (no time on the path, 1.5 units a round in all).
+ * other and are the critical path. After its send, rank 0 runs side_kernel for half a unit: while the
+ * N - 1 >= 2 later stages run, so side_kernel is hidden (no time on the path, half a unit a round in
+ * all). Half a unit against the later stages' two units or more: on 2 cores shared with other work,
+ * where Open MPI's waiting ranks spin too, rank 0 may get a small share of a core while side_kernel
+ * runs, and with 1.5 units it once ended after the last stage (then rightly on the path).
  *
  * The kernels spin on arithmetic for a given CPU time (not wall time: the samples count CPU time, and on
  * 2 busy cores a rank's wall time stretches by how long it waits for one), reading the thread's CPU clock
@@ -69,7 +72,7 @@ int main(int argc, char** argv) {
     if (rank > 0) MPI_Recv(&token, 1, MPI_INT, rank - 1, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     stage += stage_kernel(unit);
     if (rank < size - 1) MPI_Send(&token, 1, MPI_INT, rank + 1, round, MPI_COMM_WORLD);
-    if (rank == 0) side += side_kernel(unit * 3 / 2);
+    if (rank == 0) side += side_kernel(unit / 2);
     MPI_Barrier(MPI_COMM_WORLD);
   }
   fprintf(stderr, "path_functions: rank %d stage %.6f s side %.6f s\n", rank, stage, side);
