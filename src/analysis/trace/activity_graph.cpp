@@ -1,10 +1,13 @@
 #include "analysis/trace/activity_graph.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -45,35 +48,31 @@ struct Point {
 };
 static_assert(sizeof(Point) == 16, "a point a node: the builder holds every location's at once");
 
-// One operation of a location, where its points are. 56 bytes: the builder holds every location's
-// (0.6 an event in a halo exchange) until the edges are made, beside the graph.
+// One operation of a location, where its points are. 48 bytes: the builder holds every location's
+// (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the graph.
 struct Operation {
-  std::uint64_t index = 0;  // its event's place in the thread's stream
   std::int64_t match = 0;
-  double waited_ns = 0;    // its waiting (wait + sync): after the work run inside it, for a barrier
-  std::uint32_t kind = 0;  // format::SiteKind
-  std::uint32_t name = 0;  // index into the graph's operations
+  double waited_ns = 0;     // its waiting (wait + sync): after the work run inside it, for a barrier
+  std::uint32_t index = 0;  // its event's place in the thread's stream (kMostThreadEvents at most)
+  std::uint32_t kind = 0;   // format::SiteKind
+  std::uint32_t name = 0;   // index into the graph's operations
   std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode,
                 arrived = kNoNode;  // points, then nodes
 };
-static_assert(sizeof(Operation) == 56);
+static_assert(sizeof(Operation) == 48);
 
-// What a message side or collective member needs of its operation, by its event's index: its place
-// in the location's operations, and (once they are nodes) its begin and end, beside it. A message's
-// sides are spread over every location: one load each, not a second into the operation.
-struct OperationAt {
-  std::uint32_t operation = kNoNode;  // none: no operation at that index
-  std::uint32_t begin = kNoNode, end = kNoNode;
-};
+// The graph names its nodes by 32-bit numbers, and an event makes at least one node.
+constexpr std::uint64_t kMostThreadEvents = std::numeric_limits<std::uint32_t>::max() - 1;
 
 struct LocationBuild {
   std::int64_t rank = 0;
   std::uint32_t thread = 0;
   std::vector<Point> points;
   std::vector<Operation> operations;  // in their events' order
-  // By event index (a message side's, a collective member's): 12 bytes an event while the graph is
-  // built, where a binary search for an edge's end missed the caches.
-  std::vector<OperationAt> operation_at;
+  // Its operation (index into `operations`, or kNoNode) by event index (a message side's, a
+  // collective member's): 4 bytes an event while the graph is built, where a binary search for an
+  // edge's end missed the caches.
+  std::vector<std::uint32_t> operation_at;
   std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
   std::vector<std::int64_t> region_instances;  // the join barrier's match after each
   TaskReader tasks;
@@ -185,6 +184,10 @@ class GraphBuilder {
       format::TraceEvent e;
       std::uint64_t index = 0;
       for (; stream->next(local, e); ++index) {
+        if (index == kMostThreadEvents)
+          throw std::length_error(fmt::format(
+              "{}: thread {} of rank {} has more than {} events, more than the activity graph can number",
+              rank.file, l.thread, rank.rank, kMostThreadEvents));
         ++graph_.events;
         const double t = clock.apply(local);
         end_operation_by(l, t);
@@ -219,9 +222,8 @@ class GraphBuilder {
         }
       }
       l.operations.shrink_to_fit();  // held until the graph is built: not the slack of its growth
-      l.operation_at.assign(index, {});
-      for (std::uint32_t o = 0; o < l.operations.size(); ++o)
-        l.operation_at[l.operations[o].index].operation = o;
+      l.operation_at.assign(index, kNoNode);
+      for (std::uint32_t o = 0; o < l.operations.size(); ++o) l.operation_at[l.operations[o].index] = o;
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
@@ -328,7 +330,8 @@ class GraphBuilder {
       return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
     if (name == kNoNode) name = intern_operation(s.name);
-    Operation op{index, e.match, static_cast<double>(e.wait + e.sync) * ns_per_tick, kind, name};
+    Operation op{e.match, static_cast<double>(e.wait + e.sync) * ns_per_tick,
+                 static_cast<std::uint32_t>(index), kind, name};
     op.begin = static_cast<std::uint32_t>(l.points.size());
     l.points.push_back({t, Role::op_begin, segment, false, name});
     if (is_openmp_lock(kind)) {
@@ -514,10 +517,6 @@ class GraphBuilder {
       for (Operation& op : l.operations)
         for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
           if (*q != kNoNode) *q = nodes[*q];
-      for (const Operation& op : l.operations) {
-        l.operation_at[op.index].begin = op.begin;
-        l.operation_at[op.index].end = op.end;
-      }
       l.tasks.remap([&](std::uint32_t p) { return nodes[p]; });
       // Nodes now: not held beside the graph while it is linked, where building it holds the most.
       l.points = std::vector<Point>();  // (= {} would only clear it)
@@ -599,20 +598,12 @@ class GraphBuilder {
                                     [](const auto& entry, const auto& k) { return entry.first < k; });
     if (l == location_of_build_.end() || l->first != key) return nullptr;
     const LocationBuild& b = built_[l->second];
-    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index].operation : kNoNode;
+    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index] : kNoNode;
     return o == kNoNode ? nullptr : &b.operations[o];
   }
+  // A call's operation (its begin and end are nodes once the nodes are made), or null when it has none.
   const Operation* operation(const CallSide& side) const {
     return operation(side.rank, side.thread, side.index);
-  }
-  // The begin and end nodes of a call's operation, or null when it has none.
-  const OperationAt* operation_nodes(const CallSide& side) const {
-    const auto key = std::pair(side.rank, side.thread);
-    const auto l = std::lower_bound(location_of_build_.begin(), location_of_build_.end(), key,
-                                    [](const auto& entry, const auto& k) { return entry.first < k; });
-    if (l == location_of_build_.end() || l->first != key) return nullptr;
-    const std::vector<OperationAt>& at = built_[l->second].operation_at;
-    return side.index < at.size() && at[side.index].operation != kNoNode ? &at[side.index] : nullptr;
   }
 
   void edge(std::uint32_t source, std::uint32_t target, EdgeKind kind, std::uint64_t bytes = 0,
@@ -638,8 +629,8 @@ class GraphBuilder {
     graph_.unlinked.sends = communication_->unmatched_sends;
     graph_.unlinked.receives = communication_->unmatched_receives;
     for (const Message& m : communication_->messages) {
-      const OperationAt* send = operation_nodes(m.send);
-      const OperationAt* receive = operation_nodes(m.receive);
+      const Operation* send = operation(m.send);
+      const Operation* receive = operation(m.receive);
       if (!send || !receive) {
         ++graph_.unlinked.outside_window;
         continue;
@@ -660,9 +651,9 @@ class GraphBuilder {
         ++graph_.unlinked.nonblocking_collectives;
         continue;
       }
-      std::vector<const OperationAt*> members;
-      for (const CallSide& m : c.members) members.push_back(operation_nodes(m));
-      if (std::any_of(members.begin(), members.end(), [](const OperationAt* op) { return !op; })) {
+      std::vector<const Operation*> members;
+      for (const CallSide& m : c.members) members.push_back(operation(m));
+      if (std::any_of(members.begin(), members.end(), [](const Operation* op) { return !op; })) {
         ++graph_.unlinked.outside_window;
         continue;
       }
