@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "format/regular_file.hpp"
 
@@ -18,8 +19,13 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
   data_ = static_cast<const std::uint8_t*>(mapped);
 }
 
+MappedFile::MappedFile(const std::filesystem::path& path, std::vector<std::uint8_t> bytes)
+    : path_(path), size_(bytes.size()), held_(std::move(bytes)) {
+  if (size_ > 0) data_ = held_.data();
+}
+
 MappedFile::~MappedFile() {
-  if (data_) munmap(const_cast<std::uint8_t*>(data_), size_);
+  if (data_ && held_.empty()) munmap(const_cast<std::uint8_t*>(data_), size_);
 }
 
 }  // namespace parperf::format

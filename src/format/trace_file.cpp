@@ -175,8 +175,8 @@ TraceFile read_trace_file(const std::filesystem::path& path) {
   }
 }
 
-TraceFile open_trace_index(const std::filesystem::path& path) {
-  auto source = std::make_shared<const MappedFile>(path);
+namespace {
+TraceFile index_of(const std::filesystem::path& path, std::shared_ptr<const MappedFile> source) {
   try {
     TraceFile trace = decode_trace(source->bytes(), false);
     trace.source = std::move(source);
@@ -184,6 +184,15 @@ TraceFile open_trace_index(const std::filesystem::path& path) {
   } catch (const FormatError& e) {
     throw FormatError(path.string() + ": " + e.what());
   }
+}
+}  // namespace
+
+TraceFile open_trace_index(const std::filesystem::path& path) {
+  return index_of(path, std::make_shared<const MappedFile>(path));
+}
+
+TraceFile open_trace_index(const std::filesystem::path& path, std::vector<std::uint8_t> bytes) {
+  return index_of(path, std::make_shared<const MappedFile>(path, std::move(bytes)));
 }
 
 std::vector<TraceEvent> events_of(const TraceFile& trace, const TraceBlock& block) {

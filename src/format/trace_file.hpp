@@ -56,6 +56,8 @@ TraceFile read_trace_file(const std::filesystem::path& path);
 // them: memory for one block at a time, however long the trace. The file must not change while
 // the index is used.
 TraceFile open_trace_index(const std::filesystem::path& path);
+// The same for a file's bytes received in memory (held by the index), named by `path`.
+TraceFile open_trace_index(const std::filesystem::path& path, std::vector<std::uint8_t> bytes);
 
 // A block's events: those decoded already, or decoded now from the index's file. Throws FormatError
 // naming the file, the block's offset and what is wrong.

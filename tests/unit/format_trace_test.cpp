@@ -278,6 +278,32 @@ TEST(TraceFormat, EventsThatDoNotDecodeAreRefusedNamingTheEvent) {
   EXPECT_THROW(decode_trace_events(one, 0, 2), FormatError) << "more events claimed than the bytes hold";
 }
 
+// A parallel analysis's share arrives as bytes: indexed the same way, held by the index, its blocks
+// decoded when read and its errors naming the file the bytes stand for.
+TEST(TraceFormat, AnIndexOfBytesInMemoryDecodesBlockByBlockAndNamesItsFile) {
+  const std::vector<TraceEvent> events = every_kind();
+  std::vector<std::uint8_t> bytes = sample_trace(events);
+  const TraceFile index = open_trace_index("run/trace.3.ppt (sent)", std::move(bytes));
+  ASSERT_EQ(index.blocks.size(), 4u);
+  for (const TraceBlock& block : index.blocks) {
+    EXPECT_TRUE(block.events.empty()) << "an index holds no events";
+    EXPECT_EQ(events_of(index, block), events) << "block " << block.header.sequence;
+  }
+  TraceBlock wrong = index.blocks[0];
+  wrong.header.event_count += 1;
+  try {
+    events_of(index, wrong);
+    FAIL() << "a block claiming more events than it holds was decoded";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("run/trace.3.ppt (sent): the block at offset"), std::string::npos)
+        << e.what();
+  }
+  std::vector<std::uint8_t> truncated = sample_trace(events);
+  truncated.resize(10);
+  EXPECT_THROW(open_trace_index("run/trace.4.ppt", std::move(truncated)), FormatError)
+      << "ten bytes are no trace";
+}
+
 TEST(TraceFormat, AnIndexKeepsTheEventsInTheFileAndDecodesThemBlockByBlock) {
   const std::vector<TraceEvent> events = every_kind();
   const std::vector<std::uint8_t> bytes = sample_trace(events);
