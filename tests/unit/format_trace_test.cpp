@@ -291,13 +291,14 @@ TEST(TraceFormat, AnIndexOfBytesInMemoryDecodesBlockByBlockAndNamesItsFile) {
   }
   TraceBlock wrong = index.blocks[0];
   wrong.header.event_count += 1;
+  std::string refused = "(decoded)";
   try {
     events_of(index, wrong);
-    FAIL() << "a block claiming more events than it holds was decoded";
   } catch (const FormatError& e) {
-    EXPECT_NE(std::string(e.what()).find("run/trace.3.ppt (sent): the block at offset"), std::string::npos)
-        << e.what();
+    refused = e.what();
   }
+  EXPECT_NE(refused.find("run/trace.3.ppt (sent): the block at offset"), std::string::npos)
+      << "a block claiming more events than it holds: " << refused;
   std::vector<std::uint8_t> truncated = sample_trace(events);
   truncated.resize(10);
   EXPECT_THROW(open_trace_index("run/trace.4.ppt", std::move(truncated)), FormatError)
