@@ -48,18 +48,17 @@ struct Point {
 };
 static_assert(sizeof(Point) == 16, "a point a node: the builder holds every location's at once");
 
-// One operation of a location, where its points are. 48 bytes: the builder holds every location's
+// One operation of a location, where its points are. 40 bytes: the builder holds every location's
 // (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the graph.
 struct Operation {
   std::int64_t match = 0;
-  double waited_ns = 0;     // its waiting (wait + sync): after the work run inside it, for a barrier
   std::uint32_t index = 0;  // its event's place in the thread's stream (kMostThreadEvents at most)
   std::uint32_t kind = 0;   // format::SiteKind
   std::uint32_t name = 0;   // index into the graph's operations
   std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode,
                 arrived = kNoNode;  // points, then nodes
 };
-static_assert(sizeof(Operation) == 48);
+static_assert(sizeof(Operation) == 40);
 
 // The graph names its nodes by 32-bit numbers, and an event makes at least one node.
 constexpr std::uint64_t kMostThreadEvents = std::numeric_limits<std::uint32_t>::max() - 1;
@@ -69,6 +68,9 @@ struct LocationBuild {
   std::uint32_t thread = 0;
   std::vector<Point> points;
   std::vector<Operation> operations;  // in their events' order
+  // The last operation's waiting (wait + sync: after the work run inside it, for a barrier), which
+  // only the reading needs: its end is placed when the next event is read (end_operation_by).
+  double last_waited_ns = 0;
   // Its operation (index into `operations`, or kNoNode) by event index (a message side's, a
   // collective member's): 4 bytes an event while the graph is built, where a binary search for an
   // edge's end missed the caches.
@@ -294,7 +296,7 @@ class GraphBuilder {
     if (last == kNoNode || l.points[last].time <= next) return;
     const double stored = l.points[op.begin].time;
     const double duration = l.points[last].time - stored;
-    const double end = std::min(next, stored + op.waited_ns);
+    const double end = std::min(next, stored + l.last_waited_ns);
     double begin = end - duration;
     // The intervals traced inside it are those that ended before it was traced; it began before the
     // first of them.
@@ -307,7 +309,7 @@ class GraphBuilder {
       begin = std::min(begin, l.points[p].time - 1e-3);
     }
     if (op.acquired != kNoNode) l.points[op.acquired].time = begin + (l.points[op.acquired].time - stored);
-    if (op.arrived != kNoNode) l.points[op.arrived].time = std::max(begin, end - op.waited_ns);
+    if (op.arrived != kNoNode) l.points[op.arrived].time = std::max(begin, end - l.last_waited_ns);
     l.points[op.begin].time = begin;
     l.points[last].time = end;
   }
@@ -330,8 +332,8 @@ class GraphBuilder {
       return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
     if (name == kNoNode) name = intern_operation(s.name);
-    Operation op{e.match, static_cast<double>(e.wait + e.sync) * ns_per_tick,
-                 static_cast<std::uint32_t>(index), kind, name};
+    Operation op{e.match, static_cast<std::uint32_t>(index), kind, name};
+    const double waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
     l.points.push_back({t, Role::op_begin, segment, false, name});
     if (is_openmp_lock(kind)) {
@@ -345,7 +347,7 @@ class GraphBuilder {
         // A barrier completes when every member arrived and every task is done: a thread that ran
         // tasks inside it arrived when it began to wait.
         op.arrived = static_cast<std::uint32_t>(l.points.size());
-        l.points.push_back({std::max(t, at(e.duration) - op.waited_ns), Role::arrived});
+        l.points.push_back({std::max(t, at(e.duration) - waited_ns), Role::arrived});
       }
       op.end = static_cast<std::uint32_t>(l.points.size());
       l.points.push_back({at(e.duration), Role::op_end});
@@ -353,6 +355,7 @@ class GraphBuilder {
     if (is_kind(kind, SiteKind::shmem_broadcast))
       broadcast_roots_[std::pair(built_.size() - 1, l.operations.size())] = e.partner;
     l.operations.push_back(op);
+    l.last_waited_ns = waited_ns;
   }
 
   // A task's creation (a point of its own: what the task's first piece waits for), and the taskwaits,
