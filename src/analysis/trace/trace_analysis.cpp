@@ -1,6 +1,7 @@
 #include "analysis/trace/trace_analysis.hpp"
 
 #include <algorithm>
+#include <latch>
 #include <optional>
 
 #include "analysis/trace/replay.hpp"
@@ -8,6 +9,22 @@
 #include "analysis/trace/trace_samples.hpp"
 
 namespace parperf::analysis {
+namespace {
+
+// Counts a latch down when its scope ends, however it ends: the part that waits for it is never left
+// waiting by an exception.
+class CountDownOnExit {
+ public:
+  explicit CountDownOnExit(std::latch& latch) : latch_(latch) {}
+  CountDownOnExit(const CountDownOnExit&) = delete;
+  CountDownOnExit& operator=(const CountDownOnExit&) = delete;
+  ~CountDownOnExit() { latch_.count_down(); }
+
+ private:
+  std::latch& latch_;
+};
+
+}  // namespace
 
 TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   // Reading the traces into the graph's nodes needs nothing matched: it runs while the communication
@@ -34,17 +51,21 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   repair_communication(communication, a.repair);
   a.network = fit_network(*graph);
   // Everything after reads the repaired graph (and the wait states the matched calls) and writes
-  // only its own results: in two halves at once, the second the three replays' (POP's and the
-  // self-check's) and the delay costs.
+  // only its own results: in two halves at once, the second the delay costs and the replays (POP's
+  // and the self-check's). A replay holds 36 bytes an event: the second half begins them only once
+  // the first has let go of the matched messages (0.18 an event, 112 bytes each), so the two are
+  // never held at once, as they are not in turn.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
+  std::latch communication_freed(1);
   run_side_by_side(
       threads,
       [&] {
-        a.waits = find_wait_states(traces, communication);
-        // The matched messages (0.18 an event, 112 bytes each) are not held beside the graph through
-        // the critical path.
-        communication = {};
+        {
+          const CountDownOnExit freed(communication_freed);  // also when the wait states fail
+          a.waits = find_wait_states(traces, communication);
+          communication = {};
+        }
         a.critical_path = critical_path(*graph);
         // The samples are decoded and their stacks named only when the traces hold some.
         if (sampled) {
@@ -55,8 +76,9 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
         }
       },
       [&] {
-        a.pop = pop_factors(*graph, a.network);
         a.delays = delay_costs(*graph);
+        communication_freed.wait();
+        a.pop = pop_factors(*graph, a.network);
         a.replayed_ns = replay(*graph, a.network, {}).length();
       });
   a.graph = std::move(graph);
