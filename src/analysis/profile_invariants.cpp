@@ -166,11 +166,12 @@ std::optional<std::string> probe_costs(const format::ProbeCostsRecord& c, const 
   // In floating point: a forged count times a forged cost passes even 128 bits.
   const long double all = static_cast<long double>(entries) * static_cast<long double>(c.entry_ns) +
                           static_cast<long double>(marks) * static_cast<long double>(c.mark_ns);
-  if (all > static_cast<long double>(lifetime) * (1 + kLifetimeSlack) + kSlackNs)
+  if (all > static_cast<long double>(lifetime) * kProbeEstimateFactor + kSlackNs)
     return fmt::format(
-        "{}: {} entries at {} and {} marks at {} take {:.9g} s, more than the thread's lifetime {}", where,
-        static_cast<std::uint64_t>(entries), seconds(c.entry_ns), static_cast<std::uint64_t>(marks),
-        seconds(c.mark_ns), static_cast<double>(all) * 1e-9, seconds(lifetime));
+        "{}: {} entries at {} and {} marks at {} take {:.9g} s, more than {:g} times the thread's lifetime "
+        "{}",
+        where, static_cast<std::uint64_t>(entries), seconds(c.entry_ns), static_cast<std::uint64_t>(marks),
+        seconds(c.mark_ns), static_cast<double>(all) * 1e-9, kProbeEstimateFactor, seconds(lifetime));
   return std::nullopt;
 }
 

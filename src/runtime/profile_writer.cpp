@@ -122,8 +122,19 @@ struct WriteSlot {
 constinit WriteSlot g_flush_slot;
 constinit WriteSlot g_final_slot;
 
+// A thread read while it runs: its record's end is `now`, taken before its nodes are read, and an
+// interval that ends between the two readings brings that much more time into its node. The report
+// lifts a parent to its nested intervals (snapshot_skew.hpp) but holds every node to the thread's
+// lifetime, which tells damage: a node beyond it makes the profile refused. `lifetime_ns` is 0 for a
+// thread read at rest; `outgrown` is set when a node's time went beyond the lifetime, and the profile
+// is then written again (write_profile).
+struct RunningThread {
+  std::uint64_t lifetime_ns = 0;
+  bool outgrown = false;
+};
+
 void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent, const TickConverter& clock,
-                std::uint64_t now, const OpenFrames& open_frames) {
+                std::uint64_t now, const OpenFrames& open_frames, RunningThread& running) {
   node.written_index = index;
   format::NodeRecord r;
   r.parent = parent;
@@ -145,6 +156,7 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
       node.os_user_self_ns.get() + (&node == open_frames.innermost ? open_frames.unsampled_cpu_ns : 0);
   r.os_sys_self_ns = node.os_sys_self_ns.get();
   static_cast<format::DurationStats&>(r) = entries;
+  if (running.lifetime_ns > 0 && entries.sum_ns + r.open_ns > running.lifetime_ns) running.outgrown = true;
   r.iterations = duration_record(node.iterations, clock);
   if (node.context.get() && r.count == 0 && !(r.flags & format::kNodeOpen)) r.flags |= format::kNodeContext;
   // Count first, then write exactly that many: the list may grow while we walk it.
@@ -180,6 +192,7 @@ void write_node(Writer& w, Node& node, std::uint32_t index, std::uint32_t parent
     op.overlap_ns = clock.duration_ns(o->overlap_ticks.get());
     op.last_begin_ns = clock.since_origin_ns(o->last_begin_ticks.get());
     op.last_end_ns = clock.since_origin_ns(o->last_end_ticks.get());
+    if (running.lifetime_ns > 0 && op.sum_ns > running.lifetime_ns) running.outgrown = true;
     w.record(op);
   }
 }
@@ -211,13 +224,13 @@ void walk_tree(Node* root, Visit&& visit) {
 
 // The parent of a node at depth d is the last node written at depth d - 1.
 void write_tree(Writer& w, Node* root, const TickConverter& clock, std::uint64_t now,
-                const OpenFrames& open_frames) {
+                const OpenFrames& open_frames, RunningThread& running) {
   std::uint32_t index_at_depth[kMaxFrames];
   std::uint32_t next_index = 0;
   walk_tree(root, [&](Node& node, std::uint32_t depth) {
     index_at_depth[depth] = next_index++;
     write_node(w, node, index_at_depth[depth], depth == 0 ? format::kNoParent : index_at_depth[depth - 1],
-               clock, now, open_frames);
+               clock, now, open_frames, running);
   });
 }
 
@@ -264,7 +277,8 @@ void write_iteration_distributions(Writer& w, ThreadState* head, const TickConve
   if (begun) w.end_section();
 }
 
-void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, std::uint64_t now,
+// Returns whether the thread, read while running, outgrew the lifetime its record gives.
+bool write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, std::uint64_t now,
                   OpenFrames& open_frames) {
   open_frames.collect(t);
   format::ThreadRecord r;
@@ -282,11 +296,14 @@ void write_thread(Writer& w, const ThreadState& t, const TickConverter& clock, s
   r.parked_ns = clock.duration_ns(parked);
   w.begin_section(format::SectionType::thread);
   w.record(r);
-  write_tree(w, t.root, clock, now, open_frames);
+  RunningThread running{.lifetime_ns = r.read_running ? r.end_ns - r.start_ns : 0};
+  write_tree(w, t.root, clock, now, open_frames, running);
   w.end_section();
+  return running.outgrown;
 }
 
-void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames& open_frames) {
+// Returns whether a thread read while running outgrew its record's lifetime (write_thread).
+bool write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames& open_frames) {
   TickConverter clock = calibrate();
   clock.skew_offset_ns = config().clock_skew_offset_ns;
   clock.skew_drift = config().clock_skew_drift;
@@ -318,7 +335,8 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
   w.record(process);
   w.end_section();
   open_frames.process_ends = reason != format::EndReason::flush;
-  for (const ThreadState* t = head; t; t = t->next) write_thread(w, *t, clock, now, open_frames);
+  bool outgrown = false;
+  for (const ThreadState* t = head; t; t = t->next) outgrown |= write_thread(w, *t, clock, now, open_frames);
   write_collector_sections(w, clock);  // may refer to the node indices the thread sections just gave
   write_iteration_distributions(w, head, clock);                   // so does this
   write_call_paths(w, head, reason == format::EndReason::signal);  // and this
@@ -381,6 +399,7 @@ void write_contents(Writer& w, format::EndReason reason, int signal, OpenFrames&
     w.end_section();
   }
   w.finish();
+  return outgrown;
 }
 
 // A flush and the final write (exit, fatal signal) may overlap: a thread flushes while another
@@ -414,17 +433,30 @@ WriteDirectory g_run_directory;
 
 // Writes the whole profile into a new file `name` in `directory_fd`; 0 or the errno that stopped
 // it. The name is predictable, so the file is made afresh, never through a link someone planted there.
+// Writes the profile into `name`; 0, or the errno that stopped it. A thread read while running that
+// outgrew its record's lifetime (write_thread) is read again, in a profile written anew from a later
+// moment: an interval ending between the reading of a thread's record and of its nodes is a matter of
+// microseconds, so a second reading nearly always finds the thread consistent. At most three
+// writings; the last stands (the report then says which thread's time it refused).
 int write_file(int directory_fd, const char* name, format::EndReason reason, int signal, WriteSlot& slot) {
-  unlinkat(directory_fd, name, 0);  // what a killed run left behind
-  const int fd = open_private_at(directory_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-  if (fd < 0) return errno;
-  FileSink sink(fd, slot.buffer, sizeof slot.buffer);
-  Writer writer(sink);
-  write_contents(writer, reason, signal, slot.open_frames);
-  sink.flush();
-  const int error = sink.error();
-  close(fd);
-  if (error != 0) unlinkat(directory_fd, name, 0);
+  constexpr int kWritings = 3;
+  int error = 0;
+  for (int writing = 0; writing < kWritings; ++writing) {
+    unlinkat(directory_fd, name, 0);  // what a killed run left behind, or the writing before
+    const int fd = open_private_at(directory_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+    if (fd < 0) return errno;
+    FileSink sink(fd, slot.buffer, sizeof slot.buffer);
+    Writer writer(sink);
+    const bool outgrown = write_contents(writer, reason, signal, slot.open_frames);
+    sink.flush();
+    error = sink.error();
+    close(fd);
+    if (error != 0) {
+      unlinkat(directory_fd, name, 0);
+      return error;
+    }
+    if (!outgrown) break;
+  }
   return error;
 }
 

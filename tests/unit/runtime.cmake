@@ -41,21 +41,31 @@ add_executable(runtime_killed_trace_program runtime_killed_trace_program.c)
 target_link_libraries(runtime_killed_trace_program PRIVATE parperf Threads::Threads)
 add_library(runtime_killed_trace_shim SHARED runtime_killed_trace_shim.c)
 target_link_libraries(runtime_killed_trace_shim PRIVATE ${CMAKE_DL_LIBS})
-add_executable(runtime_killed_trace_test runtime_killed_trace_test.cpp)
-target_link_libraries(runtime_killed_trace_test PRIVATE parperf_format parperf_warnings GTest::gtest GTest::gtest_main)
-target_include_directories(runtime_killed_trace_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_compile_definitions(runtime_killed_trace_test PRIVATE
-  KILLED_TRACE_PROGRAM="$<TARGET_FILE:runtime_killed_trace_program>"
-  KILLED_TRACE_SHIM="$<TARGET_FILE:runtime_killed_trace_shim>" PARPERF_COMMAND="$<TARGET_FILE:parperf_cli>")
-add_dependencies(runtime_killed_trace_test runtime_killed_trace_program runtime_killed_trace_shim parperf_cli)
-add_test(NAME runtime_killed_trace_test COMMAND runtime_killed_trace_test)
-set_tests_properties(runtime_killed_trace_test PROPERTIES ENVIRONMENT
-  "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/runtime_killed_trace_test.out;PARPERF_QUIET=1;PARPERF_TRACE=1")
-if(PARPERF_SANITIZE)
-  set_tests_properties(runtime_killed_trace_test PROPERTIES DISABLED TRUE)
-else()
-  set_tests_properties(runtime_killed_trace_test PROPERTIES LABELS "unit")
-endif()
+# parperf_add_program_report_test(<name> DEFINITIONS <defs...> DEPENDS <targets...> ENV <vars...>): a
+# test that runs programs of its own under the runtime (they link it) and reports their runs with
+# `parperf report` (PARPERF_COMMAND), in <name>.out (PARPERF_DIR). Not under sanitizers: their
+# runtimes must come first among the loaded libraries, and they change the costs measured.
+function(parperf_add_program_report_test name)
+  cmake_parse_arguments(ARG "" "" "DEFINITIONS;DEPENDS;ENV" ${ARGN})
+  add_executable(${name} ${name}.cpp)
+  target_link_libraries(${name} PRIVATE parperf_format parperf_warnings GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_definitions(${name} PRIVATE ${ARG_DEFINITIONS} PARPERF_COMMAND="$<TARGET_FILE:parperf_cli>")
+  add_dependencies(${name} ${ARG_DEPENDS} parperf_cli)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT
+    "PARPERF_DIR=${CMAKE_CURRENT_BINARY_DIR}/${name}.out;PARPERF_QUIET=1;${ARG_ENV}")
+  if(PARPERF_SANITIZE)
+    set_tests_properties(${name} PROPERTIES DISABLED TRUE)
+  else()
+    set_tests_properties(${name} PROPERTIES LABELS "unit")
+  endif()
+endfunction()
+parperf_add_program_report_test(runtime_killed_trace_test
+  DEFINITIONS KILLED_TRACE_PROGRAM="$<TARGET_FILE:runtime_killed_trace_program>"
+              KILLED_TRACE_SHIM="$<TARGET_FILE:runtime_killed_trace_shim>"
+  DEPENDS runtime_killed_trace_program runtime_killed_trace_shim
+  ENV PARPERF_TRACE=1)
 parperf_add_runtime_test(runtime_directory_test SOURCES runtime_directory_test.cpp
   ENV "PARPERF_DIR=relative-run-%p")
 
@@ -139,3 +149,10 @@ set_source_files_properties(runtime_cfi_unwind_test.cpp runtime_walk_memo_test.c
 target_link_libraries(runtime_cfi_unwind_test PRIVATE parperf_warnings GTest::gtest GTest::gtest_main)
 target_include_directories(runtime_cfi_unwind_test PRIVATE ${PROJECT_SOURCE_DIR}/src)
 gtest_discover_tests(runtime_cfi_unwind_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+# Profiles flushed while a probe-bound young thread runs are all reported (its probes' estimate may
+# exceed its lifetime).
+add_executable(runtime_flush_young_thread_program runtime_flush_young_thread_program.c)
+target_link_libraries(runtime_flush_young_thread_program PRIVATE parperf Threads::Threads)
+parperf_add_program_report_test(runtime_flush_young_thread_test
+  DEFINITIONS YOUNG_THREAD_PROGRAM="$<TARGET_FILE:runtime_flush_young_thread_program>"
+  DEPENDS runtime_flush_young_thread_program)
