@@ -94,7 +94,7 @@ inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
         .add(g.cost[k])
         .add(g.bound_by[k])
         .add(position[k])
-        .add(g.location[k])
+        .add(g.location_of(static_cast<std::uint32_t>(k)))
         .add(static_cast<std::uint8_t>(g.segment[k]))
         .add(g.stack[k])
         .add(g.operation[k])

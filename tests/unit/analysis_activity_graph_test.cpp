@@ -34,8 +34,10 @@ ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::
   for (std::size_t l = 0; l < locations.size(); ++l) {
     GraphLocation loc{static_cast<std::int64_t>(l), 0, false, static_cast<std::uint32_t>(g.time.size()), 0};
     for (const Node& n : locations[l]) {
+      // The graph knows a location's first node by its segment (ActivityGraph::previous).
+      EXPECT_EQ(n.segment == SegmentKind::startup, g.time.size() == loc.first)
+          << "a test graph's location begins with its start-up, and has only one";
       g.time.push_back(n.time);
-      g.location.push_back(static_cast<std::uint32_t>(l));
       g.segment.push_back(n.segment);
       g.stack.push_back(n.stack);
       g.operation.push_back(0);
@@ -45,7 +47,6 @@ ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::
   }
   for (const double t : hubs) {
     g.time.push_back(t);
-    g.location.push_back(kHub);
     g.segment.push_back(SegmentKind::mpi);
     g.stack.push_back(0);
     g.operation.push_back(0);

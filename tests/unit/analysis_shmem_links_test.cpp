@@ -159,7 +159,7 @@ TEST(ShmemActiveSet, ItsBarrierJoinsItsMembersAndABroadcastLeavesFromItsRoot) {
   }
   ASSERT_EQ(broadcast.size(), 1u) << "from the root to the other member only";
   EXPECT_DOUBLE_EQ(g.time[broadcast[0].source], 45 * kMs) << "PE 2's arrival";
-  EXPECT_EQ(g.location[broadcast[0].target], 0u);
+  EXPECT_EQ(g.location_of(broadcast[0].target), 0u);
   EXPECT_DOUBLE_EQ(g.time[broadcast[0].target], 50 * kMs) << "PE 0's end";
 }
 

@@ -405,7 +405,6 @@ class GraphBuilder {
     most_collective_calls_.clear();
     for (const LocationBuild& l : built_) reserved += l.points.size();
     graph_.time.reserve(reserved);
-    graph_.location.reserve(reserved);
     graph_.segment.reserve(reserved);
     graph_.stack.reserve(reserved);
     graph_.operation.reserve(reserved);
@@ -462,7 +461,6 @@ class GraphBuilder {
         else if (worker && open_regions == 0)
           segment = SegmentKind::idle;
         graph_.time.push_back(point.time);
-        graph_.location.push_back(location);
         graph_.segment.push_back(segment);
         graph_.stack.push_back(stack.back());
         graph_.operation.push_back(operation);
@@ -621,7 +619,6 @@ class GraphBuilder {
   std::uint32_t hub(double time) {
     const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
     graph_.time.push_back(time);
-    graph_.location.push_back(kHub);
     graph_.segment.push_back(SegmentKind::mpi);
     graph_.stack.push_back(0);
     graph_.operation.push_back(0);
@@ -1044,6 +1041,14 @@ ActivityGraph ActivityGraphDraft::finish(const Communication& communication) && 
 
 ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {
   return ActivityGraphDraft(traces).finish(communication);
+}
+
+std::uint32_t ActivityGraph::location_of(std::uint32_t node) const {
+  if (is_hub(node)) return kHub;
+  // The last location that begins at or before the node (an empty one before it begins there too).
+  const auto l = std::upper_bound(locations.begin(), locations.end(), node,
+                                  [](std::uint32_t k, const GraphLocation& g) { return k < g.first; });
+  return static_cast<std::uint32_t>(l - locations.begin()) - 1;
 }
 
 PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time) {

@@ -51,7 +51,7 @@ enum class SegmentKind : std::uint8_t {
   mpi,      // inside an MPI call
   shmem,    // inside an OpenSHMEM call
   openmp,   // inside an OpenMP synchronization (barrier, lock, taskwait, ...)
-  startup,  // before the location's first event: from the run's start to it
+  startup,  // before the location's first event: from the run's start to it (its first node's, only)
   paused,   // recording was off (parperf_control, MPI_Pcontrol, omp_control_tool): not measured
 };
 
@@ -147,13 +147,13 @@ struct GraphUnlinked {
 
 struct ActivityGraph {
   std::vector<GraphLocation> locations;
-  // Per node (hubs at the end, location kHub):
+  // Per node: the locations' nodes, location by location (GraphLocation::first .. end), then the hubs.
+  // A node's location is not stored (4 bytes a node): it follows from those ranges (location_of).
   std::vector<double> time;  // ns on rank 0's clock, corrected (and repaired)
   std::vector<double> cost;  // own cost (set by compute_costs)
   // What the node waited for last, as measured (set by compute_costs): kBoundByPrevious, kBoundByStart
   // (a location's first node), or the incoming edge (index into edges) whose source came last.
   std::vector<std::int32_t> bound_by;
-  std::vector<std::uint32_t> location;   // index into locations, or kHub
   std::vector<SegmentKind> segment;      // of the segment that ends at the node
   std::vector<std::uint32_t> stack;      // its interval stack (StackFrame index)
   std::vector<std::uint32_t> operation;  // the operation it is inside (index into operations), or 0
@@ -172,12 +172,17 @@ struct ActivityGraph {
   std::uint64_t events = 0;  // trace events read
 
   std::size_t nodes() const { return time.size(); }
-  bool is_hub(std::uint32_t node) const { return location[node] == kHub; }
-  // The node before `node` on its location, or kNoNode for a location's first node or a hub.
+  // The first hub: every node before it belongs to a location.
+  std::uint32_t first_hub() const { return locations.empty() ? 0 : locations.back().end; }
+  bool is_hub(std::uint32_t node) const { return node >= first_hub(); }
+  // The node before `node` on its location, or kNoNode for a location's first node (the only one
+  // whose segment is start-up) or a hub.
   std::uint32_t previous(std::uint32_t node) const {
-    const std::uint32_t l = location[node];
-    return l == kHub || node == locations[l].first ? kNoNode : node - 1;
+    return is_hub(node) || segment[node] == SegmentKind::startup ? kNoNode : node - 1;
   }
+  // Its location (index into locations), or kHub: a search of the locations' ranges. Passes that walk
+  // a location's nodes know it already; those that jump along edges look it up.
+  std::uint32_t location_of(std::uint32_t node) const;
 };
 
 // A phase's span on the given node times (measured or replayed): from its earliest begin to its

@@ -108,7 +108,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     if (t > measured[k]) {
       ++repair.moved;
       repair.largest_shift_ns = std::max(repair.largest_shift_ns, t - measured[k]);
-      repair.anchors[g.location[k]].emplace_back(measured[k], t);
+      repair.anchors[g.location_of(k)].emplace_back(measured[k], t);
     }
     g.time[k] = t;
   }

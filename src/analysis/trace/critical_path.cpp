@@ -217,11 +217,12 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   const auto other = [&](Other o, double t) { activity(operations + o, t); };
   std::vector<std::uint32_t> seen;
   std::uint32_t k = r.last;
-  std::uint32_t current_location = g.location[k];
+  // The walk stays on a location while it follows its nodes back, and looks it up after an edge.
+  std::uint32_t l = g.location_of(k);
+  std::uint32_t current_location = l;
   while (k != kNoNode) {
     const double own = r.cost[k];
     if (!g.is_hub(k) && own > 0) {
-      const std::uint32_t l = g.location[k];
       if (l != current_location) ++path.location_changes;
       current_location = l;
       locations[l].time_ns += own;
@@ -282,6 +283,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
     if (r.transfer && r.transfer[static_cast<std::size_t>(bound)] > 0)
       other(transfer, r.transfer[static_cast<std::size_t>(bound)]);
     k = e.source;
+    l = g.location_of(k);
   }
   // Every interval, with its time off the path too: one that is long and not on it is hidden.
   // Summed by stack frame in node order, then each frame's sum into the intervals on it: the nodes
@@ -312,9 +314,9 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   }
   for (std::uint32_t i = 0; i < g.intervals.size(); ++i)
     if (intervals.present[i]) intervals.rows[i].interval = g.intervals[i];
-  for (std::uint32_t l = 0; l < g.locations.size(); ++l) {
-    locations.rows[l].rank = g.locations[l].rank;
-    locations.rows[l].thread = g.locations[l].thread;
+  for (std::uint32_t row = 0; row < g.locations.size(); ++row) {
+    locations.rows[row].rank = g.locations[row].rank;
+    locations.rows[row].thread = g.locations[row].thread;
   }
   // By name (an operation may share one with another, or with an activity of the others), in the
   // names' order before ranking.

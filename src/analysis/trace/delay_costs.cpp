@@ -34,7 +34,11 @@ DelayCosts delay_costs(const ActivityGraph& g) {
     const std::uint32_t previous = g.previous(k);
     if (previous == kNoNode) continue;
     const std::uint32_t late = late_node(g, static_cast<std::size_t>(g.bound_by[k]));
-    if (g.is_hub(late) || g.location[late] == g.location[k]) continue;
+    if (g.is_hub(late)) continue;
+    const std::uint32_t waiting = g.location_of(k);
+    // The walk back from the late node stays on its location until it follows an edge.
+    std::uint32_t location = g.location_of(late);
+    if (location == waiting) continue;
     double remaining = g.time[late] - g.time[previous];
     if (remaining <= 0) continue;
     result.waiting_ns += remaining;
@@ -45,10 +49,10 @@ DelayCosts delay_costs(const ActivityGraph& g) {
         const double charged = std::min(remaining, g.cost[j]);
         if (g.segment[j] == SegmentKind::useful && charged > 0) {
           const std::uint32_t f = g.stack[j];
-          const std::pair key(g.location[j], f == 0 ? 0u : g.stacks[f].interval + 1);
+          const std::pair key(location, f == 0 ? 0u : g.stacks[f].interval + 1);
           Cause& c = causes[key];
           c.delay_ns += charged;
-          c.waiting.insert(g.location[k]);
+          c.waiting.insert(waiting);
           if (took_part.insert(key).second) ++c.waits;
           result.charged_ns += charged;
         }
@@ -56,7 +60,12 @@ DelayCosts delay_costs(const ActivityGraph& g) {
       }
       const std::int32_t bound = g.bound_by[j];
       if (bound == kBoundByStart) break;
-      j = bound == kBoundByPrevious ? g.previous(j) : g.edges[static_cast<std::size_t>(bound)].source;
+      if (bound == kBoundByPrevious) {
+        j = g.previous(j);
+      } else {
+        j = g.edges[static_cast<std::size_t>(bound)].source;
+        location = g.location_of(j);
+      }
     }
   }
   for (const auto& [key, c] : causes) {

@@ -40,12 +40,13 @@ void balance_interval(const ActivityGraph& g, const std::string& name, std::vect
       sum[i] += instances[i];
       count[i] += 1;
     }
-  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (instance[k] < 0 || g.segment[k] != SegmentKind::useful) continue;
-    const auto i = static_cast<std::size_t>(instance[k]);
-    const double own = useful[g.location[k]][i];
-    if (own > 0) cost[k] *= sum[i] / count[i] / own;
-  }
+  for (std::size_t l = 0; l < g.locations.size(); ++l)
+    for (std::uint32_t k = g.locations[l].first; k < g.locations[l].end; ++k) {
+      if (instance[k] < 0 || g.segment[k] != SegmentKind::useful) continue;
+      const auto i = static_cast<std::size_t>(instance[k]);
+      const double own = useful[l][i];
+      if (own > 0) cost[k] *= sum[i] / count[i] / own;
+    }
 }
 
 // An operation's cost beyond its transfers on the fitted network: what is left of it when its
