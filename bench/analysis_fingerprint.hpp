@@ -100,8 +100,10 @@ inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
         .add(g.operation[k])
         .add(g.in_begin[k]);
   f.add(static_cast<std::uint64_t>(g.edges.size()));
-  for (const analysis::GraphEdge& e : g.edges)
-    f.add(e.source).add(e.target).add(static_cast<std::uint8_t>(e.kind)).add(e.hops).add(e.bytes);
+  for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
+    const analysis::GraphEdge& e = g.edges[i];
+    f.add(e.source).add(g.edge_target(i)).add(static_cast<std::uint8_t>(e.kind)).add(e.hops).add(e.bytes);
+  }
   for (const analysis::GraphLocation& l : g.locations)
     f.add(l.rank).add(l.thread).add(l.worker).add(l.first).add(l.end);
   for (const analysis::GraphInterval& i : g.intervals) add_interval(f, i);

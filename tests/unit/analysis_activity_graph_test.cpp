@@ -26,7 +26,16 @@ struct Node {
   std::uint32_t stack = 0;
 };
 
-ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::vector<GraphEdge>& edges,
+// An edge with the node it leads into (the graph stores its edges by that node).
+struct Link {
+  std::uint32_t source;
+  std::uint32_t target;
+  EdgeKind kind = EdgeKind::message;
+  std::uint8_t hops = 1;
+  std::uint64_t bytes = 0;
+};
+
+ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::vector<Link>& edges,
                     const std::vector<double>& hubs = {}, const std::vector<std::uint32_t>& order = {}) {
   ActivityGraph g;
   g.stacks.push_back({});
@@ -51,11 +60,12 @@ ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::
     g.stack.push_back(0);
     g.operation.push_back(0);
   }
-  g.edges = edges;
-  std::stable_sort(g.edges.begin(), g.edges.end(),
-                   [](const GraphEdge& a, const GraphEdge& b) { return a.target < b.target; });
+  std::vector<Link> by_target = edges;
+  std::stable_sort(by_target.begin(), by_target.end(),
+                   [](const Link& a, const Link& b) { return a.target < b.target; });
+  for (const Link& e : by_target) g.edges.push_back({e.source, e.kind, e.hops, e.bytes});
   g.in_begin.assign(g.time.size() + 1, 0);
-  for (const GraphEdge& e : g.edges) ++g.in_begin[e.target + 1];
+  for (const Link& e : by_target) ++g.in_begin[e.target + 1];
   for (std::size_t k = 0; k < g.time.size(); ++k) g.in_begin[k + 1] += g.in_begin[k];
   if (order.empty())
     for (std::uint32_t k = 0; k < g.time.size(); ++k) g.order.push_back(k);

@@ -71,36 +71,44 @@ QuietRun quiet_run() {
   return r;
 }
 
-std::vector<GraphEdge> quiet_edges(const ActivityGraph& g) {
-  std::vector<GraphEdge> found;
-  for (const GraphEdge& e : g.edges)
-    if (e.kind == EdgeKind::shmem_quiet) found.push_back(e);
+// An edge with the node it leads into.
+struct Link {
+  GraphEdge edge;
+  std::uint32_t target;
+};
+
+std::vector<Link> edges_of_kind(const ActivityGraph& g, EdgeKind kind) {
+  std::vector<Link> found;
+  for (std::uint32_t e = 0; e < g.edges.size(); ++e)
+    if (g.edges[e].kind == kind) found.push_back({g.edges[e], g.edge_target(e)});
   return found;
 }
+
+std::vector<Link> quiet_edges(const ActivityGraph& g) { return edges_of_kind(g, EdgeKind::shmem_quiet); }
 
 TEST(ShmemQuiet, ItsEndWaitsForEveryOutstandingPutEachCarryingItsBytesAndThoseAfterIt) {
   const QuietRun r = quiet_run();
   const ActivityGraph& g = r.graph;
   EXPECT_EQ(g.linked.shmem_quiets, 2u) << "the quiet and the barrier_all after the 8-byte put";
-  const std::vector<GraphEdge> edges = quiet_edges(g);
+  const std::vector<Link> edges = quiet_edges(g);
   ASSERT_EQ(edges.size(), 3u) << "two puts into PE 1 before the quiet, one before the barrier; the fence, "
                                  "the blocking get and the put into PE 0 itself are complete on return";
-  EXPECT_DOUBLE_EQ(g.time[edges[0].source], 10 * kMs);
+  EXPECT_DOUBLE_EQ(g.time[edges[0].edge.source], 10 * kMs);
   EXPECT_DOUBLE_EQ(g.time[edges[0].target], 30 * kMs) << "into the quiet's end";
-  EXPECT_EQ(edges[0].bytes, 5 * kMB) << "the first put drains behind it both puts' bytes";
-  EXPECT_DOUBLE_EQ(g.time[edges[1].source], 11 * kMs);
+  EXPECT_EQ(edges[0].edge.bytes, 5 * kMB) << "the first put drains behind it both puts' bytes";
+  EXPECT_DOUBLE_EQ(g.time[edges[1].edge.source], 11 * kMs);
   EXPECT_EQ(edges[1].target, edges[0].target);
-  EXPECT_EQ(edges[1].bytes, 2 * kMB) << "the last put only its own";
-  EXPECT_DOUBLE_EQ(g.time[edges[2].source], 31 * kMs);
+  EXPECT_EQ(edges[1].edge.bytes, 2 * kMB) << "the last put only its own";
+  EXPECT_DOUBLE_EQ(g.time[edges[2].edge.source], 31 * kMs);
   EXPECT_DOUBLE_EQ(g.time[edges[2].target], 50 * kMs) << "the barrier_all's implied quiet";
-  EXPECT_EQ(edges[2].bytes, 8u);
+  EXPECT_EQ(edges[2].edge.bytes, 8u);
   EXPECT_TRUE(network_edge(EdgeKind::shmem_quiet)) << "a quiet's time is transfer time";
 }
 
 TEST(ShmemQuiet, OnASlowerNetworkTheQuietEndsWhenTheQueueOfItsPutsHasDrained) {
   const QuietRun r = quiet_run();
   const ActivityGraph& g = r.graph;
-  const std::vector<GraphEdge> edges = quiet_edges(g);
+  const std::vector<Link> edges = quiet_edges(g);
   ASSERT_EQ(edges.size(), 3u);
   const std::uint32_t quiet_end = edges[0].target;
   // 0.1 byte/ns: the 5 MB behind the first put take 50 ms, the last put's 2 MB 20 ms.
@@ -145,20 +153,17 @@ TEST(ShmemActiveSet, ItsBarrierJoinsItsMembersAndABroadcastLeavesFromItsRoot) {
   EXPECT_EQ(g.linked.shmem_collectives, 2u) << "the even PEs' barrier and broadcast";
   EXPECT_EQ(g.unlinked.shmem_collectives, 2u)
       << "the reduction PE 1 did not trace, the collect without its set";
-  std::vector<GraphEdge> barrier, broadcast;
-  for (const GraphEdge& e : g.edges) {
-    if (e.kind == EdgeKind::shmem_barrier) barrier.push_back(e);
-    if (e.kind == EdgeKind::collective) broadcast.push_back(e);
-  }
+  const std::vector<Link> barrier = edges_of_kind(g, EdgeKind::shmem_barrier);
+  const std::vector<Link> broadcast = edges_of_kind(g, EdgeKind::collective);
   ASSERT_EQ(barrier.size(), 4u) << "two arrivals into a hub, the hub to two ends";
-  for (const GraphEdge& e : barrier) {
+  for (const Link& e : barrier) {
     const bool into_hub = g.is_hub(e.target);
     EXPECT_DOUBLE_EQ(g.time[e.target], (into_hub ? 28 : 30) * kMs)
         << (into_hub ? "the hub is the last arrival" : "each member's end");
-    EXPECT_EQ(e.hops, 1u);
+    EXPECT_EQ(e.edge.hops, 1u);
   }
   ASSERT_EQ(broadcast.size(), 1u) << "from the root to the other member only";
-  EXPECT_DOUBLE_EQ(g.time[broadcast[0].source], 45 * kMs) << "PE 2's arrival";
+  EXPECT_DOUBLE_EQ(g.time[broadcast[0].edge.source], 45 * kMs) << "PE 2's arrival";
   EXPECT_EQ(g.location_of(broadcast[0].target), 0u);
   EXPECT_DOUBLE_EQ(g.time[broadcast[0].target], 50 * kMs) << "PE 0's end";
 }

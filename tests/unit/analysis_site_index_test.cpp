@@ -96,9 +96,9 @@ TEST(TraceSiteIndex, ARunWhoseSitesAreCodeAddressesMatchesAndBuildsAsTheSameRunN
   EXPECT_EQ(g_sparse.segment, g_dense.segment);
   EXPECT_EQ(g_sparse.operation, g_dense.operation);
   ASSERT_EQ(g_sparse.edges.size(), g_dense.edges.size()) << "the message and the barrier's edges";
-  for (std::size_t e = 0; e < g_dense.edges.size(); ++e) {
+  for (std::uint32_t e = 0; e < g_dense.edges.size(); ++e) {
     EXPECT_EQ(g_sparse.edges[e].source, g_dense.edges[e].source) << "edge " << e;
-    EXPECT_EQ(g_sparse.edges[e].target, g_dense.edges[e].target) << "edge " << e;
+    EXPECT_EQ(g_sparse.edge_target(e), g_dense.edge_target(e)) << "edge " << e;
   }
   EXPECT_EQ(g_dense.linked.messages, 1u);
   EXPECT_EQ(g_dense.linked.collectives, 1u);

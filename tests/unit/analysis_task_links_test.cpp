@@ -101,14 +101,16 @@ TEST(TaskLinks, AChildBeginsAfterItsCreationAndTheTaskwaitEndsAfterTheChildrenCr
          "only (the first two were waited for already)";
   EXPECT_EQ(g.unlinked.task_pieces, 0u);
   std::size_t creations = 0, waits = 0;
-  for (const GraphEdge& e : g.edges) {
+  for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
+    const GraphEdge& e = g.edges[i];
+    const std::uint32_t target = g.edge_target(i);
     creations += e.kind == EdgeKind::task_creation;
     waits += e.kind == EdgeKind::task_wait;
     if (e.kind == EdgeKind::task_creation) {
-      EXPECT_LE(g.time[e.source], g.time[e.target]) << "a task began before it was created";
+      EXPECT_LE(g.time[e.source], g.time[target]) << "a task began before it was created";
     }
     if (e.kind == EdgeKind::task_wait) {
-      EXPECT_LE(g.time[e.source], g.time[e.target]) << "a taskwait ended before a child it waits for";
+      EXPECT_LE(g.time[e.source], g.time[target]) << "a taskwait ended before a child it waits for";
     }
   }
   EXPECT_EQ(creations, 3u);

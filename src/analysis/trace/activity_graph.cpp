@@ -613,7 +613,8 @@ class GraphBuilder {
       ++graph_.unlinked.outside_window;
       return;
     }
-    graph_.edges.push_back({source, target, kind, hops, bytes});
+    graph_.edges.push_back({source, kind, hops, bytes});
+    edge_targets_.push_back(target);
   }
 
   std::uint32_t hub(double time) {
@@ -919,14 +920,15 @@ class GraphBuilder {
     const std::size_t n = graph_.time.size();
     std::vector<std::uint32_t>& begin = graph_.in_begin;
     begin.assign(n + 1, 0);
-    for (const GraphEdge& e : graph_.edges) ++begin[e.target + 1];
+    for (const std::uint32_t target : edge_targets_) ++begin[target + 1];
     for (std::size_t k = 0; k < n; ++k) begin[k + 1] += begin[k];
     // A counting sort by target, stable as the edges' order within a target matters (bound_by names the
     // first of equal sources): placed from the last edge back, each at its target's end, which moves
     // begin[target + 1] to the target's start; shifting by one then gives every node its start.
     std::vector<GraphEdge> by_target(graph_.edges.size());
-    for (auto e = graph_.edges.rbegin(); e != graph_.edges.rend(); ++e)
-      by_target[--begin[e->target + 1]] = *e;
+    for (std::size_t e = graph_.edges.size(); e-- > 0;)
+      by_target[--begin[edge_targets_[e] + 1]] = graph_.edges[e];
+    std::vector<std::uint32_t>().swap(edge_targets_);
     std::move(begin.begin() + 1, begin.end(), begin.begin());
     begin[n] = static_cast<std::uint32_t>(by_target.size());
     graph_.edges = std::move(by_target);
@@ -1001,6 +1003,7 @@ class GraphBuilder {
   const TraceRun& traces_;
   const Communication* communication_ = nullptr;  // set by link
   ActivityGraph graph_;
+  std::vector<std::uint32_t> edge_targets_;  // each edge's target, until the edges are stored by it
   std::vector<LocationBuild> built_;
   std::vector<std::vector<std::uint32_t>> node_of_point_;
   std::vector<std::uint32_t> build_location_;
@@ -1041,6 +1044,12 @@ ActivityGraph ActivityGraphDraft::finish(const Communication& communication) && 
 
 ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {
   return ActivityGraphDraft(traces).finish(communication);
+}
+
+std::uint32_t ActivityGraph::edge_target(std::uint32_t edge) const {
+  // The last node whose edges begin at or before `edge` (a node without edges begins where the next does).
+  const auto k = std::upper_bound(in_begin.begin(), in_begin.end(), edge);
+  return static_cast<std::uint32_t>(k - in_begin.begin()) - 1;
 }
 
 std::uint32_t ActivityGraph::location_of(std::uint32_t node) const {

@@ -81,13 +81,15 @@ inline constexpr std::int32_t kBoundByStart = -2;
 inline constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 inline constexpr std::uint32_t kHub = std::numeric_limits<std::uint32_t>::max();  // a hub's location
 
+// An edge into a node: edges are stored by the node they lead into (ActivityGraph::in_begin), which
+// is therefore not stored with them (edge_target finds it).
 struct GraphEdge {
   std::uint32_t source = 0;
-  std::uint32_t target = 0;
   EdgeKind kind = EdgeKind::message;
   std::uint8_t hops = 1;    // a collective's: ceil(log2(members)), the rounds a tree needs
   std::uint64_t bytes = 0;  // the data the edge carries (a message's, a collective member's)
 };
+static_assert(sizeof(GraphEdge) == 16, "0.36 edges an event in a halo exchange");
 
 struct GraphLocation {
   std::int64_t rank = 0;
@@ -183,6 +185,8 @@ struct ActivityGraph {
   // Its location (index into locations), or kHub: a search of the locations' ranges. Passes that walk
   // a location's nodes know it already; those that jump along edges look it up.
   std::uint32_t location_of(std::uint32_t node) const;
+  // The node edge `edge` leads into: a search of in_begin. Passes over every edge go node by node.
+  std::uint32_t edge_target(std::uint32_t edge) const;
 };
 
 // A phase's span on the given node times (measured or replayed): from its earliest begin to its

@@ -113,8 +113,9 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     g.time[k] = t;
   }
   for (auto& a : repair.anchors) std::stable_sort(a.begin(), a.end());
-  for (const GraphEdge& e : g.edges)
-    if (e.source != e.target && g.time[e.source] > g.time[e.target]) ++repair.remaining;
+  for (std::uint32_t k = 0; k < g.nodes(); ++k)
+    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+      if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;
   double end = g.start_ns;
   for (const GraphLocation& l : g.locations)
     if (l.end > l.first) end = std::max(end, g.time[l.end - 1]);

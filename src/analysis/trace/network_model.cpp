@@ -35,9 +35,12 @@ NetworkModel fit_network(const ActivityGraph& g) {
   // Every message, waited for or not, arrived by its receive's end: its transfer took at most the
   // time from its send's begin to then. The network is never slower than that.
   double fastest_small = std::numeric_limits<double>::infinity();
-  for (const GraphEdge& e : g.edges)
-    if (e.kind == EdgeKind::message && e.source != e.target && e.bytes <= kSmall)
-      fastest_small = std::min(fastest_small, g.time[e.target] - g.time[e.source]);
+  for (std::uint32_t k = 0; k < g.nodes(); ++k)
+    for (std::uint32_t i = g.in_begin[k]; i < g.in_begin[k + 1]; ++i) {
+      const GraphEdge& e = g.edges[i];
+      if (e.kind == EdgeKind::message && e.source != k && e.bytes <= kSmall)
+        fastest_small = std::min(fastest_small, g.time[k] - g.time[e.source]);
+    }
   if (fastest_small >= 0 && fastest_small < model.latency_ns) model.latency_ns = fastest_small;
   std::vector<double> rates;
   for (const auto& [bytes, observed] : large)
@@ -46,11 +49,13 @@ NetworkModel fit_network(const ActivityGraph& g) {
   model.large = rates.size();
   if (!rates.empty()) model.bytes_per_ns = percentile(rates, 0.9);
   double slowest_possible = 0;  // bytes a ns
-  for (const GraphEdge& e : g.edges) {
-    if (e.kind != EdgeKind::message || e.source == e.target || e.bytes < kLarge) continue;
-    const double upper = g.time[e.target] - g.time[e.source] - model.latency_ns;
-    if (upper > 0) slowest_possible = std::max(slowest_possible, static_cast<double>(e.bytes) / upper);
-  }
+  for (std::uint32_t k = 0; k < g.nodes(); ++k)
+    for (std::uint32_t i = g.in_begin[k]; i < g.in_begin[k + 1]; ++i) {
+      const GraphEdge& e = g.edges[i];
+      if (e.kind != EdgeKind::message || e.source == k || e.bytes < kLarge) continue;
+      const double upper = g.time[k] - g.time[e.source] - model.latency_ns;
+      if (upper > 0) slowest_possible = std::max(slowest_possible, static_cast<double>(e.bytes) / upper);
+    }
   model.bytes_per_ns = std::max(model.bytes_per_ns, slowest_possible);
   return model;
 }

@@ -79,9 +79,9 @@ ReplayResult replay(const ActivityGraph& g, const NetworkModel& fitted, const Re
   r.transfer.assign(g.edges.size(), 0);
   const NetworkModel& network = changes.network == Network::model ? changes.model : fitted;
   if (changes.network == Network::fitted || changes.network == Network::model)
-    for (std::size_t e = 0; e < g.edges.size(); ++e)
-      if (network_edge(g.edges[e].kind) && !g.is_hub(g.edges[e].target))
-        r.transfer[e] = network.transfer_ns(g.edges[e]);
+    for (std::uint32_t e = 0; e < (g.in_begin.empty() ? 0 : g.in_begin[g.first_hub()]);
+         ++e)  // into locations
+      if (network_edge(g.edges[e].kind)) r.transfer[e] = network.transfer_ns(g.edges[e]);
   for (std::uint32_t k = 0; k < n; ++k) {
     const SegmentKind s = g.segment[k];
     if (g.is_hub(k)) {
