@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <filesystem>
@@ -48,17 +49,26 @@ struct Point {
 };
 static_assert(sizeof(Point) == 16, "a point a node: the builder holds every location's at once");
 
-// One operation of a location, where its points are. 40 bytes: the builder holds every location's
-// (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the graph.
+// One operation of a location, where its points are (then its nodes). 32 bytes: the builder holds
+// every location's (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the
+// graph. A lock has no end but its release, and only a lock is acquired and only a barrier has an
+// arrival: each pair shares a field.
 struct Operation {
   std::int64_t match = 0;
   std::uint32_t index = 0;  // its event's place in the thread's stream (kMostThreadEvents at most)
   std::uint32_t kind = 0;   // format::SiteKind
   std::uint32_t name = 0;   // index into the graph's operations
-  std::uint32_t begin = kNoNode, end = kNoNode, acquired = kNoNode, release = kNoNode,
-                arrived = kNoNode;  // points, then nodes
+  std::uint32_t begin = kNoNode;
+  std::uint32_t end = kNoNode;    // a lock's: its release
+  std::uint32_t inner = kNoNode;  // a lock's acquisition; where an OpenMP barrier's thread arrived
+
+  std::uint32_t release() const { return end; }
+  std::uint32_t acquired() const { return inner; }
+  std::uint32_t arrived() const { return inner; }
+  // Every point it has, for renumbering.
+  std::array<std::uint32_t*, 3> points() { return {&begin, &end, &inner}; }
 };
-static_assert(sizeof(Operation) == 40);
+static_assert(sizeof(Operation) == 32);
 
 // The graph names its nodes by 32-bit numbers, and an event makes at least one node.
 constexpr std::uint64_t kMostThreadEvents = std::numeric_limits<std::uint32_t>::max() - 1;
@@ -256,7 +266,7 @@ class GraphBuilder {
         points.erase(points.begin(), first);
         points.shrink_to_fit();  // held until the graph is built: not the slack of its growth
         for (Operation& op : l.operations)
-          for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
+          for (std::uint32_t* p : op.points())
             if (*p != kNoNode) *p = *p >= lo && *p < hi ? *p - lo : kNoNode;
         l.tasks.remap([&](std::uint32_t p) { return p >= lo && p < hi ? p - lo : kNoNode; });
         return;
@@ -277,7 +287,7 @@ class GraphBuilder {
       }
     points = std::move(sorted);
     for (Operation& op : l.operations)
-      for (std::uint32_t* p : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
+      for (std::uint32_t* p : op.points())
         if (*p != kNoNode) *p = kept[*p];
     l.tasks.remap([&](std::uint32_t p) { return kept[p]; });
   }
@@ -292,7 +302,7 @@ class GraphBuilder {
   static void end_operation_by(LocationBuild& l, double next) {
     if (l.operations.empty()) return;
     Operation& op = l.operations.back();
-    const std::uint32_t last = op.release != kNoNode ? op.release : op.end;
+    const std::uint32_t last = op.end;  // a lock's release
     if (last == kNoNode || l.points[last].time <= next) return;
     const double stored = l.points[op.begin].time;
     const double duration = l.points[last].time - stored;
@@ -308,8 +318,12 @@ class GraphBuilder {
       --open;
       begin = std::min(begin, l.points[p].time - 1e-3);
     }
-    if (op.acquired != kNoNode) l.points[op.acquired].time = begin + (l.points[op.acquired].time - stored);
-    if (op.arrived != kNoNode) l.points[op.arrived].time = std::max(begin, end - l.last_waited_ns);
+    if (op.inner != kNoNode) {
+      if (is_openmp_lock(op.kind))
+        l.points[op.acquired()].time = begin + (l.points[op.acquired()].time - stored);
+      else
+        l.points[op.arrived()].time = std::max(begin, end - l.last_waited_ns);
+    }
     l.points[op.begin].time = begin;
     l.points[last].time = end;
   }
@@ -338,15 +352,15 @@ class GraphBuilder {
     l.points.push_back({t, Role::op_begin, segment, false, name});
     if (is_openmp_lock(kind)) {
       // Acquire to release: waiting until acquired, then the program's work inside.
-      op.acquired = static_cast<std::uint32_t>(l.points.size());
+      op.inner = static_cast<std::uint32_t>(l.points.size());  // acquired
       l.points.push_back({at(e.wait), Role::acquired});
-      op.release = static_cast<std::uint32_t>(l.points.size());
+      op.end = static_cast<std::uint32_t>(l.points.size());  // released
       l.points.push_back({at(std::max(e.duration, e.wait)), Role::release});
     } else {
       if (is_openmp_barrier(kind)) {
         // A barrier completes when every member arrived and every task is done: a thread that ran
         // tasks inside it arrived when it began to wait.
-        op.arrived = static_cast<std::uint32_t>(l.points.size());
+        op.inner = static_cast<std::uint32_t>(l.points.size());  // arrived
         l.points.push_back({std::max(t, at(e.duration) - waited_ns), Role::arrived});
       }
       op.end = static_cast<std::uint32_t>(l.points.size());
@@ -516,7 +530,7 @@ class GraphBuilder {
       build_location_.push_back(location);
       graph_.locations.push_back(g);
       for (Operation& op : l.operations)
-        for (std::uint32_t* q : {&op.begin, &op.end, &op.acquired, &op.release, &op.arrived})
+        for (std::uint32_t* q : op.points())
           if (*q != kNoNode) *q = nodes[*q];
       l.tasks.remap([&](std::uint32_t p) { return nodes[p]; });
       // Nodes now: not held beside the graph while it is linked, where building it holds the most.
@@ -708,19 +722,19 @@ class GraphBuilder {
       if (members.size() < 2) continue;
       double last = 0;
       for (const Operation* m : members)
-        if (m->arrived != kNoNode) last = std::max(last, graph_.time[m->arrived]);
+        if (m->arrived() != kNoNode) last = std::max(last, graph_.time[m->arrived()]);
       const std::uint32_t h = hub(last);
-      for (const Operation* m : members) edge(m->arrived, h, EdgeKind::omp_barrier);
+      for (const Operation* m : members) edge(m->arrived(), h, EdgeKind::omp_barrier);
       for (const Operation* m : members) edge(h, m->end, EdgeKind::omp_barrier);
       ++graph_.linked.openmp_barriers;
     }
     for (auto& [key, acquisitions] : locks_) {
-      std::erase_if(acquisitions, [](const Operation* op) { return op->acquired == kNoNode; });
+      std::erase_if(acquisitions, [](const Operation* op) { return op->acquired() == kNoNode; });
       std::stable_sort(acquisitions.begin(), acquisitions.end(), [&](const Operation* a, const Operation* b) {
-        return graph_.time[a->acquired] < graph_.time[b->acquired];
+        return graph_.time[a->acquired()] < graph_.time[b->acquired()];
       });
       for (std::size_t k = 1; k < acquisitions.size(); ++k) {
-        edge(acquisitions[k - 1]->release, acquisitions[k]->acquired, EdgeKind::lock);
+        edge(acquisitions[k - 1]->release(), acquisitions[k]->acquired(), EdgeKind::lock);
         ++graph_.linked.lock_handovers;
       }
     }

@@ -28,11 +28,14 @@ class CountDownOnExit {
 
 TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   // Reading the traces into the graph's nodes needs nothing matched: it runs while the communication
-  // is matched (both decode the traces; neither waits for the other).
+  // is matched (both decode the traces; neither waits for the other). In turn, the draft comes first:
+  // its points are let go as its nodes are made, and what it keeps is less than the matched
+  // communication the other order holds while the points and nodes are both held, where building
+  // the graph holds the most.
   Communication communication;
   std::optional<ActivityGraphDraft> draft;
   run_side_by_side(
-      threads, [&] { communication = match_communication(traces); }, [&] { draft.emplace(traces); });
+      threads, [&] { draft.emplace(traces); }, [&] { communication = match_communication(traces); });
   TraceAnalysis a;
   std::vector<std::string> sample_warnings;
   a.ranks = traces.ranks.size();
