@@ -258,16 +258,12 @@ struct Prepared {
     graph = unrepaired;
     analysis::repair_clock_condition(graph);
     network = analysis::fit_network(graph);
-    analysis::ReplayChanges as_measured;
-    as_measured.network = analysis::ReplayChanges::Network::measured;
-    measured = analysis::replay(graph, network, as_measured);
   }
   std::uint32_t ranks;
   StencilRun run;
   analysis::Communication communication;
   analysis::ActivityGraph unrepaired, graph;
   analysis::NetworkModel network;
-  analysis::ReplayResult measured;
 };
 
 // One size at a time: the large ones need the memory.

@@ -155,7 +155,7 @@ TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLengt
                                 {{1, 5, EdgeKind::message, 1, 8}});
   ReplayChanges measured;
   measured.network = ReplayChanges::Network::measured;
-  const ReplayResult r = replay(g, NetworkModel{}, measured);
+  const ReplayResult r = replay(g, NetworkModel{}, measured, ReplayDetail::path);
   for (std::uint32_t k = 0; k < g.nodes(); ++k) EXPECT_DOUBLE_EQ(r.time[k], g.time[k]) << "node " << k;
   const CriticalPath path = critical_path(g, r);
   EXPECT_DOUBLE_EQ(path.length_ns, 202);
@@ -251,7 +251,7 @@ CriticalPath path_through_a_and_b(ActivityGraph& g) {
   g.stacks.push_back({0, 1, 1});
   ReplayChanges measured;
   measured.network = ReplayChanges::Network::measured;
-  return critical_path(g, replay(g, NetworkModel{}, measured));
+  return critical_path(g, replay(g, NetworkModel{}, measured, ReplayDetail::path));
 }
 
 TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnIntervalOffThePathKeepsItsTotal) {
@@ -312,7 +312,7 @@ TEST(CriticalPath, FollowedThroughTheGraphsOwnTimesItIsThePathOfAReplayAsMeasure
                           {{1, 6, EdgeKind::message, 1, 8}});
   ReplayChanges measured;
   measured.network = ReplayChanges::Network::measured;
-  const CriticalPath replayed = critical_path(g, replay(g, NetworkModel{}, measured));
+  const CriticalPath replayed = critical_path(g, replay(g, NetworkModel{}, measured, ReplayDetail::path));
   const CriticalPath own = critical_path(g);
   EXPECT_DOUBLE_EQ(own.length_ns, replayed.length_ns);
   EXPECT_DOUBLE_EQ(own.length_ns, 400);
@@ -334,7 +334,7 @@ TEST(CriticalPath, ItsPiecesAreTheMeasuredSpansItWalksMergedPerLocation) {
                                 {{1, 5, EdgeKind::message, 1, 8}});
   ReplayChanges measured;
   measured.network = ReplayChanges::Network::measured;
-  const CriticalPath path = critical_path(g, replay(g, NetworkModel{}, measured));
+  const CriticalPath path = critical_path(g, replay(g, NetworkModel{}, measured, ReplayDetail::path));
   ASSERT_EQ(path.pieces.size(), 2u);
   EXPECT_EQ(path.pieces[0].rank, 0);
   EXPECT_DOUBLE_EQ(path.pieces[0].begin_ns, 0);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -180,6 +181,8 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r);
 }  // namespace
 
 CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
+  if (r.cost.size() != g.nodes() || r.bound_by.size() != g.nodes() || r.transfer.size() != g.edges.size())
+    throw std::logic_error("a critical path needs a replay that kept its path (ReplayDetail::path)");
   return follow(
       g, {r.time.data(), r.cost.data(), r.bound_by.data(), r.transfer.data(), r.start_ns, r.end_ns, r.last});
 }

@@ -60,8 +60,8 @@ struct CriticalPath {
   PathFunctions functions;  // from the samples, when the run was sampled (set by analyse_traces)
 };
 
-// Followed through a replay's times; or through the graph's own (as measured), which is the path of
-// a replay as measured without holding one.
+// Followed through a replay's times (one that kept its path: ReplayDetail::path); or through the
+// graph's own (as measured), which is the path of a replay as measured without holding one.
 CriticalPath critical_path(const ActivityGraph& graph, const ReplayResult& replayed);
 CriticalPath critical_path(const ActivityGraph& graph);
 

@@ -64,47 +64,80 @@ double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, 
   return std::max(0.0, g.time[k] - arrival);
 }
 
-}  // namespace
-
-bool interval_named(const ActivityGraph& graph, const std::string& name) {
-  return std::any_of(graph.intervals.begin(), graph.intervals.end(),
-                     [&](const GraphInterval& i) { return i.name == name; });
+// A node's own cost in the replay before balancing and scaling: as measured, less what the changed
+// network or runtime takes over.
+double network_cost(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
+                    std::uint32_t k) {
+  using Network = ReplayChanges::Network;
+  if (g.is_hub(k)) return 0;
+  const SegmentKind s = g.segment[k];
+  if (s == SegmentKind::mpi || s == SegmentKind::shmem) {
+    if (changes.network == Network::ideal) return 0;
+    if (changes.network != Network::measured) return cost_beyond_transfer(g, fitted, k);
+  } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
+    return 0;
+  }
+  return g.cost[k];
 }
 
-ReplayResult replay(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes) {
+// Every node's own cost in the replay, as the walk asks for it: worked out node by node, or, when an
+// interval is balanced (which needs every instance's sum first), all of them up front.
+class ReplayCosts {
+ public:
+  ReplayCosts(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes)
+      : g_(g), fitted_(fitted), changes_(changes) {
+    for (const auto& [name, factor] : changes.scale)
+      if (factor > 0) scalings_.push_back({frames_inside(g, name), factor});
+    if (changes.balance.empty()) return;
+    all_.resize(g.nodes());
+    for (std::uint32_t k = 0; k < g.nodes(); ++k) all_[k] = network_cost(g, fitted, changes, k);
+    for (const std::string& name : changes.balance) balance_interval(g, name, all_);
+    for (std::uint32_t k = 0; k < g.nodes(); ++k) all_[k] = scaled(k, all_[k]);
+  }
+
+  double operator()(std::uint32_t k) const {
+    return all_.empty() ? scaled(k, network_cost(g_, fitted_, changes_, k)) : all_[k];
+  }
+
+ private:
+  struct Scaling {
+    std::vector<std::uint8_t> inside;  // per stack frame
+    double factor;
+  };
+  double scaled(std::uint32_t k, double cost) const {
+    if (g_.segment[k] != SegmentKind::useful) return cost;
+    for (const Scaling& s : scalings_)
+      if (s.inside[g_.stack[k]]) cost /= s.factor;
+    return cost;
+  }
+
+  const ActivityGraph& g_;
+  const NetworkModel& fitted_;
+  const ReplayChanges& changes_;
+  std::vector<Scaling> scalings_;
+  std::vector<double> all_;
+};
+
+// The replay's walk, with what the critical path follows recorded or not.
+template <bool kPath>
+ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes) {
   using Network = ReplayChanges::Network;
   ReplayResult r;
   const std::size_t n = g.nodes();
-  r.cost = g.cost;
-  r.transfer.assign(g.edges.size(), 0);
+  const ReplayCosts costs(g, fitted, changes);
   const NetworkModel& network = changes.network == Network::model ? changes.model : fitted;
-  if (changes.network == Network::fitted || changes.network == Network::model)
-    for (std::uint32_t e = 0; e < (g.in_begin.empty() ? 0 : g.in_begin[g.first_hub()]);
-         ++e)  // into locations
-      if (network_edge(g.edges[e].kind)) r.transfer[e] = network.transfer_ns(g.edges[e]);
-  for (std::uint32_t k = 0; k < n; ++k) {
-    const SegmentKind s = g.segment[k];
-    if (g.is_hub(k)) {
-      r.cost[k] = 0;
-    } else if (s == SegmentKind::mpi || s == SegmentKind::shmem) {
-      if (changes.network == Network::ideal) {
-        r.cost[k] = 0;
-      } else if (changes.network != Network::measured) {
-        r.cost[k] = cost_beyond_transfer(g, fitted, k);
-      }
-    } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
-      r.cost[k] = 0;
-    }
-  }
-  for (const std::string& name : changes.balance) balance_interval(g, name, r.cost);
-  for (const auto& [name, factor] : changes.scale) {
-    if (!(factor > 0)) continue;
-    const std::vector<std::uint8_t> inside = frames_inside(g, name);
-    for (std::uint32_t k = 0; k < n; ++k)
-      if (g.segment[k] == SegmentKind::useful && inside[g.stack[k]]) r.cost[k] /= factor;
-  }
+  const bool transfers = changes.network == Network::fitted || changes.network == Network::model;
+  // A network edge into a location's node carries its transfer (a hub only gathers arrivals).
+  const auto transfer = [&](std::uint32_t e, std::uint32_t target) {
+    return transfers && network_edge(g.edges[e].kind) && !g.is_hub(target) ? network.transfer_ns(g.edges[e])
+                                                                           : 0.0;
+  };
   r.time.assign(n, 0);
-  r.bound_by.assign(n, kBoundByPrevious);
+  if constexpr (kPath) {
+    r.cost.assign(n, 0);
+    r.bound_by.assign(n, kBoundByPrevious);
+    r.transfer.assign(g.edges.size(), 0);
+  }
   r.start_ns = g.start_ns;
   r.end_ns = g.start_ns;
   for (const std::uint32_t k : g.order) {
@@ -118,21 +151,39 @@ ReplayResult replay(const ActivityGraph& g, const NetworkModel& fitted, const Re
     for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e) {
       const std::uint32_t source = g.edges[e].source;
       if (source == k) continue;
-      const double arrival = r.time[source] + r.transfer[e];
+      const double moved = transfer(e, k);
+      if constexpr (kPath) r.transfer[e] = moved;
+      const double arrival = r.time[source] + moved;
       if (arrival > ready) {
         ready = arrival;
         bound = static_cast<std::int32_t>(e);
       }
     }
     if (!(ready > -std::numeric_limits<double>::infinity())) ready = g.time[k];  // a hub nothing reached
-    r.time[k] = ready + r.cost[k];
-    r.bound_by[k] = bound;
+    const double own = costs(k);
+    r.time[k] = ready + own;
+    if constexpr (kPath) {
+      r.cost[k] = own;
+      r.bound_by[k] = bound;
+    }
     if (!g.is_hub(k) && r.time[k] >= r.end_ns) {
       r.end_ns = r.time[k];
       r.last = k;
     }
   }
   return r;
+}
+
+}  // namespace
+
+bool interval_named(const ActivityGraph& graph, const std::string& name) {
+  return std::any_of(graph.intervals.begin(), graph.intervals.end(),
+                     [&](const GraphInterval& i) { return i.name == name; });
+}
+
+ReplayResult replay(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
+                    ReplayDetail detail) {
+  return detail == ReplayDetail::path ? walk<true>(g, fitted, changes) : walk<false>(g, fitted, changes);
 }
 
 }  // namespace parperf::analysis

@@ -38,8 +38,13 @@ struct ReplayChanges {
   std::vector<std::pair<std::string, double>> scale;  // (name, F): the interval runs F times faster
 };
 
+// What a replay keeps: its times (8 bytes a node), or also what a critical path through them follows
+// (28 more: costs, what bound each node, each edge's transfer).
+enum class ReplayDetail { times, path };
+
 struct ReplayResult {
-  std::vector<double> time;            // per node
+  std::vector<double> time;  // per node
+  // ReplayDetail::path only (empty otherwise):
   std::vector<double> cost;            // per node: its own cost in this replay
   std::vector<double> transfer;        // per edge
   std::vector<std::int32_t> bound_by;  // as ActivityGraph::bound_by, for this replay
@@ -50,8 +55,10 @@ struct ReplayResult {
 
 // `fitted`: the network fitted from the run (used by Network::fitted, and to take the measured
 // transfers out for ideal and model networks). Names in `changes` that no interval has are ignored:
-// the caller checks them (interval_named).
-ReplayResult replay(const ActivityGraph& graph, const NetworkModel& fitted, const ReplayChanges& changes);
+// the caller checks them (interval_named). Each node's cost is worked out as the walk reaches it
+// (all of them up front only to balance an interval).
+ReplayResult replay(const ActivityGraph& graph, const NetworkModel& fitted, const ReplayChanges& changes,
+                    ReplayDetail detail = ReplayDetail::times);
 
 // Whether any interval of the graph is called `name`.
 bool interval_named(const ActivityGraph& graph, const std::string& name);
