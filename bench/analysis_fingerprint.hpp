@@ -89,12 +89,12 @@ inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
   std::vector<std::uint32_t> position(g.nodes(), 0);
   for (std::uint32_t p = 0; p < g.order.size(); ++p) position[g.order[p]] = p;
   f.add(static_cast<std::uint64_t>(g.nodes())).add(static_cast<std::uint64_t>(g.order.size()));
-  for (std::size_t k = 0; k < g.nodes(); ++k)
+  for (std::uint32_t k = 0; k < g.nodes(); ++k)
     f.add(g.time[k])
-        .add(g.cost[k])
-        .add(g.bound_by[k])
+        .add(g.cost(k))
+        .add(g.bound_by(k))
         .add(position[k])
-        .add(g.location_of(static_cast<std::uint32_t>(k)))
+        .add(g.location_of(k))
         .add(static_cast<std::uint8_t>(g.segment[k]))
         .add(g.stack[k])
         .add(g.operation[k])

@@ -351,8 +351,8 @@ void BM_WhatIfReplay(benchmark::State& state) {
 // The activity graph's vectors, by their capacities.
 std::size_t graph_bytes(const analysis::ActivityGraph& g) {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  std::size_t b = bytes(g.locations) + bytes(g.time) + bytes(g.cost) + bytes(g.bound_by) + bytes(g.segment) +
-                  bytes(g.stack) + bytes(g.operation) + bytes(g.in_begin) + bytes(g.edges) + bytes(g.order) +
+  std::size_t b = bytes(g.locations) + bytes(g.time) + bytes(g.segment) + bytes(g.stack) +
+                  bytes(g.operation) + bytes(g.in_begin) + bytes(g.edges) + bytes(g.order) +
                   bytes(g.intervals) + bytes(g.stacks) + bytes(g.operations);
   return b;
 }

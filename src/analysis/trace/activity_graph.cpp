@@ -946,7 +946,6 @@ class GraphBuilder {
     std::move(begin.begin() + 1, begin.end(), begin.begin());
     begin[n] = static_cast<std::uint32_t>(by_target.size());
     graph_.edges = std::move(by_target);
-    graph_.cost.assign(n, 0);
   }
 
   // An order in which every node comes after its dependencies: each location advances while its next
@@ -1051,8 +1050,7 @@ ActivityGraphDraft::~ActivityGraphDraft() = default;
 
 ActivityGraph ActivityGraphDraft::finish(const Communication& communication) && {
   ActivityGraph graph = builder_->link(communication);
-  builder_.reset();  // what it held to link the nodes is not held beside the costs
-  compute_costs(graph);
+  builder_.reset();  // what it held to link the nodes is not held beside the graph
   return graph;
 }
 
@@ -1082,28 +1080,6 @@ PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time) {
   }
   if (phase.ranks.empty()) span = {};
   return span;
-}
-
-void compute_costs(ActivityGraph& g) {
-  g.cost.assign(g.nodes(), 0);
-  g.bound_by.assign(g.nodes(), kBoundByPrevious);
-  // Each node reads only the times, which stay as they are: in the nodes' order, not the dependency
-  // order, the arrays are walked in sequence (the same costs; the order is for passes that move times).
-  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    const std::uint32_t previous = g.previous(k);
-    double ready = -std::numeric_limits<double>::infinity();
-    if (!g.is_hub(k)) {
-      ready = previous == kNoNode ? g.start_ns : g.time[previous];
-      g.bound_by[k] = previous == kNoNode ? kBoundByStart : kBoundByPrevious;
-    }
-    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e) {
-      const std::uint32_t source = g.edges[e].source;
-      if (source == k || g.time[source] <= ready) continue;
-      ready = g.time[source];
-      g.bound_by[k] = static_cast<std::int32_t>(e);
-    }
-    if (!g.is_hub(k)) g.cost[k] = std::max(0.0, g.time[k] - ready);
-  }
 }
 
 }  // namespace parperf::analysis

@@ -34,6 +34,7 @@
 // What the trace cannot link is counted in `unlinked`, never guessed.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -151,11 +152,9 @@ struct ActivityGraph {
   std::vector<GraphLocation> locations;
   // Per node: the locations' nodes, location by location (GraphLocation::first .. end), then the hubs.
   // A node's location is not stored (4 bytes a node): it follows from those ranges (location_of).
-  std::vector<double> time;  // ns on rank 0's clock, corrected (and repaired)
-  std::vector<double> cost;  // own cost (set by compute_costs)
-  // What the node waited for last, as measured (set by compute_costs): kBoundByPrevious, kBoundByStart
-  // (a location's first node), or the incoming edge (index into edges) whose source came last.
-  std::vector<std::int32_t> bound_by;
+  // A node's own cost and what it waited for are not stored either (12 bytes a node): they follow from
+  // the times (measured).
+  std::vector<double> time;              // ns on rank 0's clock, corrected (and repaired)
   std::vector<SegmentKind> segment;      // of the segment that ends at the node
   std::vector<std::uint32_t> stack;      // its interval stack (StackFrame index)
   std::vector<std::uint32_t> operation;  // the operation it is inside (index into operations), or 0
@@ -187,6 +186,35 @@ struct ActivityGraph {
   std::uint32_t location_of(std::uint32_t node) const;
   // The node edge `edge` leads into: a search of in_begin. Passes over every edge go node by node.
   std::uint32_t edge_target(std::uint32_t edge) const;
+
+  // A node as measured (by its corrected, repaired times). `cost`: its own cost, its time less the
+  // latest of its previous node's (the run's start for a location's first) and its edges' sources, at
+  // least 0, and 0 for a hub. `bound_by`: what came latest, kBoundByPrevious, kBoundByStart (a
+  // location's first node), or the incoming edge (index into edges; the first of equals).
+  struct Step {
+    double cost = 0;
+    std::int32_t bound_by = kBoundByPrevious;
+  };
+  Step measured(std::uint32_t node) const {
+    Step step;
+    double ready = -std::numeric_limits<double>::infinity();
+    const bool hub = is_hub(node);
+    if (!hub) {
+      const std::uint32_t before = previous(node);
+      ready = before == kNoNode ? start_ns : time[before];
+      step.bound_by = before == kNoNode ? kBoundByStart : kBoundByPrevious;
+    }
+    for (std::uint32_t e = in_begin[node]; e < in_begin[node + 1]; ++e) {
+      const std::uint32_t source = edges[e].source;
+      if (source == node || time[source] <= ready) continue;
+      ready = time[source];
+      step.bound_by = static_cast<std::int32_t>(e);
+    }
+    if (!hub) step.cost = std::max(0.0, time[node] - ready);
+    return step;
+  }
+  double cost(std::uint32_t node) const { return measured(node).cost; }
+  std::int32_t bound_by(std::uint32_t node) const { return measured(node).bound_by; }
 };
 
 // A phase's span on the given node times (measured or replayed): from its earliest begin to its
@@ -217,9 +245,5 @@ class ActivityGraphDraft {
  private:
   std::unique_ptr<GraphBuilder> builder_;
 };
-
-// Sets every node's own cost from its (repaired) times: time − max(previous, edge sources),
-// at least 0; a location's first node costs its time since the run's start. And what bound it.
-void compute_costs(ActivityGraph& graph);
 
 }  // namespace parperf::analysis

@@ -130,7 +130,6 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   for (const GraphLocation& l : g.locations)
     if (l.end > l.first) end = std::max(end, g.time[l.end - 1]);
   g.end_ns = end;
-  compute_costs(g);
   return repair;
 }
 

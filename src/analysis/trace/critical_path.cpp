@@ -168,9 +168,9 @@ std::vector<PathPiece> merged(std::vector<PathPiece> pieces) {
 // The times a path is followed through: a replay's, or the graph's own (as measured).
 struct PathTimes {
   const double* time;
-  const double* cost;
-  const std::int32_t* bound_by;
-  const double* transfer;  // per edge; null: none apart from the operations' costs
+  const double* cost;            // null: as measured (ActivityGraph::measured)
+  const std::int32_t* bound_by;  // null: as measured
+  const double* transfer;        // per edge; null: none apart from the operations' costs
   double start_ns = 0, end_ns = 0;
   std::uint32_t last = kNoNode;
   double length() const { return end_ns - start_ns; }
@@ -191,7 +191,7 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
 // read from the graph itself: no copy of its times and costs (36 bytes an event, beside the graph,
 // where the analysis holds the most).
 CriticalPath critical_path(const ActivityGraph& g) {
-  PathTimes t{g.time.data(), g.cost.data(), g.bound_by.data(), nullptr, g.start_ns, g.start_ns, kNoNode};
+  PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
   for (const std::uint32_t k : g.order)
     if (!g.is_hub(k) && g.time[k] >= t.end_ns) {
       t.end_ns = g.time[k];
@@ -224,14 +224,16 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   std::uint32_t l = g.location_of(k);
   std::uint32_t current_location = l;
   while (k != kNoNode) {
-    const double own = r.cost[k];
+    const ActivityGraph::Step as_measured = g.measured(k);
+    const double own = r.cost ? r.cost[k] : as_measured.cost;
     if (!g.is_hub(k) && own > 0) {
       if (l != current_location) ++path.location_changes;
       current_location = l;
       locations[l].time_ns += own;
-      if (g.segment[k] != SegmentKind::startup && g.cost[k] > 0) {
+      if (g.segment[k] != SegmentKind::startup && as_measured.cost > 0) {
         // Walked backwards: a piece that ends where the last one began extends it.
-        const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - g.cost[k], g.time[k]};
+        const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - as_measured.cost,
+                              g.time[k]};
         PathPiece* last = path.pieces.empty() ? nullptr : &path.pieces.back();
         if (last && last->rank == piece.rank && last->thread == piece.thread &&
             piece.end_ns >= last->begin_ns && piece.begin_ns <= last->end_ns)
@@ -251,7 +253,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
           other(computation, own);
           path.computation_ns += own;
           // Measured times: the other locations' computation during this piece.
-          const double b = g.time[k], a = b - g.cost[k];
+          const double b = g.time[k], a = b - as_measured.cost;
           if (b > a) {
             const double overlapped = std::clamp((busy.between(a, b) - (b - a)) / (b - a) / others, 0.0, 1.0);
             path.while_others_work_ns += own * overlapped;
@@ -272,7 +274,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
           activity(g.operation[k], own);
       }
     }
-    const std::int32_t bound = r.bound_by[k];
+    const std::int32_t bound = r.bound_by ? r.bound_by[k] : as_measured.bound_by;
     if (bound == kBoundByStart) {
       const double before = r.time[k] - own - r.start_ns;
       if (before > 0) other(startup, before);
@@ -294,8 +296,10 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   std::vector<double> by_frame(g.stacks.size(), 0);
   std::vector<std::uint8_t> frame_has_time(g.stacks.size(), 0);
   for (std::uint32_t n = 0; n < g.nodes(); ++n) {
-    if (g.is_hub(n) || g.cost[n] <= 0) continue;
-    by_frame[g.stack[n]] += g.cost[n];
+    if (g.is_hub(n)) continue;
+    const double cost = g.cost(n);
+    if (cost <= 0) continue;
+    by_frame[g.stack[n]] += cost;
     frame_has_time[g.stack[n]] = 1;
   }
   std::vector<double> total(g.intervals.size(), 0);

@@ -19,8 +19,8 @@ struct Cause {
 // The node a wait at edge `e` waited for, through a hub to the arrival that came last.
 std::uint32_t late_node(const ActivityGraph& g, std::size_t e) {
   std::uint32_t source = g.edges[e].source;
-  while (g.is_hub(source) && g.bound_by[source] >= 0)
-    source = g.edges[static_cast<std::size_t>(g.bound_by[source])].source;
+  for (std::int32_t bound = 0; g.is_hub(source) && (bound = g.bound_by(source)) >= 0;)
+    source = g.edges[static_cast<std::size_t>(bound)].source;
   return source;
 }
 
@@ -30,10 +30,12 @@ DelayCosts delay_costs(const ActivityGraph& g) {
   DelayCosts result;
   std::map<std::pair<std::uint32_t, std::uint32_t>, Cause> causes;  // (location, interval + 1)
   for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (g.is_hub(k) || g.bound_by[k] < 0) continue;
+    if (g.is_hub(k) || g.in_begin[k] == g.in_begin[k + 1]) continue;  // (no edge: bound by its previous)
+    const std::int32_t waited_for = g.bound_by(k);
+    if (waited_for < 0) continue;
     const std::uint32_t previous = g.previous(k);
     if (previous == kNoNode) continue;
-    const std::uint32_t late = late_node(g, static_cast<std::size_t>(g.bound_by[k]));
+    const std::uint32_t late = late_node(g, static_cast<std::size_t>(waited_for));
     if (g.is_hub(late)) continue;
     const std::uint32_t waiting = g.location_of(k);
     // The walk back from the late node stays on its location until it follows an edge.
@@ -45,8 +47,9 @@ DelayCosts delay_costs(const ActivityGraph& g) {
     std::set<std::pair<std::uint32_t, std::uint32_t>> took_part;
     std::uint32_t j = late;
     for (int step = 0; step < kMaxSteps && remaining > 0 && j != kNoNode; ++step) {
+      const ActivityGraph::Step walked = g.measured(j);
       if (!g.is_hub(j)) {
-        const double charged = std::min(remaining, g.cost[j]);
+        const double charged = std::min(remaining, walked.cost);
         if (g.segment[j] == SegmentKind::useful && charged > 0) {
           const std::uint32_t f = g.stack[j];
           const std::pair key(location, f == 0 ? 0u : g.stacks[f].interval + 1);
@@ -58,7 +61,7 @@ DelayCosts delay_costs(const ActivityGraph& g) {
         }
         remaining -= charged;
       }
-      const std::int32_t bound = g.bound_by[j];
+      const std::int32_t bound = walked.bound_by;
       if (bound == kBoundByStart) break;
       if (bound == kBoundByPrevious) {
         j = g.previous(j);

@@ -22,10 +22,11 @@ NetworkModel fit_network(const ActivityGraph& g) {
   std::vector<double> small;
   std::vector<std::pair<std::uint64_t, double>> large;
   for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (g.bound_by[k] < 0) continue;
-    const GraphEdge& e = g.edges[static_cast<std::size_t>(g.bound_by[k])];
+    const ActivityGraph::Step step = g.measured(k);
+    if (step.bound_by < 0) continue;
+    const GraphEdge& e = g.edges[static_cast<std::size_t>(step.bound_by)];
     if (e.kind != EdgeKind::message) continue;
-    const double observed = g.cost[k];
+    const double observed = step.cost;
     if (e.bytes <= kSmall) small.push_back(observed);
     if (e.bytes >= kLarge) large.emplace_back(e.bytes, observed);
   }

@@ -77,7 +77,7 @@ double network_cost(const ActivityGraph& g, const NetworkModel& fitted, const Re
   } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
     return 0;
   }
-  return g.cost[k];
+  return g.cost(k);
 }
 
 // Every node's own cost in the replay, as the walk asks for it: worked out node by node, or, when an
