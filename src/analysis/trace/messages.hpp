@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/trace/chunked_vector.hpp"
 #include "analysis/trace/trace_run.hpp"
 
 namespace parperf::analysis {
@@ -68,7 +69,10 @@ struct OneSidedTransfer {
 };
 
 struct Communication {
-  std::vector<Message> messages;                // by the later of their two calls in the merged timeline
+  // By the later of their two calls in the merged timeline. In chunks, not one array: 0.18 an event
+  // in a halo exchange, 112 bytes each, and an array growing by doubling held its old and new copies
+  // at once, where the analysis holds the most (beside the graph's draft).
+  ChunkedVector<Message> messages;
   std::uint64_t unmatched_sends = 0;            // sends no traced receive took
   std::uint64_t unmatched_receives = 0;         // receives of messages no traced send sent
   std::vector<CollectiveInstance> collectives;  // complete instances, by communicator then sequence
