@@ -54,10 +54,10 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   repair_communication(communication, a.repair);
   a.network = fit_network(*graph);
   // Everything after reads the repaired graph (and the wait states the matched calls) and writes
-  // only its own results: in two halves at once, the second the delay costs and the replays (POP's
-  // and the self-check's). A replay holds 36 bytes an event: the second half begins them only once
-  // the first has let go of the matched messages (0.18 an event, 112 bytes each), so the two are
-  // never held at once, as they are not in turn.
+  // only its own results: in two halves at once, of about equal work, the second the delay costs and
+  // POP's replays. A replay holds 13 bytes an event: the replays begin only once the first half has
+  // let go of the matched messages (0.18 an event, 112 bytes each), which are then never held beside
+  // two of them.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
   std::latch communication_freed(1);
@@ -70,6 +70,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
           communication = {};
         }
         a.critical_path = critical_path(*graph);
+        a.replayed_ns = replay(*graph, a.network, {}).length();  // the self-check
         // The samples are decoded and their stacks named only when the traces hold some.
         if (sampled) {
           TraceSamples samples = load_trace_samples(traces);
@@ -82,7 +83,6 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
         a.delays = delay_costs(*graph);
         communication_freed.wait();
         a.pop = pop_factors(*graph, a.network);
-        a.replayed_ns = replay(*graph, a.network, {}).length();
       });
   a.graph = std::move(graph);
   a.warnings = traces.warnings;
