@@ -115,6 +115,40 @@ TEST(ClockRepair, TheMatchedMessagesMoveWithTheirLocationsSoTheWaitStatesSeeTheR
   EXPECT_DOUBLE_EQ(c.collectives[0].members[0].end_ns, 300);
 }
 
+TEST(ClockRepair, AHubGivenATimeBeforeItsLastArrivalMovesWhatWaitsForItThoughNoDependencyRanBackwards) {
+  // Rank 0 arrives at 100 (node 1), rank 1 at 50 (node 4); hub 6 was given 60, before rank 0's
+  // arrival, and rank 1 leaves at 90 (node 5): measured, no dependency runs backwards (60 <= 90),
+  // but the hub is its last arrival, 100, and rank 1 cannot leave before it.
+  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100, SegmentKind::useful}, {200, SegmentKind::mpi}},
+                           {{0, SegmentKind::startup}, {50, SegmentKind::useful}, {90, SegmentKind::mpi}}},
+                          {{1, 6, EdgeKind::collective, 1, 0},
+                           {4, 6, EdgeKind::collective, 1, 0},
+                           {6, 2, EdgeKind::collective, 1, 0},
+                           {6, 5, EdgeKind::collective, 1, 0}},
+                          {60}, {0, 1, 3, 4, 6, 2, 5});
+  const ClockRepair repair = repair_clock_condition(g);
+  EXPECT_EQ(repair.violations, 0u) << "measured, every dependency ran forward";
+  EXPECT_DOUBLE_EQ(g.time[6], 100) << "the hub is its last arrival";
+  EXPECT_DOUBLE_EQ(g.time[5], 100) << "rank 1 leaves when the hub was reached";
+  EXPECT_EQ(repair.moved, 1u);
+  EXPECT_EQ(repair.remaining, 0u);
+}
+
+TEST(ClockRepair, WhenNothingRanBackwardsNoNodeMovesAndAHubTakesItsLastArrival) {
+  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100, SegmentKind::useful}, {200, SegmentKind::mpi}},
+                           {{0, SegmentKind::startup}, {50, SegmentKind::useful}, {150, SegmentKind::mpi}}},
+                          {{1, 6, EdgeKind::collective, 1, 0},
+                           {4, 6, EdgeKind::collective, 1, 0},
+                           {6, 2, EdgeKind::collective, 1, 0},
+                           {6, 5, EdgeKind::collective, 1, 0}},
+                          {120}, {0, 1, 3, 4, 6, 2, 5});
+  const std::vector<double> measured = g.time;
+  const ClockRepair repair = repair_clock_condition(g);
+  EXPECT_EQ(repair.moved, 0u);
+  EXPECT_DOUBLE_EQ(g.time[6], 100) << "a hub given a time after its last arrival is set back to it";
+  for (std::uint32_t k = 0; k < 6; ++k) EXPECT_DOUBLE_EQ(g.time[k], measured[k]) << "node " << k;
+}
+
 // RepairedTimes walks the anchors from the one it found last: whatever order the moments come in
 // (forward as a location's events, back and forth as its calls' starts and ends, far jumps, before
 // the first anchor, after the last, on an anchor, NaN), it gives ClockRepair::repaired's values.
