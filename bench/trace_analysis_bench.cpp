@@ -18,12 +18,13 @@
 // the MPI collector does), MPI_Allreduce, leave: 11 events an iteration, between MPI_Init and
 // MPI_Finalize. Times follow from a latency of 2 µs and 10 bytes/ns; every rank's clock is off
 // by a known offset that the clock correction undoes to within 100 ns (less than any message takes,
-// so the repair checks every edge and moves none).
+// so the repair checks every edge and moves none; PARPERF_BENCH_CLOCK_RESIDUAL_NS=3000 has it move
+// nodes, for a change to the repair).
 //
 // Stages, as analyse_traces runs them: match (match_communication), waits (find_wait_states),
-// graph (build_activity_graph), repair (repair_clock_condition + fit_network), critical path (the
-// replay as measured + critical_path), delay costs, POP (pop_factors: its two replays), what-if
-// (one replay on the fitted network), and all of analyse_traces. Memory: peak_B_per_event, the most
+// graph (build_activity_graph), repair (repair_clock_condition + fit_network), critical path
+// (critical_path through the graph's own times), delay costs, POP (pop_factors: its replays),
+// what-if (one replay on the fitted network), and all of analyse_traces. Memory: peak_B_per_event, the most
 // a stage held on the heap at once beyond its inputs (heap_peak.hpp; its result included), and on
 // BM_AnalyseTraces graph_B_per_event, the capacities of the activity graph's vectors, an event.
 //

@@ -1069,7 +1069,7 @@ std::uint32_t ActivityGraph::location_of(std::uint32_t node) const {
   // The last location that begins at or before the node (an empty one before it begins there too).
   const auto l = std::upper_bound(locations.begin(), locations.end(), node,
                                   [](std::uint32_t k, const GraphLocation& g) { return k < g.first; });
-  return static_cast<std::uint32_t>(l - locations.begin()) - 1;
+  return l == locations.begin() ? kHub : static_cast<std::uint32_t>(l - locations.begin()) - 1;
 }
 
 PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time) {
