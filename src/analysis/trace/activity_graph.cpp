@@ -925,7 +925,7 @@ class GraphBuilder {
   }
 
   void index_edges() {
-    // Every link is made: the builder's locations (their operations, 36 bytes an event) are not held
+    // Every link is made: the builder's locations (their operations, about 25 bytes an event) are not held
     // while the index and the order are made, where building the graph held the most.
     std::vector<LocationBuild>().swap(built_);
     barriers_.clear();

@@ -24,8 +24,8 @@
 //
 // Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
 // the work of its segment, or the part of an operation that came after what it waited for. The
-// costs are taken from the measured (repaired) times once; a replay recomputes the times with
-// changed costs in the same order.
+// costs follow from the measured (repaired) times (ActivityGraph::measured, not stored); a replay
+// recomputes the times with changed costs in the same order.
 //
 // Window. Each rank's locations are taken from the end of its MPI_Init/shmem_init to the start of
 // its MPI_Finalize/shmem_finalize (start-up and shut-down are not the program's time, as in the

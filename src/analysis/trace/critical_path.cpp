@@ -188,8 +188,7 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
 }
 
 // What a replay as measured gives (replay.hpp: the measured times back, bound by the same sources),
-// read from the graph itself: no copy of its times and costs (36 bytes an event, beside the graph,
-// where the analysis holds the most).
+// read from the graph itself: no replay's times, costs and bounds (36 bytes an event) beside it.
 CriticalPath critical_path(const ActivityGraph& g) {
   PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
   for (const std::uint32_t k : g.order)

@@ -143,7 +143,7 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
   Pop pop;
   pop.processes = processes_model(g);
   if (g.locations.empty()) return pop;
-  // The ideal replays' lengths, and each phase's: one replay held at a time (36 bytes an event).
+  // The ideal replays' lengths, and each phase's: one replay held at a time (13 bytes an event).
   const auto ideal_times = [&](bool ideal_openmp) {
     ReplayChanges ideal;
     ideal.network = ReplayChanges::Network::ideal;
