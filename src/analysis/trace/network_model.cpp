@@ -22,6 +22,7 @@ NetworkModel fit_network(const ActivityGraph& g) {
   std::vector<double> small;
   std::vector<std::pair<std::uint64_t, double>> large;
   for (std::uint32_t k = 0; k < g.nodes(); ++k) {
+    if (g.in_begin[k] == g.in_begin[k + 1]) continue;  // bound by its previous node
     const ActivityGraph::Step step = g.measured(k);
     if (step.bound_by < 0) continue;
     const GraphEdge& e = g.edges[static_cast<std::size_t>(step.bound_by)];
