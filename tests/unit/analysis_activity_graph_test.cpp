@@ -100,11 +100,12 @@ TEST(ClockRepair, TheMatchedMessagesMoveWithTheirLocationsSoTheWaitStatesSeeTheR
   const ClockRepair repair = repair_clock_condition(g);
   Communication c;
   Message m;
-  m.send = {0, 0, 0, 0, 100, 110, 1};
-  m.receive = {1, 0, 0, 0, 50, 90, 2};
+  m.send = {.rank = 0, .index = 1, .start_ns = 100, .end_ns = 110};
+  m.receive = {.rank = 1, .index = 2, .start_ns = 50, .end_ns = 90};
   c.messages.push_back(m);
   CollectiveInstance barrier;
-  barrier.members = {{0, 0, 0, 0, 200, 300, 3}, {1, 0, 0, 0, 150, 200, 3}};
+  barrier.members = {{.rank = 0, .index = 3, .start_ns = 200, .end_ns = 300},
+                     {.rank = 1, .index = 3, .start_ns = 150, .end_ns = 200}};
   c.collectives.push_back(barrier);
   repair_communication(c, repair);
   EXPECT_DOUBLE_EQ(c.messages[0].receive.end_ns, 100) << "the receive ends when the graph's does";

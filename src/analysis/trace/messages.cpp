@@ -173,10 +173,13 @@ std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, cons
   if (!info) return std::nullopt;
   OneSidedTransfer t;
   t.origin = {
-      e.rank,       e.thread,
-      e.event.site, static_cast<std::uint32_t>(info->kind),
-      e.time_ns,    rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick),
-      e.index};
+      .rank = e.rank,
+      .thread = e.thread,
+      .site = e.event.site,
+      .kind = static_cast<std::uint32_t>(info->kind),
+      .index = static_cast<std::uint32_t>(e.index),
+      .start_ns = e.time_ns,
+      .end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick)};
   t.target = e.event.partner;
   t.put = info->site_class == format::SiteClass::put;
   t.bytes = e.event.bytes;
@@ -220,7 +223,7 @@ Communication match_communication(const TraceRun& traces) {
     side.kind = site ? site->kind : 0;
     side.start_ns = e.time_ns;
     side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
-    side.index = e.index;
+    side.index = static_cast<std::uint32_t>(e.index);
     if (format::is_mpi_collective_kind(side.kind)) {
       matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
                          side, site ? site->name : std::string_view{}, e.event.partner);
