@@ -97,7 +97,7 @@ inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
         .add(g.location_of(k))
         .add(static_cast<std::uint8_t>(g.segment[k]))
         .add(g.stack[k])
-        .add(g.operation[k])
+        .add(static_cast<std::uint32_t>(g.operation[k]))
         .add(g.in_begin[k]);
   f.add(static_cast<std::uint64_t>(g.edges.size()));
   for (std::uint32_t i = 0; i < g.edges.size(); ++i) {

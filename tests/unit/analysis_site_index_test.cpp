@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,33 @@ TEST(TraceSiteIndex, ARunWhoseSitesAreCodeAddressesMatchesAndBuildsAsTheSameRunN
   for (const GraphLocation& l : g_dense.locations)
     for (std::uint32_t k = l.first + 1; k < l.end; ++k)
       EXPECT_LE(g_dense.time[k - 1], g_dense.time[k]) << "rank " << l.rank << "'s nodes are in time order";
+}
+
+// The graph numbers its operations' names in 16 bits (2 bytes a node): 65,535 names besides "none"
+// are numbered, one more is refused naming the trace, never wrapped into another's number.
+TEST(TraceSiteIndex, ATraceOfMoreOperationNamesThanTheGraphNumbersIsRefusedNamingItsFile) {
+  for (const std::uint32_t names : {65535u, 65536u}) {
+    TraceRunBuilder b;
+    b.rank(0, 1);
+    for (std::uint32_t i = 0; i < names; ++i) {
+      const double at = 0.001 * i;
+      b.op(b.site(format::SiteKind::mpi_barrier, "MPI_Op" + std::to_string(i)), at, at + 0.0005, -1, 0, 0, 0,
+           false);
+    }
+    const TraceRun run = b.build();
+    const Communication c = match_communication(run);
+    if (names == 65535) {
+      EXPECT_EQ(build_activity_graph(run, c).operations.size(), 65536u) << "every name and none";
+      continue;
+    }
+    try {
+      build_activity_graph(run, c);
+      ADD_FAILURE() << "65,536 operation names were numbered in 16 bits";
+    } catch (const std::length_error& e) {
+      EXPECT_NE(std::string(e.what()).find("trace.0.ppt"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("65535 different operations"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

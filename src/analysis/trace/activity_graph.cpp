@@ -158,10 +158,21 @@ class GraphBuilder {
     if (added) graph_.intervals.push_back(std::move(interval));
     return it->second;
   }
-  std::uint32_t intern_operation(std::string_view name) {
+  // The graph numbers its operations' names in 16 bits, 2 bytes a node (a run's MPI, OpenSHMEM and
+  // OpenMP operations have a few dozen): a trace with more is refused, naming its file.
+  std::uint32_t intern_operation(std::string_view name, const std::string& file) {
     const auto [it, added] =
         operation_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(graph_.operations.size()));
-    if (added) graph_.operations.emplace_back(name);
+    if (added) {
+      if (graph_.operations.size() > std::numeric_limits<OperationName>::max()) {
+        operation_ids_.erase(it);
+        throw std::length_error(
+            fmt::format("{}: the run's traces name more than {} different operations, more "
+                        "than the activity graph can number",
+                        file, std::numeric_limits<OperationName>::max()));
+      }
+      graph_.operations.emplace_back(name);
+    }
     return it->second;
   }
   std::string_view name_of(const Operation& op) const { return graph_.operations[op.name]; }
@@ -225,7 +236,7 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::operation && s) {
           if (e.communicator != 0 && format::is_mpi_collective_kind(s->kind))
             ++collective_calls[e.communicator];
-          add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local);
+          add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local, rank.file);
           read_task_operation(l, *s, e, index, t);
           if (starts_program(s->name))
             window_start =
@@ -331,7 +342,7 @@ class GraphBuilder {
   // `name` is the site's interned operation name, set when first needed.
   void add_operation(LocationBuild& l, const format::Site& s, std::uint32_t& name,
                      const format::TraceEvent& e, std::uint64_t index, double t, double ns_per_tick,
-                     const RankClock& clock, double local) {
+                     const RankClock& clock, double local, const std::string& file) {
     const std::uint32_t kind = s.kind;
     SegmentKind segment;
     if (format::is_mpi_kind(kind))
@@ -345,7 +356,7 @@ class GraphBuilder {
     const auto at = [&](std::uint64_t ticks) {
       return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
-    if (name == kNoNode) name = intern_operation(s.name);
+    if (name == kNoNode) name = intern_operation(s.name, file);
     Operation op{e.match, static_cast<std::uint32_t>(index), kind, name};
     const double waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
@@ -477,7 +488,7 @@ class GraphBuilder {
         graph_.time.push_back(point.time);
         graph_.segment.push_back(segment);
         graph_.stack.push_back(stack.back());
-        graph_.operation.push_back(operation);
+        graph_.operation.push_back(static_cast<OperationName>(operation));
         switch (point.role) {
           case Role::enter: {
             std::uint32_t base = stack.back();

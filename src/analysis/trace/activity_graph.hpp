@@ -77,6 +77,9 @@ constexpr bool network_edge(EdgeKind kind) {
          kind == EdgeKind::shmem_wait || kind == EdgeKind::shmem_quiet;
 }
 
+// An index into ActivityGraph::operations (a node's, 2 bytes: a run has a few dozen operations' names).
+using OperationName = std::uint16_t;
+
 inline constexpr std::int32_t kBoundByPrevious = -1;
 inline constexpr std::int32_t kBoundByStart = -2;
 inline constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
@@ -157,7 +160,7 @@ struct ActivityGraph {
   std::vector<double> time;              // ns on rank 0's clock, corrected (and repaired)
   std::vector<SegmentKind> segment;      // of the segment that ends at the node
   std::vector<std::uint32_t> stack;      // its interval stack (StackFrame index)
-  std::vector<std::uint32_t> operation;  // the operation it is inside (index into operations), or 0
+  std::vector<OperationName> operation;  // the operation it is inside (index into operations), or 0
   std::vector<std::uint32_t> in_begin;   // incoming edges: edges[in_begin[k] .. in_begin[k+1])
   std::vector<GraphEdge> edges;          // by target
   std::vector<std::uint32_t> order;      // every node, each after all it depends on
