@@ -116,17 +116,22 @@ TEST(ClockRepair, TheMatchedMessagesMoveWithTheirLocationsSoTheWaitStatesSeeTheR
   EXPECT_DOUBLE_EQ(c.collectives[0].members[0].end_ns, 300);
 }
 
+// Two ranks meet through hub 6: rank 0 arrives at 100 (node 1) and leaves at 200 (node 2), rank 1
+// arrives at 50 (node 4) and leaves at `rank1_leaves` (node 5); the hub was given `hub_at`.
+ActivityGraph two_ranks_through_a_hub(double hub_at, double rank1_leaves) {
+  return graph({{{0, SegmentKind::startup}, {100, SegmentKind::useful}, {200, SegmentKind::mpi}},
+                {{0, SegmentKind::startup}, {50, SegmentKind::useful}, {rank1_leaves, SegmentKind::mpi}}},
+               {{1, 6, EdgeKind::collective, 1, 0},
+                {4, 6, EdgeKind::collective, 1, 0},
+                {6, 2, EdgeKind::collective, 1, 0},
+                {6, 5, EdgeKind::collective, 1, 0}},
+               {hub_at}, {0, 1, 3, 4, 6, 2, 5});
+}
+
 TEST(ClockRepair, AHubGivenATimeBeforeItsLastArrivalMovesWhatWaitsForItThoughNoDependencyRanBackwards) {
-  // Rank 0 arrives at 100 (node 1), rank 1 at 50 (node 4); hub 6 was given 60, before rank 0's
-  // arrival, and rank 1 leaves at 90 (node 5): measured, no dependency runs backwards (60 <= 90),
-  // but the hub is its last arrival, 100, and rank 1 cannot leave before it.
-  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100, SegmentKind::useful}, {200, SegmentKind::mpi}},
-                           {{0, SegmentKind::startup}, {50, SegmentKind::useful}, {90, SegmentKind::mpi}}},
-                          {{1, 6, EdgeKind::collective, 1, 0},
-                           {4, 6, EdgeKind::collective, 1, 0},
-                           {6, 2, EdgeKind::collective, 1, 0},
-                           {6, 5, EdgeKind::collective, 1, 0}},
-                          {60}, {0, 1, 3, 4, 6, 2, 5});
+  // The hub was given 60, before rank 0's arrival, and rank 1 leaves at 90: measured, no dependency
+  // runs backwards (60 <= 90), but the hub is its last arrival, 100, and rank 1 cannot leave before it.
+  ActivityGraph g = two_ranks_through_a_hub(60, 90);
   const ClockRepair repair = repair_clock_condition(g);
   EXPECT_EQ(repair.violations, 0u) << "measured, every dependency ran forward";
   EXPECT_DOUBLE_EQ(g.time[6], 100) << "the hub is its last arrival";
@@ -136,13 +141,7 @@ TEST(ClockRepair, AHubGivenATimeBeforeItsLastArrivalMovesWhatWaitsForItThoughNoD
 }
 
 TEST(ClockRepair, WhenNothingRanBackwardsNoNodeMovesAndAHubTakesItsLastArrival) {
-  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100, SegmentKind::useful}, {200, SegmentKind::mpi}},
-                           {{0, SegmentKind::startup}, {50, SegmentKind::useful}, {150, SegmentKind::mpi}}},
-                          {{1, 6, EdgeKind::collective, 1, 0},
-                           {4, 6, EdgeKind::collective, 1, 0},
-                           {6, 2, EdgeKind::collective, 1, 0},
-                           {6, 5, EdgeKind::collective, 1, 0}},
-                          {120}, {0, 1, 3, 4, 6, 2, 5});
+  ActivityGraph g = two_ranks_through_a_hub(120, 150);
   const std::vector<double> measured = g.time;
   const ClockRepair repair = repair_clock_condition(g);
   EXPECT_EQ(repair.moved, 0u);

@@ -56,7 +56,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   // Everything after reads the repaired graph (and the wait states the matched calls) and writes
   // only its own results: in two halves at once, of about equal work, the second the delay costs and
   // POP's replays. A replay holds 13 bytes an event: the replays begin only once the first half has
-  // let go of the matched messages (0.18 an event, 112 bytes each), which are then never held beside
+  // let go of the matched messages (0.18 an event, 96 bytes each), which are then never held beside
   // two of them.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
