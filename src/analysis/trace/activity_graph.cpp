@@ -49,18 +49,18 @@ struct Point {
 };
 static_assert(sizeof(Point) == 16, "a point a node: the builder holds every location's at once");
 
-// One operation of a location, where its points are (then its nodes). 32 bytes: the builder holds
+// One operation of a location, where its points are (then its nodes). 24 bytes: the builder holds
 // every location's (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the
 // graph. A lock has no end but its release, and only a lock is acquired and only a barrier has an
-// arrival: each pair shares a field.
+// arrival: each pair shares a field. Its event's place in the thread's stream is not kept: the
+// location's operation_at maps events to operations, which are in their events' order.
 struct Operation {
   std::int64_t match = 0;
-  std::uint32_t index = 0;  // its event's place in the thread's stream (kMostThreadEvents at most)
-  std::uint32_t kind = 0;   // format::SiteKind
-  std::uint32_t name = 0;   // index into the graph's operations
   std::uint32_t begin = kNoNode;
   std::uint32_t end = kNoNode;    // a lock's: its release
   std::uint32_t inner = kNoNode;  // a lock's acquisition; where an OpenMP barrier's thread arrived
+  std::uint16_t kind = 0;         // format::SiteKind: an MPI, OpenSHMEM or OpenMP one, all below 256
+  OperationName name = 0;         // index into the graph's operations
 
   std::uint32_t release() const { return end; }
   std::uint32_t acquired() const { return inner; }
@@ -68,7 +68,7 @@ struct Operation {
   // Every point it has, for renumbering.
   std::array<std::uint32_t*, 3> points() { return {&begin, &end, &inner}; }
 };
-static_assert(sizeof(Operation) == 32);
+static_assert(sizeof(Operation) == 24);
 
 // The graph names its nodes by 32-bit numbers, and an event makes at least one node.
 constexpr std::uint64_t kMostThreadEvents = std::numeric_limits<std::uint32_t>::max() - 1;
@@ -206,6 +206,7 @@ class GraphBuilder {
       double local = 0;
       format::TraceEvent e;
       std::uint64_t index = 0;
+      std::vector<std::uint32_t> operation_events;  // each operation's event, until operation_at is made
       for (; stream->next(local, e); ++index) {
         if (index == kMostThreadEvents)
           throw std::length_error(fmt::format(
@@ -236,8 +237,10 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::operation && s) {
           if (e.communicator != 0 && format::is_mpi_collective_kind(s->kind))
             ++collective_calls[e.communicator];
-          add_operation(l, *s, operation_of[slot], e, index, t, ns_per_tick, clock, local, rank.file);
-          read_task_operation(l, *s, e, index, t);
+          const bool added =
+              add_operation(l, *s, operation_of[slot], e, t, ns_per_tick, clock, local, rank.file);
+          if (added) operation_events.push_back(static_cast<std::uint32_t>(index));
+          read_task_operation(l, *s, e, added, t);
           if (starts_program(s->name))
             window_start =
                 std::max(window_start, clock.apply(local + static_cast<double>(e.duration) * ns_per_tick));
@@ -246,7 +249,7 @@ class GraphBuilder {
       }
       l.operations.shrink_to_fit();  // held until the graph is built: not the slack of its growth
       l.operation_at.assign(index, kNoNode);
-      for (std::uint32_t o = 0; o < l.operations.size(); ++o) l.operation_at[l.operations[o].index] = o;
+      for (std::uint32_t o = 0; o < operation_events.size(); ++o) l.operation_at[operation_events[o]] = o;
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
@@ -339,10 +342,11 @@ class GraphBuilder {
     l.points[last].time = end;
   }
 
-  // `name` is the site's interned operation name, set when first needed.
-  void add_operation(LocationBuild& l, const format::Site& s, std::uint32_t& name,
-                     const format::TraceEvent& e, std::uint64_t index, double t, double ns_per_tick,
-                     const RankClock& clock, double local, const std::string& file) {
+  // `name` is the site's interned operation name, set when first needed. Whether the event is one of
+  // the graph's operations.
+  bool add_operation(LocationBuild& l, const format::Site& s, std::uint32_t& name,
+                     const format::TraceEvent& e, double t, double ns_per_tick, const RankClock& clock,
+                     double local, const std::string& file) {
     const std::uint32_t kind = s.kind;
     SegmentKind segment;
     if (format::is_mpi_kind(kind))
@@ -352,12 +356,13 @@ class GraphBuilder {
     else if (is_openmp_synchronization(kind))
       segment = SegmentKind::openmp;
     else
-      return;  // atomics, flushes, task creation: part of the work around them
+      return false;  // atomics, flushes, task creation: part of the work around them
     const auto at = [&](std::uint64_t ticks) {
       return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
     if (name == kNoNode) name = intern_operation(s.name, file);
-    Operation op{e.match, static_cast<std::uint32_t>(index), kind, name};
+    Operation op{
+        .match = e.match, .kind = static_cast<std::uint16_t>(kind), .name = static_cast<OperationName>(name)};
     const double waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
     l.points.push_back({t, Role::op_begin, segment, false, name});
@@ -381,19 +386,21 @@ class GraphBuilder {
       broadcast_roots_[std::pair(built_.size() - 1, l.operations.size())] = e.partner;
     l.operations.push_back(op);
     l.last_waited_ns = waited_ns;
+    return true;
   }
 
   // A task's creation (a point of its own: what the task's first piece waits for), and the taskwaits,
   // taskgroups and barriers that end the waiting for tasks.
+  // `operation`: whether the event was made one of the graph's operations.
   static void read_task_operation(LocationBuild& l, const format::Site& s, const format::TraceEvent& e,
-                                  std::uint64_t index, double t) {
+                                  bool operation, double t) {
     if (is_kind(s.kind, SiteKind::omp_task_create)) {
       if (e.match == 0) return;  // a trace before 2.2: no id
       l.tasks.created(static_cast<std::uint64_t>(e.match), static_cast<std::uint32_t>(l.points.size()));
       l.points.push_back({t, Role::created});
       return;
     }
-    if (l.operations.empty() || l.operations.back().index != index) return;  // not one of the graph's
+    if (!operation) return;
     const Operation& op = l.operations.back();
     if (is_kind(s.kind, SiteKind::omp_taskwait))
       l.tasks.synced(TaskSyncKind::taskwait, op.end);
@@ -831,16 +838,21 @@ class GraphBuilder {
     for (const OneSidedTransfer& t : communication_->one_sided)
       if (t.target != t.origin.rank && (t.put || is_kind(t.origin.kind, SiteKind::shmem_get_nbi)))
         transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
-    for (const LocationBuild& l : built_) {
+    for (LocationBuild& l : built_) {
       const auto found = transfers.find(std::pair(l.rank, l.thread));
       if (found == transfers.end()) continue;
+      // By the operation of the transfer's event (operations are in their events' order); a transfer
+      // whose event is none of the graph's operations completes nothing.
       std::vector<std::pair<std::uint64_t, std::uint64_t>>& list = found->second;
+      for (auto& [event, bytes] : list)
+        event = event < l.operation_at.size() ? l.operation_at[event] : kNoNode;
       std::sort(list.begin(), list.end());
       auto next = list.begin();
       std::vector<std::pair<const Operation*, std::uint64_t>> outstanding;
-      for (const Operation& op : l.operations) {
-        while (next != list.end() && next->first < op.index) ++next;
-        if (next != list.end() && next->first == op.index) {
+      for (std::uint64_t o = 0; o < l.operations.size(); ++o) {
+        const Operation& op = l.operations[o];
+        while (next != list.end() && next->first < o) ++next;
+        if (next != list.end() && next->first == o) {
           outstanding.emplace_back(&op, next->second);
         } else if (completes_transfers(op) && !outstanding.empty()) {
           link_quiet(outstanding, op);
