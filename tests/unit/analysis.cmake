@@ -15,6 +15,7 @@ parperf_add_unit_test(analysis_test
     ${CMAKE_CURRENT_LIST_DIR}/analysis_operations_trace_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_activity_graph_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_task_links_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_graph_nodes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_path_functions_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_probe_compensation_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_sampled_cause_test.cpp

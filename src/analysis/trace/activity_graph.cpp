@@ -13,6 +13,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/trace/chunked_vector.hpp"
 #include "analysis/trace/mpi_call_kinds.hpp"
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/task_links.hpp"
@@ -117,6 +118,61 @@ bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name
 
 }  // namespace
 
+// The most hubs the linking can add, counted from the events before any instance is matched
+// (GraphBuilder::reserve_nodes): each bound is met by a complete run.
+//  - An MPI collective's instance on a communicator: at most as many as its most calling member made.
+//  - An OpenMP barrier's (the k-th barrier of a parallel region's instance, by the threads of a rank
+//    that passed it): per region instance, as many as the thread that passed the most.
+//  - shmem_barrier_all and shmem_sync_all (the n-th call of every PE): as many as the PE that called
+//    them most.
+//  - A collective over an active set: it joins two or more PEs, so at most half of its calls.
+class HubBound {
+ public:
+  void begin_rank() { collective_calls_.clear(), region_barriers_.clear(); }
+  void begin_thread() { passed_.clear(), barriers_all_ = 0; }
+  void add(const format::Site& s, const format::TraceEvent& e) {
+    if (e.communicator != 0 && format::is_mpi_collective_kind(s.kind)) ++collective_calls_[e.communicator];
+    if (is_openmp_barrier(s.kind) && e.match != 0) ++passed_[e.match];
+    if (format::is_shmem_kind(s.kind)) {
+      if (s.name == "shmem_barrier_all" || s.name == "shmem_sync_all")
+        ++barriers_all_;
+      else if (is_shmem_set_collective(s.kind))
+        ++set_calls_;
+    }
+  }
+  void end_thread() {
+    for (const auto& [region, barriers] : passed_) {
+      std::uint64_t& most = region_barriers_[region];
+      most = std::max(most, barriers);
+    }
+    most_barriers_all_ = std::max(most_barriers_all_, barriers_all_);
+  }
+  void end_rank(const format::Profile* profile) {
+    for (const auto& [region, barriers] : region_barriers_) openmp_barriers_ += barriers;
+    if (!profile) return;
+    for (const format::Communicator& c : profile->mpi.communicators)
+      if (const auto calls = collective_calls_.find(c.id + 1); calls != collective_calls_.end()) {
+        std::uint64_t& most = most_collective_calls_[std::pair(c.members_hash, c.ordinal)];
+        most = std::max(most, calls->second);
+      }
+  }
+  std::uint64_t total() const {
+    std::uint64_t hubs = openmp_barriers_ + most_barriers_all_ + set_calls_ / 2;
+    for (const auto& [communicator, calls] : most_collective_calls_) hubs += calls;
+    return hubs;
+  }
+
+ private:
+  // By communicator (members' hash, ordinal): the most collective calls one rank made on it.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls_;
+  std::unordered_map<std::uint32_t, std::uint64_t> collective_calls_;  // the rank's, by the events' id
+  std::unordered_map<std::int64_t, std::uint64_t> region_barriers_;    // the rank's most, by region
+  std::unordered_map<std::int64_t, std::uint64_t> passed_;             // the thread's, by region
+  std::uint64_t openmp_barriers_ = 0;
+  std::uint64_t barriers_all_ = 0, most_barriers_all_ = 0;
+  std::uint64_t set_calls_ = 0;
+};
+
 // Out of the anonymous namespace only so that activity_graph.hpp can name it for ActivityGraphDraft.
 class GraphBuilder {
  public:
@@ -126,9 +182,19 @@ class GraphBuilder {
   }
 
   // The first half: every rank's events into points, and the points into nodes. Needs nothing matched.
+  // Rank by rank: a rank's points are let go once they are nodes, and only one rank's are held beside
+  // the nodes (all of them were, 26 bytes an event, where building the graph held the most).
   void read() {
-    for (const RankTrace& rank : traces_.ranks) read_rank(rank);
-    make_nodes();
+    reserve_nodes();
+    graph_.start_ns = std::numeric_limits<double>::infinity();
+    graph_.end_ns = -std::numeric_limits<double>::infinity();
+    for (const RankTrace& rank : traces_.ranks) {  // in rank order: the nodes are numbered by location
+      const std::size_t first = built_.size();
+      read_rank(rank);
+      make_nodes(first);
+    }
+    if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
+    make_phases();
   }
 
   // The second half: the nodes linked by the matched communication.
@@ -198,7 +264,6 @@ class GraphBuilder {
     double window_start = -std::numeric_limits<double>::infinity();
     double window_end = std::numeric_limits<double>::infinity();
     const std::size_t first_location = built_.size();
-    std::unordered_map<std::uint32_t, std::uint64_t> collective_calls;  // by the events' communicator
     for (auto& stream : thread_streams(rank.trace)) {
       LocationBuild& l = built_.emplace_back();
       l.rank = rank.rank;
@@ -235,8 +300,6 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::recording_on) {
           l.points.push_back({t, Role::resumed});
         } else if (e.kind == format::TraceEventKind::operation && s) {
-          if (e.communicator != 0 && format::is_mpi_collective_kind(s->kind))
-            ++collective_calls[e.communicator];
           const bool added =
               add_operation(l, *s, operation_of[slot], e, t, ns_per_tick, clock, local, rank.file);
           if (added) operation_events.push_back(static_cast<std::uint32_t>(index));
@@ -253,12 +316,56 @@ class GraphBuilder {
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
-    if (rank.profile)
-      for (const format::Communicator& c : rank.profile->mpi.communicators)
-        if (const auto calls = collective_calls.find(c.id + 1); calls != collective_calls.end()) {
-          std::uint64_t& most = most_collective_calls_[std::pair(c.members_hash, c.ordinal)];
-          most = std::max(most, calls->second);
+  }
+
+  // Every point becomes a node, and each instance of a collective, an OpenMP barrier or an OpenSHMEM
+  // barrier adds at most a hub: the node vectors are reserved for as many before the first is made, so
+  // that they hold what the graph needs rather than up to twice that from growing by doubling (a hub
+  // past the reservation doubled them while the graph was linked, where building it held the most),
+  // and the points can be made nodes rank by rank. A pass over the events counts the points as
+  // read_rank makes them (those a rank's window cuts off are the only slack). The instances are not
+  // matched yet (the nodes are made while they are): their counts are bounds, each that of a complete
+  // run.
+  void reserve_nodes() {
+    std::size_t reserved = 0;
+    HubBound hubs;
+    for (const RankTrace& rank : traces_.ranks) {
+      const SiteIndex sites(rank.profile);
+      hubs.begin_rank();
+      for (auto& stream : thread_streams(rank.trace)) {
+        hubs.begin_thread();
+        double local = 0;
+        format::TraceEvent e;
+        while (stream->next(local, e)) {
+          const std::uint32_t slot = sites.slot(e.site);
+          const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
+          if (e.kind == format::TraceEventKind::enter || e.kind == format::TraceEventKind::leave) {
+            reserved += s ? 1 : 0;
+          } else if (e.kind == format::TraceEventKind::recording_off ||
+                     e.kind == format::TraceEventKind::recording_on) {
+            ++reserved;
+          } else if (e.kind == format::TraceEventKind::operation && s) {
+            reserved += operation_points(s->kind);
+            if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++reserved;
+            hubs.add(*s, e);
+          }
         }
+        hubs.end_thread();
+      }
+      hubs.end_rank(rank.profile);
+    }
+    reserved += hubs.total();
+    graph_.time.reserve(reserved);
+    graph_.segment.reserve(reserved);
+    graph_.stack.reserve(reserved);
+    graph_.operation.reserve(reserved);
+  }
+  // The points add_operation makes for an operation of that kind: its begin and end, and a lock's
+  // acquisition or a barrier's arrival between; none for one that is part of the work around it.
+  static std::uint32_t operation_points(std::uint32_t kind) {
+    if (!format::is_mpi_kind(kind) && !format::is_shmem_kind(kind) && !is_openmp_synchronization(kind))
+      return 0;
+    return is_openmp_lock(kind) || is_openmp_barrier(kind) ? 3 : 2;
   }
 
   // Puts a location's points in time order (stable: equal times keep their order) and keeps those
@@ -410,41 +517,25 @@ class GraphBuilder {
       l.tasks.synced(TaskSyncKind::barrier, op.end);
   }
 
-  // Turns every location's points into nodes, with their segments.
-  void make_nodes() {
-    // Workers: a rank's threads after its first that begin parallel regions.
-    std::unordered_map<std::int64_t, std::uint32_t> first_thread;
-    for (const LocationBuild& l : built_) {
-      auto [it, added] = first_thread.try_emplace(l.rank, l.thread);
-      if (!added) it->second = std::min(it->second, l.thread);
-    }
-    graph_.start_ns = std::numeric_limits<double>::infinity();
-    graph_.end_ns = -std::numeric_limits<double>::infinity();
-    // The masters' stacks at each region instance they forked, for their workers to continue.
-    std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> forked_stack;
-    std::vector<std::size_t> sequence(built_.size());
-    for (std::size_t i = 0; i < built_.size(); ++i) sequence[i] = i;
-    std::stable_sort(sequence.begin(), sequence.end(), [&](std::size_t a, std::size_t b) {
-      return std::tie(built_[a].rank, built_[a].thread) < std::tie(built_[b].rank, built_[b].thread);
-    });
-    node_of_point_.resize(built_.size());
-    // Every point becomes a node, and an MPI collective's instance adds at most a hub: reserved, the
-    // node vectors hold what the graph needs rather than up to twice that from growing by doubling.
-    // The instances are not matched yet (the nodes are made while they are): a communicator has at
-    // most as many as the calls of its most calling member, as many in a complete run.
-    std::size_t reserved = 0;
-    for (const auto& [communicator, calls] : most_collective_calls_) reserved += calls;
-    most_collective_calls_.clear();
-    for (const LocationBuild& l : built_) reserved += l.points.size();
-    graph_.time.reserve(reserved);
-    graph_.segment.reserve(reserved);
-    graph_.stack.reserve(reserved);
-    graph_.operation.reserve(reserved);
+  // Turns the points of one rank's locations (built_[first] on) into nodes, with their segments,
+  // location by location in thread order.
+  void make_nodes(std::size_t first) {
+    // Workers: the rank's threads after its first that begin parallel regions.
+    std::uint32_t first_thread = std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t i = first; i < built_.size(); ++i)
+      first_thread = std::min(first_thread, built_[i].thread);
+    // The master's stacks at each region instance it forked, for its workers to continue.
+    std::map<std::int64_t, std::uint32_t> forked_stack;
+    std::vector<std::size_t> sequence(built_.size() - first);
+    for (std::size_t i = 0; i < sequence.size(); ++i) sequence[i] = first + i;
+    std::stable_sort(sequence.begin(), sequence.end(),
+                     [&](std::size_t a, std::size_t b) { return built_[a].thread < built_[b].thread; });
+    build_location_.resize(built_.size());
     for (const std::size_t i : sequence) {
       LocationBuild& l = built_[i];
       const bool regions =
           std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
-      const bool worker = l.thread != first_thread[l.rank] && regions;
+      const bool worker = l.thread != first_thread && regions;
       // Each parallel-region enter's instance: the match of the next join barrier (read only at those
       // enters: nothing to work out, nor 16 bytes a point to clear, on a location without any).
       std::vector<std::int64_t> instance_at(regions ? l.points.size() : 0, 0);
@@ -476,8 +567,7 @@ class GraphBuilder {
       };
       std::vector<OpenOperation> open_ops;
       bool paused = false;  // since a switch off: nothing of the location was recorded
-      std::vector<std::uint32_t>& nodes = node_of_point_[i];
-      nodes.resize(l.points.size());
+      std::vector<std::uint32_t> nodes(l.points.size());
       for (std::uint32_t p = 0; p < l.points.size(); ++p) {
         const Point& point = l.points[p];
         const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
@@ -500,13 +590,13 @@ class GraphBuilder {
           case Role::enter: {
             std::uint32_t base = stack.back();
             if (point.parallel) {
-              const auto key = std::pair(l.rank, instance_at[p]);
               if (instance_at[p] != 0) {
                 if (!worker)
-                  forked_stack.emplace(key, stack.back());
-                else if (const auto f = forked_stack.find(key); f != forked_stack.end() && open_regions == 0)
+                  forked_stack.emplace(instance_at[p], stack.back());
+                else if (const auto f = forked_stack.find(instance_at[p]);
+                         f != forked_stack.end() && open_regions == 0)
                   base = f->second;  // the worker continues its master's intervals
-                region_enters_[key].push_back(node);
+                region_enters_[std::pair(l.rank, instance_at[p])].push_back(node);
               }
               ++open_regions;
             }
@@ -545,7 +635,7 @@ class GraphBuilder {
         graph_.end_ns = std::max(graph_.end_ns, graph_.time[g.end - 1]);
       }
       location_of_build_.push_back({std::pair(l.rank, l.thread), i});  // in (rank, thread) order
-      build_location_.push_back(location);
+      build_location_[i] = location;
       graph_.locations.push_back(g);
       for (Operation& op : l.operations)
         for (std::uint32_t* q : op.points())
@@ -553,14 +643,7 @@ class GraphBuilder {
       l.tasks.remap([&](std::uint32_t p) { return nodes[p]; });
       // Nodes now: not held beside the graph while it is linked, where building it holds the most.
       l.points = std::vector<Point>();  // (= {} would only clear it)
-      nodes = std::vector<std::uint32_t>();
     }
-    // build_location_ was filled in `sequence` order: index it by build index.
-    std::vector<std::uint32_t> by_build(built_.size());
-    for (std::size_t s = 0; s < sequence.size(); ++s) by_build[sequence[s]] = build_location_[s];
-    build_location_ = std::move(by_build);
-    if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
-    make_phases();
   }
 
   // The phases of every rank from its switches (none when no rank switched). Recording is on from
@@ -645,7 +728,7 @@ class GraphBuilder {
       ++graph_.unlinked.outside_window;
       return;
     }
-    graph_.edges.push_back({source, kind, hops, bytes});
+    linked_edges_.push_back({source, kind, hops, bytes});
     edge_targets_.push_back(target);
   }
 
@@ -962,13 +1045,13 @@ class GraphBuilder {
     // A counting sort by target, stable as the edges' order within a target matters (bound_by names the
     // first of equal sources): placed from the last edge back, each at its target's end, which moves
     // begin[target + 1] to the target's start; shifting by one then gives every node its start.
-    std::vector<GraphEdge> by_target(graph_.edges.size());
-    for (std::size_t e = graph_.edges.size(); e-- > 0;)
-      by_target[--begin[edge_targets_[e] + 1]] = graph_.edges[e];
-    std::vector<std::uint32_t>().swap(edge_targets_);
+    graph_.edges.resize(linked_edges_.size());
+    for (std::size_t e = linked_edges_.size(); e-- > 0;)
+      graph_.edges[--begin[edge_targets_[e] + 1]] = linked_edges_[e];
+    linked_edges_ = {};
+    edge_targets_ = {};
     std::move(begin.begin() + 1, begin.end(), begin.begin());
-    begin[n] = static_cast<std::uint32_t>(by_target.size());
-    graph_.edges = std::move(by_target);
+    begin[n] = static_cast<std::uint32_t>(graph_.edges.size());
   }
 
   // An order in which every node comes after its dependencies: each location advances while its next
@@ -1039,9 +1122,12 @@ class GraphBuilder {
   const TraceRun& traces_;
   const Communication* communication_ = nullptr;  // set by link
   ActivityGraph graph_;
-  std::vector<std::uint32_t> edge_targets_;  // each edge's target, until the edges are stored by it
+  // The edges as linked, each with its target, until they are stored by it (index_edges). In chunks:
+  // an array growing by doubling held its old and new copies at once, where building the graph held
+  // the most (beside every location's operations and the matched communication).
+  ChunkedVector<GraphEdge> linked_edges_;
+  ChunkedVector<std::uint32_t> edge_targets_;
   std::vector<LocationBuild> built_;
-  std::vector<std::vector<std::uint32_t>> node_of_point_;
   std::vector<std::uint32_t> build_location_;
   struct Switch {
     std::int64_t rank;
@@ -1049,8 +1135,6 @@ class GraphBuilder {
     bool on;
   };
   std::vector<Switch> switches_;  // recording switched, by the thread that did
-  // By MPI communicator (members' hash, ordinal): the most collective calls one rank made on it.
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls_;
   // By (rank, thread): a binary search per message side and collective member, the first of equals.
   std::vector<std::pair<std::pair<std::int64_t, std::uint32_t>, std::size_t>> location_of_build_;
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> region_enters_;
