@@ -91,6 +91,11 @@ struct LocationBuild {
   TaskReader tasks;
 };
 
+// A location's points and operations, counted before it is read (GraphBuilder::reserve_nodes).
+struct LocationSize {
+  std::size_t points = 0, operations = 0;
+};
+
 bool is_openmp_barrier(std::uint32_t kind) {
   return is_kind(kind, SiteKind::omp_barrier) || is_kind(kind, SiteKind::omp_implicit_barrier) ||
          is_kind(kind, SiteKind::omp_join_barrier) || is_kind(kind, SiteKind::omp_implementation_barrier);
@@ -265,13 +270,20 @@ class GraphBuilder {
     double window_end = std::numeric_limits<double>::infinity();
     const std::size_t first_location = built_.size();
     for (auto& stream : thread_streams(rank.trace)) {
+      // Reserved as counted (reserve_nodes): a rank's points growing by doubling held up to three
+      // times them, beside the matched communication.
+      const LocationSize size =
+          built_.size() < location_sizes_.size() ? location_sizes_[built_.size()] : LocationSize{};
       LocationBuild& l = built_.emplace_back();
+      l.points.reserve(size.points);
+      l.operations.reserve(size.operations);
       l.rank = rank.rank;
       l.thread = stream->thread();
       double local = 0;
       format::TraceEvent e;
       std::uint64_t index = 0;
       std::vector<std::uint32_t> operation_events;  // each operation's event, until operation_at is made
+      operation_events.reserve(size.operations);
       for (; stream->next(local, e); ++index) {
         if (index == kMostThreadEvents)
           throw std::length_error(fmt::format(
@@ -310,7 +322,6 @@ class GraphBuilder {
           if (ends_program(s->name)) window_end = std::min(window_end, t);
         }
       }
-      l.operations.shrink_to_fit();  // held until the graph is built: not the slack of its growth
       l.operation_at.assign(index, kNoNode);
       for (std::uint32_t o = 0; o < operation_events.size(); ++o) l.operation_at[operation_events[o]] = o;
     }
@@ -334,23 +345,27 @@ class GraphBuilder {
       hubs.begin_rank();
       for (auto& stream : thread_streams(rank.trace)) {
         hubs.begin_thread();
+        LocationSize& size = location_sizes_.emplace_back();
         double local = 0;
         format::TraceEvent e;
         while (stream->next(local, e)) {
           const std::uint32_t slot = sites.slot(e.site);
           const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
           if (e.kind == format::TraceEventKind::enter || e.kind == format::TraceEventKind::leave) {
-            reserved += s ? 1 : 0;
+            size.points += s ? 1 : 0;
           } else if (e.kind == format::TraceEventKind::recording_off ||
                      e.kind == format::TraceEventKind::recording_on) {
-            ++reserved;
+            ++size.points;
           } else if (e.kind == format::TraceEventKind::operation && s) {
-            reserved += operation_points(s->kind);
-            if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++reserved;
+            const std::uint32_t points = operation_points(s->kind);
+            size.points += points;
+            size.operations += points > 0 ? 1 : 0;
+            if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++size.points;
             hubs.add(*s, e);
           }
         }
         hubs.end_thread();
+        reserved += size.points;
       }
       hubs.end_rank(rank.profile);
     }
@@ -1128,6 +1143,9 @@ class GraphBuilder {
   ChunkedVector<GraphEdge> linked_edges_;
   ChunkedVector<std::uint32_t> edge_targets_;
   std::vector<LocationBuild> built_;
+  // Each location's points and operations as reserve_nodes counted them, in the order read_rank
+  // builds the locations.
+  std::vector<LocationSize> location_sizes_;
   std::vector<std::uint32_t> build_location_;
   struct Switch {
     std::int64_t rank;
