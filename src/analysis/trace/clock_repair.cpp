@@ -120,9 +120,11 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
       g.time[k] = std::isfinite(t) ? t : measured;
       continue;
     }
+    std::uint32_t location = kHub;  // a search: looked up once, and only for an anchor
+    const auto location_of_k = [&] { return location != kHub ? location : (location = g.location_of(k)); };
     if (const std::uint32_t previous = g.previous(k); previous != kNoNode) {
       const double measured_previous =
-          moved[previous] ? repair.anchors[g.location_of(k)].back().first : g.time[previous];
+          moved[previous] ? repair.anchors[location_of_k()].back().first : g.time[previous];
       t = std::max(t, g.time[previous] + kAmortization * (measured - measured_previous));
     }
     for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
@@ -131,11 +133,14 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
       ++repair.moved;
       moved[k] = true;
       repair.largest_shift_ns = std::max(repair.largest_shift_ns, t - measured);
-      repair.anchors[g.location_of(k)].emplace_back(measured, t);
+      repair.anchors[location_of_k()].emplace_back(measured, t);
     }
     g.time[k] = t;
   }
-  for (auto& a : repair.anchors) std::stable_sort(a.begin(), a.end());
+  // A location's nodes come in dependency order one after the other, nearly always in time order:
+  // then its anchors are sorted already.
+  for (auto& a : repair.anchors)
+    if (!std::is_sorted(a.begin(), a.end())) std::stable_sort(a.begin(), a.end());
   for (std::uint32_t k = 0; k < g.nodes(); ++k)
     for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
       if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;
