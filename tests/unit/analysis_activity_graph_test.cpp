@@ -153,9 +153,16 @@ TEST(ClockRepair, WhenNothingRanBackwardsNoNodeMovesAndAHubTakesItsLastArrival) 
 // (forward as a location's events, back and forth as its calls' starts and ends, far jumps, before
 // the first anchor, after the last, on an anchor, NaN), it gives ClockRepair::repaired's values.
 TEST(ClockRepair, TheWalkedAnchorsGiveTheSearchedOnesValuesInAnyOrder) {
+  // 1000 moved nodes of 1500, in runs of two moved and one not (the anchors keep runs of nodes).
+  std::vector<double> repaired_times(1500, -1);
+  LocationAnchors anchors(repaired_times);
+  for (int i = 0; i < 1000; ++i) {
+    const auto node = static_cast<std::uint32_t>(i + i / 2);
+    repaired_times[node] = 100.0 * i + 50 + (i % 3);
+    anchors.add(node, 100.0 * i + (i % 7));
+  }
+  anchors.finish();
   ClockRepair repair;
-  std::vector<std::pair<double, double>> anchors;
-  for (int i = 0; i < 1000; ++i) anchors.emplace_back(100.0 * i + (i % 7), 100.0 * i + 50 + (i % 3));
   repair.anchors = {anchors};
   std::vector<double> moments;
   for (int i = -5; i < 1010; ++i) moments.push_back(100.0 * i + 3);               // forward
@@ -176,9 +183,41 @@ TEST(ClockRepair, TheWalkedAnchorsGiveTheSearchedOnesValuesInAnyOrder) {
     ASSERT_EQ(got, expected) << "moment " << i << " (" << moments[i] << " ns): walking the anchors gives "
                              << got << " ns where searching them gives " << expected << " ns";
   }
-  const std::vector<std::pair<double, double>> none;
+  const LocationAnchors none(repaired_times);
   RepairedTimes unmoved(none);
   EXPECT_EQ(unmoved(123.0), 123.0) << "a location without anchors keeps its times";
+}
+
+// The anchors keep a moved node's measured time and read its repaired one from the graph: in node
+// order (runs of consecutive nodes) where that is the order of (measured, repaired), else sorted as a
+// stable sort of the pairs would, each keeping its node.
+TEST(ClockRepair, TheAnchorsGiveThePairsOfMeasuredAndRepairedTimesInTheOrderASortOfThePairsGives) {
+  const auto pairs_of = [](const LocationAnchors& a) {
+    std::vector<std::pair<double, double>> pairs;
+    for (std::size_t i = 0; i < a.size(); ++i) pairs.emplace_back(a.measured(i), a.repaired(i));
+    return pairs;
+  };
+  // In order: nodes 2-4 and 7-8 moved (two runs), node 5 and 6 did not.
+  const std::vector<double> in_order_times = {0, 0, 12, 13, 15, 0, 0, 19, 21};
+  LocationAnchors in_order(in_order_times);
+  const std::vector<std::pair<std::uint32_t, double>> moved = {{2, 10}, {3, 11}, {4, 14}, {7, 18}, {8, 20}};
+  for (const auto& [node, measured] : moved) in_order.add(node, measured);
+  in_order.finish();
+  EXPECT_EQ(pairs_of(in_order),
+            (std::vector<std::pair<double, double>>{{10, 12}, {11, 13}, {14, 15}, {18, 19}, {20, 21}}));
+  EXPECT_EQ(in_order.last_measured(), 20);
+  // Out of order (measured times that went back, ties with different repaired times): as sorted.
+  const std::vector<double> times = {30, 25, 26, 40, 26};
+  LocationAnchors shuffled(times);
+  const std::vector<double> measured = {20, 21, 21, 5, 21};
+  std::vector<std::pair<double, double>> expected;
+  for (std::uint32_t node = 0; node < 5; ++node) {
+    shuffled.add(node, measured[node]);
+    expected.emplace_back(measured[node], times[node]);
+  }
+  std::stable_sort(expected.begin(), expected.end());
+  shuffled.finish();
+  EXPECT_EQ(pairs_of(shuffled), expected);
 }
 
 TEST(Replay, AsMeasuredGivesTheMeasuredTimesBackAndTheCriticalPathIsTheRunsLength) {

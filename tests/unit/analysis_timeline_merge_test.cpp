@@ -119,9 +119,12 @@ TEST(TimelineMerge, ADecodedTracesThreadsFollowTheirBlocksSequenceAndTheCalibrat
 TEST(TimelineMerge, ARepairedLocationsEventsComeAtTheirRepairedTimesAndTheOthersAsCorrected) {
   // Rank 1 thread 0 was repaired at 100 ns (moved to 110): an event at 150 follows the shift as the
   // amortization absorbs it; rank 0's events stay where they are.
+  const std::vector<double> repaired_times = {110};  // the repaired graph's: one node, rank 1's
   ClockRepair repair;
   repair.locations = {{{0, 0}, 0}, {{1, 0}, 1}};
-  repair.anchors = {{}, {{100, 110}}};
+  repair.anchors = {LocationAnchors(repaired_times), LocationAnchors(repaired_times)};
+  repair.anchors[1].add(0, 100);
+  repair.anchors[1].finish();
   std::vector<std::unique_ptr<ThreadEvents>> streams;
   streams.push_back(std::make_unique<ListedEvents>(0, 0, std::vector<double>{50, 150, 5000}));
   streams.push_back(std::make_unique<ListedEvents>(1, 0, std::vector<double>{50, 100, 150, 5000}));

@@ -8,44 +8,44 @@ namespace parperf::analysis {
 
 double ClockRepair::repaired(std::uint32_t location, double t) const {
   if (location >= anchors.size() || anchors[location].empty()) return t;
-  const auto& a = anchors[location];
-  const auto after = std::upper_bound(
-      a.begin(), a.end(), t, [](double time, const std::pair<double, double>& p) { return time < p.first; });
-  if (after == a.begin()) return t;
-  const auto& [measured, repaired_at] = *(after - 1);
-  return std::max(t, repaired_at + kAmortization * (t - measured));
+  const LocationAnchors& a = anchors[location];
+  const std::vector<double>& measured = a.measured_times();
+  const auto after =
+      static_cast<std::size_t>(std::upper_bound(measured.begin(), measured.end(), t) - measured.begin());
+  if (after == 0) return t;
+  return std::max(t, a.repaired(after - 1) + kAmortization * (t - a.measured(after - 1)));
 }
 
 double RepairedTimes::operator()(double t) {
-  const std::vector<std::pair<double, double>>& a = *anchors_;
-  const auto before = [](double time, const std::pair<double, double>& p) { return time < p.first; };
+  const LocationAnchors& a = *anchors_;
+  const auto before = [&](double time, std::size_t anchor) { return time < a.measured(anchor); };
   // The answer is the number of anchors measured at or before t, as upper_bound gives it. Galloped
   // to a range [lo, hi) that holds it, then searched there: anchors before lo are at or before t,
   // the one at hi (if any) after it.
   std::size_t lo = after_, hi = after_;
-  if (after_ > 0 && before(t, a[after_ - 1])) {  // earlier than the last: back
+  if (after_ > 0 && before(t, after_ - 1)) {  // earlier than the last: back
     hi = after_ - 1;
     lo = hi;
     for (std::size_t step = 1; lo > 0; step *= 2) {
       const std::size_t probe = lo > step ? lo - step : 0;
-      if (!before(t, a[probe])) {
+      if (!before(t, probe)) {
         lo = probe;
         break;
       }
       hi = lo = probe;
     }
   } else {  // at or after it: on
-    for (std::size_t step = 1; hi < a.size() && !before(t, a[hi]); step *= 2) {
+    for (std::size_t step = 1; hi < a.size() && !before(t, hi); step *= 2) {
       lo = hi + 1;
       hi = std::min(a.size(), hi + step);
     }
   }
-  after_ = static_cast<std::size_t>(std::upper_bound(a.begin() + static_cast<std::ptrdiff_t>(lo),
-                                                     a.begin() + static_cast<std::ptrdiff_t>(hi), t, before) -
-                                    a.begin());
+  const std::vector<double>& measured = a.measured_times();
+  after_ = static_cast<std::size_t>(std::upper_bound(measured.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                     measured.begin() + static_cast<std::ptrdiff_t>(hi), t) -
+                                    measured.begin());
   if (after_ == 0) return t;
-  const auto& [measured, repaired_at] = a[after_ - 1];
-  return std::max(t, repaired_at + kAmortization * (t - measured));
+  return std::max(t, a.repaired(after_ - 1) + kAmortization * (t - a.measured(after_ - 1)));
 }
 
 double ClockRepair::repaired(std::int64_t rank, std::uint32_t thread, double t) const {
@@ -53,8 +53,7 @@ double ClockRepair::repaired(std::int64_t rank, std::uint32_t thread, double t) 
   return l == locations.end() ? t : repaired(l->second, t);
 }
 
-const std::vector<std::pair<double, double>>* ClockRepair::anchors_of(std::int64_t rank,
-                                                                      std::uint32_t thread) const {
+const LocationAnchors* ClockRepair::anchors_of(std::int64_t rank, std::uint32_t thread) const {
   const auto l = locations.find({rank, thread});
   return l == locations.end() || anchors[l->second].empty() ? nullptr : &anchors[l->second];
 }
@@ -82,7 +81,7 @@ void repair_communication(Communication& c, const ClockRepair& repair) {
 
 ClockRepair repair_clock_condition(ActivityGraph& g) {
   ClockRepair repair;
-  repair.anchors.resize(g.locations.size());
+  repair.anchors.assign(g.locations.size(), LocationAnchors(g.time));
   for (std::uint32_t l = 0; l < g.locations.size(); ++l)
     repair.locations.emplace(std::pair(g.locations[l].rank, g.locations[l].thread), l);
   // The dependencies as measured, counted before any time moves; and whether any time can move: only
@@ -124,7 +123,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     const auto location_of_k = [&] { return location != kHub ? location : (location = g.location_of(k)); };
     if (const std::uint32_t previous = g.previous(k); previous != kNoNode) {
       const double measured_previous =
-          moved[previous] ? repair.anchors[location_of_k()].back().first : g.time[previous];
+          moved[previous] ? repair.anchors[location_of_k()].last_measured() : g.time[previous];
       t = std::max(t, g.time[previous] + kAmortization * (measured - measured_previous));
     }
     for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
@@ -133,14 +132,11 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
       ++repair.moved;
       moved[k] = true;
       repair.largest_shift_ns = std::max(repair.largest_shift_ns, t - measured);
-      repair.anchors[location_of_k()].emplace_back(measured, t);
+      repair.anchors[location_of_k()].add(k, measured);
     }
     g.time[k] = t;
   }
-  // A location's nodes come in dependency order one after the other, nearly always in time order:
-  // then its anchors are sorted already.
-  for (auto& a : repair.anchors)
-    if (!std::is_sorted(a.begin(), a.end())) std::stable_sort(a.begin(), a.end());
+  for (LocationAnchors& a : repair.anchors) a.finish();
   for (std::uint32_t k = 0; k < g.nodes(); ++k)
     for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
       if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/repair_anchors.hpp"
 
 namespace parperf::analysis {
 
@@ -27,8 +28,9 @@ struct ClockRepair {
   std::uint64_t moved = 0;       // nodes the repair moved
   double largest_shift_ns = 0;
   std::uint64_t remaining = 0;  // dependencies still backwards after the repair: 0, or the repair is wrong
-  // Per location, (measured, repaired) at each moved node: what re-times the location's other events.
-  std::vector<std::vector<std::pair<double, double>>> anchors;
+  // Per location, its moved nodes' measured and repaired times: what re-times the location's other
+  // events. They read the repaired graph's times, which must outlive them.
+  std::vector<LocationAnchors> anchors;
   std::map<std::pair<std::int64_t, std::uint32_t>, std::uint32_t> locations;  // (rank, thread) -> location
 
   // The repaired time of a moment `t` (corrected ns) of a location, or of a rank's thread (the
@@ -36,7 +38,7 @@ struct ClockRepair {
   double repaired(std::uint32_t location, double t) const;
   double repaired(std::int64_t rank, std::uint32_t thread, double t) const;
   // The anchors of a rank's thread; null when it did not move.
-  const std::vector<std::pair<double, double>>* anchors_of(std::int64_t rank, std::uint32_t thread) const;
+  const LocationAnchors* anchors_of(std::int64_t rank, std::uint32_t thread) const;
 };
 
 // ClockRepair::repaired for the moments of one location asked in nearly increasing order, as its
@@ -45,11 +47,11 @@ struct ClockRepair {
 // tenth of its report in those searches. The same values as ClockRepair::repaired.
 class RepairedTimes {
  public:
-  explicit RepairedTimes(const std::vector<std::pair<double, double>>& anchors) : anchors_(&anchors) {}
+  explicit RepairedTimes(const LocationAnchors& anchors) : anchors_(&anchors) {}
   double operator()(double t);
 
  private:
-  const std::vector<std::pair<double, double>>* anchors_;
+  const LocationAnchors* anchors_;
   std::size_t after_ = 0;  // how many anchors were at or before the moment asked last
 };
 
