@@ -370,6 +370,12 @@ class GraphBuilder {
       hubs.end_rank(rank.profile);
     }
     reserved += hubs.total();
+    // The graph numbers its nodes in 32 bits: a run that would make more is refused before any is made,
+    // where its numbers would wrap.
+    if (reserved >= kNoNode)
+      throw std::length_error(fmt::format(
+          "{}: the run's traces make up to {} activity-graph nodes, more than the graph can number ({})",
+          std::filesystem::path(traces_.ranks.front().file).parent_path().string(), reserved, kNoNode - 1));
     graph_.time.reserve(reserved);
     graph_.segment.reserve(reserved);
     graph_.stack.reserve(reserved);
