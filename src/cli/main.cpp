@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <new>
 
 #include "analysis/trace/analysis_heap.hpp"
 #include "cli/application.hpp"
@@ -29,7 +30,10 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "parperf: {}\nRun 'parperf --help' for more information.\n", e.what());
-    return 2;  // a usage error, as for most Unix commands
+    return 2;                        // a usage error, as for most Unix commands
+  } catch (const std::bad_alloc&) {  // "std::bad_alloc" would say nothing to the user
+    fmt::print(stderr, "parperf: not enough memory for this command: run it where more memory is free\n");
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "parperf: {}\n", e.what());
     return 1;

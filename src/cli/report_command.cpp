@@ -31,6 +31,7 @@
 #include "cli/mpi_job_handover.hpp"
 #include "cli/terminal_colour.hpp"
 #include "cli/text_file.hpp"
+#include "cli/trace_analysis_memory.hpp"
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
@@ -215,7 +216,15 @@ void run_report(const ReportCommandOptions& o) {
   std::optional<analysis::TraceAnalysis> traced;
   if (traces) {
     analysis::attach_sites(*traces, analyzed.sites);
-    traced = analysis::analyse_traces(*traces, analysis_threads());
+    std::string note;
+    traced = analyse_traces_within_memory(*traces, analysis_threads(), o.directory, note);
+    if (!traced) {  // the profile's report, saying what the trace would add
+      fmt::print(stderr, "parperf: warning: {}\n", note);
+      built.run.warnings.push_back(note);
+      traces.reset();
+    }
+  }
+  if (traced) {
     // The findings name what caused the waiting, not only where it was waited, and what a replay of
     // the trace predicts removing a cause gains.
     std::vector<analysis::Finding> findings = built.findings;

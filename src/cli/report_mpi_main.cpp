@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <new>
 
 #include "analysis/trace/analysis_heap.hpp"
 #include "cli/commands.hpp"
@@ -39,6 +40,9 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "parperf: {}\nRun 'parperf {} --help' for more information.\n", e.what(),
                  app.get_subcommands().empty() ? "report" : app.get_subcommands().front()->get_name());
     status = 2;
+  } catch (const std::bad_alloc&) {  // "std::bad_alloc" would say nothing to the user
+    fmt::print(stderr, "parperf: not enough memory for this command: run it where more memory is free\n");
+    status = 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "parperf: {}\n", e.what());
     status = 1;

@@ -21,6 +21,7 @@
 #include "cli/commands.hpp"
 #include "cli/host_cores.hpp"
 #include "cli/mpi_job_handover.hpp"
+#include "cli/trace_analysis_memory.hpp"
 #include "cli/trace_source.hpp"
 #include "report/json_text.hpp"
 #include "report/printable_text.hpp"
@@ -123,7 +124,11 @@ void run_whatif(const WhatIfOptions& o) {
   const TraceSource& source = trace_source();
   std::optional<analysis::TraceRun> traces = source.load ? source.load(run) : analysis::load_traces(run);
   if (!source.prints || !traces) return;  // one process of a parallel analysis, not the first
-  const analysis::TraceAnalysis analysis = analysis::analyse_traces(*traces, analysis_threads());
+  std::string note;
+  const std::optional<analysis::TraceAnalysis> analysed =
+      analyse_traces_within_memory(*traces, analysis_threads(), o.directory, note);
+  if (!analysed) throw std::runtime_error(trace_memory_message(o.directory, analysis::trace_events(*traces)));
+  const analysis::TraceAnalysis& analysis = *analysed;
   const analysis::WhatIf w = analysis::what_if(analysis, changes);
   if (o.json)
     fmt::print("{}\n", report::json_text(report::whatif_json(w)));

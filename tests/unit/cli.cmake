@@ -60,6 +60,9 @@ parperf_add_unit_test(cli_predict_sweep_test
 # Which command a mistyped one meant; which files of a run directory belong to a run.
 parperf_add_unit_test(cli_usage_hints_test SOURCES cli_usage_hints_test.cpp LINK parperf_cli_lib)
 
+parperf_add_unit_test(cli_trace_analysis_memory_test SOURCES cli_trace_analysis_memory_test.cpp
+  LINK parperf_cli_lib parperf_analysis)
+
 # The man pages and the bash completion written at build time (target parperf_manual_pages) against
 # the command's own --help.
 add_test(NAME cli_manual_pages

@@ -105,4 +105,12 @@ std::string event_name(const RankTrace& rank, std::uint32_t event) {
   return fmt::format("event {}", event);
 }
 
+std::uint64_t trace_events(const TraceRun& traces) {
+  std::uint64_t events = 0;
+  for (const RankTrace& rank : traces.ranks)
+    if (rank.trace)
+      for (const format::TraceBlock& block : rank.trace->blocks) events += block.header.event_count;
+  return events;
+}
+
 }  // namespace parperf::analysis

@@ -52,6 +52,9 @@ TraceRun assemble_traces(const RunData& run, std::vector<RankTrace> ranks, std::
 // operations of the collectors are code addresses until symbolized.
 void attach_sites(TraceRun& traces, const SiteTable& sites);
 
+// How many events the traces hold (their blocks' counts).
+std::uint64_t trace_events(const TraceRun& traces);
+
 // The events of every thread of every rank, as streams for merge_timeline.
 std::vector<std::unique_ptr<ThreadEvents>> all_thread_streams(const TraceRun& traces);
 
