@@ -141,11 +141,11 @@ bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name
 //  - A collective over an active set: it joins two or more PEs, so at most half of its calls.
 class HubBound {
  public:
-  void begin_rank() { collective_calls_.clear(), region_barriers_.clear(); }
-  void begin_thread() { passed_.clear(), barriers_all_ = 0; }
+  void begin_rank() { collective_calls_.clear(); }
+  void begin_thread() { barriers_all_ = 0; }
   void add(const format::Site& s, const format::TraceEvent& e) {
     if (e.communicator != 0 && format::is_mpi_collective_kind(s.kind)) ++collective_calls_[e.communicator];
-    if (is_openmp_barrier(s.kind) && e.match != 0) ++passed_[e.match];
+    if (is_openmp_barrier(s.kind) && e.match != 0) thread_barriers_.push_back(e.match);
     if (format::is_shmem_kind(s.kind)) {
       if (s.name == "shmem_barrier_all" || s.name == "shmem_sync_all")
         ++barriers_all_;
@@ -154,14 +154,21 @@ class HubBound {
     }
   }
   void end_thread() {
-    for (const auto& [region, barriers] : passed_) {
-      std::uint64_t& most = region_barriers_[region];
-      most = std::max(most, barriers);
+    std::sort(thread_barriers_.begin(), thread_barriers_.end());
+    for (std::size_t i = 0, n = 0; i < thread_barriers_.size(); i += n) {
+      n = 1;
+      while (i + n < thread_barriers_.size() && thread_barriers_[i + n] == thread_barriers_[i]) ++n;
+      rank_barriers_.emplace_back(thread_barriers_[i], n);
     }
+    thread_barriers_.clear();
     most_barriers_all_ = std::max(most_barriers_all_, barriers_all_);
   }
   void end_rank(const format::Profile* profile) {
-    for (const auto& [region, barriers] : region_barriers_) openmp_barriers_ += barriers;
+    std::sort(rank_barriers_.begin(), rank_barriers_.end());  // the most of a region: its last
+    for (std::size_t i = 0; i < rank_barriers_.size(); ++i)
+      if (i + 1 == rank_barriers_.size() || rank_barriers_[i + 1].first != rank_barriers_[i].first)
+        openmp_barriers_ += rank_barriers_[i].second;
+    rank_barriers_.clear();
     if (!profile) return;
     for (const format::Communicator& c : profile->mpi.communicators)
       if (const auto calls = collective_calls_.find(c.id + 1); calls != collective_calls_.end()) {
@@ -179,8 +186,10 @@ class HubBound {
   // By communicator (members' hash, ordinal): the most collective calls one rank made on it.
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls_;
   std::unordered_map<std::uint32_t, std::uint64_t> collective_calls_;  // the rank's, by the events' id
-  std::unordered_map<std::int64_t, std::uint64_t> region_barriers_;    // the rank's most, by region
-  std::unordered_map<std::int64_t, std::uint64_t> passed_;             // the thread's, by region
+  // Flat, not maps (a run of tiny parallel regions has one instance a region, hundreds of thousands):
+  // the thread's barriers by region, then each thread's count of each region's.
+  std::vector<std::int64_t> thread_barriers_;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> rank_barriers_;
   std::uint64_t openmp_barriers_ = 0;
   std::uint64_t barriers_all_ = 0, most_barriers_all_ = 0;
   std::uint64_t set_calls_ = 0;
