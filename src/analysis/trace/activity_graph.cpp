@@ -91,14 +91,6 @@ struct LocationBuild {
   TaskReader tasks;
 };
 
-// A rank's window: from the end of its MPI_Init or shmem_init to the start of its MPI_Finalize or
-// shmem_finalize (corrected times), the whole trace without them. Found before the rank is read
-// (GraphBuilder::reserve_nodes), so that each of its locations is cut to it as soon as it is read.
-struct Window {
-  double start = -std::numeric_limits<double>::infinity();
-  double end = std::numeric_limits<double>::infinity();
-};
-
 // A location's points and operations, counted before it is read (GraphBuilder::reserve_nodes).
 struct LocationSize {
   std::size_t points = 0, operations = 0;
@@ -204,15 +196,17 @@ class GraphBuilder {
   }
 
   // The first half: every rank's events into points, and the points into nodes. Needs nothing matched.
-  // Location by location: a location's points are let go once they are nodes, and only one location's
-  // are held beside the nodes (all of them were, 26 bytes an event, where building the graph held the
-  // most).
+  // Rank by rank: a rank's points are let go once they are nodes, and only one rank's are held beside
+  // the nodes (all of them were, 26 bytes an event, where building the graph held the most).
   void read() {
     reserve_nodes();
     graph_.start_ns = std::numeric_limits<double>::infinity();
     graph_.end_ns = -std::numeric_limits<double>::infinity();
-    for (std::size_t r = 0; r < traces_.ranks.size(); ++r)  // in rank order: nodes are numbered by location
-      read_rank(traces_.ranks[r], r < windows_.size() ? windows_[r] : Window{});
+    for (const RankTrace& rank : traces_.ranks) {  // in rank order: the nodes are numbered by location
+      const std::size_t first = built_.size();
+      read_rank(rank);
+      make_nodes(first);
+    }
     if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
     make_phases();
   }
@@ -273,19 +267,18 @@ class GraphBuilder {
     return it->second;
   }
 
-  // Reads a rank's threads into points, cuts them to the rank's window and makes them nodes, thread by
-  // thread.
-  void read_rank(const RankTrace& rank, const Window& window) {
+  // Reads a rank's threads into points, and cuts them to the rank's window.
+  void read_rank(const RankTrace& rank) {
     const SiteIndex sites(rank.profile);
     // Per site (by its slot), worked out when first met: interning gives ids in first-met order.
     std::vector<std::uint32_t> interval_of(sites.size(), kNoNode);
     std::vector<std::uint32_t> operation_of(sites.size(), kNoNode);
     const RankClock& clock = traces_.clocks.of(rank.rank);  // once, not a map lookup an event
     const double ns_per_tick = analysis::ns_per_tick(*rank.trace);
-    auto streams = thread_streams(rank.trace);  // by thread
-    const std::uint32_t first_thread = streams.empty() ? 0 : streams.front()->thread();
-    std::map<std::int64_t, std::uint32_t> forked_stack;
-    for (auto& stream : streams) {
+    double window_start = -std::numeric_limits<double>::infinity();
+    double window_end = std::numeric_limits<double>::infinity();
+    const std::size_t first_location = built_.size();
+    for (auto& stream : thread_streams(rank.trace)) {
       // Reserved as counted (reserve_nodes): a rank's points growing by doubling held up to three
       // times them, beside the matched communication.
       const LocationSize size =
@@ -332,34 +325,32 @@ class GraphBuilder {
               add_operation(l, *s, operation_of[slot], e, t, ns_per_tick, clock, local, rank.file);
           if (added) operation_events.push_back(static_cast<std::uint32_t>(index));
           read_task_operation(l, *s, e, added, t);
+          if (starts_program(s->name))
+            window_start =
+                std::max(window_start, clock.apply(local + static_cast<double>(e.duration) * ns_per_tick));
+          if (ends_program(s->name)) window_end = std::min(window_end, t);
         }
       }
       l.operation_at.assign(index, kNoNode);
       for (std::uint32_t o = 0; o < operation_events.size(); ++o) l.operation_at[operation_events[o]] = o;
-      // Read: its decoder and the events' operations are not held while its nodes are made.
-      operation_events = {};
-      stream.reset();
-      cut_to_window(l, window.start, window.end);
-      make_nodes(built_.size() - 1, first_thread, forked_stack);
     }
+    for (std::size_t i = first_location; i < built_.size(); ++i)
+      cut_to_window(built_[i], window_start, window_end);
   }
 
   // Every point becomes a node, and each instance of a collective, an OpenMP barrier or an OpenSHMEM
   // barrier adds at most a hub: the node vectors are reserved for as many before the first is made, so
   // that they hold what the graph needs rather than up to twice that from growing by doubling (a hub
   // past the reservation doubled them while the graph was linked, where building it held the most),
-  // and the points can be made nodes location by location. A pass over the events counts the points
-  // as read_rank makes them (those a rank's window cuts off are the only slack), and finds each rank's
-  // window. The instances are not matched yet (the nodes are made while they are): their counts are
-  // bounds, each that of a complete run.
+  // and the points can be made nodes rank by rank. A pass over the events counts the points as
+  // read_rank makes them (those a rank's window cuts off are the only slack). The instances are not
+  // matched yet (the nodes are made while they are): their counts are bounds, each that of a complete
+  // run.
   void reserve_nodes() {
     std::size_t reserved = 0;
     HubBound hubs;
     for (const RankTrace& rank : traces_.ranks) {
       const SiteIndex sites(rank.profile);
-      const RankClock& clock = traces_.clocks.of(rank.rank);
-      const double ns_per_tick = analysis::ns_per_tick(*rank.trace);
-      Window& window = windows_.emplace_back();
       hubs.begin_rank();
       for (auto& stream : thread_streams(rank.trace)) {
         hubs.begin_thread();
@@ -380,10 +371,6 @@ class GraphBuilder {
             size.operations += points > 0 ? 1 : 0;
             if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++size.points;
             hubs.add(*s, e);
-            if (starts_program(s->name))
-              window.start =
-                  std::max(window.start, clock.apply(local + static_cast<double>(e.duration) * ns_per_tick));
-            if (ends_program(s->name)) window.end = std::min(window.end, clock.apply(local));
           }
         }
         hubs.end_thread();
@@ -560,123 +547,133 @@ class GraphBuilder {
       l.tasks.synced(TaskSyncKind::barrier, op.end);
   }
 
-  // Turns a location's points (built_[i]'s, cut to its rank's window) into nodes, with their segments.
-  // A rank's locations come in thread order, its first thread's first: `first_thread`, and
-  // `forked_stack`, the first thread's stacks at each region instance it forked, for its workers to
-  // continue.
-  void make_nodes(std::size_t i, std::uint32_t first_thread,
-                  std::map<std::int64_t, std::uint32_t>& forked_stack) {
+  // Turns the points of one rank's locations (built_[first] on) into nodes, with their segments,
+  // location by location in thread order.
+  void make_nodes(std::size_t first) {
+    // Workers: the rank's threads after its first that begin parallel regions.
+    std::uint32_t first_thread = std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t i = first; i < built_.size(); ++i)
+      first_thread = std::min(first_thread, built_[i].thread);
+    // The master's stacks at each region instance it forked, for its workers to continue.
+    std::map<std::int64_t, std::uint32_t> forked_stack;
+    std::vector<std::size_t> sequence(built_.size() - first);
+    for (std::size_t i = 0; i < sequence.size(); ++i) sequence[i] = first + i;
+    std::stable_sort(sequence.begin(), sequence.end(),
+                     [&](std::size_t a, std::size_t b) { return built_[a].thread < built_[b].thread; });
     build_location_.resize(built_.size());
-    LocationBuild& l = built_[i];
-    const bool regions =
-        std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
-    const bool worker = l.thread != first_thread && regions;
-    // Each parallel-region enter's instance: the match of the next join barrier (read only at those
-    // enters: nothing to work out, nor 16 bytes a point to clear, on a location without any).
-    std::vector<std::int64_t> instance_at(regions ? l.points.size() : 0, 0);
-    if (regions) {
-      std::vector<std::uint32_t> pending;
-      std::vector<std::int64_t> join_at(l.points.size(), 0);
-      for (const Operation& op : l.operations)
-        if (op.begin != kNoNode && is_kind(op.kind, SiteKind::omp_join_barrier)) join_at[op.begin] = op.match;
+    for (const std::size_t i : sequence) {
+      LocationBuild& l = built_[i];
+      const bool regions =
+          std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
+      const bool worker = l.thread != first_thread && regions;
+      // Each parallel-region enter's instance: the match of the next join barrier (read only at those
+      // enters: nothing to work out, nor 16 bytes a point to clear, on a location without any).
+      std::vector<std::int64_t> instance_at(regions ? l.points.size() : 0, 0);
+      if (regions) {
+        std::vector<std::uint32_t> pending;
+        std::vector<std::int64_t> join_at(l.points.size(), 0);
+        for (const Operation& op : l.operations)
+          if (op.begin != kNoNode && is_kind(op.kind, SiteKind::omp_join_barrier))
+            join_at[op.begin] = op.match;
+        for (std::uint32_t p = 0; p < l.points.size(); ++p) {
+          if (l.points[p].role == Role::enter && l.points[p].parallel) pending.push_back(p);
+          if (join_at[p] != 0 && !pending.empty()) {
+            instance_at[pending.back()] = join_at[p];
+            pending.pop_back();
+          }
+        }
+      }
+      const std::uint32_t location = static_cast<std::uint32_t>(graph_.locations.size());
+      GraphLocation g{l.rank, l.thread, worker, static_cast<std::uint32_t>(graph_.time.size()), 0};
+      std::vector<std::uint32_t> stack = {0};  // frames
+      std::vector<bool> own_region = {false};  // whether the frame is a region this thread entered
+      std::uint32_t open_regions = 0;
+      // Operations under way, with the stack depth they began at: an interval begun inside one (a task
+      // run in a barrier, a critical section's body) is work again.
+      struct OpenOperation {
+        SegmentKind kind;
+        std::uint32_t name;
+        std::size_t depth;
+      };
+      std::vector<OpenOperation> open_ops;
+      bool paused = false;  // since a switch off: nothing of the location was recorded
+      std::vector<std::uint32_t> nodes(l.points.size());
       for (std::uint32_t p = 0; p < l.points.size(); ++p) {
-        if (l.points[p].role == Role::enter && l.points[p].parallel) pending.push_back(p);
-        if (join_at[p] != 0 && !pending.empty()) {
-          instance_at[pending.back()] = join_at[p];
-          pending.pop_back();
-        }
-      }
-    }
-    const std::uint32_t location = static_cast<std::uint32_t>(graph_.locations.size());
-    GraphLocation g{l.rank, l.thread, worker, static_cast<std::uint32_t>(graph_.time.size()), 0};
-    std::vector<std::uint32_t> stack = {0};  // frames
-    std::vector<bool> own_region = {false};  // whether the frame is a region this thread entered
-    std::uint32_t open_regions = 0;
-    // Operations under way, with the stack depth they began at: an interval begun inside one (a task
-    // run in a barrier, a critical section's body) is work again.
-    struct OpenOperation {
-      SegmentKind kind;
-      std::uint32_t name;
-      std::size_t depth;
-    };
-    std::vector<OpenOperation> open_ops;
-    bool paused = false;  // since a switch off: nothing of the location was recorded
-    std::vector<std::uint32_t> nodes(l.points.size());
-    for (std::uint32_t p = 0; p < l.points.size(); ++p) {
-      const Point& point = l.points[p];
-      const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
-      nodes[p] = node;
-      SegmentKind segment = SegmentKind::useful;
-      std::uint32_t operation = 0;
-      if (p == 0)
-        segment = SegmentKind::startup;
-      else if (paused)
-        segment = SegmentKind::paused;
-      else if (!open_ops.empty() && stack.size() <= open_ops.back().depth)
-        segment = open_ops.back().kind, operation = open_ops.back().name;
-      else if (worker && open_regions == 0)
-        segment = SegmentKind::idle;
-      graph_.time.push_back(point.time);
-      graph_.segment.push_back(segment);
-      graph_.stack.push_back(stack.back());
-      graph_.operation.push_back(static_cast<OperationName>(operation));
-      switch (point.role) {
-        case Role::enter: {
-          std::uint32_t base = stack.back();
-          if (point.parallel) {
-            if (instance_at[p] != 0) {
-              if (!worker)
-                forked_stack.emplace(instance_at[p], stack.back());
-              else if (const auto f = forked_stack.find(instance_at[p]);
-                       f != forked_stack.end() && open_regions == 0)
-                base = f->second;  // the worker continues its master's intervals
-              region_enters_[std::pair(l.rank, instance_at[p])].push_back(node);
+        const Point& point = l.points[p];
+        const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
+        nodes[p] = node;
+        SegmentKind segment = SegmentKind::useful;
+        std::uint32_t operation = 0;
+        if (p == 0)
+          segment = SegmentKind::startup;
+        else if (paused)
+          segment = SegmentKind::paused;
+        else if (!open_ops.empty() && stack.size() <= open_ops.back().depth)
+          segment = open_ops.back().kind, operation = open_ops.back().name;
+        else if (worker && open_regions == 0)
+          segment = SegmentKind::idle;
+        graph_.time.push_back(point.time);
+        graph_.segment.push_back(segment);
+        graph_.stack.push_back(stack.back());
+        graph_.operation.push_back(static_cast<OperationName>(operation));
+        switch (point.role) {
+          case Role::enter: {
+            std::uint32_t base = stack.back();
+            if (point.parallel) {
+              if (instance_at[p] != 0) {
+                if (!worker)
+                  forked_stack.emplace(instance_at[p], stack.back());
+                else if (const auto f = forked_stack.find(instance_at[p]);
+                         f != forked_stack.end() && open_regions == 0)
+                  base = f->second;  // the worker continues its master's intervals
+                region_enters_[std::pair(l.rank, instance_at[p])].push_back(node);
+              }
+              ++open_regions;
             }
-            ++open_regions;
+            stack.push_back(push_frame(base, point.ref));
+            own_region.push_back(point.parallel);
+            break;
           }
-          stack.push_back(push_frame(base, point.ref));
-          own_region.push_back(point.parallel);
-          break;
+          case Role::leave:
+            if (stack.size() > 1) {
+              if (own_region.back() && open_regions > 0) --open_regions;
+              stack.pop_back();
+              own_region.pop_back();
+            }
+            break;
+          case Role::op_begin:
+            open_ops.push_back({point.op_kind, point.ref, stack.size()});
+            break;
+          case Role::op_end:
+          case Role::acquired:
+            if (!open_ops.empty()) open_ops.pop_back();
+            break;
+          case Role::paused:
+          case Role::resumed:
+            paused = point.role == Role::paused;
+            switches_.push_back({l.rank, node, !paused});
+            break;
+          case Role::release:
+          case Role::arrived:
+          case Role::created:
+            break;
         }
-        case Role::leave:
-          if (stack.size() > 1) {
-            if (own_region.back() && open_regions > 0) --open_regions;
-            stack.pop_back();
-            own_region.pop_back();
-          }
-          break;
-        case Role::op_begin:
-          open_ops.push_back({point.op_kind, point.ref, stack.size()});
-          break;
-        case Role::op_end:
-        case Role::acquired:
-          if (!open_ops.empty()) open_ops.pop_back();
-          break;
-        case Role::paused:
-        case Role::resumed:
-          paused = point.role == Role::paused;
-          switches_.push_back({l.rank, node, !paused});
-          break;
-        case Role::release:
-        case Role::arrived:
-        case Role::created:
-          break;
       }
+      g.end = static_cast<std::uint32_t>(graph_.time.size());
+      if (g.end > g.first) {
+        graph_.start_ns = std::min(graph_.start_ns, graph_.time[g.first]);
+        graph_.end_ns = std::max(graph_.end_ns, graph_.time[g.end - 1]);
+      }
+      location_of_build_.push_back({std::pair(l.rank, l.thread), i});  // in (rank, thread) order
+      build_location_[i] = location;
+      graph_.locations.push_back(g);
+      for (Operation& op : l.operations)
+        for (std::uint32_t* q : op.points())
+          if (*q != kNoNode) *q = nodes[*q];
+      l.tasks.remap([&](std::uint32_t p) { return nodes[p]; });
+      // Nodes now: not held beside the graph while it is linked, where building it holds the most.
+      l.points = std::vector<Point>();  // (= {} would only clear it)
     }
-    g.end = static_cast<std::uint32_t>(graph_.time.size());
-    if (g.end > g.first) {
-      graph_.start_ns = std::min(graph_.start_ns, graph_.time[g.first]);
-      graph_.end_ns = std::max(graph_.end_ns, graph_.time[g.end - 1]);
-    }
-    location_of_build_.push_back({std::pair(l.rank, l.thread), i});  // in (rank, thread) order
-    build_location_[i] = location;
-    graph_.locations.push_back(g);
-    for (Operation& op : l.operations)
-      for (std::uint32_t* q : op.points())
-        if (*q != kNoNode) *q = nodes[*q];
-    l.tasks.remap([&](std::uint32_t p) { return nodes[p]; });
-    // Nodes now: not held beside the graph while it is linked, where building it holds the most.
-    l.points = std::vector<Point>();  // (= {} would only clear it)
   }
 
   // The phases of every rank from its switches (none when no rank switched). Recording is on from
@@ -1164,7 +1161,6 @@ class GraphBuilder {
   // Each location's points and operations as reserve_nodes counted them, in the order read_rank
   // builds the locations.
   std::vector<LocationSize> location_sizes_;
-  std::vector<Window> windows_;  // each rank's, by its place in the traces, as reserve_nodes found them
   std::vector<std::uint32_t> build_location_;
   struct Switch {
     std::int64_t rank;
