@@ -48,7 +48,7 @@ struct Point {
   bool parallel = false;                      // enter: of an OpenMP parallel region
   std::uint32_t ref = 0;                      // enter: interval; op_begin: operation name
 };
-static_assert(sizeof(Point) == 16, "a point a node: the builder holds every location's at once");
+static_assert(sizeof(Point) == 16, "a point a node: the builder holds a rank's at once");
 
 // One operation of a location, where its points are (then its nodes). 24 bytes: the builder holds
 // every location's (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the
