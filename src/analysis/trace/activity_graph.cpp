@@ -566,23 +566,37 @@ class GraphBuilder {
       const bool regions =
           std::any_of(l.points.begin(), l.points.end(), [](const Point& p) { return p.parallel; });
       const bool worker = l.thread != first_thread && regions;
-      // Each parallel-region enter's instance: the match of the next join barrier (read only at those
-      // enters: nothing to work out, nor 16 bytes a point to clear, on a location without any).
-      std::vector<std::int64_t> instance_at(regions ? l.points.size() : 0, 0);
+      // Each parallel-region enter's instance: the match of the next join barrier, as (enter's point,
+      // instance) in the points' order. A region's enter and its join barrier are a few of the
+      // location's points: listed, not marked in arrays of 8 bytes a point (16 MB for a thread of a
+      // million points, held where building the graph holds the most).
+      std::vector<std::pair<std::uint32_t, std::int64_t>> instances;
       if (regions) {
-        std::vector<std::uint32_t> pending;
-        std::vector<std::int64_t> join_at(l.points.size(), 0);
+        std::vector<std::pair<std::uint32_t, std::int64_t>> joins;  // (begin point, match)
         for (const Operation& op : l.operations)
-          if (op.begin != kNoNode && is_kind(op.kind, SiteKind::omp_join_barrier))
-            join_at[op.begin] = op.match;
+          if (op.begin != kNoNode && op.match != 0 && is_kind(op.kind, SiteKind::omp_join_barrier))
+            joins.emplace_back(op.begin, op.match);
+        std::sort(joins.begin(), joins.end());  // (a point begins one operation)
+        std::vector<std::uint32_t> pending;
+        auto join = joins.begin();
         for (std::uint32_t p = 0; p < l.points.size(); ++p) {
           if (l.points[p].role == Role::enter && l.points[p].parallel) pending.push_back(p);
-          if (join_at[p] != 0 && !pending.empty()) {
-            instance_at[pending.back()] = join_at[p];
-            pending.pop_back();
+          if (join != joins.end() && join->first == p) {
+            if (!pending.empty()) {
+              instances.emplace_back(pending.back(), join->second);
+              pending.pop_back();
+            }
+            ++join;
           }
         }
+        std::sort(instances.begin(), instances.end());
       }
+      auto instance = instances.begin();
+      // The instance of the region entered at point p (0: none), for p increasing.
+      const auto instance_at = [&](std::uint32_t p) -> std::int64_t {
+        while (instance != instances.end() && instance->first < p) ++instance;
+        return instance != instances.end() && instance->first == p ? instance->second : 0;
+      };
       const std::uint32_t location = static_cast<std::uint32_t>(graph_.locations.size());
       GraphLocation g{l.rank, l.thread, worker, static_cast<std::uint32_t>(graph_.time.size()), 0};
       std::vector<std::uint32_t> stack = {0};  // frames
@@ -620,13 +634,13 @@ class GraphBuilder {
           case Role::enter: {
             std::uint32_t base = stack.back();
             if (point.parallel) {
-              if (instance_at[p] != 0) {
+              if (const std::int64_t region = instance_at(p); region != 0) {
                 if (!worker)
-                  forked_stack.emplace(instance_at[p], stack.back());
-                else if (const auto f = forked_stack.find(instance_at[p]);
+                  forked_stack.emplace(region, stack.back());
+                else if (const auto f = forked_stack.find(region);
                          f != forked_stack.end() && open_regions == 0)
                   base = f->second;  // the worker continues its master's intervals
-                region_enters_[std::pair(l.rank, instance_at[p])].push_back(node);
+                region_enters_[std::pair(l.rank, region)].push_back(node);
               }
               ++open_regions;
             }
