@@ -965,7 +965,7 @@ class GraphBuilder {
     for (const OneSidedTransfer& t : communication_->one_sided)
       if (t.target != t.origin.rank && (t.put || is_kind(t.origin.kind, SiteKind::shmem_get_nbi)))
         transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
-    for (LocationBuild& l : built_) {
+    for (const LocationBuild& l : built_) {
       const auto found = transfers.find(std::pair(l.rank, l.thread));
       if (found == transfers.end()) continue;
       // By the operation of the transfer's event (operations are in their events' order); a transfer

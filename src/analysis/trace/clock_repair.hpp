@@ -55,7 +55,8 @@ class RepairedTimes {
   std::size_t after_ = 0;  // how many anchors were at or before the moment asked last
 };
 
-// Moves the graph's node times (then recomputes its costs). Pure but for the graph it repairs.
+// Moves the graph's node times (the costs follow from them). Pure but for the graph it repairs, whose
+// times the returned anchors then read.
 ClockRepair repair_clock_condition(ActivityGraph& graph);
 
 // Moves the messages' and collectives' calls as the repair moved their locations, so that the wait
