@@ -50,8 +50,9 @@ class Fingerprint {
   std::uint64_t hash_ = 0xcbf29ce484222325ull;
 };
 
-inline void add_side(Fingerprint& f, const analysis::CallSide& s) {
-  f.add(s.rank).add(s.thread).add(s.site).add(s.kind).add(s.start_ns).add(s.end_ns).add(s.index);
+// `kind`: the call's site kind (a message's or transfer's; a collective's, for its members).
+inline void add_side(Fingerprint& f, const analysis::CallSide& s, std::uint32_t kind) {
+  f.add(s.rank).add(s.thread).add(s.site).add(kind).add(s.start_ns).add(s.end_ns).add(s.index);
 }
 
 // Every message, collective and one-sided transfer, in order, and the counts.
@@ -59,8 +60,8 @@ inline std::uint64_t communication_fingerprint(const analysis::Communication& c)
   Fingerprint f;
   f.add(static_cast<std::uint64_t>(c.messages.size()));
   for (const analysis::Message& m : c.messages) {
-    add_side(f, m.send);
-    add_side(f, m.receive);
+    add_side(f, m.send, m.send_kind);
+    add_side(f, m.receive, m.receive_kind);
     f.add(m.tag).add(m.bytes);
   }
   f.add(c.unmatched_sends).add(c.unmatched_receives).add(c.incomplete_collectives);
@@ -68,11 +69,11 @@ inline std::uint64_t communication_fingerprint(const analysis::Communication& c)
   for (const analysis::CollectiveInstance& i : c.collectives) {
     f.add(i.members_hash).add(i.ordinal).add(i.sequence).add(i.kind).add(i.name).add(i.root).add(i.blocking);
     f.add(static_cast<std::uint64_t>(i.members.size()));
-    for (const analysis::CallSide& s : i.members) add_side(f, s);
+    for (const analysis::CallSide& s : i.members) add_side(f, s, i.kind);
   }
   f.add(static_cast<std::uint64_t>(c.one_sided.size()));
   for (const analysis::OneSidedTransfer& t : c.one_sided) {
-    add_side(f, t.origin);
+    add_side(f, t.origin, t.kind);
     f.add(t.target).add(t.put).add(t.bytes);
   }
   return f.value();
@@ -98,7 +99,7 @@ inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
         .add(static_cast<std::uint8_t>(g.segment[k]))
         .add(g.stack[k])
         .add(static_cast<std::uint32_t>(g.operation[k]))
-        .add(g.in_begin[k]);
+        .add(g.edges_before(k));
   f.add(static_cast<std::uint64_t>(g.edges.size()));
   for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
     const analysis::GraphEdge& e = g.edges[i];

@@ -2,6 +2,9 @@
 
 #include <zstd.h>
 
+#include <limits>
+#include <string>
+
 #include "format/byte_reader.hpp"
 #include "format/regular_file.hpp"
 #include "format/section_cursor.hpp"
@@ -136,6 +139,10 @@ TraceFile decode_trace(std::span<const std::uint8_t> bytes, bool events) {
       case TraceSection::process:
         if (have_process) throw FormatError("corrupt: a second process record in " + where(*s));
         trace.process = in.record<TraceProcessRecord>("process record");
+        // A rank is an MPI rank or OpenSHMEM PE number, an int (the analyses keep it in 32 bits).
+        if (trace.process.rank < 0 || trace.process.rank > std::numeric_limits<std::int32_t>::max())
+          throw FormatError("corrupt: rank " + std::to_string(trace.process.rank) +
+                            " in the process record in " + where(*s));
         have_process = true;
         break;
       case TraceSection::block:

@@ -60,13 +60,13 @@ ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::
     g.stack.push_back(0);
     g.operation.push_back(0);
   }
-  std::vector<Link> by_target = edges;
-  std::stable_sort(by_target.begin(), by_target.end(),
-                   [](const Link& a, const Link& b) { return a.target < b.target; });
-  for (const Link& e : by_target) g.edges.push_back({e.source, e.kind, e.hops, e.bytes});
-  g.in_begin.assign(g.time.size() + 1, 0);
-  for (const Link& e : by_target) ++g.in_begin[e.target + 1];
-  for (std::size_t k = 0; k < g.time.size(); ++k) g.in_begin[k + 1] += g.in_begin[k];
+  std::vector<GraphEdge> linked;
+  std::vector<std::uint32_t> targets;
+  for (const Link& e : edges) {
+    linked.push_back({e.source, e.kind, e.hops, e.bytes});
+    targets.push_back(e.target);
+  }
+  g.set_edges(linked, targets);
   if (order.empty())
     for (std::uint32_t k = 0; k < g.time.size(); ++k) g.order.push_back(k);
   else

@@ -56,7 +56,7 @@ TEST(TraceMessages, AnIrecvArrivesAtTheWaitThatCompletedIt) {
   b.op(irecv, 1, 1.1, 0, 3).op(wait, 10, 50.2, 0, 3);
   const Communication c = match_communication(b.build());
   ASSERT_EQ(c.messages.size(), 1u);
-  EXPECT_EQ(c.messages[0].receive.kind, static_cast<std::uint32_t>(SiteKind::mpi_wait))
+  EXPECT_EQ(c.messages[0].receive_kind, static_cast<std::uint32_t>(SiteKind::mpi_wait))
       << "the Irecv only posted the receive";
   EXPECT_DOUBLE_EQ(c.messages[0].receive.end_ns, 50.2 * kMs);
   EXPECT_EQ(c.unmatched_receives, 0u);

@@ -86,7 +86,7 @@ TEST(TraceSiteIndex, ARunWhoseSitesAreCodeAddressesMatchesAndBuildsAsTheSameRunN
   const Communication c_sparse = match_communication(sparse.run);
   ASSERT_EQ(c_dense.messages.size(), 1u);
   ASSERT_EQ(c_sparse.messages.size(), 1u) << "the message is matched whatever the sites' ids";
-  EXPECT_EQ(c_sparse.messages[0].receive.kind, static_cast<std::uint32_t>(SiteKind::mpi_recv));
+  EXPECT_EQ(c_sparse.messages[0].receive_kind, static_cast<std::uint32_t>(SiteKind::mpi_recv));
   EXPECT_DOUBLE_EQ(c_sparse.messages[0].receive.end_ns, c_dense.messages[0].receive.end_ns);
   ASSERT_EQ(c_sparse.collectives.size(), 1u) << "the barrier of both ranks is one instance";
   EXPECT_EQ(c_sparse.collectives[0].name, "MPI_Barrier");

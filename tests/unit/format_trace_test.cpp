@@ -65,12 +65,13 @@ std::vector<std::uint8_t> encode(const std::vector<TraceEvent>& events, std::uin
 }
 
 // A trace of two threads, two blocks each (the second block of thread 0 compressed), and the clock.
-std::vector<std::uint8_t> sample_trace(const std::vector<TraceEvent>& events, bool with_clock = true) {
+std::vector<std::uint8_t> sample_trace(const std::vector<TraceEvent>& events, bool with_clock = true,
+                                       std::int64_t rank = 3) {
   MemorySink sink;
   RecordWriter writer(sink);
   writer.file_header(trace_header());
   TraceProcessRecord process;
-  process.rank = 3;
+  process.rank = rank;
   process.pid = 4242;
   process.origin_ticks = kBase;
   process.ticks_per_second = 2'400'000'000ull;
@@ -372,6 +373,23 @@ TEST(TraceFormat, AVersion21TraceReadsAsOneWhoseTasksHaveNoIds) {
   const TraceFile trace = decode_trace(bytes);
   ASSERT_EQ(trace.blocks.size(), 4u);
   for (const TraceBlock& block : trace.blocks) EXPECT_EQ(block.events, events);
+}
+
+// A rank is an MPI rank or a PE number, a C int: the analyses keep it in 32 bits, and a trace that
+// claims another is damaged rather than read as some other rank.
+TEST(TraceFormat, ARankThatNoProcessCanHaveIsRefusedNamingIt) {
+  for (const std::int64_t rank : {std::int64_t{-1}, std::int64_t{2147483648}, std::int64_t{1} << 62}) {
+    try {
+      decode_trace(sample_trace(every_kind(), true, rank));
+      FAIL() << "rank " << rank << " was accepted";
+    } catch (const FormatError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(
+                    "corrupt: rank " + std::to_string(rank) + " in the process record in section 1", 0),
+                0u)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(decode_trace(sample_trace(every_kind(), true, 2147483647)).process.rank, 2147483647);
 }
 
 TEST(TraceFormat, AForeignOrEmptyFileIsRefused) {

@@ -50,13 +50,14 @@ struct Point {
 };
 static_assert(sizeof(Point) == 16, "a point a node: the builder holds a rank's at once");
 
-// One operation of a location, where its points are (then its nodes). 24 bytes: the builder holds
+// One operation of a location, where its points are (then its nodes). 16 bytes: the builder holds
 // every location's (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the
 // graph. A lock has no end but its release, and only a lock is acquired and only a barrier has an
 // arrival: each pair shares a field. Its event's place in the thread's stream is not kept: the
-// location's operation_at maps events to operations, which are in their events' order.
+// location's operation_events map events to operations, which are in their events' order. Nor is
+// its event's match (a region instance, a lock, an active set), which only OpenMP barriers and locks
+// and OpenSHMEM collectives need: their location's `matches` keep it (8 bytes an MPI call).
 struct Operation {
-  std::int64_t match = 0;
   std::uint32_t begin = kNoNode;
   std::uint32_t end = kNoNode;    // a lock's: its release
   std::uint32_t inner = kNoNode;  // a lock's acquisition; where an OpenMP barrier's thread arrived
@@ -69,7 +70,7 @@ struct Operation {
   // Every point it has, for renumbering.
   std::array<std::uint32_t*, 3> points() { return {&begin, &end, &inner}; }
 };
-static_assert(sizeof(Operation) == 24);
+static_assert(sizeof(Operation) == 16);
 
 // The graph names its nodes by 32-bit numbers, and an event makes at least one node.
 constexpr std::uint64_t kMostThreadEvents = std::numeric_limits<std::uint32_t>::max() - 1;
@@ -79,13 +80,15 @@ struct LocationBuild {
   std::uint32_t thread = 0;
   std::vector<Point> points;
   std::vector<Operation> operations;  // in their events' order
+  std::vector<std::int64_t> matches;  // of its operations of a kind that keeps_match, in their order
   // The last operation's waiting (wait + sync: after the work run inside it, for a barrier), which
   // only the reading needs: its end is placed when the next event is read (end_operation_by).
   double last_waited_ns = 0;
-  // Its operation (index into `operations`, or kNoNode) by event index (a message side's, a
-  // collective member's): 4 bytes an event while the graph is built, where a binary search for an
-  // edge's end missed the caches.
-  std::vector<std::uint32_t> operation_at;
+  // Its operations' events, marked among the thread's: the operation (index into `operations`) of an
+  // event index (a message side's, a collective member's) is the event's rank among them. An array
+  // of every event's operation took 4 bytes an event while the graph was built; a binary search of
+  // the operations' events, for an edge's end, missed the caches.
+  RankBitmap operation_events;
   std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
   std::vector<std::int64_t> region_instances;  // the join barrier's match after each
   TaskReader tasks;
@@ -93,7 +96,7 @@ struct LocationBuild {
 
 // A location's points and operations, counted before it is read (GraphBuilder::reserve_nodes).
 struct LocationSize {
-  std::size_t points = 0, operations = 0;
+  std::size_t events = 0, points = 0, operations = 0, matches = 0;
 };
 
 bool is_openmp_barrier(std::uint32_t kind) {
@@ -115,11 +118,49 @@ bool is_shmem_set_collective(std::uint32_t kind) {
          is_kind(kind, SiteKind::shmem_reduction) || is_kind(kind, SiteKind::shmem_all_to_all) ||
          is_kind(kind, SiteKind::shmem_gather_scatter);
 }
+// The operations whose event's match the linking reads: an OpenMP barrier's region instance, a lock's
+// identity, an OpenSHMEM collective's active set.
+bool keeps_match(std::uint32_t kind) {
+  return is_openmp_barrier(kind) || is_openmp_lock(kind) || is_shmem_set_collective(kind);
+}
+// Calls f(index, operation, match) for each of a location's operations in order; the match is 0 for
+// an operation that does not keep it.
+template <class F>
+void for_each_operation(const LocationBuild& l, F f) {
+  std::size_t m = 0;
+  for (std::size_t o = 0; o < l.operations.size(); ++o) {
+    const Operation& op = l.operations[o];
+    f(o, op, keeps_match(op.kind) ? l.matches[m++] : std::int64_t{0});
+  }
+}
+
 bool starts_program(std::string_view name) {
   return name == "MPI_Init" || name == "MPI_Init_thread" || name == "shmem_init" ||
          name == "shmem_init_thread" || name == "start_pes";
 }
 bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name == "shmem_finalize"; }
+
+// Puts the linked edges into g.edges by target, and indexes them (ActivityGraph::in_edges): a
+// counting sort, stable as the edges' order within a target matters (bound_by names the first of
+// equal sources). Placed from the last edge back, each at its target's end, which moves the target's
+// entry after it to the target's start; shifting by one then gives every target its start.
+// `linked[i]` leads into `targets[i]`.
+template <class Edges, class Targets>
+void place_edges(ActivityGraph& g, const Edges& linked, const Targets& targets) {
+  RankBitmap& marked = g.with_in_edges;
+  marked.assign(g.time.size());
+  for (const std::uint32_t target : targets) marked.mark(target);
+  marked.index();
+  std::vector<std::uint32_t>& begin = g.in_edge_begin;
+  begin.assign(std::size_t{marked.marked()} + 1, 0);
+  for (const std::uint32_t target : targets) ++begin[marked.count_before(target) + 1];
+  for (std::size_t r = 0; r + 1 < begin.size(); ++r) begin[r + 1] += begin[r];
+  g.edges.resize(linked.size());
+  for (std::size_t e = linked.size(); e-- > 0;)
+    g.edges[--begin[marked.count_before(targets[e]) + 1]] = linked[e];
+  std::move(begin.begin() + 1, begin.end(), begin.begin());
+  begin.back() = static_cast<std::uint32_t>(g.edges.size());
+}
 
 }  // namespace
 
@@ -286,13 +327,13 @@ class GraphBuilder {
       LocationBuild& l = built_.emplace_back();
       l.points.reserve(size.points);
       l.operations.reserve(size.operations);
+      l.matches.reserve(size.matches);
       l.rank = rank.rank;
       l.thread = stream->thread();
       double local = 0;
       format::TraceEvent e;
       std::uint64_t index = 0;
-      std::vector<std::uint32_t> operation_events;  // each operation's event, until operation_at is made
-      operation_events.reserve(size.operations);
+      l.operation_events.assign(size.events);  // as counted: the same streams read again
       for (; stream->next(local, e); ++index) {
         if (index == kMostThreadEvents)
           throw std::length_error(fmt::format(
@@ -323,7 +364,7 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::operation && s) {
           const bool added =
               add_operation(l, *s, operation_of[slot], e, t, ns_per_tick, clock, local, rank.file);
-          if (added) operation_events.push_back(static_cast<std::uint32_t>(index));
+          if (added && index < l.operation_events.size()) l.operation_events.mark(index);
           read_task_operation(l, *s, e, added, t);
           if (starts_program(s->name))
             window_start =
@@ -331,8 +372,7 @@ class GraphBuilder {
           if (ends_program(s->name)) window_end = std::min(window_end, t);
         }
       }
-      l.operation_at.assign(index, kNoNode);
-      for (std::uint32_t o = 0; o < operation_events.size(); ++o) l.operation_at[operation_events[o]] = o;
+      l.operation_events.index();
     }
     for (std::size_t i = first_location; i < built_.size(); ++i)
       cut_to_window(built_[i], window_start, window_end);
@@ -358,6 +398,7 @@ class GraphBuilder {
         double local = 0;
         format::TraceEvent e;
         while (stream->next(local, e)) {
+          ++size.events;
           const std::uint32_t slot = sites.slot(e.site);
           const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
           if (e.kind == format::TraceEventKind::enter || e.kind == format::TraceEventKind::leave) {
@@ -369,6 +410,7 @@ class GraphBuilder {
             const std::uint32_t points = operation_points(s->kind);
             size.points += points;
             size.operations += points > 0 ? 1 : 0;
+            size.matches += points > 0 && keeps_match(s->kind) ? 1 : 0;
             if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++size.points;
             hubs.add(*s, e);
           }
@@ -498,8 +540,7 @@ class GraphBuilder {
       return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
     if (name == kNoNode) name = intern_operation(s.name, file);
-    Operation op{
-        .match = e.match, .kind = static_cast<std::uint16_t>(kind), .name = static_cast<OperationName>(name)};
+    Operation op{.kind = static_cast<std::uint16_t>(kind), .name = static_cast<OperationName>(name)};
     const double waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
     l.points.push_back({t, Role::op_begin, segment, false, name});
@@ -522,6 +563,7 @@ class GraphBuilder {
     if (is_kind(kind, SiteKind::shmem_broadcast))
       broadcast_roots_[std::pair(built_.size() - 1, l.operations.size())] = e.partner;
     l.operations.push_back(op);
+    if (keeps_match(kind)) l.matches.push_back(e.match);
     l.last_waited_ns = waited_ns;
     return true;
   }
@@ -573,9 +615,10 @@ class GraphBuilder {
       std::vector<std::pair<std::uint32_t, std::int64_t>> instances;
       if (regions) {
         std::vector<std::pair<std::uint32_t, std::int64_t>> joins;  // (begin point, match)
-        for (const Operation& op : l.operations)
-          if (op.begin != kNoNode && op.match != 0 && is_kind(op.kind, SiteKind::omp_join_barrier))
-            joins.emplace_back(op.begin, op.match);
+        for_each_operation(l, [&](std::size_t, const Operation& op, std::int64_t match) {
+          if (op.begin != kNoNode && match != 0 && is_kind(op.kind, SiteKind::omp_join_barrier))
+            joins.emplace_back(op.begin, match);
+        });
         std::sort(joins.begin(), joins.end());  // (a point begins one operation)
         std::vector<std::uint32_t> pending;
         auto join = joins.begin();
@@ -758,8 +801,8 @@ class GraphBuilder {
                                     [](const auto& entry, const auto& k) { return entry.first < k; });
     if (l == location_of_build_.end() || l->first != key) return nullptr;
     const LocationBuild& b = built_[l->second];
-    const std::uint32_t o = index < b.operation_at.size() ? b.operation_at[index] : kNoNode;
-    return o == kNoNode ? nullptr : &b.operations[o];
+    const std::uint32_t o = b.operation_events.rank(index);
+    return o == RankBitmap::kUnmarked ? nullptr : &b.operations[o];
   }
   // A call's operation (its begin and end are nodes once the nodes are made), or null when it has none.
   const Operation* operation(const CallSide& side) const {
@@ -798,7 +841,7 @@ class GraphBuilder {
       edge(send->begin, receive->end, EdgeKind::message, m.bytes);
       ++graph_.linked.messages;
       // A blocking send that ended after its receive was posted may have waited for it.
-      if (may_block_until_posted(m.send.kind) && m.send.end_ns >= m.receive.start_ns &&
+      if (may_block_until_posted(m.send_kind) && m.send.end_ns >= m.receive.start_ns &&
           m.send.start_ns < m.receive.start_ns)
         edge(receive->begin, send->end, EdgeKind::late_receiver, 0);
     }
@@ -857,11 +900,11 @@ class GraphBuilder {
     for (std::size_t i = 0; i < built_.size(); ++i) {
       const LocationBuild& l = built_[i];
       std::unordered_map<std::int64_t, std::uint32_t> passed;  // barriers passed per region instance
-      for (const Operation& op : l.operations) {
-        if (is_openmp_barrier(op.kind) && op.match != 0)
-          barriers_[std::tuple(l.rank, op.match, passed[op.match]++)].push_back(&op);
-        if (is_openmp_lock(op.kind) && op.match != 0) locks_[std::pair(l.rank, op.match)].push_back(&op);
-      }
+      for_each_operation(l, [&](std::size_t, const Operation& op, std::int64_t match) {
+        if (is_openmp_barrier(op.kind) && match != 0)
+          barriers_[std::tuple(l.rank, match, passed[match]++)].push_back(&op);
+        if (is_openmp_lock(op.kind) && match != 0) locks_[std::pair(l.rank, match)].push_back(&op);
+      });
     }
     for (const auto& [key, members] : barriers_) {
       if (members.size() < 2) continue;
@@ -963,7 +1006,7 @@ class GraphBuilder {
     std::map<std::pair<std::int64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>>
         transfers;
     for (const OneSidedTransfer& t : communication_->one_sided)
-      if (t.target != t.origin.rank && (t.put || is_kind(t.origin.kind, SiteKind::shmem_get_nbi)))
+      if (t.target != t.origin.rank && (t.put || is_kind(t.kind, SiteKind::shmem_get_nbi)))
         transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
     for (const LocationBuild& l : built_) {
       const auto found = transfers.find(std::pair(l.rank, l.thread));
@@ -971,8 +1014,7 @@ class GraphBuilder {
       // By the operation of the transfer's event (operations are in their events' order); a transfer
       // whose event is none of the graph's operations completes nothing.
       std::vector<std::pair<std::uint64_t, std::uint64_t>>& list = found->second;
-      for (auto& [event, bytes] : list)
-        event = event < l.operation_at.size() ? l.operation_at[event] : kNoNode;
+      for (auto& [event, bytes] : list) event = l.operation_events.rank(event);
       std::sort(list.begin(), list.end());
       auto next = list.begin();
       std::vector<std::pair<const Operation*, std::uint64_t>> outstanding;
@@ -1017,16 +1059,15 @@ class GraphBuilder {
     for (std::size_t b = 0; b < built_.size(); ++b) {
       const LocationBuild& l = built_[b];
       std::unordered_map<std::int64_t, std::uint64_t> calls;  // per set
-      for (std::size_t o = 0; o < l.operations.size(); ++o) {
-        const Operation& op = l.operations[o];
-        if (!is_shmem_set_collective(op.kind) || is_barrier_all(op)) continue;
+      for_each_operation(l, [&](std::size_t o, const Operation& op, std::int64_t match) {
+        if (!is_shmem_set_collective(op.kind) || is_barrier_all(op)) return;
         format::ShmemActiveSet set;
-        if (!format::shmem_active_set_of(op.match, set) || !set.contains(l.rank)) {
+        if (!format::shmem_active_set_of(match, set) || !set.contains(l.rank)) {
           ++graph_.unlinked.shmem_collectives;
-          continue;
+          return;
         }
-        instances[std::pair(op.match, calls[op.match]++)].emplace_back(l.rank, std::pair(b, o));
-      }
+        instances[std::pair(match, calls[match]++)].emplace_back(l.rank, std::pair(b, o));
+      });
     }
     for (const auto& [key, members] : instances) {
       format::ShmemActiveSet set;
@@ -1081,21 +1122,9 @@ class GraphBuilder {
     barriers_.clear();
     locks_.clear();
     broadcast_roots_.clear();
-    const std::size_t n = graph_.time.size();
-    std::vector<std::uint32_t>& begin = graph_.in_begin;
-    begin.assign(n + 1, 0);
-    for (const std::uint32_t target : edge_targets_) ++begin[target + 1];
-    for (std::size_t k = 0; k < n; ++k) begin[k + 1] += begin[k];
-    // A counting sort by target, stable as the edges' order within a target matters (bound_by names the
-    // first of equal sources): placed from the last edge back, each at its target's end, which moves
-    // begin[target + 1] to the target's start; shifting by one then gives every node its start.
-    graph_.edges.resize(linked_edges_.size());
-    for (std::size_t e = linked_edges_.size(); e-- > 0;)
-      graph_.edges[--begin[edge_targets_[e] + 1]] = linked_edges_[e];
+    place_edges(graph_, linked_edges_, edge_targets_);
     linked_edges_ = {};
     edge_targets_ = {};
-    std::move(begin.begin() + 1, begin.end(), begin.begin());
-    begin[n] = static_cast<std::uint32_t>(graph_.edges.size());
   }
 
   // An order in which every node comes after its dependencies: each location advances while its next
@@ -1112,7 +1141,7 @@ class GraphBuilder {
     for (const GraphLocation& l : graph_.locations) remaining += l.end - l.first;
     std::vector<std::uint32_t> pending_hubs;
     const auto ready = [&](std::uint32_t node, auto& self) -> bool {
-      for (std::uint32_t e = graph_.in_begin[node]; e < graph_.in_begin[node + 1]; ++e) {
+      for (const std::uint32_t e : graph_.in_edges(node)) {
         const std::uint32_t s = graph_.edges[e].source;
         if (placed[s] || s == node) continue;
         if (!graph_.is_hub(s) || !self(s, self)) return false;
@@ -1151,7 +1180,7 @@ class GraphBuilder {
 
   // Removes the edges into `node` (and into the hubs it waits for) whose sources are not placed.
   void drop_unplaced_edges(std::uint32_t node, const std::vector<std::uint8_t>& placed) {
-    for (std::uint32_t e = graph_.in_begin[node]; e < graph_.in_begin[node + 1]; ++e) {
+    for (const std::uint32_t e : graph_.in_edges(node)) {
       GraphEdge& edge = graph_.edges[e];
       if (placed[edge.source]) continue;
       if (graph_.is_hub(edge.source)) {
@@ -1213,9 +1242,15 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 }
 
 std::uint32_t ActivityGraph::edge_target(std::uint32_t edge) const {
-  // The last node whose edges begin at or before `edge` (a node without edges begins where the next does).
-  const auto k = std::upper_bound(in_begin.begin(), in_begin.end(), edge);
-  return static_cast<std::uint32_t>(k - in_begin.begin()) - 1;
+  // The last node with edges whose edges begin at or before `edge`.
+  const auto r =
+      std::upper_bound(in_edge_begin.begin(), in_edge_begin.end(), edge) - in_edge_begin.begin() - 1;
+  return static_cast<std::uint32_t>(with_in_edges.select(static_cast<std::uint32_t>(r)));
+}
+
+void ActivityGraph::set_edges(const std::vector<GraphEdge>& unplaced,
+                              const std::vector<std::uint32_t>& targets) {
+  place_edges(*this, unplaced, targets);
 }
 
 std::uint32_t ActivityGraph::location_of(std::uint32_t node) const {

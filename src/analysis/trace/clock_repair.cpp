@@ -91,7 +91,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   for (std::uint32_t k = 0; k < g.first_hub(); ++k) {
     if (const std::uint32_t previous = g.previous(k); previous != kNoNode && g.time[previous] > g.time[k])
       backwards = true;
-    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e) {
+    for (const std::uint32_t e : g.in_edges(k)) {
       const std::uint32_t source = g.edges[e].source;
       if (source == k) continue;
       ++repair.edges;
@@ -99,7 +99,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     }
   }
   for (std::uint32_t k = g.first_hub(); k < g.nodes() && !backwards; ++k)
-    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+    for (const std::uint32_t e : g.in_edges(k))
       backwards |= g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k];
   // The times are repaired in place, in dependency order. A node's measured time is read before it is
   // overwritten; its previous node's, already overwritten, is its time unless it moved, and then
@@ -114,7 +114,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     double t = measured;
     if (g.is_hub(k)) {
       t = -std::numeric_limits<double>::infinity();
-      for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+      for (const std::uint32_t e : g.in_edges(k))
         if (g.edges[e].source != k) t = std::max(t, g.time[g.edges[e].source]);
       g.time[k] = std::isfinite(t) ? t : measured;
       continue;
@@ -126,7 +126,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
           moved[previous] ? repair.anchors[location_of_k()].last_measured() : g.time[previous];
       t = std::max(t, g.time[previous] + kAmortization * (measured - measured_previous));
     }
-    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+    for (const std::uint32_t e : g.in_edges(k))
       if (g.edges[e].source != k) t = std::max(t, g.time[g.edges[e].source]);
     if (t > measured) {
       ++repair.moved;
@@ -138,7 +138,7 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   }
   for (LocationAnchors& a : repair.anchors) a.finish();
   for (std::uint32_t k = 0; k < g.nodes(); ++k)
-    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+    for (const std::uint32_t e : g.in_edges(k))
       if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;
   double end = g.start_ns;
   for (const GraphLocation& l : g.locations)

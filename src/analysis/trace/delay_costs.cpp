@@ -30,7 +30,7 @@ DelayCosts delay_costs(const ActivityGraph& g) {
   DelayCosts result;
   std::map<std::pair<std::uint32_t, std::uint32_t>, Cause> causes;  // (location, interval + 1)
   for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (g.is_hub(k) || g.in_begin[k] == g.in_begin[k + 1]) continue;  // (no edge: bound by its previous)
+    if (g.is_hub(k) || !g.has_in_edges(k)) continue;  // (no edge: bound by its previous)
     const std::int32_t waited_for = g.bound_by(k);
     if (waited_for < 0) continue;
     const std::uint32_t previous = g.previous(k);

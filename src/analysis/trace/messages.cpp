@@ -103,43 +103,49 @@ struct KeyHash {
 struct PendingSend {
   CallSide side;
   std::uint64_t bytes = 0;
+  CallKind kind = 0;
+};
+struct PendingReceive {
+  CallSide side;
+  CallKind kind = 0;
 };
 
 struct Matcher {
   Communication result;
   std::unordered_map<MessageKey, std::deque<PendingSend>, KeyHash> sends;
-  std::unordered_map<MessageKey, std::deque<CallSide>, KeyHash> receives;
+  std::unordered_map<MessageKey, std::deque<PendingReceive>, KeyHash> receives;
   std::unordered_map<InstanceKey, std::pair<CollectiveInstance, std::uint32_t>, KeyHash>
       open_instances;  // with the size
 
-  void send(const MessageKey& key, const CallSide& side, std::uint64_t bytes) {
+  void send(const MessageKey& key, const CallSide& side, CallKind kind, std::uint64_t bytes) {
     auto waiting = receives.find(key);
     if (waiting != receives.end() && !waiting->second.empty()) {
-      result.messages.push_back({side, waiting->second.front(), std::get<4>(key), bytes});
+      const PendingReceive& r = waiting->second.front();
+      result.messages.push_back({side, r.side, std::get<4>(key), bytes, kind, r.kind});
       waiting->second.pop_front();
       return;
     }
-    sends[key].push_back({side, bytes});
+    sends[key].push_back({side, bytes, kind});
   }
-  void receive(const MessageKey& key, const CallSide& side) {
+  void receive(const MessageKey& key, const CallSide& side, CallKind kind) {
     auto sent = sends.find(key);
     if (sent != sends.end() && !sent->second.empty()) {
-      result.messages.push_back(
-          {sent->second.front().side, side, std::get<4>(key), sent->second.front().bytes});
+      const PendingSend& s = sent->second.front();
+      result.messages.push_back({s.side, side, std::get<4>(key), s.bytes, s.kind, kind});
       sent->second.pop_front();
       return;
     }
-    receives[key].push_back(side);
+    receives[key].push_back({side, kind});
   }
-  void collective(const InstanceKey& key, std::uint32_t size, const CallSide& side, std::string_view name,
-                  std::int64_t root) {
+  void collective(const InstanceKey& key, std::uint32_t size, const CallSide& side, std::uint32_t kind,
+                  std::string_view name, std::int64_t root) {
     auto [it, created] = open_instances.try_emplace(key);
     CollectiveInstance& instance = it->second.first;
     if (created) {
       instance.members_hash = std::get<0>(key);
       instance.ordinal = std::get<1>(key);
       instance.sequence = std::get<2>(key);
-      instance.kind = side.kind;
+      instance.kind = kind;
       instance.name = std::string(name);
       instance.root = root;
       // MPI_Ibarrier, MPI_Ibcast, ...: the call only starts the collective.
@@ -173,13 +179,13 @@ std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, cons
   if (!info) return std::nullopt;
   OneSidedTransfer t;
   t.origin = {
-      .rank = e.rank,
+      .rank = static_cast<std::int32_t>(e.rank),
       .thread = e.thread,
       .site = e.event.site,
-      .kind = static_cast<std::uint32_t>(info->kind),
       .index = static_cast<std::uint32_t>(e.index),
       .start_ns = e.time_ns,
       .end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick)};
+  t.kind = static_cast<CallKind>(info->kind);
   t.target = e.event.partner;
   t.put = info->site_class == format::SiteClass::put;
   t.bytes = e.event.bytes;
@@ -217,26 +223,27 @@ Communication match_communication(const TraceRun& traces) {
     if (!communicator) return;  // not in the profile: no identity to match on
     const CommunicatorIdentity& id = *communicator;
     CallSide side;
-    side.rank = e.rank;
+    side.rank = static_cast<std::int32_t>(e.rank);
     side.thread = e.thread;
     side.site = e.event.site;
-    side.kind = site ? site->kind : 0;
+    const std::uint32_t kind = site ? site->kind : 0;
     side.start_ns = e.time_ns;
     side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
     side.index = static_cast<std::uint32_t>(e.index);
-    if (format::is_mpi_collective_kind(side.kind)) {
+    if (format::is_mpi_collective_kind(kind)) {
       matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
-                         side, site ? site->name : std::string_view{}, e.event.partner);
+                         side, kind, site ? site->name : std::string_view{}, e.event.partner);
       return;
     }
     if (e.event.partner < 0) return;
     // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
     // tag: it sends to its partner and receives from it.
-    if (sends_message(side.kind))
+    if (sends_message(kind))
       matcher.send({e.rank, e.event.partner, id.members_hash, id.ordinal, e.event.match}, side,
-                   e.event.bytes);
-    if (receives_message(side.kind))
-      matcher.receive({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, side);
+                   static_cast<CallKind>(kind), e.event.bytes);
+    if (receives_message(kind))
+      matcher.receive({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, side,
+                      static_cast<CallKind>(kind));
   };
   // Only the operations are matched: the intervals' events never enter the merge.
   merge_timeline(streams, traces.clocks, each_operation, nullptr,

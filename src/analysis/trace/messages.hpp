@@ -31,27 +31,34 @@
 namespace parperf::analysis {
 
 // One side of a message or one rank's part in a collective. Times are corrected: ns since rank 0's
-// start on rank 0's clock.
+// start on rank 0's clock. 32 bytes (0.36 sides an event in a halo exchange, held from the matching
+// to the wait states, beside the graph): the rank in 32 bits (read_rank_trace refuses a trace of a
+// larger one), and the call's kind, which only a message's and a transfer's readers need, kept there.
 struct CallSide {
-  std::int64_t rank = 0;
+  std::int32_t rank = 0;
   std::uint32_t thread = 0;
   std::uint32_t site = 0;  // the rank's profile site id (site_name, site_location)
-  std::uint32_t kind = 0;  // format::SiteKind of the site
   // The call's event: its place in its thread's stream (TimelineEvent::index). 32 bits, as the
-  // activity graph, the one reader of it, refuses a thread of more events: 40 bytes a side, not 48
-  // (0.36 sides an event in a halo exchange, held while the graph is built).
+  // activity graph, the one reader of it, refuses a thread of more events.
   std::uint32_t index = 0;
   double start_ns = 0;
   double end_ns = 0;
 };
-static_assert(sizeof(CallSide) == 40);
+static_assert(sizeof(CallSide) == 32);
+
+// A site kind of a message's call or a transfer (format::SiteKind: an MPI or OpenSHMEM one, all below
+// 256).
+using CallKind = std::uint16_t;
 
 struct Message {
   CallSide send;
   CallSide receive;  // for a Wait/Test: that call, which is where the message arrived
   std::int64_t tag = 0;
   std::uint64_t bytes = 0;  // as the send recorded them
+  CallKind send_kind = 0;   // format::SiteKind of the calls
+  CallKind receive_kind = 0;
 };
+static_assert(sizeof(Message) == 88, "0.18 an event in a halo exchange");
 
 struct CollectiveInstance {
   std::uint64_t members_hash = 0;
@@ -67,6 +74,7 @@ struct CollectiveInstance {
 // A put into, or a get from, another process's memory.
 struct OneSidedTransfer {
   CallSide origin;          // the call that moved the data
+  CallKind kind = 0;        // format::SiteKind of that call
   std::int64_t target = 0;  // the process whose memory was written (put) or read (get)
   bool put = true;
   std::uint64_t bytes = 0;

@@ -22,7 +22,7 @@ NetworkModel fit_network(const ActivityGraph& g) {
   std::vector<double> small;
   std::vector<std::pair<std::uint64_t, double>> large;
   for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (g.in_begin[k] == g.in_begin[k + 1]) continue;  // bound by its previous node
+    if (!g.has_in_edges(k)) continue;  // bound by its previous node
     const ActivityGraph::Step step = g.measured(k);
     if (step.bound_by < 0) continue;
     const GraphEdge& e = g.edges[static_cast<std::size_t>(step.bound_by)];
@@ -38,7 +38,7 @@ NetworkModel fit_network(const ActivityGraph& g) {
   // time from its send's begin to then. The network is never slower than that.
   double fastest_small = std::numeric_limits<double>::infinity();
   for (std::uint32_t k = 0; k < g.nodes(); ++k)
-    for (std::uint32_t i = g.in_begin[k]; i < g.in_begin[k + 1]; ++i) {
+    for (const std::uint32_t i : g.in_edges(k)) {
       const GraphEdge& e = g.edges[i];
       if (e.kind == EdgeKind::message && e.source != k && e.bytes <= kSmall)
         fastest_small = std::min(fastest_small, g.time[k] - g.time[e.source]);
@@ -52,7 +52,7 @@ NetworkModel fit_network(const ActivityGraph& g) {
   if (!rates.empty()) model.bytes_per_ns = percentile(rates, 0.9);
   double slowest_possible = 0;  // bytes a ns
   for (std::uint32_t k = 0; k < g.nodes(); ++k)
-    for (std::uint32_t i = g.in_begin[k]; i < g.in_begin[k + 1]; ++i) {
+    for (const std::uint32_t i : g.in_edges(k)) {
       const GraphEdge& e = g.edges[i];
       if (e.kind != EdgeKind::message || e.source == k || e.bytes < kLarge) continue;
       const double upper = g.time[k] - g.time[e.source] - model.latency_ns;

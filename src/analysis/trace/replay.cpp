@@ -55,10 +55,10 @@ void balance_interval(const ActivityGraph& g, const std::string& name, std::vect
 double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, std::uint32_t k) {
   const std::uint32_t previous = g.previous(k);
   double ready = previous == kNoNode ? g.start_ns : g.time[previous];
-  for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+  for (const std::uint32_t e : g.in_edges(k))
     if (g.edges[e].source != k) ready = std::max(ready, g.time[g.edges[e].source]);
   double arrival = ready;
-  for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e)
+  for (const std::uint32_t e : g.in_edges(k))
     if (g.edges[e].source != k && network_edge(g.edges[e].kind))
       arrival = std::max(arrival, g.time[g.edges[e].source] + fitted.transfer_ns(g.edges[e]));
   return std::max(0.0, g.time[k] - arrival);
@@ -148,7 +148,7 @@ ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const Repl
       ready = previous == kNoNode ? g.start_ns : r.time[previous];
       bound = previous == kNoNode ? kBoundByStart : kBoundByPrevious;
     }
-    for (std::uint32_t e = g.in_begin[k]; e < g.in_begin[k + 1]; ++e) {
+    for (const std::uint32_t e : g.in_edges(k)) {
       const std::uint32_t source = g.edges[e].source;
       if (source == k) continue;
       const double moved = transfer(e, k);
