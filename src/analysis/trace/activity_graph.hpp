@@ -200,6 +200,20 @@ struct ActivityGraph {
     return {in_edge_begin[r], in_edge_begin[r + 1]};
   }
   bool has_in_edges(std::uint32_t node) const { return with_in_edges.is_marked(node); }
+  // Calls f(node) for each node that edges lead into, and f(node, edge) for every edge, in node order
+  // (the edges' order): a walk of the marked nodes, for the passes that need no others.
+  template <class F>
+  void for_each_node_with_edges(F f) const {
+    with_in_edges.for_each_marked(
+        [&](std::uint64_t node, std::uint32_t) { f(static_cast<std::uint32_t>(node)); });
+  }
+  template <class F>
+  void for_each_edge(F f) const {
+    with_in_edges.for_each_marked([&](std::uint64_t node, std::uint32_t r) {
+      for (std::uint32_t e = in_edge_begin[r]; e < in_edge_begin[r + 1]; ++e)
+        f(static_cast<std::uint32_t>(node), e);
+    });
+  }
   // The edges into the nodes before `node`: where its own begin.
   std::uint32_t edges_before(std::uint32_t node) const {
     return in_edge_begin.empty() ? 0 : in_edge_begin[with_in_edges.count_before(node)];

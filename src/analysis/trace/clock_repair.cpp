@@ -88,19 +88,19 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   // after a dependency that ran backwards, a location's node before its previous one, or a hub whose
   // last arrival came after the time it was given (the repair sets it to that).
   bool backwards = false;
-  for (std::uint32_t k = 0; k < g.first_hub(); ++k) {
+  for (std::uint32_t k = 0; k < g.first_hub(); ++k)
     if (const std::uint32_t previous = g.previous(k); previous != kNoNode && g.time[previous] > g.time[k])
       backwards = true;
-    for (const std::uint32_t e : g.in_edges(k)) {
-      const std::uint32_t source = g.edges[e].source;
-      if (source == k) continue;
-      ++repair.edges;
-      if (g.time[source] > g.time[k]) ++repair.violations;  // (a hub's measured time is its last arrival)
+  g.for_each_edge([&](std::uint32_t k, std::uint32_t e) {
+    const std::uint32_t source = g.edges[e].source;
+    if (source == k) return;
+    if (g.is_hub(k)) {
+      backwards |= g.time[source] > g.time[k];
+      return;
     }
-  }
-  for (std::uint32_t k = g.first_hub(); k < g.nodes() && !backwards; ++k)
-    for (const std::uint32_t e : g.in_edges(k))
-      backwards |= g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k];
+    ++repair.edges;
+    if (g.time[source] > g.time[k]) ++repair.violations;  // (a hub's measured time is its last arrival)
+  });
   // The times are repaired in place, in dependency order. A node's measured time is read before it is
   // overwritten; its previous node's, already overwritten, is its time unless it moved, and then
   // the last anchor of their location: no copy of the measured times (8 bytes a node) is held. When
@@ -137,9 +137,9 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
     g.time[k] = t;
   }
   for (LocationAnchors& a : repair.anchors) a.finish();
-  for (std::uint32_t k = 0; k < g.nodes(); ++k)
-    for (const std::uint32_t e : g.in_edges(k))
-      if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;
+  g.for_each_edge([&](std::uint32_t k, std::uint32_t e) {
+    if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;
+  });
   double end = g.start_ns;
   for (const GraphLocation& l : g.locations)
     if (l.end > l.first) end = std::max(end, g.time[l.end - 1]);

@@ -29,20 +29,20 @@ std::uint32_t late_node(const ActivityGraph& g, std::size_t e) {
 DelayCosts delay_costs(const ActivityGraph& g) {
   DelayCosts result;
   std::map<std::pair<std::uint32_t, std::uint32_t>, Cause> causes;  // (location, interval + 1)
-  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (g.is_hub(k) || !g.has_in_edges(k)) continue;  // (no edge: bound by its previous)
+  g.for_each_node_with_edges([&](std::uint32_t k) {  // (a node without edges is bound by its previous)
+    if (g.is_hub(k)) return;
     const std::int32_t waited_for = g.bound_by(k);
-    if (waited_for < 0) continue;
+    if (waited_for < 0) return;
     const std::uint32_t previous = g.previous(k);
-    if (previous == kNoNode) continue;
+    if (previous == kNoNode) return;
     const std::uint32_t late = late_node(g, static_cast<std::size_t>(waited_for));
-    if (g.is_hub(late)) continue;
+    if (g.is_hub(late)) return;
     const std::uint32_t waiting = g.location_of(k);
     // The walk back from the late node stays on its location until it follows an edge.
     std::uint32_t location = g.location_of(late);
-    if (location == waiting) continue;
+    if (location == waiting) return;
     double remaining = g.time[late] - g.time[previous];
-    if (remaining <= 0) continue;
+    if (remaining <= 0) return;
     result.waiting_ns += remaining;
     std::set<std::pair<std::uint32_t, std::uint32_t>> took_part;
     std::uint32_t j = late;
@@ -70,7 +70,7 @@ DelayCosts delay_costs(const ActivityGraph& g) {
         location = g.location_of(j);
       }
     }
-  }
+  });
   for (const auto& [key, c] : causes) {
     DelayCause d;
     d.location = key.first;

@@ -82,7 +82,7 @@ struct OneSidedTransfer {
 
 struct Communication {
   // By the later of their two calls in the merged timeline. In chunks, not one array: 0.18 an event
-  // in a halo exchange, 96 bytes each, and an array growing by doubling held its old and new copies
+  // in a halo exchange, 88 bytes each, and an array growing by doubling held its old and new copies
   // at once, where the analysis holds the most (beside the graph's draft).
   ChunkedVector<Message> messages;
   std::uint64_t unmatched_sends = 0;            // sends no traced receive took

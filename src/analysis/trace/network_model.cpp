@@ -21,28 +21,26 @@ NetworkModel fit_network(const ActivityGraph& g) {
   constexpr std::uint64_t kSmall = 4096, kLarge = 65536;
   std::vector<double> small;
   std::vector<std::pair<std::uint64_t, double>> large;
-  for (std::uint32_t k = 0; k < g.nodes(); ++k) {
-    if (!g.has_in_edges(k)) continue;  // bound by its previous node
+  g.for_each_node_with_edges([&](std::uint32_t k) {  // (the others are bound by their previous node)
     const ActivityGraph::Step step = g.measured(k);
-    if (step.bound_by < 0) continue;
+    if (step.bound_by < 0) return;
     const GraphEdge& e = g.edges[static_cast<std::size_t>(step.bound_by)];
-    if (e.kind != EdgeKind::message) continue;
+    if (e.kind != EdgeKind::message) return;
     const double observed = step.cost;
     if (e.bytes <= kSmall) small.push_back(observed);
     if (e.bytes >= kLarge) large.emplace_back(e.bytes, observed);
-  }
+  });
   NetworkModel model;
   model.observations = small.size() + large.size();
   if (!small.empty()) model.latency_ns = percentile(small, 0.1);
   // Every message, waited for or not, arrived by its receive's end: its transfer took at most the
   // time from its send's begin to then. The network is never slower than that.
   double fastest_small = std::numeric_limits<double>::infinity();
-  for (std::uint32_t k = 0; k < g.nodes(); ++k)
-    for (const std::uint32_t i : g.in_edges(k)) {
-      const GraphEdge& e = g.edges[i];
-      if (e.kind == EdgeKind::message && e.source != k && e.bytes <= kSmall)
-        fastest_small = std::min(fastest_small, g.time[k] - g.time[e.source]);
-    }
+  g.for_each_edge([&](std::uint32_t k, std::uint32_t i) {
+    const GraphEdge& e = g.edges[i];
+    if (e.kind == EdgeKind::message && e.source != k && e.bytes <= kSmall)
+      fastest_small = std::min(fastest_small, g.time[k] - g.time[e.source]);
+  });
   if (fastest_small >= 0 && fastest_small < model.latency_ns) model.latency_ns = fastest_small;
   std::vector<double> rates;
   for (const auto& [bytes, observed] : large)
@@ -51,13 +49,12 @@ NetworkModel fit_network(const ActivityGraph& g) {
   model.large = rates.size();
   if (!rates.empty()) model.bytes_per_ns = percentile(rates, 0.9);
   double slowest_possible = 0;  // bytes a ns
-  for (std::uint32_t k = 0; k < g.nodes(); ++k)
-    for (const std::uint32_t i : g.in_edges(k)) {
-      const GraphEdge& e = g.edges[i];
-      if (e.kind != EdgeKind::message || e.source == k || e.bytes < kLarge) continue;
-      const double upper = g.time[k] - g.time[e.source] - model.latency_ns;
-      if (upper > 0) slowest_possible = std::max(slowest_possible, static_cast<double>(e.bytes) / upper);
-    }
+  g.for_each_edge([&](std::uint32_t k, std::uint32_t i) {
+    const GraphEdge& e = g.edges[i];
+    if (e.kind != EdgeKind::message || e.source == k || e.bytes < kLarge) return;
+    const double upper = g.time[k] - g.time[e.source] - model.latency_ns;
+    if (upper > 0) slowest_possible = std::max(slowest_possible, static_cast<double>(e.bytes) / upper);
+  });
   model.bytes_per_ns = std::max(model.bytes_per_ns, slowest_possible);
   return model;
 }

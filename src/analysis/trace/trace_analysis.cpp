@@ -55,10 +55,10 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   a.network = fit_network(*graph);
   // Everything after reads the repaired graph (and the wait states the matched calls) and writes
   // only its own results: in two halves at once, of about equal work. A replay holds 13 bytes an
-  // event, 8 a node: POP's two and the self-check run one after the other in the second half, never
-  // two at once (two held 26 bytes an event beside the graph's 43 in a halo exchange, more than the
-  // 21 of the linking), and only once the first half has let go of the matched messages (0.18 an
-  // event, 88 bytes each). The passes beside them hold next to nothing.
+  // event, 8 a node: POP's two and the self-check run one after the other, never two at once (two
+  // held 26 bytes an event beside the graph's 38 in a halo exchange, more than the linking), and only
+  // once the first half has let go of the matched messages (0.18 an event, 88 bytes each). The
+  // critical path and the delay costs hold next to nothing.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
   std::latch communication_freed(1);
@@ -70,6 +70,9 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
           a.waits = find_wait_states(traces, communication);
           communication = {};
         }
+        a.delays = delay_costs(*graph);
+      },
+      [&] {
         a.critical_path = critical_path(*graph);
         // The samples are decoded and their stacks named only when the traces hold some.
         if (sampled) {
@@ -78,9 +81,6 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
               path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
           sample_warnings = std::move(samples.warnings);
         }
-        a.delays = delay_costs(*graph);
-      },
-      [&] {
         communication_freed.wait();
         a.pop = pop_factors(*graph, a.network);
         a.replayed_ns = replay(*graph, a.network, {}).length();  // the self-check
