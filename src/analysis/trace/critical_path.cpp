@@ -149,20 +149,22 @@ std::vector<Row> ranked(const RowsById<Row>& by_id, double length) {
     if (by_id.present[id]) out.push_back(by_id.rows[id]);
   return ranked(std::move(out), length);
 }
-// By location and begin, those of a location that touch or overlap made one.
-std::vector<PathPiece> merged(std::vector<PathPiece> pieces) {
+// By location and begin, those of a location that touch or overlap made one: in place (a path through
+// every node of a run of tiny regions has hundreds of thousands).
+void merge_pieces(std::vector<PathPiece>& pieces) {
   std::sort(pieces.begin(), pieces.end(), [](const PathPiece& a, const PathPiece& b) {
     return std::tie(a.rank, a.thread, a.begin_ns) < std::tie(b.rank, b.thread, b.begin_ns);
   });
-  std::vector<PathPiece> out;
-  for (const PathPiece& p : pieces) {
-    if (!out.empty() && out.back().rank == p.rank && out.back().thread == p.thread &&
-        p.begin_ns <= out.back().end_ns)
-      out.back().end_ns = std::max(out.back().end_ns, p.end_ns);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const PathPiece& p = pieces[i];
+    PathPiece* last = kept > 0 ? &pieces[kept - 1] : nullptr;
+    if (last && last->rank == p.rank && last->thread == p.thread && p.begin_ns <= last->end_ns)
+      last->end_ns = std::max(last->end_ns, p.end_ns);
     else
-      out.push_back(p);
+      pieces[kept++] = p;
   }
-  return out;
+  pieces.resize(kept);
 }
 
 // The times a path is followed through: a replay's, or the graph's own (as measured).
@@ -176,32 +178,33 @@ struct PathTimes {
   double length() const { return end_ns - start_ns; }
 };
 
-CriticalPath follow(const ActivityGraph& g, const PathTimes& r);
+CriticalPath follow(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces);
 
 }  // namespace
 
-CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r) {
+CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r, PathPieces pieces) {
   if (r.cost.size() != g.nodes() || r.bound_by.size() != g.nodes() || r.transfer.size() != g.edges.size())
     throw std::logic_error("a critical path needs a replay that kept its path (ReplayDetail::path)");
   return follow(
-      g, {r.time.data(), r.cost.data(), r.bound_by.data(), r.transfer.data(), r.start_ns, r.end_ns, r.last});
+      g, {r.time.data(), r.cost.data(), r.bound_by.data(), r.transfer.data(), r.start_ns, r.end_ns, r.last},
+      pieces);
 }
 
 // What a replay as measured gives (replay.hpp: the measured times back, bound by the same sources),
 // read from the graph itself: no replay's times, costs and bounds (36 bytes an event) beside it.
-CriticalPath critical_path(const ActivityGraph& g) {
+CriticalPath critical_path(const ActivityGraph& g, PathPieces pieces) {
   PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
   for (const std::uint32_t k : g.order)
     if (!g.is_hub(k) && g.time[k] >= t.end_ns) {
       t.end_ns = g.time[k];
       t.last = k;
     }
-  return follow(g, t);
+  return follow(g, t, pieces);
 }
 
 namespace {
 
-CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
+CriticalPath follow(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces) {
   CriticalPath path;
   if (r.last == kNoNode) return path;
   path.length_ns = r.length();
@@ -229,7 +232,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
       if (l != current_location) ++path.location_changes;
       current_location = l;
       locations[l].time_ns += own;
-      if (g.segment[k] != SegmentKind::startup && as_measured.cost > 0) {
+      if (keep_pieces == PathPieces::kept && g.segment[k] != SegmentKind::startup && as_measured.cost > 0) {
         // Walked backwards: a piece that ends where the last one began extends it.
         const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - as_measured.cost,
                               g.time[k]};
@@ -338,7 +341,7 @@ CriticalPath follow(const ActivityGraph& g, const PathTimes& r) {
   }
   std::vector<PathActivity> named;
   for (auto& [name, a] : by_name) named.push_back(std::move(a));
-  path.pieces = merged(std::move(path.pieces));
+  merge_pieces(path.pieces);
   path.intervals = ranked(intervals, path.length_ns);
   // Off the path: a share too small to gain from (under 1 %) of work too large to be noise.
   constexpr double kOffPathShare = 0.01, kOffPathWork = 0.05;

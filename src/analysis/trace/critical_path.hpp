@@ -55,14 +55,21 @@ struct CriticalPath {
   double while_others_work_ns = 0;       // weighted by the share of the other locations working,
   double while_others_wait_ns = 0;       // and by the share waiting or idle
   // Its measured spans (start-up left out: not the program's time), by location and time, those that
-  // touch merged: where a location's samples were taken on the path.
+  // touch merged: where a location's samples were taken on the path. Empty when not asked for
+  // (PathPieces::none), and once analyse_traces found the path's functions from them.
   std::vector<PathPiece> pieces;
   PathFunctions functions;  // from the samples, when the run was sampled (set by analyse_traces)
 };
 
+// Whether the path keeps its measured spans (CriticalPath::pieces), which only the functions on it
+// need (path_functions, for a sampled run): a path through every node of a run of tiny OpenMP regions
+// has one a few nodes, held as the rest of the analysis runs.
+enum class PathPieces { kept, none };
+
 // Followed through a replay's times (one that kept its path: ReplayDetail::path); or through the
 // graph's own (as measured), which is the path of a replay as measured without holding one.
-CriticalPath critical_path(const ActivityGraph& graph, const ReplayResult& replayed);
-CriticalPath critical_path(const ActivityGraph& graph);
+CriticalPath critical_path(const ActivityGraph& graph, const ReplayResult& replayed,
+                           PathPieces pieces = PathPieces::kept);
+CriticalPath critical_path(const ActivityGraph& graph, PathPieces pieces = PathPieces::kept);
 
 }  // namespace parperf::analysis

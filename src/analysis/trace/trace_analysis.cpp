@@ -73,13 +73,15 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
         a.delays = delay_costs(*graph);
       },
       [&] {
-        a.critical_path = critical_path(*graph);
-        // The samples are decoded and their stacks named only when the traces hold some.
+        // The path's pieces, the samples decoded and their stacks named only when the traces hold
+        // samples; the pieces are let go once the path's functions are found from them.
+        a.critical_path = critical_path(*graph, sampled ? PathPieces::kept : PathPieces::none);
         if (sampled) {
           TraceSamples samples = load_trace_samples(traces);
           a.critical_path.functions =
               path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
           sample_warnings = std::move(samples.warnings);
+          std::vector<PathPiece>().swap(a.critical_path.pieces);
         }
         communication_freed.wait();
         a.pop = pop_factors(*graph, a.network);
