@@ -144,20 +144,19 @@ bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name
 // counting sort, stable as the edges' order within a target matters (bound_by names the first of
 // equal sources). Placed from the last edge back, each at its target's end, which moves the target's
 // entry after it to the target's start; shifting by one then gives every target its start.
-// `linked[i]` leads into `targets[i]`.
+// `linked[i]` leads into `targets[i]`, which becomes the target's number among the nodes with edges.
 template <class Edges, class Targets>
-void place_edges(ActivityGraph& g, const Edges& linked, const Targets& targets) {
+void place_edges(ActivityGraph& g, const Edges& linked, Targets& targets) {
   RankBitmap& marked = g.with_in_edges;
   marked.assign(g.time.size());
   for (const std::uint32_t target : targets) marked.mark(target);
   marked.index();
   std::vector<std::uint32_t>& begin = g.in_edge_begin;
   begin.assign(std::size_t{marked.marked()} + 1, 0);
-  for (const std::uint32_t target : targets) ++begin[marked.count_before(target) + 1];
+  for (std::uint32_t& target : targets) ++begin[(target = marked.count_before(target)) + 1];
   for (std::size_t r = 0; r + 1 < begin.size(); ++r) begin[r + 1] += begin[r];
   g.edges.resize(linked.size());
-  for (std::size_t e = linked.size(); e-- > 0;)
-    g.edges[--begin[marked.count_before(targets[e]) + 1]] = linked[e];
+  for (std::size_t e = linked.size(); e-- > 0;) g.edges[--begin[targets[e] + 1]] = linked[e];
   std::move(begin.begin() + 1, begin.end(), begin.begin());
   begin.back() = static_cast<std::uint32_t>(g.edges.size());
 }
@@ -1248,8 +1247,7 @@ std::uint32_t ActivityGraph::edge_target(std::uint32_t edge) const {
   return static_cast<std::uint32_t>(with_in_edges.select(static_cast<std::uint32_t>(r)));
 }
 
-void ActivityGraph::set_edges(const std::vector<GraphEdge>& unplaced,
-                              const std::vector<std::uint32_t>& targets) {
+void ActivityGraph::set_edges(const std::vector<GraphEdge>& unplaced, std::vector<std::uint32_t> targets) {
   place_edges(*this, unplaced, targets);
 }
 

@@ -194,7 +194,8 @@ struct ActivityGraph {
   // a location's nodes know it already; those that jump along edges look it up.
   std::uint32_t location_of(std::uint32_t node) const;
   // The edges into `node`, as indices into `edges`, in the order they were linked.
-  std::ranges::iota_view<std::uint32_t, std::uint32_t> in_edges(std::uint32_t node) const {
+  using EdgeRange = std::ranges::iota_view<std::uint32_t, std::uint32_t>;
+  EdgeRange in_edges(std::uint32_t node) const {
     const std::uint32_t r = with_in_edges.rank(node);
     if (r == RankBitmap::kUnmarked) return {0, 0};
     return {in_edge_begin[r], in_edge_begin[r + 1]};
@@ -222,7 +223,7 @@ struct ActivityGraph {
   std::uint32_t edge_target(std::uint32_t edge) const;
   // Sets the edges and their index: unplaced[i] leads into targets[i] (< nodes()). Edges into the same
   // node keep their order.
-  void set_edges(const std::vector<GraphEdge>& unplaced, const std::vector<std::uint32_t>& targets);
+  void set_edges(const std::vector<GraphEdge>& unplaced, std::vector<std::uint32_t> targets);
 
   // A node as measured (by its corrected, repaired times). `cost`: its own cost, its time less the
   // latest of its previous node's (the run's start for a location's first) and its edges' sources, at
@@ -232,7 +233,9 @@ struct ActivityGraph {
     double cost = 0;
     std::int32_t bound_by = kBoundByPrevious;
   };
-  Step measured(std::uint32_t node) const {
+  Step measured(std::uint32_t node) const { return measured(node, in_edges(node)); }
+  // The same, with the node's in_edges already looked up (a pass that reads them too).
+  Step measured(std::uint32_t node, EdgeRange in) const {
     Step step;
     double ready = -std::numeric_limits<double>::infinity();
     const bool hub = is_hub(node);
@@ -241,7 +244,7 @@ struct ActivityGraph {
       ready = before == kNoNode ? start_ns : time[before];
       step.bound_by = before == kNoNode ? kBoundByStart : kBoundByPrevious;
     }
-    for (const std::uint32_t e : in_edges(node)) {
+    for (const std::uint32_t e : in) {
       const std::uint32_t source = edges[e].source;
       if (source == node || time[source] <= ready) continue;
       ready = time[source];

@@ -52,32 +52,33 @@ void balance_interval(const ActivityGraph& g, const std::string& name, std::vect
 // An operation's cost beyond its transfers on the fitted network: what is left of it when its
 // messages arrive as the network model says (the measured times then replay as measured, but for
 // a message faster than the model).
-double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, std::uint32_t k) {
+double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, std::uint32_t k,
+                            ActivityGraph::EdgeRange in) {
   const std::uint32_t previous = g.previous(k);
   double ready = previous == kNoNode ? g.start_ns : g.time[previous];
-  for (const std::uint32_t e : g.in_edges(k))
+  for (const std::uint32_t e : in)
     if (g.edges[e].source != k) ready = std::max(ready, g.time[g.edges[e].source]);
   double arrival = ready;
-  for (const std::uint32_t e : g.in_edges(k))
+  for (const std::uint32_t e : in)
     if (g.edges[e].source != k && network_edge(g.edges[e].kind))
       arrival = std::max(arrival, g.time[g.edges[e].source] + fitted.transfer_ns(g.edges[e]));
   return std::max(0.0, g.time[k] - arrival);
 }
 
 // A node's own cost in the replay before balancing and scaling: as measured, less what the changed
-// network or runtime takes over.
+// network or runtime takes over. `in`: its in_edges.
 double network_cost(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
-                    std::uint32_t k) {
+                    std::uint32_t k, ActivityGraph::EdgeRange in) {
   using Network = ReplayChanges::Network;
   if (g.is_hub(k)) return 0;
   const SegmentKind s = g.segment[k];
   if (s == SegmentKind::mpi || s == SegmentKind::shmem) {
     if (changes.network == Network::ideal) return 0;
-    if (changes.network != Network::measured) return cost_beyond_transfer(g, fitted, k);
+    if (changes.network != Network::measured) return cost_beyond_transfer(g, fitted, k, in);
   } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
     return 0;
   }
-  return g.cost(k);
+  return g.measured(k, in).cost;
 }
 
 // Every node's own cost in the replay, as the walk asks for it: worked out node by node, or, when an
@@ -90,13 +91,15 @@ class ReplayCosts {
       if (factor > 0) scalings_.push_back({frames_inside(g, name), factor});
     if (changes.balance.empty()) return;
     all_.resize(g.nodes());
-    for (std::uint32_t k = 0; k < g.nodes(); ++k) all_[k] = network_cost(g, fitted, changes, k);
+    for (std::uint32_t k = 0; k < g.nodes(); ++k)
+      all_[k] = network_cost(g, fitted, changes, k, g.in_edges(k));
     for (const std::string& name : changes.balance) balance_interval(g, name, all_);
     for (std::uint32_t k = 0; k < g.nodes(); ++k) all_[k] = scaled(k, all_[k]);
   }
 
-  double operator()(std::uint32_t k) const {
-    return all_.empty() ? scaled(k, network_cost(g_, fitted_, changes_, k)) : all_[k];
+  // `in`: the node's in_edges.
+  double operator()(std::uint32_t k, ActivityGraph::EdgeRange in) const {
+    return all_.empty() ? scaled(k, network_cost(g_, fitted_, changes_, k, in)) : all_[k];
   }
 
  private:
@@ -148,7 +151,8 @@ ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const Repl
       ready = previous == kNoNode ? g.start_ns : r.time[previous];
       bound = previous == kNoNode ? kBoundByStart : kBoundByPrevious;
     }
-    for (const std::uint32_t e : g.in_edges(k)) {
+    const ActivityGraph::EdgeRange in = g.in_edges(k);
+    for (const std::uint32_t e : in) {
       const std::uint32_t source = g.edges[e].source;
       if (source == k) continue;
       const double moved = transfer(e, k);
@@ -160,7 +164,7 @@ ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const Repl
       }
     }
     if (!(ready > -std::numeric_limits<double>::infinity())) ready = g.time[k];  // a hub nothing reached
-    const double own = costs(k);
+    const double own = costs(k, in);
     r.time[k] = ready + own;
     if constexpr (kPath) {
       r.cost[k] = own;

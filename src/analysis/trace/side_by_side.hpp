@@ -7,10 +7,13 @@
 // first, so a damaged file is reported as the serial analysis reports it.
 #pragma once
 
+#include <atomic>
 #include <exception>
+#include <functional>
 #include <system_error>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace parperf::analysis {
 
@@ -45,6 +48,39 @@ void run_side_by_side(unsigned threads, Main&& main, Side&& side) {
   thread.join();  // the side's results (or its error) are complete and visible after this
   if (main_error) std::rethrow_exception(main_error);
   if (side_error) std::rethrow_exception(side_error);
+}
+
+// Independent parts (as above) shared out between the caller's thread and, with `threads` >= 2, one
+// more: each takes the next part not yet taken, in the parts' order, so that neither waits while the
+// other has parts left, whatever their lengths (a run's shape decides which part is long). A part may
+// wait for an earlier one to reach a point (a latch): it is taken only after every earlier part was.
+// With one thread, or none to be had, the parts run in turn. When parts fail, the first one's error is
+// rethrown (the one the parts in turn report); a part not yet taken once one failed is left out.
+inline void run_parts(unsigned threads, const std::vector<std::function<void()>>& parts) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::vector<std::exception_ptr> errors(parts.size());
+  const auto work = [&] {
+    for (std::size_t i; !failed.load() && (i = next.fetch_add(1)) < parts.size();) {
+      try {
+        parts[i]();
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  std::thread helper;
+  if (threads >= 2 && parts.size() >= 2) {
+    try {
+      helper = std::thread(work);
+    } catch (const std::system_error&) {  // no thread to be had: in turn, on this one
+    }
+  }
+  work();
+  if (helper.joinable()) helper.join();  // every part's results (or error) are visible after this
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace parperf::analysis

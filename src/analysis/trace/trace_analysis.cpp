@@ -54,39 +54,38 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   repair_communication(communication, a.repair);
   a.network = fit_network(*graph);
   // Everything after reads the repaired graph (and the wait states the matched calls) and writes
-  // only its own results: in two halves at once, of about equal work. A replay holds 13 bytes an
-  // event, 8 a node: POP's two and the self-check run one after the other, never two at once (two
-  // held 26 bytes an event beside the graph's 38 in a halo exchange, more than the linking), and only
-  // once the first half has let go of the matched messages (0.18 an event, 88 bytes each). The
-  // critical path and the delay costs hold next to nothing.
+  // only its own results: four parts, shared out between two threads as each is free. A replay holds
+  // 13 bytes an event, 8 a node: POP's two and the self-check are one part, never run beside another
+  // replay (two held 26 bytes an event beside the graph's 38 in a halo exchange, more than the
+  // linking), and only once the wait states have let go of the matched messages (0.18 an event, 88
+  // bytes each). The critical path and the delay costs hold next to nothing.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
                                    [](const RankTrace& r) { return !r.trace->sample_blocks.empty(); });
   std::latch communication_freed(1);
-  run_side_by_side(
-      threads,
-      [&] {
-        {
-          const CountDownOnExit freed(communication_freed);  // also when the wait states fail
-          a.waits = find_wait_states(traces, communication);
-          communication = {};
-        }
-        a.delays = delay_costs(*graph);
-      },
-      [&] {
-        // The path's pieces, the samples decoded and their stacks named only when the traces hold
-        // samples; the pieces are let go once the path's functions are found from them.
-        a.critical_path = critical_path(*graph, sampled ? PathPieces::kept : PathPieces::none);
-        if (sampled) {
-          TraceSamples samples = load_trace_samples(traces);
-          a.critical_path.functions =
-              path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
-          sample_warnings = std::move(samples.warnings);
-          std::vector<PathPiece>().swap(a.critical_path.pieces);
-        }
-        communication_freed.wait();
-        a.pop = pop_factors(*graph, a.network);
-        a.replayed_ns = replay(*graph, a.network, {}).length();  // the self-check
-      });
+  run_parts(threads, {[&] {
+                        const CountDownOnExit freed(communication_freed);  // also when the wait states fail
+                        a.waits = find_wait_states(traces, communication);
+                        communication = {};
+                      },
+                      [&] {
+                        // The path's pieces, the samples decoded and their stacks named only when the
+                        // traces hold samples; the pieces are let go once the path's functions are found.
+                        a.critical_path =
+                            critical_path(*graph, sampled ? PathPieces::kept : PathPieces::none);
+                        if (sampled) {
+                          TraceSamples samples = load_trace_samples(traces);
+                          a.critical_path.functions =
+                              path_functions(a.critical_path.pieces, a.critical_path.length_ns, samples);
+                          sample_warnings = std::move(samples.warnings);
+                          std::vector<PathPiece>().swap(a.critical_path.pieces);
+                        }
+                      },
+                      [&] { a.delays = delay_costs(*graph); },
+                      [&] {
+                        communication_freed.wait();
+                        a.pop = pop_factors(*graph, a.network);
+                        a.replayed_ns = replay(*graph, a.network, {}).length();  // the self-check
+                      }});
   a.graph = std::move(graph);
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());
