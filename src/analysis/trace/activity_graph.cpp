@@ -363,7 +363,7 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::operation && s) {
           const bool added =
               add_operation(l, *s, operation_of[slot], e, t, ns_per_tick, clock, local, rank.file);
-          if (added && index < l.operation_events.size()) l.operation_events.mark(index);
+          if (added) l.operation_events.mark(index);  // (past the count grows it)
           read_task_operation(l, *s, e, added, t);
           if (starts_program(s->name))
             window_start =

@@ -165,7 +165,7 @@ struct ActivityGraph {
   std::vector<OperationName> operation;  // the operation it is inside (index into operations), or 0
   // Incoming edges (in_edges): the nodes any edge leads into are marked (a fifth of them in a halo
   // exchange); the r-th of those has edges[in_edge_begin[r] .. in_edge_begin[r + 1]). 4 bytes a node
-  // with edges and 0.19 a node, where an offset for every node took 4 bytes a node.
+  // with edges and 0.25 a node, where an offset for every node took 4 bytes a node.
   RankBitmap with_in_edges;
   std::vector<std::uint32_t> in_edge_begin;
   std::vector<GraphEdge> edges;      // by target
