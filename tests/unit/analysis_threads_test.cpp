@@ -1,12 +1,15 @@
 // The trace analysis on several threads (analyse_traces' `threads`, side_by_side.hpp) gives what it
-// gives on one, to the bit, and reports a failure of either part as the analysis in turn would.
+// gives on one, to the bit, and reports a failure of any part as the analysis in turn would.
 // Labelled tsan: the parts that run at once read the same traces and graph.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
+#include <latch>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "analysis/trace/side_by_side.hpp"
 #include "analysis/trace/trace_analysis.hpp"
@@ -124,6 +127,41 @@ TEST(AnalysisThreads, TheMainPartsErrorIsTheOneReportedAsInTurnAndTheSidesIsNotL
       EXPECT_STREQ(e.what(), "side's") << threads << " threads";
     }
   }
+}
+
+// run_parts: every part runs once, on one thread or shared out between two; a part that waits for an
+// earlier one (as POP waits for the wait states to let go of the messages) is never left waiting.
+TEST(AnalysisThreads, EveryPartRunsOnceAndALaterPartMayWaitForAnEarlierOne) {
+  for (const unsigned threads : {1u, 2u, 8u})
+    for (int round = 0; round < 50; ++round) {
+      std::vector<int> ran(5, 0);
+      std::latch first_done(1);
+      std::vector<std::function<void()>> parts = {[&] {
+                                                    ++ran[0];
+                                                    first_done.count_down();
+                                                  },
+                                                  [&] { ++ran[1]; }, [&] { ++ran[2]; },
+                                                  [&] {
+                                                    first_done.wait();
+                                                    ++ran[3];
+                                                  },
+                                                  [&] { ++ran[4]; }};
+      run_parts(threads, parts);
+      EXPECT_EQ(ran, std::vector<int>(5, 1)) << threads << " threads, round " << round;
+    }
+}
+
+TEST(AnalysisThreads, TheFirstFailingPartsErrorIsTheOneReported) {
+  for (const unsigned threads : {1u, 2u})
+    for (int round = 0; round < 20; ++round) {
+      try {
+        run_parts(threads, {[] {}, [] { throw std::runtime_error("second's"); },
+                            [] { throw std::runtime_error("third's"); }});
+        ADD_FAILURE() << "no error with " << threads << " threads";
+      } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "second's") << threads << " threads: the parts in turn would stop at it";
+      }
+    }
 }
 
 }  // namespace
