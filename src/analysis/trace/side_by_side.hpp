@@ -1,7 +1,8 @@
-// Two independent parts of the trace analysis at once: `side` on a thread of its own while `main`
-// runs on the caller's. Each part writes only its own results and reads only what neither changes,
-// so the results are the same as the two run in turn, which is what happens with one thread, or
-// when no thread can be started (a process at its limit of threads still gets its report).
+// Independent parts of the trace analysis at once: two (run_side_by_side: `side` on a thread of its
+// own while `main` runs on the caller's), or a list shared out between two threads (run_parts). Each part
+// writes only its own results and reads only what neither changes, so the results are the same as the two run
+// in turn, which is what happens with one thread, or when no thread can be started (a process at its limit of
+// threads still gets its report).
 //
 // When both fail, `main`'s error is the one rethrown: `main` is given the part that would have run
 // first, so a damaged file is reported as the serial analysis reports it.
