@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <vector>
 
 namespace parperf::analysis {
 namespace {
@@ -16,10 +18,28 @@ struct Cause {
   std::uint64_t waits = 0;
 };
 
+// A node as measured (ActivityGraph::measured), a hub's worked out once: every member of a collective
+// that waited at it asks which arrival came last, and a hub's edges are all its members' (a scan of
+// them for each member made the delay costs quadratic in the members).
+class MeasuredSteps {
+ public:
+  explicit MeasuredSteps(const ActivityGraph& g) : g_(g), hubs_(g.nodes() - g.first_hub()) {}
+  ActivityGraph::Step operator()(std::uint32_t node) {
+    if (!g_.is_hub(node)) return g_.measured(node);
+    std::optional<ActivityGraph::Step>& hub = hubs_[node - g_.first_hub()];
+    if (!hub) hub = g_.measured(node);
+    return *hub;
+  }
+
+ private:
+  const ActivityGraph& g_;
+  std::vector<std::optional<ActivityGraph::Step>> hubs_;
+};
+
 // The node a wait at edge `e` waited for, through a hub to the arrival that came last.
-std::uint32_t late_node(const ActivityGraph& g, std::size_t e) {
+std::uint32_t late_node(const ActivityGraph& g, MeasuredSteps& steps, std::size_t e) {
   std::uint32_t source = g.edges[e].source;
-  for (std::int32_t bound = 0; g.is_hub(source) && (bound = g.bound_by(source)) >= 0;)
+  for (std::int32_t bound = 0; g.is_hub(source) && (bound = steps(source).bound_by) >= 0;)
     source = g.edges[static_cast<std::size_t>(bound)].source;
   return source;
 }
@@ -29,13 +49,14 @@ std::uint32_t late_node(const ActivityGraph& g, std::size_t e) {
 DelayCosts delay_costs(const ActivityGraph& g) {
   DelayCosts result;
   std::map<std::pair<std::uint32_t, std::uint32_t>, Cause> causes;  // (location, interval + 1)
+  MeasuredSteps steps(g);
   g.for_each_node_with_edges([&](std::uint32_t k) {  // (a node without edges is bound by its previous)
     if (g.is_hub(k)) return;
     const std::int32_t waited_for = g.bound_by(k);
     if (waited_for < 0) return;
     const std::uint32_t previous = g.previous(k);
     if (previous == kNoNode) return;
-    const std::uint32_t late = late_node(g, static_cast<std::size_t>(waited_for));
+    const std::uint32_t late = late_node(g, steps, static_cast<std::size_t>(waited_for));
     if (g.is_hub(late)) return;
     const std::uint32_t waiting = g.location_of(k);
     // The walk back from the late node stays on its location until it follows an edge.
@@ -44,10 +65,10 @@ DelayCosts delay_costs(const ActivityGraph& g) {
     double remaining = g.time[late] - g.time[previous];
     if (remaining <= 0) return;
     result.waiting_ns += remaining;
-    std::set<std::pair<std::uint32_t, std::uint32_t>> took_part;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> took_part;  // the causes it charged: a few
     std::uint32_t j = late;
     for (int step = 0; step < kMaxSteps && remaining > 0 && j != kNoNode; ++step) {
-      const ActivityGraph::Step walked = g.measured(j);
+      const ActivityGraph::Step walked = steps(j);
       if (!g.is_hub(j)) {
         const double charged = std::min(remaining, walked.cost);
         if (g.segment[j] == SegmentKind::useful && charged > 0) {
@@ -56,7 +77,10 @@ DelayCosts delay_costs(const ActivityGraph& g) {
           Cause& c = causes[key];
           c.delay_ns += charged;
           c.waiting.insert(waiting);
-          if (took_part.insert(key).second) ++c.waits;
+          if (std::find(took_part.begin(), took_part.end(), key) == took_part.end()) {
+            took_part.push_back(key);
+            ++c.waits;
+          }
           result.charged_ns += charged;
         }
         remaining -= charged;
