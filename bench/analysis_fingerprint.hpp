@@ -88,7 +88,8 @@ inline void add_interval(Fingerprint& f, const analysis::GraphInterval& i) {
 inline std::uint64_t graph_fingerprint(const analysis::ActivityGraph& g) {
   Fingerprint f;
   std::vector<std::uint32_t> position(g.nodes(), 0);
-  for (std::uint32_t p = 0; p < g.order.size(); ++p) position[g.order[p]] = p;
+  std::uint32_t p = 0;
+  for (const std::uint32_t k : g.order) position[k] = p++;
   f.add(static_cast<std::uint64_t>(g.nodes())).add(static_cast<std::uint64_t>(g.order.size()));
   for (std::uint32_t k = 0; k < g.nodes(); ++k)
     f.add(g.time[k])

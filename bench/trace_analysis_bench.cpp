@@ -354,7 +354,7 @@ std::size_t graph_bytes(const analysis::ActivityGraph& g) {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   std::size_t b = bytes(g.locations) + bytes(g.time) + bytes(g.segment) + bytes(g.stack) +
                   bytes(g.operation) + g.with_in_edges.capacity_bytes() + bytes(g.in_edge_begin) +
-                  bytes(g.edges) + bytes(g.order) + bytes(g.intervals) + bytes(g.stacks) +
+                  bytes(g.edges) + g.order.capacity_bytes() + bytes(g.intervals) + bytes(g.stacks) +
                   bytes(g.operations);
   return b;
 }

@@ -70,7 +70,7 @@ ActivityGraph graph(const std::vector<std::vector<Node>>& locations, const std::
   if (order.empty())
     for (std::uint32_t k = 0; k < g.time.size(); ++k) g.order.push_back(k);
   else
-    g.order = order;
+    g.order = NodeOrder(order);
   g.start_ns = 0;
   for (const GraphLocation& l : g.locations) g.end_ns = std::max(g.end_ns, g.time[l.end - 1]);
   return g;

@@ -1133,7 +1133,6 @@ class GraphBuilder {
     const std::size_t n = graph_.time.size();
     std::vector<std::uint8_t> placed(n, 0);
     graph_.order.clear();
-    graph_.order.reserve(n);
     std::vector<std::uint32_t> cursor(graph_.locations.size());
     for (std::size_t l = 0; l < cursor.size(); ++l) cursor[l] = graph_.locations[l].first;
     std::size_t remaining = 0;
@@ -1175,6 +1174,7 @@ class GraphBuilder {
         placed[k] = 1;
         graph_.order.push_back(k);
       }
+    graph_.order.shrink_to_fit();
   }
 
   // Removes the edges into `node` (and into the hubs it waits for) whose sources are not placed.

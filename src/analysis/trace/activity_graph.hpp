@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "analysis/trace/messages.hpp"
+#include "analysis/trace/node_order.hpp"
 #include "analysis/trace/rank_bitmap.hpp"
 #include "analysis/trace/trace_run.hpp"
 
@@ -168,8 +169,8 @@ struct ActivityGraph {
   // with edges and 0.25 a node, where an offset for every node took 4 bytes a node.
   RankBitmap with_in_edges;
   std::vector<std::uint32_t> in_edge_begin;
-  std::vector<GraphEdge> edges;      // by target
-  std::vector<std::uint32_t> order;  // every node, each after all it depends on
+  std::vector<GraphEdge> edges;  // by target
+  NodeOrder order;               // every node, each after all it depends on
   std::vector<GraphInterval> intervals;
   std::vector<StackFrame> stacks;
   std::vector<std::string> operations;  // [0] = "" (none), then "MPI_Recv", "omp barrier", ...
