@@ -57,7 +57,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   // only its own results: four parts, shared out between two threads as each is free, the longest
   // (POP and the self-check) taken as soon as it can start, the shortest last. A replay holds
   // 13 bytes an event, 8 a node: POP's two and the self-check are one part, never run beside another
-  // replay (two held 26 bytes an event beside the graph's 38 in a halo exchange, more than the
+  // replay (two held 26 bytes an event beside the graph's 33 in a halo exchange, more than the
   // linking), and only once the wait states have let go of the matched messages (0.18 an event, 88
   // bytes each). The critical path and the delay costs hold next to nothing.
   const bool sampled = std::any_of(traces.ranks.begin(), traces.ranks.end(),
