@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -10,6 +11,8 @@
 
 namespace parperf::analysis {
 namespace {
+
+static_assert(std::forward_iterator<NodeOrder::Iterator>, "read as a range, in order");
 
 std::vector<std::uint32_t> read_back(const NodeOrder& order) {
   std::vector<std::uint32_t> nodes;

@@ -201,7 +201,6 @@ struct ActivityGraph {
     if (r == RankBitmap::kUnmarked) return {0, 0};
     return {in_edge_begin[r], in_edge_begin[r + 1]};
   }
-  bool has_in_edges(std::uint32_t node) const { return with_in_edges.is_marked(node); }
   // Calls f(node) for each node that edges lead into, and f(node, edge) for every edge, in node order
   // (the edges' order): a walk of the marked nodes, for the passes that need no others.
   template <class F>

@@ -22,7 +22,10 @@ class NodeOrder {
  public:
   class Iterator {
    public:
-    using iterator_category = std::forward_iterator_tag;
+    // A node number is made, not stored: a forward iterator by C++20's concept, an input iterator by
+    // the older requirements (its reference is a value).
+    using iterator_concept = std::forward_iterator_tag;
+    using iterator_category = std::input_iterator_tag;
     using value_type = std::uint32_t;
     using difference_type = std::ptrdiff_t;
     using pointer = const std::uint32_t*;
