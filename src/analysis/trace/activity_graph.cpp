@@ -15,6 +15,7 @@
 
 #include "analysis/trace/chunked_vector.hpp"
 #include "analysis/trace/mpi_call_kinds.hpp"
+#include "analysis/trace/nearly_sorted.hpp"
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/task_links.hpp"
 #include "analysis/trace/timeline_merge.hpp"
@@ -467,9 +468,14 @@ class GraphBuilder {
     std::vector<std::uint32_t> kept(points.size(), kNoNode);
     std::vector<std::uint32_t> by_time(points.size());
     for (std::uint32_t p = 0; p < points.size(); ++p) by_time[p] = p;
-    if (!in_order)
-      std::stable_sort(by_time.begin(), by_time.end(),
-                       [&](std::uint32_t a, std::uint32_t b) { return points[a].time < points[b].time; });
+    if (!in_order) {
+      const auto earlier = [&](std::uint32_t a, std::uint32_t b) { return points[a].time < points[b].time; };
+      // A time that is not a number is ordered by no comparison: the general sort, as it always was.
+      if (std::any_of(points.begin(), points.end(), [](const Point& p) { return std::isnan(p.time); }))
+        std::stable_sort(by_time.begin(), by_time.end(), earlier);
+      else
+        stable_sort_nearly_sorted(by_time, earlier);
+    }
     std::vector<Point> sorted;
     sorted.reserve(points.size());
     for (const std::uint32_t p : by_time)
