@@ -13,6 +13,7 @@
 
 #include "analysis/trace/analysis_heap.hpp"
 #include "cli/commands.hpp"
+#include "cli/mpi_sleeping_wait.hpp"
 #include "cli/shared_trace_loading.hpp"
 #include "cli/trace_source.hpp"
 
@@ -49,6 +50,8 @@ int main(int argc, char** argv) {
   }
   // A process that failed alone (its share of the files) must not leave the others waiting.
   if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);
+  // The others wait here while the first analyses: asleep, not polling in MPI_Finalize's barrier.
+  parperf::cli::barrier_sleeping(MPI_COMM_WORLD);
   MPI_Finalize();
   return status;
 }

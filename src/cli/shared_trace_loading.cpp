@@ -14,6 +14,7 @@
 
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/operations_trace.hpp"
+#include "cli/mpi_sleeping_wait.hpp"
 #include "format/profile_files.hpp"
 
 namespace parperf::cli {
@@ -109,7 +110,10 @@ std::vector<std::uint8_t> gather(std::vector<std::uint8_t> mine, int me, int pro
         "parallel trace analysis: a process's share of the operations exceeds 2 GB; use more processes");
   int size = static_cast<int>(mine.size());
   sizes.assign(static_cast<std::size_t>(processes), 0);
-  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  // Waited for asleep: a process that has read its share leaves the cores to those still reading.
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Igather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+  wait_sleeping(request);
   std::vector<int> offsets(static_cast<std::size_t>(processes), 0);
   std::size_t total = 0;
   if (me == 0)
@@ -120,8 +124,9 @@ std::vector<std::uint8_t> gather(std::vector<std::uint8_t> mine, int me, int pro
   if (total > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::runtime_error("parallel trace analysis: the operations of all traces exceed 2 GB");
   std::vector<std::uint8_t> all(total);
-  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0,
-              MPI_COMM_WORLD);
+  MPI_Igatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0,
+               MPI_COMM_WORLD, &request);
+  wait_sleeping(request);
   return all;
 }
 
