@@ -108,34 +108,41 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   // sources, unmoved): only the hubs are set to their last arrivals.
   const bool only_hubs = repair.violations == 0 && !backwards;
   std::vector<bool> moved(only_hubs ? 0 : g.nodes(), false);
-  for (const std::uint32_t k : g.order) {
-    if (only_hubs && !g.is_hub(k)) continue;
-    const double measured = g.time[k];
-    double t = measured;
-    if (g.is_hub(k)) {
-      t = -std::numeric_limits<double>::infinity();
-      for (const std::uint32_t e : g.in_edges(k))
-        if (g.edges[e].source != k) t = std::max(t, g.time[g.edges[e].source]);
-      g.time[k] = std::isfinite(t) ? t : measured;
-      continue;
-    }
-    std::uint32_t location = kHub;  // a search: looked up once, and only for an anchor
-    const auto location_of_k = [&] { return location != kHub ? location : (location = g.location_of(k)); };
-    if (const std::uint32_t previous = g.previous(k); previous != kNoNode) {
-      const double measured_previous =
-          moved[previous] ? repair.anchors[location_of_k()].last_measured() : g.time[previous];
-      t = std::max(t, g.time[previous] + kAmortization * (measured - measured_previous));
-    }
+  const auto repair_hub = [&](std::uint32_t k) {
+    double t = -std::numeric_limits<double>::infinity();
     for (const std::uint32_t e : g.in_edges(k))
       if (g.edges[e].source != k) t = std::max(t, g.time[g.edges[e].source]);
-    if (t > measured) {
-      ++repair.moved;
-      moved[k] = true;
-      repair.largest_shift_ns = std::max(repair.largest_shift_ns, t - measured);
-      repair.anchors[location_of_k()].add(k, measured);
+    if (std::isfinite(t)) g.time[k] = t;
+  };
+  // The order comes as runs of consecutive nodes, mostly of one location: a node's location is found
+  // once a run and followed along it, not searched for each moved node.
+  g.order.for_each_run([&](std::uint32_t first, std::uint32_t count) {
+    std::uint32_t location = g.is_hub(first) ? kHub : g.location_of(first);
+    for (std::uint32_t k = first; k < first + count; ++k) {
+      if (g.is_hub(k)) {
+        repair_hub(k);
+        continue;
+      }
+      if (only_hubs) continue;
+      while (k >= g.locations[location].end) ++location;  // into the next location (past empty ones)
+      const double measured = g.time[k];
+      double t = measured;
+      LocationAnchors& anchors = repair.anchors[location];
+      if (const std::uint32_t previous = g.previous(k); previous != kNoNode) {
+        const double measured_previous = moved[previous] ? anchors.last_measured() : g.time[previous];
+        t = std::max(t, g.time[previous] + kAmortization * (measured - measured_previous));
+      }
+      for (const std::uint32_t e : g.in_edges(k))
+        if (g.edges[e].source != k) t = std::max(t, g.time[g.edges[e].source]);
+      if (t > measured) {
+        ++repair.moved;
+        moved[k] = true;
+        repair.largest_shift_ns = std::max(repair.largest_shift_ns, t - measured);
+        anchors.add(k, measured);
+      }
+      g.time[k] = t;
     }
-    g.time[k] = t;
-  }
+  });
   for (LocationAnchors& a : repair.anchors) a.finish();
   g.for_each_edge([&](std::uint32_t k, std::uint32_t e) {
     if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;

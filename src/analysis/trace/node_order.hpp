@@ -74,6 +74,12 @@ class NodeOrder {
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   std::size_t runs() const { return runs_.size(); }
+  // f(first, count) for each run of consecutive nodes, in order: for a pass that works out once a run
+  // what its nodes share (their location, where a run does not pass the end of one).
+  template <class F>
+  void for_each_run(F f) const {
+    for (const Run& run : runs_) f(run.first, run.count);
+  }
   Iterator begin() const { return {runs_.data(), 0}; }
   Iterator end() const { return {runs_.data() + runs_.size(), 0}; }
   // What it holds, for the benchmarks' accounts.

@@ -24,8 +24,17 @@ std::uint32_t LocationAnchors::node(std::size_t i) const {
 
 void LocationAnchors::finish() {
   const auto key = [&](std::size_t i) { return std::pair(measured_[i], repaired(i)); };
+  // Checked in one walk along the runs (a node each is found there, not searched for).
   bool sorted = true;
-  for (std::size_t i = 1; i < measured_.size() && sorted; ++i) sorted = !(key(i) < key(i - 1));
+  std::pair<double, double> before{};
+  for (std::size_t r = 0, i = 0; r < runs_.size() && sorted; ++r) {
+    const std::size_t end = r + 1 < runs_.size() ? runs_[r + 1].first_anchor : measured_.size();
+    for (std::uint32_t node = runs_[r].first_node; i < end && sorted; ++i, ++node) {
+      const std::pair<double, double> here{measured_[i], times_[node]};
+      sorted = i == 0 || !(here < before);
+      before = here;
+    }
+  }
   if (!sorted) {
     std::vector<std::uint32_t> order(measured_.size());
     std::iota(order.begin(), order.end(), 0u);
