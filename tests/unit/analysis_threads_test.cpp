@@ -4,13 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <latch>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "analysis/trace/ordered_share.hpp"
 #include "analysis/trace/side_by_side.hpp"
 #include "analysis/trace/trace_analysis.hpp"
 #include "report/dependency_report.hpp"
@@ -162,6 +165,179 @@ TEST(AnalysisThreads, TheFirstFailingPartsErrorIsTheOneReported) {
         EXPECT_STREQ(e.what(), "second's") << threads << " threads: the parts in turn would stop at it";
       }
     }
+}
+
+// OrderedShare: items read by the owner or a helper, each once, committed in order by the owner, never
+// more than the window read ahead of the commits; the first failing item's error rethrown in turn.
+struct ShareRecord {
+  std::vector<std::atomic<int>> reads;
+  std::vector<std::thread::id> reader;
+  std::vector<std::size_t> committed;  // in the order of the commits
+  std::atomic<std::size_t> read_not_committed{0}, most_read_not_committed{0};
+  explicit ShareRecord(std::size_t n) : reads(n), reader(n) {}
+  void read(std::size_t i) {
+    ++reads[i];
+    reader[i] = std::this_thread::get_id();
+    const std::size_t now = ++read_not_committed;
+    for (std::size_t most = most_read_not_committed; now > most;)
+      if (most_read_not_committed.compare_exchange_weak(most, now)) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200 + 150 * (i % 3)));  // uneven items
+  }
+  void commit(std::size_t i) {
+    committed.push_back(i);
+    --read_not_committed;
+  }
+};
+
+TEST(OrderedShare, EachItemIsReadOnceByEitherThreadAndCommittedInOrderWithinTheWindow) {
+  constexpr std::size_t kItems = 24;
+  std::size_t helped = 0;
+  for (int round = 0; round < 10; ++round) {
+    ShareRecord record(kItems);
+    OrderedShare share(kItems, 2);
+    std::atomic<bool> prepared{false};
+    std::thread owner([&] {
+      share.own([&] { prepared = true; }, [&](std::size_t i) { record.read(i); },
+                [&](std::size_t i) { record.commit(i); });
+    });
+    // The helper comes once the owner has begun (before, it would return at once).
+    while (!prepared) std::this_thread::yield();
+    share.help([&](std::size_t i) { record.read(i); });
+    owner.join();
+    for (std::size_t i = 0; i < kItems; ++i)
+      EXPECT_EQ(record.reads[i], 1) << "item " << i << ", round " << round;
+    std::vector<std::size_t> in_order(kItems);
+    for (std::size_t i = 0; i < kItems; ++i) in_order[i] = i;
+    EXPECT_EQ(record.committed, in_order) << "round " << round;
+    EXPECT_LE(record.most_read_not_committed, 2u) << "more items held than the window, round " << round;
+    helped += share.helped();
+  }
+  // Ten rounds of 24 items of 0.2 to 0.5 ms: a helper that never took one is not helping.
+  EXPECT_GT(helped, 0u) << "the helper read no item in ten rounds";
+}
+
+TEST(OrderedShare, AHelperBeforeTheOwnerBeganReturnsAndTheOwnerReadsAlone) {
+  ShareRecord record(5);
+  OrderedShare share(5, 2);
+  share.help([&](std::size_t i) { record.read(i); });  // as on one thread: the matching, then the draft
+  share.own([] {}, [&](std::size_t i) { record.read(i); }, [&](std::size_t i) { record.commit(i); });
+  EXPECT_EQ(share.helped(), 0u);
+  EXPECT_EQ(record.committed, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(OrderedShare, TheFirstFailingItemsErrorIsRethrownInTurnAndTheHelperIsLetGo) {
+  for (int round = 0; round < 20; ++round) {
+    OrderedShare share(12, 2);
+    std::vector<std::size_t> committed;
+    std::atomic<bool> prepared{false};
+    std::string error;
+    std::thread owner([&] {
+      try {
+        share.own([&] { prepared = true; },
+                  [&](std::size_t i) {
+                    std::this_thread::sleep_for(std::chrono::microseconds(100));
+                    if (i == 5 || i == 7) throw std::runtime_error("item " + std::to_string(i));
+                  },
+                  [&](std::size_t i) { committed.push_back(i); });
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    });
+    while (!prepared) std::this_thread::yield();
+    share.help([](std::size_t i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      if (i == 5 || i == 7) throw std::runtime_error("item " + std::to_string(i));
+    });
+    owner.join();
+    EXPECT_EQ(error, "item 5") << "round " << round << ": in turn, the reading stops at item 5";
+    EXPECT_EQ(committed, (std::vector<std::size_t>{0, 1, 2, 3, 4})) << "round " << round;
+  }
+  // An owner that fails while it prepares lets a waiting helper go.
+  OrderedShare share(3, 2);
+  std::atomic<bool> preparing{false};
+  std::thread owner([&] {
+    EXPECT_THROW(share.own(
+                     [&] {
+                       preparing = true;
+                       std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                       throw std::runtime_error("damaged");
+                     },
+                     [](std::size_t) {}, [](std::size_t) {}),
+                 std::runtime_error);
+  });
+  while (!preparing) std::this_thread::yield();
+  share.help([](std::size_t) { ADD_FAILURE() << "nothing is read after the owner failed"; });
+  owner.join();
+}
+
+// The activity graph's draft read on two threads (the matching's thread helping once it is done) is the
+// draft read on one: many ranks, whose intervals and operations each meets in its own order, so that
+// a rank read ahead numbers them among its own until its turn.
+TEST(AnalysisThreads, TheDraftReadWithAHelperIsTheDraftReadAlone) {
+  TraceRunBuilder b;
+  constexpr int kRanks = 12;
+  for (int r = 0; r < kRanks; ++r) {
+    b.rank(r, kRanks, 0);
+    // Rank r meets its own interval first, then the shared ones, in an order of its own.
+    const auto own = b.site(SiteKind::user, "phase_" + std::to_string(r), "ranks.c", 100 + r);
+    const auto a = b.site(SiteKind::user, r % 2 ? "solve" : "assemble", "ranks.c", 10);
+    const auto c = b.site(SiteKind::user, r % 2 ? "assemble" : "solve", "ranks.c", 11);
+    const auto send = b.site(SiteKind::mpi_send, r % 3 ? "MPI_Send" : "MPI_Ssend", "ranks.c", 20);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "ranks.c", 21);
+    double t = 1;
+    for (int i = 0; i < 40; ++i) {
+      for (const auto site : {own, a, c}) {
+        b.event({.kind = TraceEventKind::enter, .ticks = test::ms(t), .site = site})
+            .event({.kind = TraceEventKind::leave, .ticks = test::ms(t + 0.5), .site = site});
+        t += 0.6;
+      }
+      b.op(send, t, t + 0.1, (r + 1) % kRanks, i, 64);
+      b.op(recv, t + 0.1, t + 0.3, (r + kRanks - 1) % kRanks, i, 64);
+      t += 0.4;
+    }
+  }
+  const TraceRun run = b.build();
+  const Communication communication = match_communication(run);
+  const ActivityGraph alone = ActivityGraphDraft(run).finish(communication);
+  // Each rank's nodes are inside its own intervals, by name: whichever order it met them in.
+  for (const GraphLocation& l : alone.locations) {
+    std::set<std::string> names;
+    for (std::uint32_t k = l.first; k < l.end; ++k)
+      if (alone.stack[k] != 0) names.insert(alone.intervals[alone.stacks[alone.stack[k]].interval].name);
+    EXPECT_EQ(names, (std::set<std::string>{"phase_" + std::to_string(l.rank), "assemble", "solve"}))
+        << "rank " << l.rank << "'s intervals";
+    std::set<std::string> operations;
+    for (std::uint32_t k = l.first; k < l.end; ++k)
+      if (alone.operation[k] != 0) operations.insert(alone.operations[alone.operation[k]]);
+    EXPECT_EQ(operations, (std::set<std::string>{l.rank % 3 ? "MPI_Send" : "MPI_Ssend", "MPI_Recv"}))
+        << "rank " << l.rank << "'s operations";
+  }
+  for (int round = 0; round < 10; ++round) {
+    ActivityGraphDraft draft(run, ActivityGraphDraft::unread);
+    std::atomic<bool> started{false};
+    std::thread owner([&] {
+      started = true;
+      draft.read();
+    });
+    while (!started) std::this_thread::yield();
+    draft.help_read();
+    owner.join();
+    const ActivityGraph shared = std::move(draft).finish(communication);
+    ASSERT_EQ(shared.intervals.size(), alone.intervals.size());
+    for (std::size_t i = 0; i < alone.intervals.size(); ++i)
+      EXPECT_EQ(shared.intervals[i].name, alone.intervals[i].name) << "interval " << i;
+    EXPECT_EQ(shared.operations, alone.operations) << "the operations are numbered differently";
+    ASSERT_EQ(shared.stacks.size(), alone.stacks.size());
+    for (std::size_t i = 0; i < alone.stacks.size(); ++i)
+      EXPECT_EQ(shared.stacks[i].interval, alone.stacks[i].interval) << "stack frame " << i;
+    EXPECT_EQ(shared.time, alone.time) << "round " << round;
+    EXPECT_EQ(shared.segment, alone.segment) << "round " << round;
+    EXPECT_EQ(shared.stack, alone.stack) << "round " << round;
+    EXPECT_EQ(shared.operation, alone.operation) << "round " << round;
+    EXPECT_EQ(shared.in_edge_begin, alone.in_edge_begin) << "round " << round;
+    EXPECT_EQ(shared.order, alone.order) << "round " << round;
+    EXPECT_EQ(shared.events, alone.events);
+  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "analysis/trace/chunked_vector.hpp"
 #include "analysis/trace/mpi_call_kinds.hpp"
 #include "analysis/trace/nearly_sorted.hpp"
+#include "analysis/trace/ordered_share.hpp"
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/task_links.hpp"
 #include "analysis/trace/timeline_merge.hpp"
@@ -98,6 +99,37 @@ struct LocationBuild {
 // A location's points and operations, counted before it is read (GraphBuilder::reserve_nodes).
 struct LocationSize {
   std::size_t events = 0, points = 0, operations = 0, matches = 0;
+};
+
+// One rank's locations as read_rank reads them, on whichever thread read them, before they are made
+// nodes in rank order (commit_rank). Its intervals and operations' names are numbered among its own,
+// in the order it met them, as the enter and begin points and the operations refer to them; the
+// commit gives them the run's numbers, which are then those the ranks read in turn would have given.
+struct RankRead {
+  std::vector<LocationBuild> locations;  // in thread order
+  std::uint64_t events = 0;
+  std::vector<GraphInterval> intervals;
+  std::vector<std::string> operation_names;
+  // An OpenSHMEM broadcast's root PE, by (location among the rank's, operation).
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::int64_t>> broadcast_roots;
+
+  std::uint32_t intern_interval(GraphInterval interval) {
+    const auto [it, added] =
+        interval_ids.try_emplace(std::make_tuple(interval.name, interval.kind, interval.file, interval.line),
+                                 static_cast<std::uint32_t>(intervals.size()));
+    if (added) intervals.push_back(std::move(interval));
+    return it->second;
+  }
+  std::uint32_t intern_operation(std::string_view name) {
+    const auto [it, added] =
+        operation_ids.try_emplace(std::string(name), static_cast<std::uint32_t>(operation_names.size()));
+    if (added) operation_names.emplace_back(name);
+    return it->second;
+  }
+
+ private:
+  std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, std::uint32_t> interval_ids;
+  std::unordered_map<std::string, std::uint32_t> operation_ids;
 };
 
 bool is_openmp_barrier(std::uint32_t kind) {
@@ -231,7 +263,8 @@ class HubBound {
 // Out of the anonymous namespace only so that activity_graph.hpp can name it for ActivityGraphDraft.
 class GraphBuilder {
  public:
-  explicit GraphBuilder(const TraceRun& traces) : traces_(traces) {
+  explicit GraphBuilder(const TraceRun& traces)
+      : traces_(traces), reads_(traces.ranks.size()), share_(traces.ranks.size(), 2) {
     graph_.stacks.push_back({});
     graph_.operations.emplace_back();
   }
@@ -239,17 +272,28 @@ class GraphBuilder {
   // The first half: every rank's events into points, and the points into nodes. Needs nothing matched.
   // Rank by rank: a rank's points are let go once they are nodes, and only one rank's are held beside
   // the nodes (all of them were, 26 bytes an event, where building the graph held the most).
+  // A rank may be read by a helper (help_read) while this thread commits another: at most two are
+  // read and not yet nodes, one more than in turn (OrderedShare).
   void read() {
-    reserve_nodes();
-    graph_.start_ns = std::numeric_limits<double>::infinity();
-    graph_.end_ns = -std::numeric_limits<double>::infinity();
-    for (const RankTrace& rank : traces_.ranks) {  // in rank order: the nodes are numbered by location
-      const std::size_t first = built_.size();
-      read_rank(rank);
-      make_nodes(first);
-    }
+    share_.own(
+        [&] {
+          reserve_nodes();
+          graph_.start_ns = std::numeric_limits<double>::infinity();
+          graph_.end_ns = -std::numeric_limits<double>::infinity();
+        },
+        [&](std::size_t r) { read_rank(r, reads_[r]); },
+        [&](std::size_t r) {  // in rank order: the nodes are numbered by location
+          commit_rank(traces_.ranks[r], std::move(reads_[r]));
+          reads_[r] = {};
+        });
     if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
     make_phases();
+  }
+  // Reads ranks ahead of read() on another thread until none is left (returns at once if read() has
+  // not begun). The builder must outlive the call, which may still be reading a rank when read()
+  // has stopped at an error.
+  void help_read() {
+    share_.help([&](std::size_t r) { read_rank(r, reads_[r]); });
   }
 
   // The second half: the nodes linked by the matched communication.
@@ -268,11 +312,13 @@ class GraphBuilder {
   }
 
  private:
-  std::uint32_t intern_interval(const RankTrace& rank, const format::Site& site) {
+  static GraphInterval interval_of(const RankTrace& rank, const format::Site& site) {
     const SiteLocation where =
         rank.sites ? rank.sites->location(rank.rank, site) : SiteLocation{site.file, site.line, 0, {}, {}};
-    GraphInterval interval{where.name_of(site), site.kind,
-                           std::filesystem::path(where.file).filename().string(), where.line};
+    return {where.name_of(site), site.kind, std::filesystem::path(where.file).filename().string(),
+            where.line};
+  }
+  std::uint32_t intern_interval(GraphInterval interval) {
     const auto key = std::make_tuple(interval.name, interval.kind, interval.file, interval.line);
     const auto [it, added] =
         interval_ids_.try_emplace(key, static_cast<std::uint32_t>(graph_.intervals.size()));
@@ -308,23 +354,24 @@ class GraphBuilder {
     return it->second;
   }
 
-  // Reads a rank's threads into points, and cuts them to the rank's window.
-  void read_rank(const RankTrace& rank) {
+  // Reads a rank's threads into points, and cuts them to the rank's window. Reads only the traces and
+  // what reserve_nodes counted: it may run on a helper's thread beside another rank's commit.
+  void read_rank(std::size_t r, RankRead& out) const {
+    const RankTrace& rank = traces_.ranks[r];
     const SiteIndex sites(rank.profile);
     // Per site (by its slot), worked out when first met: interning gives ids in first-met order.
-    std::vector<std::uint32_t> interval_of(sites.size(), kNoNode);
+    std::vector<std::uint32_t> interval_of_slot(sites.size(), kNoNode);
     std::vector<std::uint32_t> operation_of(sites.size(), kNoNode);
     const RankClock& clock = traces_.clocks.of(rank.rank);  // once, not a map lookup an event
     const double ns_per_tick = analysis::ns_per_tick(*rank.trace);
     double window_start = -std::numeric_limits<double>::infinity();
     double window_end = std::numeric_limits<double>::infinity();
-    const std::size_t first_location = built_.size();
     for (auto& stream : thread_streams(rank.trace)) {
       // Reserved as counted (reserve_nodes): a rank's points growing by doubling held up to three
       // times them, beside the matched communication.
-      const LocationSize size =
-          built_.size() < location_sizes_.size() ? location_sizes_[built_.size()] : LocationSize{};
-      LocationBuild& l = built_.emplace_back();
+      const std::size_t counted = rank_sizes_begin_[r] + out.locations.size();
+      const LocationSize size = counted < location_sizes_.size() ? location_sizes_[counted] : LocationSize{};
+      LocationBuild& l = out.locations.emplace_back();
       l.points.reserve(size.points);
       l.operations.reserve(size.operations);
       l.matches.reserve(size.matches);
@@ -339,17 +386,18 @@ class GraphBuilder {
           throw std::length_error(fmt::format(
               "{}: thread {} of rank {} has more than {} events, more than the activity graph can number",
               rank.file, l.thread, rank.rank, kMostThreadEvents));
-        ++graph_.events;
+        ++out.events;
         const double t = clock.apply(local);
         end_operation_by(l, t);
         const std::uint32_t slot = sites.slot(e.site);
         const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
         if (e.kind == format::TraceEventKind::enter) {
           if (!s) continue;
-          if (interval_of[slot] == kNoNode) interval_of[slot] = intern_interval(rank, *s);
+          if (interval_of_slot[slot] == kNoNode)
+            interval_of_slot[slot] = out.intern_interval(interval_of(rank, *s));
           l.tasks.entered(is_kind(s->kind, SiteKind::omp_task), static_cast<std::uint32_t>(l.points.size()));
           l.points.push_back({t, Role::enter, SegmentKind::useful, is_kind(s->kind, SiteKind::omp_parallel),
-                              interval_of[slot]});
+                              interval_of_slot[slot]});
         } else if (e.kind == format::TraceEventKind::leave) {
           if (s) {
             l.tasks.left(static_cast<std::uint32_t>(l.points.size()));
@@ -362,8 +410,7 @@ class GraphBuilder {
         } else if (e.kind == format::TraceEventKind::recording_on) {
           l.points.push_back({t, Role::resumed});
         } else if (e.kind == format::TraceEventKind::operation && s) {
-          const bool added =
-              add_operation(l, *s, operation_of[slot], e, t, ns_per_tick, clock, local, rank.file);
+          const bool added = add_operation(out, l, *s, operation_of[slot], e, t, ns_per_tick, clock, local);
           if (added) l.operation_events.mark(index);  // (past the count grows it)
           read_task_operation(l, *s, e, added, t);
           if (starts_program(s->name))
@@ -374,8 +421,32 @@ class GraphBuilder {
       }
       l.operation_events.index();
     }
-    for (std::size_t i = first_location; i < built_.size(); ++i)
-      cut_to_window(built_[i], window_start, window_end);
+    for (LocationBuild& l : out.locations) cut_to_window(l, window_start, window_end);
+  }
+
+  // A rank read (read_rank) made nodes, after the ranks before it: its intervals and operations given
+  // the run's numbers, in the order the rank met them (a name new to the run is numbered as the
+  // reading in turn would have numbered it).
+  void commit_rank(const RankTrace& rank, RankRead&& read) {
+    std::vector<std::uint32_t> intervals(read.intervals.size()), operations(read.operation_names.size());
+    for (std::size_t i = 0; i < intervals.size(); ++i)
+      intervals[i] = intern_interval(std::move(read.intervals[i]));
+    for (std::size_t i = 0; i < operations.size(); ++i)
+      operations[i] = intern_operation(read.operation_names[i], rank.file);
+    const std::size_t first = built_.size();
+    for (LocationBuild& l : read.locations) {
+      for (Point& p : l.points)
+        if (p.role == Role::enter)
+          p.ref = intervals[p.ref];
+        else if (p.role == Role::op_begin)
+          p.ref = operations[p.ref];
+      for (Operation& op : l.operations) op.name = static_cast<OperationName>(operations[op.name]);
+      built_.push_back(std::move(l));
+    }
+    for (const auto& [at, root] : read.broadcast_roots)
+      broadcast_roots_[std::pair(first + at.first, at.second)] = root;
+    graph_.events += read.events;
+    make_nodes(first);
   }
 
   // Every point becomes a node, and each instance of a collective, an OpenMP barrier or an OpenSHMEM
@@ -390,6 +461,7 @@ class GraphBuilder {
     std::size_t reserved = 0;
     HubBound hubs;
     for (const RankTrace& rank : traces_.ranks) {
+      rank_sizes_begin_.push_back(location_sizes_.size());
       const SiteIndex sites(rank.profile);
       hubs.begin_rank();
       for (auto& stream : thread_streams(rank.trace)) {
@@ -528,9 +600,9 @@ class GraphBuilder {
 
   // `name` is the site's interned operation name, set when first needed. Whether the event is one of
   // the graph's operations.
-  bool add_operation(LocationBuild& l, const format::Site& s, std::uint32_t& name,
-                     const format::TraceEvent& e, double t, double ns_per_tick, const RankClock& clock,
-                     double local, const std::string& file) {
+  static bool add_operation(RankRead& read, LocationBuild& l, const format::Site& s, std::uint32_t& name,
+                            const format::TraceEvent& e, double t, double ns_per_tick, const RankClock& clock,
+                            double local) {
     const std::uint32_t kind = s.kind;
     SegmentKind segment;
     if (format::is_mpi_kind(kind))
@@ -544,7 +616,7 @@ class GraphBuilder {
     const auto at = [&](std::uint64_t ticks) {
       return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
     };
-    if (name == kNoNode) name = intern_operation(s.name, file);
+    if (name == kNoNode) name = read.intern_operation(s.name);
     Operation op{.kind = static_cast<std::uint16_t>(kind), .name = static_cast<OperationName>(name)};
     const double waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
     op.begin = static_cast<std::uint32_t>(l.points.size());
@@ -566,7 +638,7 @@ class GraphBuilder {
       l.points.push_back({at(e.duration), Role::op_end});
     }
     if (is_kind(kind, SiteKind::shmem_broadcast))
-      broadcast_roots_[std::pair(built_.size() - 1, l.operations.size())] = e.partner;
+      read.broadcast_roots.push_back({{read.locations.size() - 1, l.operations.size()}, e.partner});
     l.operations.push_back(op);
     if (keeps_match(kind)) l.matches.push_back(e.match);
     l.last_waited_ns = waited_ns;
@@ -1206,9 +1278,12 @@ class GraphBuilder {
   ChunkedVector<GraphEdge> linked_edges_;
   ChunkedVector<std::uint32_t> edge_targets_;
   std::vector<LocationBuild> built_;
+  std::vector<RankRead> reads_;  // by rank, from its reading to its commit
+  OrderedShare share_;           // the ranks' reading, on this thread and a helper's
   // Each location's points and operations as reserve_nodes counted them, in the order read_rank
-  // builds the locations.
+  // builds the locations, and where each rank's begin there.
   std::vector<LocationSize> location_sizes_;
+  std::vector<std::size_t> rank_sizes_begin_;
   std::vector<std::uint32_t> build_location_;
   struct Switch {
     std::int64_t rank;
@@ -1232,6 +1307,10 @@ ActivityGraphDraft::ActivityGraphDraft(const TraceRun& traces)
     : builder_(std::make_unique<GraphBuilder>(traces)) {
   builder_->read();
 }
+ActivityGraphDraft::ActivityGraphDraft(const TraceRun& traces, Unread)
+    : builder_(std::make_unique<GraphBuilder>(traces)) {}
+void ActivityGraphDraft::read() { builder_->read(); }
+void ActivityGraphDraft::help_read() { builder_->help_read(); }
 ActivityGraphDraft::ActivityGraphDraft(ActivityGraphDraft&&) noexcept = default;
 ActivityGraphDraft& ActivityGraphDraft::operator=(ActivityGraphDraft&&) noexcept = default;
 ActivityGraphDraft::~ActivityGraphDraft() = default;

@@ -273,10 +273,20 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 // communication is matched (analyse_traces runs the two at once): constructing reads every rank's
 // events into its locations' nodes, which needs nothing matched; `finish` links them. The same graph
 // as build_activity_graph's. `traces` must outlive the draft.
+//
+// On two threads: a draft made `unread` reads when `read` is called, and `help_read`, called on
+// another thread once it is free (after the matching), reads ranks ahead of it, which `read` then
+// makes nodes in turn: the same draft. help_read returns at once when `read` has not begun (then
+// `read` reads alone), and otherwise once no rank is left to read; the draft must outlive it.
 class GraphBuilder;
 class ActivityGraphDraft {
  public:
   explicit ActivityGraphDraft(const TraceRun& traces);
+  struct Unread {};
+  static constexpr Unread unread{};
+  ActivityGraphDraft(const TraceRun& traces, Unread);
+  void read();
+  void help_read();
   ActivityGraphDraft(ActivityGraphDraft&&) noexcept;
   ActivityGraphDraft& operator=(ActivityGraphDraft&&) noexcept;
   ~ActivityGraphDraft();
