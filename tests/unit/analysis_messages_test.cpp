@@ -45,6 +45,32 @@ TEST(TraceMessages, SendsMatchReceivesInOrderByPartnerCommunicatorAndTag) {
   EXPECT_EQ(site_location(run.ranks[1], by_bytes[100]->receive.site), "pair.c:20");
 }
 
+// Under one (partner, communicator, tag), the sends wait for receives at one time and the receives
+// for sends at another: each call takes the first one waiting of the other kind, in order, however
+// often the channel empties and which side then runs ahead.
+TEST(TraceMessages, OnOneChannelSendsAndReceivesTakeTurnsWaitingAndStillPairInOrder) {
+  TraceRunBuilder b;
+  constexpr int kMessages = 300;
+  b.rank(0, 2);
+  const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "turns.c", 10);
+  // The sender runs ahead by 1 to 150 messages, then falls behind the receiver, by turns.
+  const auto sent_at = [](int i) { return (i / 150) % 2 == 0 ? 1.0 + i : 2000.0 + i; };
+  for (int i = 0; i < kMessages; ++i) b.op(send, sent_at(i), sent_at(i) + 0.1, 1, 7, 100 + i);
+  b.rank(1, 2);
+  const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "turns.c", 20);
+  for (int i = 0; i < kMessages; ++i) b.op(recv, 1000.0 + i * 2, 1000.5 + i * 2, 0, 7);
+  const Communication c = match_communication(b.build());
+  ASSERT_EQ(c.messages.size(), static_cast<std::size_t>(kMessages)) << "every send has its receive";
+  EXPECT_EQ(c.unmatched_sends, 0u);
+  EXPECT_EQ(c.unmatched_receives, 0u);
+  std::map<std::uint64_t, double> received_at;  // by the bytes, which number the sends
+  for (const Message& m : c.messages) received_at[m.bytes] = m.receive.start_ns;
+  ASSERT_EQ(received_at.size(), static_cast<std::size_t>(kMessages));
+  for (int i = 0; i < kMessages; ++i)
+    EXPECT_DOUBLE_EQ(received_at[100 + static_cast<std::uint64_t>(i)], (1000.0 + i * 2) * kMs)
+        << "send " << i << " must be the " << i << "th receive (non-overtaking)";
+}
+
 TEST(TraceMessages, AnIrecvArrivesAtTheWaitThatCompletedIt) {
   TraceRunBuilder b;
   b.rank(0, 2);

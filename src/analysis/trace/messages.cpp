@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -100,42 +99,50 @@ struct KeyHash {
   }
 };
 
-struct PendingSend {
+// A call waiting for its partner: a send (with the bytes it sent) or a receive.
+struct PendingCall {
   CallSide side;
-  std::uint64_t bytes = 0;
+  std::uint64_t bytes = 0;  // a send's
   CallKind kind = 0;
 };
-struct PendingReceive {
-  CallSide side;
-  CallKind kind = 0;
+
+// The calls of one (sender, receiver, communicator, tag) waiting for their partners, in their order:
+// sends, or receives, never both (a call takes the first waiting call of the other kind if there is
+// one).
+struct WaitingCalls {
+  bool sends = true;
+  std::size_t taken = 0;  // calls at the front already matched
+  std::vector<PendingCall> calls;
+  std::size_t waiting() const { return calls.size() - taken; }
 };
 
 struct Matcher {
   Communication result;
-  std::unordered_map<MessageKey, std::deque<PendingSend>, KeyHash> sends;
-  std::unordered_map<MessageKey, std::deque<PendingReceive>, KeyHash> receives;
+  std::unordered_map<MessageKey, WaitingCalls, KeyHash> waiting;  // one lookup a call
   std::unordered_map<InstanceKey, std::pair<CollectiveInstance, std::uint32_t>, KeyHash>
       open_instances;  // with the size
 
-  void send(const MessageKey& key, const CallSide& side, CallKind kind, std::uint64_t bytes) {
-    auto waiting = receives.find(key);
-    if (waiting != receives.end() && !waiting->second.empty()) {
-      const PendingReceive& r = waiting->second.front();
-      result.messages.push_back({side, r.side, std::get<4>(key), bytes, kind, r.kind});
-      waiting->second.pop_front();
+  // A send (`is_send`) or a receive of `key`: matched with the first call of the other kind waiting
+  // under it, else left to wait.
+  void call(const MessageKey& key, bool is_send, const CallSide& side, CallKind kind, std::uint64_t bytes) {
+    WaitingCalls& w = waiting[key];
+    if (w.waiting() > 0 && w.sends != is_send) {
+      const PendingCall& partner = w.calls[w.taken++];
+      if (is_send)
+        result.messages.push_back({side, partner.side, std::get<4>(key), bytes, kind, partner.kind});
+      else
+        result.messages.push_back({partner.side, side, std::get<4>(key), partner.bytes, partner.kind, kind});
+      if (w.waiting() == 0) {  // kept, with its room, for the key's next calls
+        w.calls.clear();
+        w.taken = 0;
+      } else if (w.taken >= 64 && 2 * w.taken >= w.calls.size()) {  // a key that never empties
+        w.calls.erase(w.calls.begin(), w.calls.begin() + static_cast<std::ptrdiff_t>(w.taken));
+        w.taken = 0;
+      }
       return;
     }
-    sends[key].push_back({side, bytes, kind});
-  }
-  void receive(const MessageKey& key, const CallSide& side, CallKind kind) {
-    auto sent = sends.find(key);
-    if (sent != sends.end() && !sent->second.empty()) {
-      const PendingSend& s = sent->second.front();
-      result.messages.push_back({s.side, side, std::get<4>(key), s.bytes, s.kind, kind});
-      sent->second.pop_front();
-      return;
-    }
-    receives[key].push_back({side, kind});
+    w.sends = is_send;
+    w.calls.push_back({side, bytes, kind});
   }
   void collective(const InstanceKey& key, std::uint32_t size, const CallSide& side, std::uint32_t kind,
                   std::string_view name, std::int64_t root) {
@@ -160,8 +167,8 @@ struct Matcher {
     open_instances.erase(it);
   }
   Communication finish() {
-    for (const auto& [key, queue] : sends) result.unmatched_sends += queue.size();
-    for (const auto& [key, queue] : receives) result.unmatched_receives += queue.size();
+    for (const auto& [key, calls] : waiting)
+      (calls.sends ? result.unmatched_sends : result.unmatched_receives) += calls.waiting();
     result.incomplete_collectives = open_instances.size();
     std::sort(result.collectives.begin(), result.collectives.end(),
               [](const CollectiveInstance& a, const CollectiveInstance& b) {
@@ -239,11 +246,11 @@ Communication match_communication(const TraceRun& traces) {
     // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
     // tag: it sends to its partner and receives from it.
     if (sends_message(kind))
-      matcher.send({e.rank, e.event.partner, id.members_hash, id.ordinal, e.event.match}, side,
+      matcher.call({e.rank, e.event.partner, id.members_hash, id.ordinal, e.event.match}, true, side,
                    static_cast<CallKind>(kind), e.event.bytes);
     if (receives_message(kind))
-      matcher.receive({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, side,
-                      static_cast<CallKind>(kind));
+      matcher.call({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, false, side,
+                   static_cast<CallKind>(kind), 0);
   };
   // Only the operations are matched: the intervals' events never enter the merge.
   merge_timeline(streams, traces.clocks, each_operation, nullptr,
