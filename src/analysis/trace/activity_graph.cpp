@@ -271,9 +271,8 @@ class GraphBuilder {
 
   // The first half: every rank's events into points, and the points into nodes. Needs nothing matched.
   // Rank by rank: a rank's points are let go once they are nodes, and only one rank's are held beside
-  // the nodes (all of them were, 26 bytes an event, where building the graph held the most).
-  // A rank may be read by a helper (help_read) while this thread commits another: at most two are
-  // read and not yet nodes, one more than in turn (OrderedShare).
+  // the nodes (all of them were, 26 bytes an event, where building the graph held the most); two
+  // when a helper (help_read) reads one while this thread commits another (OrderedShare's window).
   void read() {
     share_.own(
         [&] {
