@@ -216,6 +216,29 @@ TEST(OrderedShare, EachItemIsReadOnceByEitherThreadAndCommittedInOrderWithinTheW
   EXPECT_GT(helped, 0u) << "the helper read no item in ten rounds";
 }
 
+// A window of one (the draft's when a rank holds more than an eighth of the points): the helper may
+// still read the next item, but never while another is held.
+TEST(OrderedShare, AWindowOfOneNeverHoldsTwoItemsAtOnce) {
+  for (int round = 0; round < 5; ++round) {
+    ShareRecord record(16);
+    OrderedShare share(16, 2);
+    std::atomic<bool> prepared{false};
+    std::thread owner([&] {
+      share.own(
+          [&] {
+            share.set_window(1);
+            prepared = true;
+          },
+          [&](std::size_t i) { record.read(i); }, [&](std::size_t i) { record.commit(i); });
+    });
+    while (!prepared) std::this_thread::yield();
+    share.help([&](std::size_t i) { record.read(i); });
+    owner.join();
+    EXPECT_EQ(record.most_read_not_committed, 1u) << "round " << round;
+    EXPECT_EQ(record.committed.size(), 16u);
+  }
+}
+
 TEST(OrderedShare, AHelperBeforeTheOwnerBeganReturnsAndTheOwnerReadsAlone) {
   ShareRecord record(5);
   OrderedShare share(5, 2);

@@ -277,6 +277,7 @@ class GraphBuilder {
     share_.own(
         [&] {
           reserve_nodes();
+          share_.set_window(ranks_read_at_once());
           graph_.start_ns = std::numeric_limits<double>::infinity();
           graph_.end_ns = -std::numeric_limits<double>::infinity();
         },
@@ -287,6 +288,21 @@ class GraphBuilder {
         });
     if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
     make_phases();
+  }
+  // Two ranks' points may be held at once (a helper's read ahead) only when no rank holds more than
+  // an eighth of the run's: the heap's peak then grows by at most an eighth of the points (4 bytes an
+  // event in a halo exchange), not by half of them, as in a run of two ranks it would.
+  std::size_t ranks_read_at_once() const {
+    std::size_t total = 0, largest = 0;
+    for (std::size_t r = 0; r < rank_sizes_begin_.size(); ++r) {
+      const std::size_t end =
+          r + 1 < rank_sizes_begin_.size() ? rank_sizes_begin_[r + 1] : location_sizes_.size();
+      std::size_t points = 0;
+      for (std::size_t l = rank_sizes_begin_[r]; l < end; ++l) points += location_sizes_[l].points;
+      total += points;
+      largest = std::max(largest, points);
+    }
+    return largest * 8 <= total ? 2 : 1;
   }
   // Reads ranks ahead of read() on another thread until none is left (returns at once if read() has
   // not begun). The builder must outlive the call, which may still be reading a rank when read()

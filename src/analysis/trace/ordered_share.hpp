@@ -84,6 +84,9 @@ class OrderedShare {
     }
   }
 
+  // Changes the window: only in `own`'s prepare (a helper reads it once the sharing begins).
+  void set_window(std::size_t window) { window_ = std::max<std::size_t>(window, 1); }
+
   // Items the helper read: for the benchmarks and tests.
   std::size_t helped() const { return helped_.load(); }
 
@@ -135,7 +138,7 @@ class OrderedShare {
   }
 
   const std::size_t count_;
-  const std::size_t window_;
+  std::size_t window_;
   std::unique_ptr<Item[]> items_;
   std::atomic<Phase> phase_{Phase::not_begun};
   std::atomic<std::size_t> committed_{0};
