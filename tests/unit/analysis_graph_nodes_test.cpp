@@ -1,7 +1,7 @@
 // The activity graph's node vectors are reserved once, before the first node is made, for every node
 // the traces make: each point of a location, and a hub for each instance of an MPI collective, an
-// OpenMP barrier and an OpenSHMEM barrier or collective over an active set (activity_graph.cpp,
-// reserve_nodes). A count that misses a kind of node doubles the vectors while the graph is linked,
+// OpenMP barrier and an OpenSHMEM barrier or collective over an active set (count_nodes,
+// node_counting.hpp). A count that misses a kind of node doubles the vectors while the graph is linked,
 // where building it holds the most; one that counts too many holds memory the graph never uses.
 // Built from hand-made traces with every kind of point, without start-up or shut-down calls (whose
 // window would cut points off), so that the reservation is exactly the nodes.

@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <bit>
-#include <cmath>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -14,164 +12,20 @@
 #include <unordered_map>
 
 #include "analysis/trace/chunked_vector.hpp"
+#include "analysis/trace/graph_points.hpp"
 #include "analysis/trace/mpi_call_kinds.hpp"
-#include "analysis/trace/nearly_sorted.hpp"
+#include "analysis/trace/node_counting.hpp"
 #include "analysis/trace/ordered_share.hpp"
-#include "analysis/trace/site_index.hpp"
+#include "analysis/trace/rank_reading.hpp"
 #include "analysis/trace/task_links.hpp"
-#include "analysis/trace/timeline_merge.hpp"
 #include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
 
 namespace parperf::analysis {
+
+using namespace graph_points;  // a thread's points and operations as read (graph_points.hpp)
+
 namespace {
-
-using format::SiteKind;
-
-// `arrived`: where an OpenMP barrier's thread began to wait (after the tasks it ran inside it).
-// `paused` and `resumed`: where this thread switched recording off and on for its process.
-enum class Role : std::uint8_t {
-  enter,
-  leave,
-  op_begin,
-  op_end,
-  acquired,
-  release,
-  arrived,
-  paused,
-  resumed,
-  created,  // an OpenMP task was created (task_links.hpp)
-};
-
-struct Point {
-  double time = 0;
-  Role role = Role::enter;
-  SegmentKind op_kind = SegmentKind::useful;  // op_begin: what the operation is
-  bool parallel = false;                      // enter: of an OpenMP parallel region
-  std::uint32_t ref = 0;                      // enter: interval; op_begin: operation name
-};
-static_assert(sizeof(Point) == 16, "a point a node: the builder holds a rank's at once");
-
-// One operation of a location, where its points are (then its nodes). 16 bytes: the builder holds
-// every location's (0.6 to 0.75 an event in a halo exchange) until the edges are made, beside the
-// graph. A lock has no end but its release, and only a lock is acquired and only a barrier has an
-// arrival: each pair shares a field. Its event's place in the thread's stream is not kept: the
-// location's operation_events map events to operations, which are in their events' order. Nor is
-// its event's match (a region instance, a lock, an active set), which only OpenMP barriers and locks
-// and OpenSHMEM collectives need: their location's `matches` keep it (8 bytes an MPI call).
-struct Operation {
-  std::uint32_t begin = kNoNode;
-  std::uint32_t end = kNoNode;    // a lock's: its release
-  std::uint32_t inner = kNoNode;  // a lock's acquisition; where an OpenMP barrier's thread arrived
-  std::uint16_t kind = 0;         // format::SiteKind: an MPI, OpenSHMEM or OpenMP one, all below 256
-  OperationName name = 0;         // index into the graph's operations
-
-  std::uint32_t release() const { return end; }
-  std::uint32_t acquired() const { return inner; }
-  std::uint32_t arrived() const { return inner; }
-  // Every point it has, for renumbering.
-  std::array<std::uint32_t*, 3> points() { return {&begin, &end, &inner}; }
-};
-static_assert(sizeof(Operation) == 16);
-
-// The graph names its nodes by 32-bit numbers, and an event makes at least one node.
-constexpr std::uint64_t kMostThreadEvents = std::numeric_limits<std::uint32_t>::max() - 1;
-
-struct LocationBuild {
-  std::int64_t rank = 0;
-  std::uint32_t thread = 0;
-  std::vector<Point> points;
-  std::vector<Operation> operations;  // in their events' order
-  std::vector<std::int64_t> matches;  // of its operations of a kind that keeps_match, in their order
-  // The last operation's waiting (wait + sync: after the work run inside it, for a barrier), which
-  // only the reading needs: its end is placed when the next event is read (end_operation_by).
-  double last_waited_ns = 0;
-  // Its operations' events, marked among the thread's: the operation (index into `operations`) of an
-  // event index (a message side's, a collective member's) is the event's rank among them. An array
-  // of every event's operation took 4 bytes an event while the graph was built; a binary search of
-  // the operations' events, for an edge's end, missed the caches.
-  RankBitmap operation_events;
-  std::vector<std::uint32_t> region_enters;    // nodes of its parallel-region enters
-  std::vector<std::int64_t> region_instances;  // the join barrier's match after each
-  TaskReader tasks;
-};
-
-// A location's points and operations, counted before it is read (GraphBuilder::reserve_nodes).
-struct LocationSize {
-  std::size_t events = 0, points = 0, operations = 0, matches = 0;
-};
-
-// One rank's locations as read_rank reads them, on whichever thread read them, before they are made
-// nodes in rank order (commit_rank). Its intervals and operations' names are numbered among its own,
-// in the order it met them, as the enter and begin points and the operations refer to them; the
-// commit gives them the run's numbers, which are then those the ranks read in turn would have given.
-struct RankRead {
-  std::vector<LocationBuild> locations;  // in thread order
-  std::uint64_t events = 0;
-  std::vector<GraphInterval> intervals;
-  std::vector<std::string> operation_names;
-  // An OpenSHMEM broadcast's root PE, by (location among the rank's, operation).
-  std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::int64_t>> broadcast_roots;
-
-  std::uint32_t intern_interval(GraphInterval interval) {
-    const auto [it, added] =
-        interval_ids.try_emplace(std::make_tuple(interval.name, interval.kind, interval.file, interval.line),
-                                 static_cast<std::uint32_t>(intervals.size()));
-    if (added) intervals.push_back(std::move(interval));
-    return it->second;
-  }
-  std::uint32_t intern_operation(std::string_view name) {
-    const auto [it, added] =
-        operation_ids.try_emplace(std::string(name), static_cast<std::uint32_t>(operation_names.size()));
-    if (added) operation_names.emplace_back(name);
-    return it->second;
-  }
-
- private:
-  std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, std::uint32_t> interval_ids;
-  std::unordered_map<std::string, std::uint32_t> operation_ids;
-};
-
-bool is_openmp_barrier(std::uint32_t kind) {
-  return is_kind(kind, SiteKind::omp_barrier) || is_kind(kind, SiteKind::omp_implicit_barrier) ||
-         is_kind(kind, SiteKind::omp_join_barrier) || is_kind(kind, SiteKind::omp_implementation_barrier);
-}
-bool is_openmp_lock(std::uint32_t kind) {
-  return is_kind(kind, SiteKind::omp_lock) || is_kind(kind, SiteKind::omp_nest_lock) ||
-         is_kind(kind, SiteKind::omp_critical) || is_kind(kind, SiteKind::omp_ordered);
-}
-// OpenMP operations whose time is the runtime's (waiting or working for the program).
-bool is_openmp_synchronization(std::uint32_t kind) {
-  return is_openmp_barrier(kind) || is_openmp_lock(kind) || is_kind(kind, SiteKind::omp_taskwait) ||
-         is_kind(kind, SiteKind::omp_taskgroup) || is_kind(kind, SiteKind::omp_reduction);
-}
-// OpenSHMEM collectives over an active set (shmem_barrier_all and sync_all are matched by name first).
-bool is_shmem_set_collective(std::uint32_t kind) {
-  return is_kind(kind, SiteKind::shmem_barrier) || is_kind(kind, SiteKind::shmem_broadcast) ||
-         is_kind(kind, SiteKind::shmem_reduction) || is_kind(kind, SiteKind::shmem_all_to_all) ||
-         is_kind(kind, SiteKind::shmem_gather_scatter);
-}
-// The operations whose event's match the linking reads: an OpenMP barrier's region instance, a lock's
-// identity, an OpenSHMEM collective's active set.
-bool keeps_match(std::uint32_t kind) {
-  return is_openmp_barrier(kind) || is_openmp_lock(kind) || is_shmem_set_collective(kind);
-}
-// Calls f(index, operation, match) for each of a location's operations in order; the match is 0 for
-// an operation that does not keep it.
-template <class F>
-void for_each_operation(const LocationBuild& l, F f) {
-  std::size_t m = 0;
-  for (std::size_t o = 0; o < l.operations.size(); ++o) {
-    const Operation& op = l.operations[o];
-    f(o, op, keeps_match(op.kind) ? l.matches[m++] : std::int64_t{0});
-  }
-}
-
-bool starts_program(std::string_view name) {
-  return name == "MPI_Init" || name == "MPI_Init_thread" || name == "shmem_init" ||
-         name == "shmem_init_thread" || name == "start_pes";
-}
-bool ends_program(std::string_view name) { return name == "MPI_Finalize" || name == "shmem_finalize"; }
 
 // Puts the linked edges into g.edges by target, and indexes them (ActivityGraph::in_edges): a
 // counting sort, stable as the edges' order within a target matters (bound_by names the first of
@@ -196,70 +50,6 @@ void place_edges(ActivityGraph& g, const Edges& linked, Targets& targets) {
 
 }  // namespace
 
-// The most hubs the linking can add, counted from the events before any instance is matched
-// (GraphBuilder::reserve_nodes): each bound is met by a complete run.
-//  - An MPI collective's instance on a communicator: at most as many as its most calling member made.
-//  - An OpenMP barrier's (the k-th barrier of a parallel region's instance, by the threads of a rank
-//    that passed it): per region instance, as many as the thread that passed the most.
-//  - shmem_barrier_all and shmem_sync_all (the n-th call of every PE): as many as the PE that called
-//    them most.
-//  - A collective over an active set: it joins two or more PEs, so at most half of its calls.
-class HubBound {
- public:
-  void begin_rank() { collective_calls_.clear(); }
-  void begin_thread() { barriers_all_ = 0; }
-  void add(const format::Site& s, const format::TraceEvent& e) {
-    if (e.communicator != 0 && format::is_mpi_collective_kind(s.kind)) ++collective_calls_[e.communicator];
-    if (is_openmp_barrier(s.kind) && e.match != 0) thread_barriers_.push_back(e.match);
-    if (format::is_shmem_kind(s.kind)) {
-      if (s.name == "shmem_barrier_all" || s.name == "shmem_sync_all")
-        ++barriers_all_;
-      else if (is_shmem_set_collective(s.kind))
-        ++set_calls_;
-    }
-  }
-  void end_thread() {
-    std::sort(thread_barriers_.begin(), thread_barriers_.end());
-    for (std::size_t i = 0, n = 0; i < thread_barriers_.size(); i += n) {
-      n = 1;
-      while (i + n < thread_barriers_.size() && thread_barriers_[i + n] == thread_barriers_[i]) ++n;
-      rank_barriers_.emplace_back(thread_barriers_[i], n);
-    }
-    thread_barriers_.clear();
-    most_barriers_all_ = std::max(most_barriers_all_, barriers_all_);
-  }
-  void end_rank(const format::Profile* profile) {
-    std::sort(rank_barriers_.begin(), rank_barriers_.end());  // the most of a region: its last
-    for (std::size_t i = 0; i < rank_barriers_.size(); ++i)
-      if (i + 1 == rank_barriers_.size() || rank_barriers_[i + 1].first != rank_barriers_[i].first)
-        openmp_barriers_ += rank_barriers_[i].second;
-    rank_barriers_.clear();
-    if (!profile) return;
-    for (const format::Communicator& c : profile->mpi.communicators)
-      if (const auto calls = collective_calls_.find(c.id + 1); calls != collective_calls_.end()) {
-        std::uint64_t& most = most_collective_calls_[std::pair(c.members_hash, c.ordinal)];
-        most = std::max(most, calls->second);
-      }
-  }
-  std::uint64_t total() const {
-    std::uint64_t hubs = openmp_barriers_ + most_barriers_all_ + set_calls_ / 2;
-    for (const auto& [communicator, calls] : most_collective_calls_) hubs += calls;
-    return hubs;
-  }
-
- private:
-  // By communicator (members' hash, ordinal): the most collective calls one rank made on it.
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls_;
-  std::unordered_map<std::uint32_t, std::uint64_t> collective_calls_;  // the rank's, by the events' id
-  // Flat, not maps (a run of tiny parallel regions has one instance a region, hundreds of thousands):
-  // the thread's barriers by region, then each thread's count of each region's.
-  std::vector<std::int64_t> thread_barriers_;
-  std::vector<std::pair<std::int64_t, std::uint64_t>> rank_barriers_;
-  std::uint64_t openmp_barriers_ = 0;
-  std::uint64_t barriers_all_ = 0, most_barriers_all_ = 0;
-  std::uint64_t set_calls_ = 0;
-};
-
 // Out of the anonymous namespace only so that activity_graph.hpp can name it for ActivityGraphDraft.
 class GraphBuilder {
  public:
@@ -281,7 +71,7 @@ class GraphBuilder {
           graph_.start_ns = std::numeric_limits<double>::infinity();
           graph_.end_ns = -std::numeric_limits<double>::infinity();
         },
-        [&](std::size_t r) { read_rank(r, reads_[r]); },
+        [&](std::size_t r) { read_one(r); },
         [&](std::size_t r) {  // in rank order: the nodes are numbered by location
           commit_rank(traces_.ranks[r], std::move(reads_[r]));
           reads_[r] = {};
@@ -294,11 +84,9 @@ class GraphBuilder {
   // event in a halo exchange), not by half of them, as in a run of two ranks it would.
   std::size_t ranks_read_at_once() const {
     std::size_t total = 0, largest = 0;
-    for (std::size_t r = 0; r < rank_sizes_begin_.size(); ++r) {
-      const std::size_t end =
-          r + 1 < rank_sizes_begin_.size() ? rank_sizes_begin_[r + 1] : location_sizes_.size();
+    for (std::size_t r = 0; r < counts_.rank_begin.size(); ++r) {
       std::size_t points = 0;
-      for (std::size_t l = rank_sizes_begin_[r]; l < end; ++l) points += location_sizes_[l].points;
+      for (const LocationSize& l : counts_.of_rank(r)) points += l.points;
       total += points;
       largest = std::max(largest, points);
     }
@@ -308,7 +96,7 @@ class GraphBuilder {
   // not begun). The builder must outlive the call, which may still be reading a rank when read()
   // has stopped at an error.
   void help_read() {
-    share_.help([&](std::size_t r) { read_rank(r, reads_[r]); });
+    share_.help([&](std::size_t r) { read_one(r); });
   }
 
   // The second half: the nodes linked by the matched communication.
@@ -327,12 +115,6 @@ class GraphBuilder {
   }
 
  private:
-  static GraphInterval interval_of(const RankTrace& rank, const format::Site& site) {
-    const SiteLocation where =
-        rank.sites ? rank.sites->location(rank.rank, site) : SiteLocation{site.file, site.line, 0, {}, {}};
-    return {where.name_of(site), site.kind, std::filesystem::path(where.file).filename().string(),
-            where.line};
-  }
   std::uint32_t intern_interval(GraphInterval interval) {
     const auto key = std::make_tuple(interval.name, interval.kind, interval.file, interval.line);
     const auto [it, added] =
@@ -369,76 +151,6 @@ class GraphBuilder {
     return it->second;
   }
 
-  // Reads a rank's threads into points, and cuts them to the rank's window. Reads only the traces and
-  // what reserve_nodes counted: it may run on a helper's thread beside another rank's commit.
-  void read_rank(std::size_t r, RankRead& out) const {
-    const RankTrace& rank = traces_.ranks[r];
-    const SiteIndex sites(rank.profile);
-    // Per site (by its slot), worked out when first met: interning gives ids in first-met order.
-    std::vector<std::uint32_t> interval_of_slot(sites.size(), kNoNode);
-    std::vector<std::uint32_t> operation_of(sites.size(), kNoNode);
-    const RankClock& clock = traces_.clocks.of(rank.rank);  // once, not a map lookup an event
-    const double ns_per_tick = analysis::ns_per_tick(*rank.trace);
-    double window_start = -std::numeric_limits<double>::infinity();
-    double window_end = std::numeric_limits<double>::infinity();
-    for (auto& stream : thread_streams(rank.trace)) {
-      // Reserved as counted (reserve_nodes): a rank's points growing by doubling held up to three
-      // times them, beside the matched communication.
-      const std::size_t counted = rank_sizes_begin_[r] + out.locations.size();
-      const LocationSize size = counted < location_sizes_.size() ? location_sizes_[counted] : LocationSize{};
-      LocationBuild& l = out.locations.emplace_back();
-      l.points.reserve(size.points);
-      l.operations.reserve(size.operations);
-      l.matches.reserve(size.matches);
-      l.rank = rank.rank;
-      l.thread = stream->thread();
-      double local = 0;
-      format::TraceEvent e;
-      std::uint64_t index = 0;
-      l.operation_events.assign(size.events);  // as counted: the same streams read again
-      for (; stream->next(local, e); ++index) {
-        if (index == kMostThreadEvents)
-          throw std::length_error(fmt::format(
-              "{}: thread {} of rank {} has more than {} events, more than the activity graph can number",
-              rank.file, l.thread, rank.rank, kMostThreadEvents));
-        ++out.events;
-        const double t = clock.apply(local);
-        end_operation_by(l, t);
-        const std::uint32_t slot = sites.slot(e.site);
-        const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
-        if (e.kind == format::TraceEventKind::enter) {
-          if (!s) continue;
-          if (interval_of_slot[slot] == kNoNode)
-            interval_of_slot[slot] = out.intern_interval(interval_of(rank, *s));
-          l.tasks.entered(is_kind(s->kind, SiteKind::omp_task), static_cast<std::uint32_t>(l.points.size()));
-          l.points.push_back({t, Role::enter, SegmentKind::useful, is_kind(s->kind, SiteKind::omp_parallel),
-                              interval_of_slot[slot]});
-        } else if (e.kind == format::TraceEventKind::leave) {
-          if (s) {
-            l.tasks.left(static_cast<std::uint32_t>(l.points.size()));
-            l.points.push_back({t, Role::leave});
-          }
-        } else if (e.kind == format::TraceEventKind::task) {
-          l.tasks.named(static_cast<std::uint64_t>(e.value));
-        } else if (e.kind == format::TraceEventKind::recording_off) {
-          l.points.push_back({t, Role::paused});
-        } else if (e.kind == format::TraceEventKind::recording_on) {
-          l.points.push_back({t, Role::resumed});
-        } else if (e.kind == format::TraceEventKind::operation && s) {
-          const bool added = add_operation(out, l, *s, operation_of[slot], e, t, ns_per_tick, clock, local);
-          if (added) l.operation_events.mark(index);  // (past the count grows it)
-          read_task_operation(l, *s, e, added, t);
-          if (starts_program(s->name))
-            window_start =
-                std::max(window_start, clock.apply(local + static_cast<double>(e.duration) * ns_per_tick));
-          if (ends_program(s->name)) window_end = std::min(window_end, t);
-        }
-      }
-      l.operation_events.index();
-    }
-    for (LocationBuild& l : out.locations) cut_to_window(l, window_start, window_end);
-  }
-
   // A rank read (read_rank) made nodes, after the ranks before it: its intervals and operations given
   // the run's numbers, in the order the rank met them (a name new to the run is numbered as the
   // reading in turn would have numbered it).
@@ -464,221 +176,26 @@ class GraphBuilder {
     make_nodes(first);
   }
 
-  // Every point becomes a node, and each instance of a collective, an OpenMP barrier or an OpenSHMEM
-  // barrier adds at most a hub: the node vectors are reserved for as many before the first is made, so
-  // that they hold what the graph needs rather than up to twice that from growing by doubling (a hub
-  // past the reservation doubled them while the graph was linked, where building it held the most),
-  // and the points can be made nodes rank by rank. A pass over the events counts the points as
-  // read_rank makes them (those a rank's window cuts off are the only slack). The instances are not
-  // matched yet (the nodes are made while they are): their counts are bounds, each that of a complete
-  // run.
+  // The node vectors reserved for every point and hub (node_counting.hpp) before the first node is
+  // made: they then hold what the graph needs, not up to twice that from growing by doubling.
   void reserve_nodes() {
-    std::size_t reserved = 0;
-    HubBound hubs;
-    for (const RankTrace& rank : traces_.ranks) {
-      rank_sizes_begin_.push_back(location_sizes_.size());
-      const SiteIndex sites(rank.profile);
-      hubs.begin_rank();
-      for (auto& stream : thread_streams(rank.trace)) {
-        hubs.begin_thread();
-        LocationSize& size = location_sizes_.emplace_back();
-        double local = 0;
-        format::TraceEvent e;
-        while (stream->next(local, e)) {
-          ++size.events;
-          const std::uint32_t slot = sites.slot(e.site);
-          const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
-          if (e.kind == format::TraceEventKind::enter || e.kind == format::TraceEventKind::leave) {
-            size.points += s ? 1 : 0;
-          } else if (e.kind == format::TraceEventKind::recording_off ||
-                     e.kind == format::TraceEventKind::recording_on) {
-            ++size.points;
-          } else if (e.kind == format::TraceEventKind::operation && s) {
-            const std::uint32_t points = operation_points(s->kind);
-            size.points += points;
-            size.operations += points > 0 ? 1 : 0;
-            size.matches += points > 0 && keeps_match(s->kind) ? 1 : 0;
-            if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++size.points;
-            hubs.add(*s, e);
-          }
-        }
-        hubs.end_thread();
-        reserved += size.points;
-      }
-      hubs.end_rank(rank.profile);
-    }
-    reserved += hubs.total();
+    counts_ = count_nodes(traces_);
     // The graph numbers its nodes in 32 bits: a run that would make more is refused before any is made,
     // where its numbers would wrap.
-    if (reserved >= kNoNode)
+    if (counts_.nodes >= kNoNode)
       throw std::length_error(fmt::format(
           "{}: the run's traces make up to {} activity-graph nodes, more than the graph can number ({})",
-          std::filesystem::path(traces_.ranks.front().file).parent_path().string(), reserved, kNoNode - 1));
-    graph_.time.reserve(reserved);
-    graph_.segment.reserve(reserved);
-    graph_.stack.reserve(reserved);
-    graph_.operation.reserve(reserved);
+          std::filesystem::path(traces_.ranks.front().file).parent_path().string(), counts_.nodes,
+          kNoNode - 1));
+    graph_.time.reserve(counts_.nodes);
+    graph_.segment.reserve(counts_.nodes);
+    graph_.stack.reserve(counts_.nodes);
+    graph_.operation.reserve(counts_.nodes);
   }
-  // The points add_operation makes for an operation of that kind: its begin and end, and a lock's
-  // acquisition or a barrier's arrival between; none for one that is part of the work around it.
-  static std::uint32_t operation_points(std::uint32_t kind) {
-    if (!format::is_mpi_kind(kind) && !format::is_shmem_kind(kind) && !is_openmp_synchronization(kind))
-      return 0;
-    return is_openmp_lock(kind) || is_openmp_barrier(kind) ? 3 : 2;
-  }
-
-  // Puts a location's points in time order (stable: equal times keep their order) and keeps those
-  // inside [start, end], renumbering its operations' points. The points come nearly always in order
-  // and the window cuts a prefix and a suffix: then the points are only shifted, in place.
-  static void cut_to_window(LocationBuild& l, double start, double end) {
-    std::vector<Point>& points = l.points;
-    bool in_order = true;
-    for (std::size_t p = 0; p < points.size() && in_order; ++p)
-      in_order = !std::isnan(points[p].time) && (p == 0 || !(points[p].time < points[p - 1].time));
-    const auto inside = [&](const Point& point) { return point.time >= start && point.time <= end; };
-    if (in_order) {
-      const auto first = std::find_if(points.begin(), points.end(), inside);
-      const auto last = std::find_if_not(first, points.end(), inside);
-      if (std::none_of(last, points.end(), inside)) {
-        const auto lo = static_cast<std::uint32_t>(first - points.begin());
-        const auto hi = static_cast<std::uint32_t>(last - points.begin());
-        points.erase(last, points.end());
-        points.erase(points.begin(), first);
-        points.shrink_to_fit();  // held until the graph is built: not the slack of its growth
-        for (Operation& op : l.operations)
-          for (std::uint32_t* p : op.points())
-            if (*p != kNoNode) *p = *p >= lo && *p < hi ? *p - lo : kNoNode;
-        l.tasks.remap([&](std::uint32_t p) { return p >= lo && p < hi ? p - lo : kNoNode; });
-        return;
-      }
-    }
-    std::vector<std::uint32_t> kept(points.size(), kNoNode);
-    std::vector<std::uint32_t> by_time(points.size());
-    for (std::uint32_t p = 0; p < points.size(); ++p) by_time[p] = p;
-    if (!in_order) {
-      const auto earlier = [&](std::uint32_t a, std::uint32_t b) { return points[a].time < points[b].time; };
-      // A time that is not a number is ordered by no comparison: the general sort, as it always was.
-      if (std::any_of(points.begin(), points.end(), [](const Point& p) { return std::isnan(p.time); }))
-        std::stable_sort(by_time.begin(), by_time.end(), earlier);
-      else
-        stable_sort_nearly_sorted(by_time, earlier);
-    }
-    std::vector<Point> sorted;
-    sorted.reserve(points.size());
-    for (const std::uint32_t p : by_time)
-      if (inside(points[p])) {
-        kept[p] = static_cast<std::uint32_t>(sorted.size());
-        sorted.push_back(points[p]);
-      }
-    points = std::move(sorted);
-    for (Operation& op : l.operations)
-      for (std::uint32_t* p : op.points())
-        if (*p != kNoNode) *p = kept[*p];
-    l.tasks.remap([&](std::uint32_t p) { return kept[p]; });
-  }
-
-  // An operation is traced when it ends, at its start; when events were traced during it (tasks run
-  // inside a barrier, the body of a critical section), its start was stored as the last of those,
-  // t (the trace's times only go forward), and start + duration overshoots the next event. It ended
-  // between t and the next event: after t by its waiting, which follows the work run inside it (a
-  // barrier runs tasks, then waits). Its begin is then end − duration, or just before an interval
-  // begun within that uncertainty (the work it ran began right after it did), so that the events
-  // traced inside it stay inside it.
-  static void end_operation_by(LocationBuild& l, double next) {
-    if (l.operations.empty()) return;
-    Operation& op = l.operations.back();
-    const std::uint32_t last = op.end;  // a lock's release
-    if (last == kNoNode || l.points[last].time <= next) return;
-    const double stored = l.points[op.begin].time;
-    const double duration = l.points[last].time - stored;
-    const double end = std::min(next, stored + l.last_waited_ns);
-    double begin = end - duration;
-    // The intervals traced inside it are those that ended before it was traced; it began before the
-    // first of them.
-    int open = 0;
-    for (std::uint32_t p = op.begin; p-- > 0 && l.points[p].time >= stored - duration;) {
-      if (l.points[p].role == Role::leave) ++open;
-      if (l.points[p].role != Role::enter) continue;
-      if (open == 0) break;  // an interval still open when it ended: it began inside that one
-      --open;
-      begin = std::min(begin, l.points[p].time - 1e-3);
-    }
-    if (op.inner != kNoNode) {
-      if (is_openmp_lock(op.kind))
-        l.points[op.acquired()].time = begin + (l.points[op.acquired()].time - stored);
-      else
-        l.points[op.arrived()].time = std::max(begin, end - l.last_waited_ns);
-    }
-    l.points[op.begin].time = begin;
-    l.points[last].time = end;
-  }
-
-  // `name` is the site's interned operation name, set when first needed. Whether the event is one of
-  // the graph's operations.
-  static bool add_operation(RankRead& read, LocationBuild& l, const format::Site& s, std::uint32_t& name,
-                            const format::TraceEvent& e, double t, double ns_per_tick, const RankClock& clock,
-                            double local) {
-    const std::uint32_t kind = s.kind;
-    SegmentKind segment;
-    if (format::is_mpi_kind(kind))
-      segment = SegmentKind::mpi;
-    else if (format::is_shmem_kind(kind))
-      segment = SegmentKind::shmem;
-    else if (is_openmp_synchronization(kind))
-      segment = SegmentKind::openmp;
-    else
-      return false;  // atomics, flushes, task creation: part of the work around them
-    const auto at = [&](std::uint64_t ticks) {
-      return clock.apply(local + static_cast<double>(ticks) * ns_per_tick);
-    };
-    if (name == kNoNode) name = read.intern_operation(s.name);
-    Operation op{.kind = static_cast<std::uint16_t>(kind), .name = static_cast<OperationName>(name)};
-    const double waited_ns = static_cast<double>(e.wait + e.sync) * ns_per_tick;
-    op.begin = static_cast<std::uint32_t>(l.points.size());
-    l.points.push_back({t, Role::op_begin, segment, false, name});
-    if (is_openmp_lock(kind)) {
-      // Acquire to release: waiting until acquired, then the program's work inside.
-      op.inner = static_cast<std::uint32_t>(l.points.size());  // acquired
-      l.points.push_back({at(e.wait), Role::acquired});
-      op.end = static_cast<std::uint32_t>(l.points.size());  // released
-      l.points.push_back({at(std::max(e.duration, e.wait)), Role::release});
-    } else {
-      if (is_openmp_barrier(kind)) {
-        // A barrier completes when every member arrived and every task is done: a thread that ran
-        // tasks inside it arrived when it began to wait.
-        op.inner = static_cast<std::uint32_t>(l.points.size());  // arrived
-        l.points.push_back({std::max(t, at(e.duration) - waited_ns), Role::arrived});
-      }
-      op.end = static_cast<std::uint32_t>(l.points.size());
-      l.points.push_back({at(e.duration), Role::op_end});
-    }
-    if (is_kind(kind, SiteKind::shmem_broadcast))
-      read.broadcast_roots.push_back({{read.locations.size() - 1, l.operations.size()}, e.partner});
-    l.operations.push_back(op);
-    if (keeps_match(kind)) l.matches.push_back(e.match);
-    l.last_waited_ns = waited_ns;
-    return true;
-  }
-
-  // A task's creation (a point of its own: what the task's first piece waits for), and the taskwaits,
-  // taskgroups and barriers that end the waiting for tasks.
-  // `operation`: whether the event was made one of the graph's operations.
-  static void read_task_operation(LocationBuild& l, const format::Site& s, const format::TraceEvent& e,
-                                  bool operation, double t) {
-    if (is_kind(s.kind, SiteKind::omp_task_create)) {
-      if (e.match == 0) return;  // a trace before 2.2: no id
-      l.tasks.created(static_cast<std::uint64_t>(e.match), static_cast<std::uint32_t>(l.points.size()));
-      l.points.push_back({t, Role::created});
-      return;
-    }
-    if (!operation) return;
-    const Operation& op = l.operations.back();
-    if (is_kind(s.kind, SiteKind::omp_taskwait))
-      l.tasks.synced(TaskSyncKind::taskwait, op.end);
-    else if (is_kind(s.kind, SiteKind::omp_taskgroup))
-      l.tasks.synced(TaskSyncKind::taskgroup, op.end);
-    else if (is_openmp_barrier(s.kind))
-      l.tasks.synced(TaskSyncKind::barrier, op.end);
+  // Reads rank r (rank_reading.hpp): only the traces and what was counted, on either thread.
+  void read_one(std::size_t r) {
+    const RankTrace& rank = traces_.ranks[r];
+    read_rank(rank, traces_.clocks.of(rank.rank), counts_.of_rank(r), reads_[r]);
   }
 
   // Turns the points of one rank's locations (built_[first] on) into nodes, with their segments,
@@ -1295,10 +812,7 @@ class GraphBuilder {
   std::vector<LocationBuild> built_;
   std::vector<RankRead> reads_;  // by rank, from its reading to its commit
   OrderedShare share_;           // the ranks' reading, on this thread and a helper's
-  // Each location's points and operations as reserve_nodes counted them, in the order read_rank
-  // builds the locations, and where each rank's begin there.
-  std::vector<LocationSize> location_sizes_;
-  std::vector<std::size_t> rank_sizes_begin_;
+  NodeCounts counts_;            // each location's points and operations, as read_rank reserves them
   std::vector<std::uint32_t> build_location_;
   struct Switch {
     std::int64_t rank;
