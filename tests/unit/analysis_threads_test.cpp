@@ -171,13 +171,20 @@ TEST(AnalysisThreads, TheFirstFailingPartsErrorIsTheOneReported) {
 // more than the window read ahead of the commits; the first failing item's error rethrown in turn.
 struct ShareRecord {
   std::vector<std::atomic<int>> reads;
-  std::vector<std::thread::id> reader;
   std::vector<std::size_t> committed;  // in the order of the commits
   std::atomic<std::size_t> read_not_committed{0}, most_read_not_committed{0};
-  explicit ShareRecord(std::size_t n) : reads(n), reader(n) {}
+  // Item 0's reading waits until item 1 is read: by the other thread, as the one reading item 0 is
+  // busy. Whichever thread took item 0, the helper then reads an item (needs a window of two). A
+  // share whose helper never reads would leave it waiting: it gives up after 30 s, which only a
+  // helper that does not help (or a thread not run for that long) reaches, and the test fails.
+  bool first_waits_for_second = false;
+  explicit ShareRecord(std::size_t n) : reads(n) {}
   void read(std::size_t i) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    if (i == 0 && first_waits_for_second)
+      while (reads[1].load() == 0 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
     ++reads[i];
-    reader[i] = std::this_thread::get_id();
     const std::size_t now = ++read_not_committed;
     for (std::size_t most = most_read_not_committed; now > most;)
       if (most_read_not_committed.compare_exchange_weak(most, now)) break;
@@ -191,9 +198,9 @@ struct ShareRecord {
 
 TEST(OrderedShare, EachItemIsReadOnceByEitherThreadAndCommittedInOrderWithinTheWindow) {
   constexpr std::size_t kItems = 24;
-  std::size_t helped = 0;
   for (int round = 0; round < 10; ++round) {
     ShareRecord record(kItems);
+    record.first_waits_for_second = true;
     OrderedShare share(kItems, 2);
     std::atomic<bool> prepared{false};
     std::thread owner([&] {
@@ -210,10 +217,8 @@ TEST(OrderedShare, EachItemIsReadOnceByEitherThreadAndCommittedInOrderWithinTheW
     for (std::size_t i = 0; i < kItems; ++i) in_order[i] = i;
     EXPECT_EQ(record.committed, in_order) << "round " << round;
     EXPECT_LE(record.most_read_not_committed, 2u) << "more items held than the window, round " << round;
-    helped += share.helped();
+    ASSERT_GT(share.helped(), 0u) << "the helper read no item, round " << round;
   }
-  // Ten rounds of 24 items of 0.2 to 0.5 ms: a helper that never took one is not helping.
-  EXPECT_GT(helped, 0u) << "the helper read no item in ten rounds";
 }
 
 // A window of one (the draft's when a rank holds more than an eighth of the points): the helper may

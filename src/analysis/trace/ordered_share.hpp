@@ -39,16 +39,17 @@ class OrderedShare {
     prepare();
     set_phase(Phase::sharing);
     for (std::size_t next = 0; next < count_; ++next) {
-      if (!claim(next)) {
-        // The helper has it: read another meanwhile, then wait for it.
+      if (claim(next)) {
+        read_item(next, read);
+      } else if (items_[next].state.load(std::memory_order_acquire) != State::read) {
+        // The helper is reading it: read another meanwhile, then wait for it. (One read already,
+        // by either thread, is committed at once.)
         for (std::size_t i = next + 1; i < std::min(count_, next + window_); ++i)
           if (claim(i)) {
             read_item(i, read);
             break;
           }
         wait_until_read(next);
-      } else {
-        read_item(next, read);
       }
       if (items_[next].error) std::rethrow_exception(items_[next].error);
       commit(next);
