@@ -57,3 +57,10 @@ parperf_add_unit_test(analysis_threads_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_threads_test.cpp
   LINK parperf_analysis parperf_report Threads::Threads
   LABELS tsan)
+
+# The activity graph analysed by parts, as the processes of `report --np K` do, against the whole
+# graph's analysis: labelled tsan, the parts run on threads and exchange times.
+parperf_add_unit_test(analysis_graph_parts_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_graph_parts_test.cpp
+  LINK parperf_analysis Threads::Threads
+  LABELS tsan)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/trace/part_sweep.hpp"
+
 namespace parperf::analysis {
 
 double ClockRepair::repaired(std::uint32_t location, double t) const {
@@ -79,7 +81,26 @@ void repair_communication(Communication& c, const ClockRepair& repair) {
     for (CallSide& member : instance.members) move(member);
 }
 
-ClockRepair repair_clock_condition(ActivityGraph& g) {
+namespace {
+
+// The figures of the whole graph, as they are (one process).
+struct WholeGraph {
+  bool any(bool v) const { return v; }
+  std::uint64_t sum(std::uint64_t v) const { return v; }
+  double max(double v) const { return v; }
+};
+// Those of every part, combined (a part of the graph: graph_part.hpp).
+struct EveryPart {
+  PartExchange& exchange;
+  bool any(bool v) const { return any_part(exchange, v); }
+  std::uint64_t sum(std::uint64_t v) const { return sum_of_parts(exchange, v); }
+  double max(double v) const { return max_of_parts(exchange, v); }
+};
+
+// The repair of the whole graph (NoPartSweep, WholeGraph) or of a part (PartSweep, EveryPart: a
+// ghost's repaired time is its owner's, the figures are the run's).
+template <class Sweep, class Whole>
+ClockRepair repair(ActivityGraph& g, Sweep& sweep, const Whole& whole) {
   ClockRepair repair;
   repair.anchors.assign(g.locations.size(), LocationAnchors(g.time));
   for (std::uint32_t l = 0; l < g.locations.size(); ++l)
@@ -106,7 +127,9 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   // the last anchor of their location: no copy of the measured times (8 bytes a node) is held. When
   // nothing ran backwards, no node moves (each is at least its previous node, amortized, and its
   // sources, unmoved): only the hubs are set to their last arrivals.
-  const bool only_hubs = repair.violations == 0 && !backwards;
+  repair.edges = whole.sum(repair.edges);
+  repair.violations = whole.sum(repair.violations);
+  const bool only_hubs = repair.violations == 0 && !whole.any(backwards);
   std::vector<bool> moved(only_hubs ? 0 : g.nodes(), false);
   const auto repair_hub = [&](std::uint32_t k) {
     double t = -std::numeric_limits<double>::infinity();
@@ -119,8 +142,14 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
   g.order.for_each_run([&](std::uint32_t first, std::uint32_t count) {
     std::uint32_t location = g.is_hub(first) ? kHub : g.location_of(first);
     for (std::uint32_t k = first; k < first + count; ++k) {
+      if constexpr (Sweep::kParts)
+        if (sweep.is_ghost(k)) {  // with only hubs to set, the other nodes' times stay as measured
+          if (!only_hubs || sweep.is_run_hub(k)) g.time[k] = sweep.ghost_time(k);
+          continue;
+        }
       if (g.is_hub(k)) {
         repair_hub(k);
+        sweep.computed(k, g.time[k]);
         continue;
       }
       if (only_hubs) continue;
@@ -141,17 +170,34 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
         anchors.add(k, measured);
       }
       g.time[k] = t;
+      sweep.computed(k, t);
     }
   });
+  if constexpr (Sweep::kParts) sweep.finish();
+  repair.moved = whole.sum(repair.moved);
+  repair.largest_shift_ns = whole.max(repair.largest_shift_ns);
   for (LocationAnchors& a : repair.anchors) a.finish();
   g.for_each_edge([&](std::uint32_t k, std::uint32_t e) {
     if (g.edges[e].source != k && g.time[g.edges[e].source] > g.time[k]) ++repair.remaining;
   });
+  repair.remaining = whole.sum(repair.remaining);
   double end = g.start_ns;
   for (const GraphLocation& l : g.locations)
     if (l.end > l.first) end = std::max(end, g.time[l.end - 1]);
-  g.end_ns = end;
+  g.end_ns = whole.max(end);
   return repair;
+}
+
+}  // namespace
+
+ClockRepair repair_clock_condition(ActivityGraph& g) {
+  NoPartSweep whole_graph;
+  return repair(g, whole_graph, WholeGraph{});
+}
+
+ClockRepair repair_clock_condition(GraphPart& part, PartExchange& exchange) {
+  PartSweep sweep(part, exchange);
+  return repair(part.graph, sweep, EveryPart{exchange});
 }
 
 }  // namespace parperf::analysis

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/part_exchange.hpp"
 #include "analysis/trace/repair_anchors.hpp"
 
 namespace parperf::analysis {
@@ -58,6 +60,10 @@ class RepairedTimes {
 // Moves the graph's node times (the costs follow from them). Pure but for the graph it repairs, whose
 // times the returned anchors then read.
 ClockRepair repair_clock_condition(ActivityGraph& graph);
+// The same repair of a part of the graph, made by every part at once (part_sweep.hpp): its nodes',
+// hubs' and ghosts' times become the whole graph's repaired times, to the bit; its anchors are its
+// locations'; the counts, the largest shift and the graph's end are the run's, on every part.
+ClockRepair repair_clock_condition(GraphPart& part, PartExchange& exchange);
 
 // Moves the messages' and collectives' calls as the repair moved their locations, so that the wait
 // states (wait_states.hpp) read the same times as the graph's analyses and the exports.

@@ -1,8 +1,13 @@
 #include "analysis/trace/replay.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
+#include <stdexcept>
+
+#include "analysis/trace/part_sweep.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -16,11 +21,32 @@ std::vector<std::uint8_t> frames_inside(const ActivityGraph& g, const std::strin
   return inside;
 }
 
+// Per location, per instance of an interval (the n-th the location runs): its useful cost.
+using InstanceCosts = std::vector<std::vector<double>>;
+// The instances' sums and counts over every location of the run, in its order.
+struct InstanceMeans {
+  std::vector<double> sum, count;
+};
+InstanceMeans instance_means(const InstanceCosts& useful) {
+  InstanceMeans m;
+  for (const auto& instances : useful)
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+      if (m.sum.size() <= i) m.sum.resize(i + 1, 0), m.count.resize(i + 1, 0);
+      m.sum[i] += instances[i];
+      m.count[i] += 1;
+    }
+  return m;
+}
+// What `means` gives for the graph's own locations' instances: the run's means (a part's locations
+// are only some of the run's).
+using MeansOf = std::function<InstanceMeans(const InstanceCosts&)>;
+
 // Multiplies the useful costs inside each instance of `name` so that every instance takes the mean
 // of the instances run together (the n-th of each location that runs it).
-void balance_interval(const ActivityGraph& g, const std::string& name, std::vector<double>& cost) {
+void balance_interval(const ActivityGraph& g, const std::string& name, std::vector<double>& cost,
+                      const MeansOf& means) {
   const std::vector<std::uint8_t> inside = frames_inside(g, name);
-  std::vector<std::vector<double>> useful(g.locations.size());  // per location, per instance
+  InstanceCosts useful(g.locations.size());
   std::vector<std::int32_t> instance(g.nodes(), -1);
   for (std::size_t l = 0; l < g.locations.size(); ++l) {
     bool was_inside = false;
@@ -33,20 +59,46 @@ void balance_interval(const ActivityGraph& g, const std::string& name, std::vect
       if (g.segment[k] == SegmentKind::useful) useful[l].back() += cost[k];
     }
   }
-  std::vector<double> sum, count;
-  for (const auto& instances : useful)
-    for (std::size_t i = 0; i < instances.size(); ++i) {
-      if (sum.size() <= i) sum.resize(i + 1, 0), count.resize(i + 1, 0);
-      sum[i] += instances[i];
-      count[i] += 1;
-    }
+  const InstanceMeans m = means(useful);
   for (std::size_t l = 0; l < g.locations.size(); ++l)
     for (std::uint32_t k = g.locations[l].first; k < g.locations[l].end; ++k) {
       if (instance[k] < 0 || g.segment[k] != SegmentKind::useful) continue;
       const auto i = static_cast<std::size_t>(instance[k]);
       const double own = useful[l][i];
-      if (own > 0) cost[k] *= sum[i] / count[i] / own;
+      if (own > 0) cost[k] *= m.sum[i] / m.count[i] / own;
     }
+}
+
+// The run's means from a part's instances: every part's, gathered in part order (the run's
+// location order), summed as the whole graph sums them.
+InstanceMeans run_means(const InstanceCosts& mine, PartExchange& exchange) {
+  std::vector<std::uint8_t> bytes;
+  const auto put = [&](const auto& value) {
+    const auto* b = reinterpret_cast<const std::uint8_t*>(&value);
+    bytes.insert(bytes.end(), b, b + sizeof value);
+  };
+  for (const auto& instances : mine) {
+    put(static_cast<std::uint64_t>(instances.size()));
+    for (const double v : instances) put(v);
+  }
+  InstanceCosts all;
+  for (const std::vector<std::uint8_t>& part : exchange.gather_all(bytes)) {
+    std::size_t at = 0;
+    const auto take = [&](auto& value) {
+      if (part.size() - at < sizeof value) throw std::logic_error("a part sent its instances cut short");
+      std::memcpy(&value, part.data() + at, sizeof value);
+      at += sizeof value;
+    };
+    while (at < part.size()) {
+      std::uint64_t n = 0;
+      take(n);
+      if (n > (part.size() - at) / sizeof(double))
+        throw std::logic_error("a part sent its instances cut short");
+      std::vector<double>& instances = all.emplace_back(n);
+      for (double& v : instances) take(v);
+    }
+  }
+  return instance_means(all);
 }
 
 // An operation's cost beyond its transfers on the fitted network: what is left of it when its
@@ -85,7 +137,8 @@ double network_cost(const ActivityGraph& g, const NetworkModel& fitted, const Re
 // interval is balanced (which needs every instance's sum first), all of them up front.
 class ReplayCosts {
  public:
-  ReplayCosts(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes)
+  ReplayCosts(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
+              const MeansOf& means)
       : g_(g), fitted_(fitted), changes_(changes) {
     for (const auto& [name, factor] : changes.scale)
       if (factor > 0) scalings_.push_back({frames_inside(g, name), factor});
@@ -93,7 +146,7 @@ class ReplayCosts {
     all_.resize(g.nodes());
     for (std::uint32_t k = 0; k < g.nodes(); ++k)
       all_[k] = network_cost(g, fitted, changes, k, g.in_edges(k));
-    for (const std::string& name : changes.balance) balance_interval(g, name, all_);
+    for (const std::string& name : changes.balance) balance_interval(g, name, all_, means);
     for (std::uint32_t k = 0; k < g.nodes(); ++k) all_[k] = scaled(k, all_[k]);
   }
 
@@ -121,13 +174,15 @@ class ReplayCosts {
   std::vector<double> all_;
 };
 
-// The replay's walk, with what the critical path follows recorded or not.
-template <bool kPath>
-ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes) {
+// The replay's walk, with what the critical path follows recorded or not, of the whole graph
+// (NoPartSweep) or of a part (PartSweep: a ghost's time is its owner's).
+template <bool kPath, class Sweep>
+ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
+                  Sweep& sweep, const MeansOf& means) {
   using Network = ReplayChanges::Network;
   ReplayResult r;
   const std::size_t n = g.nodes();
-  const ReplayCosts costs(g, fitted, changes);
+  const ReplayCosts costs(g, fitted, changes, means);
   const NetworkModel& network = changes.network == Network::model ? changes.model : fitted;
   const bool transfers = changes.network == Network::fitted || changes.network == Network::model;
   // A network edge into a location's node carries its transfer (a hub only gathers arrivals).
@@ -144,6 +199,11 @@ ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const Repl
   r.start_ns = g.start_ns;
   r.end_ns = g.start_ns;
   for (const std::uint32_t k : g.order) {
+    if constexpr (Sweep::kParts)
+      if (sweep.is_ghost(k)) {
+        r.time[k] = sweep.ghost_time(k);
+        continue;
+      }
     double ready = -std::numeric_limits<double>::infinity();
     std::int32_t bound = kBoundByPrevious;
     if (!g.is_hub(k)) {
@@ -166,6 +226,7 @@ ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const Repl
     if (!(ready > -std::numeric_limits<double>::infinity())) ready = g.time[k];  // a hub nothing reached
     const double own = costs(k, in);
     r.time[k] = ready + own;
+    sweep.computed(k, r.time[k]);
     if constexpr (kPath) {
       r.cost[k] = own;
       r.bound_by[k] = bound;
@@ -187,7 +248,37 @@ bool interval_named(const ActivityGraph& graph, const std::string& name) {
 
 ReplayResult replay(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
                     ReplayDetail detail) {
-  return detail == ReplayDetail::path ? walk<true>(g, fitted, changes) : walk<false>(g, fitted, changes);
+  NoPartSweep whole;
+  return detail == ReplayDetail::path ? walk<true>(g, fitted, changes, whole, instance_means)
+                                      : walk<false>(g, fitted, changes, whole, instance_means);
+}
+
+ReplayResult replay_part(const GraphPart& part, const NetworkModel& fitted, const ReplayChanges& changes,
+                         PartExchange& exchange, ReplayDetail detail) {
+  const MeansOf means = [&](const InstanceCosts& mine) { return run_means(mine, exchange); };
+  ReplayResult r;
+  {
+    PartSweep sweep(part, exchange);
+    r = detail == ReplayDetail::path ? walk<true>(part.graph, fitted, changes, sweep, means)
+                                     : walk<false>(part.graph, fitted, changes, sweep, means);
+    sweep.finish();
+  }
+  // The run's end: the latest part's, and of equals the one the run's order reaches last (as the
+  // walk of the whole graph keeps the last it reaches).
+  struct End {
+    double end_ns;
+    std::uint64_t position;  // in the run's order, +1 (0: no node of the part ends it)
+    std::uint32_t node;      // the run's number
+  };
+  const End mine{r.end_ns, r.last == kNoNode ? 0 : part.position(r.last) + 1,
+                 r.last == kNoNode ? kNoNode : part.global(r.last)};
+  End run{r.start_ns, 0, kNoNode};
+  for (const End& e : gather_each(exchange, mine))
+    if (e.position > 0 && (e.end_ns > run.end_ns || (e.end_ns == run.end_ns && e.position > run.position)))
+      run = e;
+  r.end_ns = run.end_ns;
+  r.last = run.node;
+  return r;
 }
 
 }  // namespace parperf::analysis

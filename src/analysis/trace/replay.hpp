@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/network_model.hpp"
+#include "analysis/trace/part_exchange.hpp"
 
 namespace parperf::analysis {
 
@@ -59,6 +61,14 @@ struct ReplayResult {
 // (all of them up front only to balance an interval).
 ReplayResult replay(const ActivityGraph& graph, const NetworkModel& fitted, const ReplayChanges& changes,
                     ReplayDetail detail = ReplayDetail::times);
+
+// The same replay of part `part.part` of the graph, walked by every part at once (part_sweep.hpp),
+// each exchanging with the others what it needs: its times (for each part node, a ghost's its
+// owner's) and, with ReplayDetail::path, what its nodes and edges followed, in part numbers, are
+// those of the whole graph's replay, to the bit. start_ns and end_ns are the run's, and `last` the
+// run's number of the node that ends it (GraphPart::global), on every part.
+ReplayResult replay_part(const GraphPart& part, const NetworkModel& fitted, const ReplayChanges& changes,
+                         PartExchange& exchange, ReplayDetail detail = ReplayDetail::times);
 
 // Whether any interval of the graph is called `name`.
 bool interval_named(const ActivityGraph& graph, const std::string& name);

@@ -1,0 +1,80 @@
+// A part of the activity graph, for the analysis of a large run by several processes
+// (`parperf report --np K`): each process holds the nodes of a block of consecutive ranks and walks
+// them in dependency order, exchanging with the others only the times of the nodes their nodes
+// depend on (part_sweep.hpp). Nothing the run needs is held twice, but those times.
+//
+// A part is an ActivityGraph in numbers of its own, so that every pass over a graph works on it:
+// - its locations' nodes, in the run's order: part node k is the run's node first_node + k (a
+//   location's previous node is the node before it, here as there);
+// - then its hubs (a collective's, a barrier's: those whose first source is its node, or whose
+//   first target is when nothing leads into them);
+// - then its ghosts: the nodes of other parts that its nodes' edges come from, each standing for
+//   the other part's node, with that node's measured time. A ghost is in the hub range (it has no
+//   previous node, no cost and no edges of its own); a sweep takes its time from its owner.
+// Its edges are the run's edges into its own nodes and hubs, in the run's order; its order is the
+// run's order restricted to its nodes and ghosts, which is an order every part can walk at once
+// without waiting for ever: the part that holds the earliest node anyone waits for has all it needs.
+// Its interval, stack and operation tables are the run's, whole (a few thousand entries).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/rank_bitmap.hpp"
+
+namespace parperf::analysis {
+
+// Which part holds which locations: blocks of consecutive ranks (a rank's threads stay together, as
+// their OpenMP links are many), with about as many nodes each.
+struct GraphPartition {
+  std::uint32_t parts = 1;
+  std::vector<std::uint32_t> first_location;  // per part, and the run's location count at the end
+  std::uint32_t part_of_location(std::uint32_t location) const;
+};
+GraphPartition partition_locations(const ActivityGraph& g, std::uint32_t parts);
+
+struct GraphPart {
+  std::uint32_t part = 0, parts = 1;
+  ActivityGraph graph;
+  std::uint32_t first_location = 0;  // the run's number of its first location
+  std::uint32_t first_node = 0;      // the run's number of its first location's first node
+  std::uint32_t first_ghost = 0;     // its ghosts: first_ghost .. graph.nodes()
+  std::uint64_t run_nodes = 0;       // the run's nodes, every part's
+  std::uint32_t run_first_hub = 0;   // the run's first hub (ActivityGraph::first_hub)
+
+  // The run's number of each hub and ghost (part nodes from graph.first_hub()): its hubs' ascending,
+  // then its ghosts' ascending.
+  std::vector<std::uint32_t> global_hubs;
+  std::vector<std::uint32_t> ghost_owner;  // per ghost: the part that holds its node
+
+  // Its nodes whose time other parts read (marked), and which parts: readers[readers_begin[r] ..
+  // readers_begin[r + 1]) for the r-th marked node, ascending.
+  RankBitmap read_elsewhere;
+  std::vector<std::uint32_t> readers_begin;
+  std::vector<std::uint32_t> readers;
+
+  // Where its order's pieces are in the run's order: the i-th piece is `count` part nodes from
+  // `first` in a row at the run's position `position` (a node that ends the run on two parts at the
+  // same time is the one the run's order reaches last, as a walk of the whole graph finds it).
+  struct Placed {
+    std::uint32_t first = 0, count = 0;
+    std::uint64_t position = 0;
+  };
+  std::vector<Placed> placed;
+
+  bool is_ghost(std::uint32_t k) const { return k >= first_ghost; }
+  std::uint32_t global(std::uint32_t k) const {
+    return k < graph.first_hub() ? first_node + k : global_hubs[k - graph.first_hub()];
+  }
+  // The part node of the run's node `node` if this part holds it or its ghost, else kNoNode.
+  std::uint32_t local(std::uint32_t node) const;
+  // The run's order position of part node k (k in the order: not a ghost's, which is its owner's).
+  std::uint64_t position(std::uint32_t k) const;
+};
+
+// Part `part` of the graph: what a process of a K-process analysis holds once the graph is built.
+// Cut from the whole graph (which a distributed reading will make part by part, the same parts).
+GraphPart cut_graph_part(const ActivityGraph& g, const GraphPartition& partition, std::uint32_t part);
+
+}  // namespace parperf::analysis

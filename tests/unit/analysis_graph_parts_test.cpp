@@ -1,0 +1,293 @@
+// The activity graph analysed by parts (graph_part.hpp, part_sweep.hpp), as the processes of
+// `parperf report --np K` analyse it: each part holds a block of ranks and walks them while the
+// others walk theirs, exchanging only the times their nodes depend on. What every part computes must
+// be what the analysis of the whole graph computes for those nodes, to the bit, for any number of
+// parts: more parts than ranks, one part, and the cuts in between. The parts run on threads
+// (thread_part_exchange.hpp): labelled tsan.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/clock_repair.hpp"
+#include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/messages.hpp"
+#include "analysis/trace/network_model.hpp"
+#include "analysis/trace/replay.hpp"
+#include "unit/analysis_trace_run_builder.hpp"
+#include "unit/thread_part_exchange.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+using format::SiteKind;
+using format::TraceEvent;
+using format::TraceEventKind;
+using test::TraceRunBuilder;
+
+TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0) {
+  return {.kind = kind, .ticks = test::ms(when_ms), .site = site};
+}
+
+// `ranks` ranks of two threads, 12 rounds of 40 ms. Each round rank r works in "compute" for
+// 2 + (7r + 3i) mod 5 ms, sends a growing message to r + 1 and receives one from r - 1 (a ring), then
+// runs a parallel region on both threads in which each takes a lock and passes a barrier; every third
+// round an MPI_Allreduce, every fourth an MPI_Bcast from rank i mod ranks; recording is off for a
+// while in round 6. Odd ranks' clocks are corrected 3 ms too far back, so that their receives end
+// before their sends began: the repair moves them. Every kind of edge a part can cut: messages and
+// collectives' hubs between ranks, forks, barriers' hubs and locks within one.
+TraceRun rich_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(r % 3));
+    const auto compute = b.site(SiteKind::user, "compute", "rich.c", 10);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "rich.c", 20);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "rich.c", 21);
+    const auto allreduce = b.site(SiteKind::mpi_reduction, "MPI_Allreduce", "rich.c", 30);
+    const auto bcast = b.site(SiteKind::mpi_broadcast, "MPI_Bcast", "rich.c", 31);
+    const auto region = b.site(SiteKind::omp_parallel, "parallel", "rich.c", 40);
+    const auto lock = b.site(SiteKind::omp_lock, "omp_set_lock", "rich.c", 41);
+    const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "rich.c", 42);
+    std::int64_t collectives = 0;
+    for (int i = 0; i < 12; ++i) {
+      const double t = 1 + 40.0 * i;
+      const double work = 2 + (7 * r + 3 * i) % 5;
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      const std::uint64_t bytes = 8u << (2 * (i % 6));
+      b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i, bytes);
+      b.op(recv, t + 8, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);
+      const std::int64_t instance = 1000 + i;
+      for (std::uint32_t thread = 0; thread < 2; ++thread)
+        b.event(at(TraceEventKind::enter, t + 10 + 0.2 * thread, region), thread);
+      for (std::uint32_t thread = 0; thread < 2; ++thread) {
+        const double got = t + 11 + 1.5 * thread;
+        b.op(lock, got - 0.2, got + 1, -1, 5, 0, thread, false);
+        b.op(barrier, t + 14 + thread + 0.1 * r, t + 16.5, -1, instance, 0, thread, false);
+      }
+      for (std::uint32_t thread = 0; thread < 2; ++thread)
+        b.event(at(TraceEventKind::leave, t + 17, region), thread);
+      if (i % 3 == 0) b.op(allreduce, t + 18 + 0.3 * r, t + 22, -1, collectives++, 64);
+      if (i % 4 == 0) b.op(bcast, t + 23 + 0.2 * r, t + 25, i % ranks, collectives++, 4096);
+      if (i == 6)
+        b.event(at(TraceEventKind::recording_off, t + 26)).event(at(TraceEventKind::recording_on, t + 30));
+    }
+    if (r % 2 == 1) b.correct_clock(r, -3);
+  }
+  return b.build();
+}
+
+// The whole graph, repaired, as analyse_traces makes it.
+struct Whole {
+  ActivityGraph graph;
+  NetworkModel fitted;
+};
+Whole whole_graph(const TraceRun& run) {
+  Whole w{build_activity_graph(run, match_communication(run)), {}};
+  repair_clock_condition(w.graph);
+  w.fitted = fit_network(w.graph);
+  return w;
+}
+
+// The graph cut into `parts` parts, as a K-process analysis holds it.
+std::vector<GraphPart> cut_into(const ActivityGraph& g, std::uint32_t parts) {
+  const GraphPartition partition = partition_locations(g, parts);
+  std::vector<GraphPart> cut;
+  for (std::uint32_t p = 0; p < parts; ++p) cut.push_back(cut_graph_part(g, partition, p));
+  return cut;
+}
+
+std::string describe(const ReplayChanges& c) {
+  std::string s = c.network == ReplayChanges::Network::measured ? "as measured"
+                  : c.network == ReplayChanges::Network::fitted ? "on the fitted network"
+                  : c.network == ReplayChanges::Network::ideal  ? "on an ideal network"
+                                                                : "on a slow network";
+  if (c.ideal_openmp) s += ", OpenMP free";
+  for (const std::string& name : c.balance) s += ", '" + name + "' balanced";
+  for (const auto& [name, f] : c.scale) s += ", '" + name + "' " + std::to_string(f) + " times faster";
+  return s;
+}
+
+std::vector<ReplayChanges> every_kind_of_change() {
+  using Network = ReplayChanges::Network;
+  std::vector<ReplayChanges> all(6);
+  all[0].network = Network::measured;
+  all[1].network = Network::fitted;
+  all[2].network = Network::ideal;
+  all[2].ideal_openmp = true;
+  all[3].network = Network::model;
+  all[3].model = {.latency_ns = 2e5, .bytes_per_ns = 0.05};
+  all[4].balance = {"compute"};
+  all[5].scale = {{"compute", 4.0}};
+  return all;
+}
+
+// Replays the graph cut into `parts` parts, each on a thread, and checks every part's times (its
+// nodes', its hubs' and its ghosts') and what the path follows against the whole graph's replay.
+void expect_parts_replay_as_the_whole(const Whole& w, std::uint32_t parts, const ReplayChanges& changes) {
+  const ActivityGraph& g = w.graph;
+  const ReplayResult whole = replay(g, w.fitted, changes, ReplayDetail::path);
+  const std::vector<GraphPart> cut = cut_into(g, parts);
+  std::vector<ReplayResult> results(parts);
+  test::ThreadExchanges exchanges(parts);
+  exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+    results[p] = replay_part(cut[p], w.fitted, changes, exchange, ReplayDetail::path);
+  });
+  const std::string what = describe(changes) + " in " + std::to_string(parts) + " parts";
+  std::uint64_t checked = 0;
+  for (std::uint32_t p = 0; p < parts; ++p) {
+    const GraphPart& part = cut[p];
+    const ReplayResult& r = results[p];
+    EXPECT_EQ(r.end_ns, whole.end_ns) << what << ": part " << p << " ends the run at another time";
+    EXPECT_EQ(r.last, whole.last) << what << ": part " << p << " names another node as the run's last";
+    for (std::uint32_t k = 0; k < part.graph.nodes(); ++k) {
+      const std::uint32_t n = part.global(k);
+      ASSERT_EQ(r.time[k], whole.time[n])
+          << what << ": part " << p << "'s node " << k << " (the run's " << n
+          << (part.is_ghost(k) ? ", a ghost" : "") << ") replayed at another time";
+      ++checked;
+      if (part.is_ghost(k)) continue;
+      EXPECT_EQ(r.cost[k], whole.cost[n]) << what << ": the run's node " << n << " costs another time";
+      // What bound it: the previous node, the start, or the same edge (its place among the node's).
+      const std::int32_t bound = r.bound_by[k], whole_bound = whole.bound_by[n];
+      if (bound < 0 || whole_bound < 0) {
+        EXPECT_EQ(bound, whole_bound) << what << ": the run's node " << n << " bound by another";
+      } else {
+        EXPECT_EQ(static_cast<std::uint32_t>(bound) - *part.graph.in_edges(k).begin(),
+                  static_cast<std::uint32_t>(whole_bound) - *g.in_edges(n).begin())
+            << what << ": the run's node " << n << " bound by another edge";
+      }
+      const auto in = part.graph.in_edges(k);
+      const auto whole_in = g.in_edges(n);
+      ASSERT_EQ(in.size(), whole_in.size()) << "the run's node " << n << " has other edges in its part";
+      for (std::uint32_t i = 0; i < in.size(); ++i)
+        EXPECT_EQ(r.transfer[in[i]], whole.transfer[whole_in[i]]) << what << ": an edge into " << n;
+    }
+  }
+  EXPECT_GE(checked, g.nodes()) << "every node is some part's";
+}
+
+TEST(GraphParts, EachNodeIsInOnePartAndEveryEdgeCutIsAGhostOfTheOtherPart) {
+  TraceRunBuilder b;
+  const Whole w = whole_graph(rich_run(b, 5));
+  const ActivityGraph& g = w.graph;
+  ASSERT_GT(g.linked.messages, 0u);
+  ASSERT_GT(g.linked.collectives, 0u);
+  ASSERT_GT(g.linked.openmp_barriers, 0u);
+  ASSERT_GT(g.linked.lock_handovers, 0u);
+  for (std::uint32_t parts : {1u, 2u, 3u, 5u, 8u}) {
+    const GraphPartition partition = partition_locations(g, parts);
+    std::vector<std::uint32_t> holders(g.nodes(), 0);
+    std::uint64_t ghosts = 0, edges = 0;
+    for (std::uint32_t p = 0; p < parts; ++p) {
+      const GraphPart part = cut_graph_part(g, partition, p);
+      for (std::uint32_t k = 0; k < part.graph.nodes(); ++k) {
+        if (part.is_ghost(k)) {
+          ++ghosts;
+          EXPECT_NE(part.ghost_owner[k - part.first_ghost], p) << "a part's ghost of its own node";
+          continue;
+        }
+        ++holders[part.global(k)];
+        EXPECT_EQ(part.local(part.global(k)), k);
+        EXPECT_EQ(part.graph.time[k], g.time[part.global(k)]);
+      }
+      edges += part.graph.edges.size();
+      EXPECT_EQ(part.graph.order.size(), part.graph.nodes())
+          << "the part's order holds each of its nodes once";
+    }
+    for (std::uint32_t n = 0; n < g.nodes(); ++n)
+      ASSERT_EQ(holders[n], 1u) << "the run's node " << n << " in " << parts << " parts";
+    EXPECT_EQ(edges, g.edges.size()) << "each edge is in the part of the node it leads into";
+    if (parts == 1) {
+      EXPECT_EQ(ghosts, 0u);
+    } else {
+      EXPECT_GT(ghosts, 0u) << "a ring of messages crosses every cut";
+    }
+  }
+}
+
+TEST(GraphParts, ReplayedByPartsEveryNodeHasTheWholeGraphsReplayedTimeWhateverTheChange) {
+  TraceRunBuilder b;
+  const Whole w = whole_graph(rich_run(b, 5));
+  for (const ReplayChanges& changes : every_kind_of_change())
+    for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) expect_parts_replay_as_the_whole(w, parts, changes);
+}
+
+TEST(GraphParts, RepairedByPartsEveryNodeHasTheWholeGraphsRepairedTimeAndTheFiguresAreTheRuns) {
+  TraceRunBuilder b;
+  const TraceRun run = rich_run(b, 5);
+  const ActivityGraph measured = build_activity_graph(run, match_communication(run));
+  ActivityGraph g = measured;
+  const ClockRepair whole = repair_clock_condition(g);
+  ASSERT_GT(whole.violations, 0u) << "the constructed run's odd ranks receive before their partners send";
+  ASSERT_GT(whole.moved, 0u);
+  for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+    std::vector<GraphPart> cut = cut_into(measured, parts);
+    std::vector<ClockRepair> repairs(parts);
+    test::ThreadExchanges exchanges(parts);
+    exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+      repairs[p] = repair_clock_condition(cut[p], exchange);
+    });
+    const std::string in = " in " + std::to_string(parts) + " parts";
+    for (std::uint32_t p = 0; p < parts; ++p) {
+      const GraphPart& part = cut[p];
+      const ClockRepair& r = repairs[p];
+      EXPECT_EQ(r.edges, whole.edges) << "dependencies checked" << in;
+      EXPECT_EQ(r.violations, whole.violations) << "dependencies backwards" << in;
+      EXPECT_EQ(r.moved, whole.moved) << "nodes moved" << in;
+      EXPECT_EQ(r.largest_shift_ns, whole.largest_shift_ns) << "the largest shift" << in;
+      EXPECT_EQ(r.remaining, 0u) << "dependencies still backwards" << in;
+      EXPECT_EQ(part.graph.end_ns, g.end_ns) << "the run's end" << in;
+      for (std::uint32_t k = 0; k < part.graph.nodes(); ++k)
+        ASSERT_EQ(part.graph.time[k], g.time[part.global(k)])
+            << "the run's node " << part.global(k) << (part.is_ghost(k) ? " (a ghost)" : "")
+            << " repaired to another time" << in;
+      ASSERT_EQ(r.anchors.size(), part.graph.locations.size());
+      for (std::uint32_t l = 0; l < r.anchors.size(); ++l) {
+        const LocationAnchors& mine = r.anchors[l];
+        const LocationAnchors& theirs = whole.anchors[part.first_location + l];
+        ASSERT_EQ(mine.size(), theirs.size())
+            << "location " << part.first_location + l << "'s moved nodes" << in;
+        for (std::size_t i = 0; i < mine.size(); ++i) {
+          EXPECT_EQ(mine.measured(i), theirs.measured(i));
+          EXPECT_EQ(mine.repaired(i), theirs.repaired(i));
+        }
+      }
+    }
+  }
+}
+
+// A run whose clocks need no repair: only the hubs are set, and the parts send only theirs.
+TEST(GraphParts, RepairedByPartsARunWithoutBackwardDependenciesMovesNoNode) {
+  TraceRunBuilder b;
+  constexpr int kRanks = 3;
+  for (int r = 0; r < kRanks; ++r) {
+    b.rank(r, kRanks);
+    const auto compute = b.site(SiteKind::user, "compute", "calm.c", 3);
+    const auto barrier = b.site(SiteKind::mpi_barrier, "MPI_Barrier", "calm.c", 5);
+    for (int i = 0; i < 4; ++i) {
+      const double t = 1 + 10.0 * i;
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + 1 + r, compute));
+      b.op(barrier, t + 1 + r, t + 4, -1, i);
+    }
+  }
+  const TraceRun run = b.build();
+  const ActivityGraph measured = build_activity_graph(run, match_communication(run));
+  ActivityGraph g = measured;
+  const ClockRepair whole = repair_clock_condition(g);
+  ASSERT_EQ(whole.moved, 0u);
+  ASSERT_GT(g.nodes(), g.first_hub()) << "the barriers' hubs";
+  std::vector<GraphPart> cut = cut_into(measured, kRanks);
+  test::ThreadExchanges exchanges(kRanks);
+  exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+    const ClockRepair r = repair_clock_condition(cut[p], exchange);
+    EXPECT_EQ(r.moved, 0u);
+    EXPECT_EQ(r.edges, whole.edges);
+  });
+  for (const GraphPart& part : cut)
+    for (std::uint32_t k = 0; k < part.graph.nodes(); ++k)
+      EXPECT_EQ(part.graph.time[k], g.time[part.global(k)]) << "the run's node " << part.global(k);
+}
+
+}  // namespace
+}  // namespace parperf::analysis
