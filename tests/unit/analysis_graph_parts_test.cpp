@@ -6,7 +6,11 @@
 // (thread_part_exchange.hpp): labelled tsan.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,8 @@
 #include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
+#include "analysis/trace/part_reductions.hpp"
+#include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 #include "unit/thread_part_exchange.hpp"
@@ -54,9 +60,9 @@ TraceRun rich_run(TraceRunBuilder& b, int ranks) {
       const double t = 1 + 40.0 * i;
       const double work = 2 + (7 * r + 3 * i) % 5;
       b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
-      const std::uint64_t bytes = 8u << (2 * (i % 6));
+      const std::uint64_t bytes = 8u << (3 * (i % 6));  // 8 B to 256 KiB
       b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i, bytes);
-      b.op(recv, t + 8, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);
+      b.op(recv, t + work + 0.3, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);
       const std::int64_t instance = 1000 + i;
       for (std::uint32_t thread = 0; thread < 2; ++thread)
         b.event(at(TraceEventKind::enter, t + 10 + 0.2 * thread, region), thread);
@@ -253,6 +259,85 @@ TEST(GraphParts, RepairedByPartsEveryNodeHasTheWholeGraphsRepairedTimeAndTheFigu
           EXPECT_EQ(mine.repaired(i), theirs.repaired(i));
         }
       }
+    }
+  }
+}
+
+// The percentiles of the network's fit over every part's observations: the k-th smallest of all,
+// exact, with negatives, zeros of both signs, repeats, infinities and parts without any.
+TEST(GraphParts, TheKthSmallestOfEveryPartsValuesIsTheKthOfAllSorted) {
+  std::mt19937_64 random(7);
+  std::vector<double> all;
+  for (int i = 0; i < 300; ++i)
+    all.push_back(
+        std::ldexp(static_cast<double>(random() % 2001) - 1000.0, -static_cast<int>(random() % 40)));
+  for (const double v : {0.0, -0.0, 5.0, 5.0, 5.0, std::numeric_limits<double>::infinity(),
+                         -std::numeric_limits<double>::infinity(), 1e-300, -1e300})
+    all.push_back(v);
+  constexpr std::uint32_t kParts = 4;
+  std::vector<std::vector<double>> mine(kParts);
+  for (std::size_t i = 0; i < all.size(); ++i) mine[i % 3].push_back(all[i]);  // part 3 holds none
+  std::vector<double> sorted = all;
+  std::sort(sorted.begin(), sorted.end());
+  for (const std::uint64_t k : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{30}, std::uint64_t{154},
+                                std::uint64_t{sorted.size() - 2}, std::uint64_t{sorted.size() - 1}}) {
+    std::vector<double> found(kParts);
+    test::ThreadExchanges exchanges(kParts);
+    exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+      found[p] = kth_smallest_of_parts(exchange, mine[p], k);
+    });
+    for (std::uint32_t p = 0; p < kParts; ++p)
+      EXPECT_EQ(found[p], sorted[k]) << "the " << k << "-th smallest of " << sorted.size()
+                                     << " values, on part " << p;
+  }
+}
+
+TEST(GraphParts, TheNetworkFittedByPartsIsTheWholeGraphs) {
+  TraceRunBuilder b;
+  const Whole w = whole_graph(rich_run(b, 5));
+  ASSERT_GT(w.fitted.observations, w.fitted.large) << "small messages to fit the latency on";
+  ASSERT_GT(w.fitted.large, 0u) << "large messages to fit the bandwidth on";
+  for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+    const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+    std::vector<NetworkModel> fits(parts);
+    test::ThreadExchanges exchanges(parts);
+    exchanges.run([&](std::uint32_t p, PartExchange& exchange) { fits[p] = fit_network(cut[p], exchange); });
+    for (std::uint32_t p = 0; p < parts; ++p) {
+      const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+      EXPECT_EQ(fits[p].latency_ns, w.fitted.latency_ns) << where;
+      EXPECT_EQ(fits[p].bytes_per_ns, w.fitted.bytes_per_ns) << where;
+      EXPECT_EQ(fits[p].observations, w.fitted.observations) << where;
+      EXPECT_EQ(fits[p].large, w.fitted.large) << where;
+    }
+  }
+}
+
+TEST(GraphParts, ThePopFactorsOfPartsAreTheWholeGraphsRunAndPhaseByPhase) {
+  TraceRunBuilder b;
+  const Whole w = whole_graph(rich_run(b, 5));
+  const Pop whole = pop_factors(w.graph, w.fitted);
+  ASSERT_EQ(whole.phases.size(), 2u) << "recording switched off once: two phases";
+  ASSERT_TRUE(whole.mpi && whole.openmp) << "a hybrid run";
+  ASSERT_LT(whole.overall.load_balance, 1.0) << "uneven work";
+  for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+    const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+    std::vector<Pop> pops(parts);
+    test::ThreadExchanges exchanges(parts);
+    exchanges.run(
+        [&](std::uint32_t p, PartExchange& exchange) { pops[p] = pop_factors(cut[p], w.fitted, exchange); });
+    for (std::uint32_t p = 0; p < parts; ++p) {
+      const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+      EXPECT_EQ(pops[p].overall.load_balance, whole.overall.load_balance) << where;
+      EXPECT_EQ(pops[p].overall.serialisation_efficiency, whole.overall.serialisation_efficiency) << where;
+      EXPECT_EQ(pops[p].ideal_time_ns, whole.ideal_time_ns) << where;
+      ASSERT_EQ(pops[p].phases.size(), whole.phases.size()) << where;
+      for (std::size_t i = 0; i < whole.phases.size(); ++i) {
+        EXPECT_EQ(pops[p].phases[i].ranks, whole.phases[i].ranks) << where << ", phase " << i + 1;
+        EXPECT_EQ(pops[p].phases[i].begin_ns, whole.phases[i].begin_ns) << where << ", phase " << i + 1;
+        EXPECT_EQ(pops[p].phases[i].ideal_time_ns, whole.phases[i].ideal_time_ns)
+            << where << ", phase " << i + 1;
+      }
+      EXPECT_TRUE(pops[p] == whole) << where << ": another figure differs";
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/part_sweep.hpp"
 
 namespace parperf::analysis {

@@ -18,6 +18,8 @@
 #include <limits>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/part_exchange.hpp"
 
 namespace parperf::analysis {
 
@@ -33,5 +35,8 @@ struct NetworkModel {
 };
 
 NetworkModel fit_network(const ActivityGraph& graph);
+// The same fit from a part of the graph (graph_part.hpp), made by every part at once: the whole
+// graph's, to the bit, on every part.
+NetworkModel fit_network(const GraphPart& part, PartExchange& exchange);
 
 }  // namespace parperf::analysis

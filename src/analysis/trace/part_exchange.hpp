@@ -4,9 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
-#include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 namespace parperf::analysis {
@@ -38,37 +35,5 @@ class PartExchange {
  private:
   std::uint32_t conversations_ = 0;
 };
-
-// Every part's `mine`, in part order, on every part: a value of plain bytes (counts, times).
-template <class T>
-std::vector<T> gather_each(PartExchange& exchange, const T& mine) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  std::vector<std::uint8_t> bytes(sizeof(T));
-  std::memcpy(bytes.data(), &mine, sizeof(T));
-  std::vector<T> all;
-  for (const std::vector<std::uint8_t>& each : exchange.gather_all(bytes)) {
-    if (each.size() != sizeof(T)) throw std::logic_error("a part sent a value of another size");
-    std::memcpy(&all.emplace_back(), each.data(), sizeof(T));
-  }
-  return all;
-}
-
-// The parts' figures combined, the same on every part.
-inline bool any_part(PartExchange& exchange, bool mine) {
-  for (const std::uint8_t v : gather_each<std::uint8_t>(exchange, mine ? 1 : 0))
-    if (v) return true;
-  return false;
-}
-inline std::uint64_t sum_of_parts(PartExchange& exchange, std::uint64_t mine) {
-  std::uint64_t sum = 0;
-  for (const std::uint64_t v : gather_each(exchange, mine)) sum += v;
-  return sum;
-}
-// The largest (exact, whatever the order: no sum).
-inline double max_of_parts(PartExchange& exchange, double mine) {
-  double largest = mine;
-  for (const double v : gather_each(exchange, mine)) largest = v > largest ? v : largest;
-  return largest;
-}
 
 }  // namespace parperf::analysis

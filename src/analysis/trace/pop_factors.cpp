@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 
+#include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/replay.hpp"
 
 namespace parperf::analysis {
@@ -127,66 +128,147 @@ Factors all_factors(const UsefulTimes& u, const std::vector<bool>& counted, doub
   return f;
 }
 
-std::string processes_model(const ActivityGraph& g) {
+template <class Run>
+std::string processes_model(const ActivityGraph& g, const Run& run) {
   bool mpi = false, shmem = false;  // the locations' own segments (hubs stand for no call)
   for (const GraphLocation& l : g.locations)
     for (std::uint32_t k = l.first; k < l.end; ++k) {
       mpi |= g.segment[k] == SegmentKind::mpi;
       shmem |= g.segment[k] == SegmentKind::shmem;
     }
+  mpi = run.any(mpi);
+  shmem = run.any(shmem);
   return shmem && mpi ? "MPI+SHMEM" : shmem ? "SHMEM" : "MPI";
 }
 
 }  // namespace
 
-Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
+namespace {
+
+// The run seen from the whole graph (one process): its figures as they are.
+struct WholeRun {
+  const ActivityGraph& g;
+  const NetworkModel& fitted;
+  bool any(bool v) const { return v; }
+  std::uint64_t locations() const { return g.locations.size(); }
+  std::uint64_t ranks(const GraphPhase& phase) const { return phase.ranks.size(); }
+  ReplayResult replay(const ReplayChanges& changes) const { return analysis::replay(g, fitted, changes); }
+  PhaseSpan span(const GraphPhase& phase, const std::vector<double>& time) const {
+    return phase_span(phase, time);
+  }
+  UsefulTimes of_every_location(UsefulTimes u, std::vector<bool>&) const { return u; }
+};
+
+// The run seen from a part (graph_part.hpp): its figures combined with the other parts'; the
+// locations' useful times gathered in the run's location order, each location's summed by the part
+// that holds it as the whole graph sums it.
+struct RunOfParts {
+  const GraphPart& part;
+  const NetworkModel& fitted;
+  PartExchange& exchange;
+  bool any(bool v) const { return any_part(exchange, v); }
+  std::uint64_t locations() const { return sum_of_parts(exchange, part.graph.locations.size()); }
+  std::uint64_t ranks(const GraphPhase& phase) const { return sum_of_parts(exchange, phase.ranks.size()); }
+  ReplayResult replay(const ReplayChanges& changes) const {
+    return replay_part(part, fitted, changes, exchange);
+  }
+  PhaseSpan span(const GraphPhase& phase, const std::vector<double>& time) const {
+    struct Span {
+      std::uint8_t ranks;
+      PhaseSpan span;
+    };
+    const Span mine{phase.ranks.empty() ? std::uint8_t{0} : std::uint8_t{1}, phase_span(phase, time)};
+    std::optional<PhaseSpan> run;
+    for (const Span& s : gather_each(exchange, mine)) {
+      if (!s.ranks) continue;
+      if (!run) run = s.span;
+      run->begin_ns = std::min(run->begin_ns, s.span.begin_ns);
+      run->end_ns = std::max(run->end_ns, s.span.end_ns);
+    }
+    return run.value_or(PhaseSpan{});
+  }
+  UsefulTimes of_every_location(const UsefulTimes& mine, std::vector<bool>& counted) const {
+    PartBytes bytes;
+    bytes.put_all(mine.useful);
+    bytes.put_all(std::vector<std::uint8_t>(counted.begin(), counted.end()));
+    bytes.put(static_cast<std::uint64_t>(mine.outside_mpi.size()));
+    for (const auto& [rank, t] : mine.outside_mpi) bytes.put(rank), bytes.put(t.first), bytes.put(t.second);
+    bytes.put(static_cast<std::uint64_t>(mine.threads.size()));
+    for (const auto& [rank, n] : mine.threads) bytes.put(rank), bytes.put(n);
+    UsefulTimes all;
+    counted.clear();
+    for (const std::vector<std::uint8_t>& each : exchange.gather_all(bytes.bytes())) {
+      PartBytesReader in(each);
+      for (const double v : in.take_all<double>()) all.useful.push_back(v);
+      for (const std::uint8_t c : in.take_all<std::uint8_t>()) counted.push_back(c != 0);
+      for (auto n = in.take<std::uint64_t>(); n > 0; --n) {
+        const auto rank = in.take<std::int64_t>();
+        const auto thread = in.take<std::uint32_t>();
+        all.outside_mpi[rank] = {thread, in.take<double>()};
+      }
+      for (auto n = in.take<std::uint64_t>(); n > 0; --n) {
+        const auto rank = in.take<std::int64_t>();
+        all.threads[rank] = in.take<std::uint32_t>();
+      }
+    }
+    return all;
+  }
+};
+
+template <class Run>
+Pop pop_of(const ActivityGraph& g, const Run& run) {
   Pop pop;
-  pop.processes = processes_model(g);
-  if (g.locations.empty()) return pop;
+  pop.processes = processes_model(g, run);
+  if (run.locations() == 0) return pop;
   // The ideal replays' lengths, and each phase's: one replay held at a time (13 bytes an event).
   const auto ideal_times = [&](bool ideal_openmp) {
     ReplayChanges ideal;
     ideal.network = ReplayChanges::Network::ideal;
     ideal.ideal_openmp = ideal_openmp;
-    const ReplayResult r = replay(g, fitted, ideal);
+    const ReplayResult r = run.replay(ideal);
     std::vector<double> times = {r.length()};
-    for (const GraphPhase& phase : g.phases) times.push_back(phase_span(phase, r.time).length());
+    for (const GraphPhase& phase : g.phases) times.push_back(run.span(phase, r.time).length());
     return times;
   };
   const std::vector<double> ideal_all = ideal_times(true);  // [0] the run, [1 + p] phase p
   // The ideal runtime frees only OpenMP synchronization: without any, the second replay would
   // give the first's times again (a pure MPI or OpenSHMEM run spares one of the analysis's four).
-  const bool openmp = std::find(g.segment.begin(), g.segment.end(), SegmentKind::openmp) != g.segment.end();
+  const bool openmp =
+      run.any(std::find(g.segment.begin(), g.segment.end(), SegmentKind::openmp) != g.segment.end());
   const std::vector<double> ideal_network = openmp ? ideal_times(false) : ideal_all;
   std::vector<bool> counted;
   UsefulTimes whole;
   if (g.phases.empty()) {
-    whole = useful_times(
-        g, [](std::int64_t) { return std::optional(std::pair(-INFINITY, INFINITY)); }, counted);
+    whole = run.of_every_location(
+        useful_times(
+            g, [](std::int64_t) { return std::optional(std::pair(-INFINITY, INFINITY)); }, counted),
+        counted);
     pop.run_time_ns = g.end_ns - g.start_ns;
     pop.ideal_time_ns = ideal_all[0];
     pop.ideal_mpi_time_ns = ideal_network[0];
   } else {
-    whole.useful.assign(g.locations.size(), 0);
-    std::vector<bool> any(g.locations.size(), false);
+    whole.useful.assign(run.locations(), 0);
+    std::vector<bool> any(whole.useful.size(), false);
     for (std::size_t p = 0; p < g.phases.size(); ++p) {
       const GraphPhase& phase = g.phases[p];
       std::map<std::int64_t, std::pair<double, double>> windows;
       for (const PhaseBounds& b : phase.ranks) windows[b.rank] = {g.time[b.begin], g.time[b.end]};
-      const UsefulTimes u = useful_times(
-          g,
-          [&](std::int64_t rank) {
-            const auto w = windows.find(rank);
-            return w == windows.end() ? std::nullopt : std::optional(w->second);
-          },
-          counted);
-      const PhaseSpan measured = phase_span(phase, g.time);
+      const UsefulTimes u =
+          run.of_every_location(useful_times(
+                                    g,
+                                    [&](std::int64_t rank) {
+                                      const auto w = windows.find(rank);
+                                      return w == windows.end() ? std::nullopt : std::optional(w->second);
+                                    },
+                                    counted),
+                                counted);
+      const PhaseSpan measured = run.span(phase, g.time);
       const double ideal_time = ideal_all[p + 1];
       const double ideal_mpi_time = ideal_network[p + 1];
       const Factors f = all_factors(u, counted, measured.length(), ideal_time, ideal_mpi_time);
       PopPhase& row = pop.phases.emplace_back();
       row.phase = p + 1;
-      row.ranks = phase.ranks.size();
+      row.ranks = run.ranks(phase);
       row.begin_ns = measured.begin_ns;
       row.end_ns = measured.end_ns;
       row.overall = f.overall;
@@ -211,6 +293,14 @@ Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) {
   pop.max_useful_ns = f.max_useful_ns;
   pop.mean_useful_ns = f.mean_useful_ns;
   return pop;
+}
+
+}  // namespace
+
+Pop pop_factors(const ActivityGraph& g, const NetworkModel& fitted) { return pop_of(g, WholeRun{g, fitted}); }
+
+Pop pop_factors(const GraphPart& part, const NetworkModel& fitted, PartExchange& exchange) {
+  return pop_of(part.graph, RunOfParts{part, fitted, exchange});
 }
 
 }  // namespace parperf::analysis

@@ -24,7 +24,9 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/network_model.hpp"
+#include "analysis/trace/part_exchange.hpp"
 
 namespace parperf::analysis {
 
@@ -34,6 +36,7 @@ struct PopFactors {
   double communication_efficiency = 1;
   std::optional<double> serialisation_efficiency;  // none without a trace
   std::optional<double> transfer_efficiency;
+  friend bool operator==(const PopFactors&, const PopFactors&) = default;
 };
 
 // The factors of one phase.
@@ -46,6 +49,7 @@ struct PopPhase {
   double ideal_time_ns = 0;
   double max_useful_ns = 0, mean_useful_ns = 0;
   double run_time_ns() const { return end_ns - begin_ns; }
+  friend bool operator==(const PopPhase&, const PopPhase&) = default;
 };
 
 struct Pop {
@@ -60,10 +64,14 @@ struct Pop {
   double mean_useful_ns = 0;
   std::vector<PopPhase> phases;  // empty when recording was never switched: the run is one phase
   double paused_ns = 0;          // with phases: the run's time outside them (run_time_ns leaves it out)
+  friend bool operator==(const Pop&, const Pop&) = default;
 };
 
 // From the graph alone: the replays it needs are its own.
 Pop pop_factors(const ActivityGraph& graph, const NetworkModel& fitted);
+// The same factors from a part of the graph (graph_part.hpp), computed by every part at once: the
+// whole graph's, to the bit, on every part.
+Pop pop_factors(const GraphPart& part, const NetworkModel& fitted, PartExchange& exchange);
 
 // The factors that need no trace, from per-processor useful times (the report's productive time)
 // and the run's time: PE, LB, CommE.

@@ -1,12 +1,12 @@
 #include "analysis/trace/replay.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
 #include <stdexcept>
 
+#include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/part_sweep.hpp"
 
 namespace parperf::analysis {
@@ -72,32 +72,11 @@ void balance_interval(const ActivityGraph& g, const std::string& name, std::vect
 // The run's means from a part's instances: every part's, gathered in part order (the run's
 // location order), summed as the whole graph sums them.
 InstanceMeans run_means(const InstanceCosts& mine, PartExchange& exchange) {
-  std::vector<std::uint8_t> bytes;
-  const auto put = [&](const auto& value) {
-    const auto* b = reinterpret_cast<const std::uint8_t*>(&value);
-    bytes.insert(bytes.end(), b, b + sizeof value);
-  };
-  for (const auto& instances : mine) {
-    put(static_cast<std::uint64_t>(instances.size()));
-    for (const double v : instances) put(v);
-  }
+  PartBytes bytes;
+  for (const std::vector<double>& instances : mine) bytes.put_all(instances);
   InstanceCosts all;
-  for (const std::vector<std::uint8_t>& part : exchange.gather_all(bytes)) {
-    std::size_t at = 0;
-    const auto take = [&](auto& value) {
-      if (part.size() - at < sizeof value) throw std::logic_error("a part sent its instances cut short");
-      std::memcpy(&value, part.data() + at, sizeof value);
-      at += sizeof value;
-    };
-    while (at < part.size()) {
-      std::uint64_t n = 0;
-      take(n);
-      if (n > (part.size() - at) / sizeof(double))
-        throw std::logic_error("a part sent its instances cut short");
-      std::vector<double>& instances = all.emplace_back(n);
-      for (double& v : instances) take(v);
-    }
-  }
+  for (const std::vector<std::uint8_t>& part : exchange.gather_all(bytes.bytes()))
+    for (PartBytesReader in(part); !in.done();) all.push_back(in.take_all<double>());
   return instance_means(all);
 }
 
