@@ -16,6 +16,7 @@
 
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/clock_repair.hpp"
+#include "analysis/trace/critical_path.hpp"
 #include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
@@ -339,6 +340,60 @@ TEST(GraphParts, ThePopFactorsOfPartsAreTheWholeGraphsRunAndPhaseByPhase) {
       }
       EXPECT_TRUE(pops[p] == whole) << where << ": another figure differs";
     }
+  }
+}
+
+void expect_same_path(const CriticalPath& parts, const CriticalPath& whole, const std::string& where) {
+  EXPECT_EQ(parts.length_ns, whole.length_ns) << where;
+  EXPECT_EQ(parts.location_changes, whole.location_changes) << where;
+  EXPECT_EQ(parts.computation_ns, whole.computation_ns) << where;
+  EXPECT_EQ(parts.while_others_work_ns, whole.while_others_work_ns) << where << ": time while others work";
+  EXPECT_EQ(parts.while_others_wait_ns, whole.while_others_wait_ns) << where << ": time while others wait";
+  ASSERT_EQ(parts.intervals.size(), whole.intervals.size()) << where;
+  for (std::size_t i = 0; i < whole.intervals.size(); ++i) {
+    EXPECT_EQ(parts.intervals[i].interval.name, whole.intervals[i].interval.name)
+        << where << ", interval " << i;
+    EXPECT_EQ(parts.intervals[i].time_ns, whole.intervals[i].time_ns)
+        << where << ", " << whole.intervals[i].interval.name;
+    EXPECT_EQ(parts.intervals[i].total_ns, whole.intervals[i].total_ns)
+        << where << ", " << whole.intervals[i].interval.name;
+    EXPECT_EQ(parts.intervals[i].off_path, whole.intervals[i].off_path) << where;
+  }
+  ASSERT_EQ(parts.locations.size(), whole.locations.size()) << where;
+  for (std::size_t i = 0; i < whole.locations.size(); ++i) {
+    EXPECT_EQ(parts.locations[i].rank, whole.locations[i].rank) << where << ", location row " << i;
+    EXPECT_EQ(parts.locations[i].thread, whole.locations[i].thread) << where << ", location row " << i;
+    EXPECT_EQ(parts.locations[i].time_ns, whole.locations[i].time_ns) << where << ", location row " << i;
+  }
+  ASSERT_EQ(parts.activities.size(), whole.activities.size()) << where;
+  for (std::size_t i = 0; i < whole.activities.size(); ++i) {
+    EXPECT_EQ(parts.activities[i].name, whole.activities[i].name) << where;
+    EXPECT_EQ(parts.activities[i].time_ns, whole.activities[i].time_ns)
+        << where << ", " << whole.activities[i].name;
+  }
+  ASSERT_EQ(parts.pieces.size(), whole.pieces.size()) << where;
+  for (std::size_t i = 0; i < whole.pieces.size(); ++i) {
+    EXPECT_EQ(parts.pieces[i].rank, whole.pieces[i].rank) << where;
+    EXPECT_EQ(parts.pieces[i].begin_ns, whole.pieces[i].begin_ns) << where << ", piece " << i;
+    EXPECT_EQ(parts.pieces[i].end_ns, whole.pieces[i].end_ns) << where << ", piece " << i;
+  }
+}
+
+TEST(GraphParts, TheCriticalPathFollowedByPartsIsTheWholeGraphsOnEveryPart) {
+  TraceRunBuilder b;
+  const Whole w = whole_graph(rich_run(b, 5));
+  const CriticalPath whole = critical_path(w.graph);
+  ASSERT_GT(whole.location_changes, 5u) << "a path that crosses between ranks, so between parts";
+  ASSERT_GT(whole.while_others_work_ns, 0.0);
+  ASSERT_GT(whole.pieces.size(), 1u);
+  for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+    const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+    std::vector<CriticalPath> paths(parts);
+    test::ThreadExchanges exchanges(parts);
+    exchanges.run(
+        [&](std::uint32_t p, PartExchange& exchange) { paths[p] = critical_path(cut[p], exchange); });
+    for (std::uint32_t p = 0; p < parts; ++p)
+      expect_same_path(paths[p], whole, "part " + std::to_string(p) + " of " + std::to_string(parts));
   }
 }
 

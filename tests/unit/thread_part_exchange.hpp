@@ -49,16 +49,16 @@ class ThreadExchanges {
     Exchange(ThreadExchanges& all, std::uint32_t part) : all_(all), part_(part) {}
     std::uint32_t part() const override { return part_; }
     std::uint32_t parts() const override { return all_.parts_; }
-    void send(std::uint32_t to, std::uint32_t tag, std::vector<analysis::NodeTime> batch) override {
+    void send(std::uint32_t to, std::uint32_t tag, std::vector<std::uint8_t> bytes) override {
       const std::lock_guard lock(all_.mutex_);
-      all_.boxes_[{to, tag}].push_back(std::move(batch));
+      all_.boxes_[{to, tag}].push_back(std::move(bytes));
       all_.changed_.notify_all();
     }
-    std::vector<analysis::NodeTime> receive(std::uint32_t tag) override {
+    std::vector<std::uint8_t> receive(std::uint32_t tag) override {
       std::unique_lock lock(all_.mutex_);
-      std::deque<std::vector<analysis::NodeTime>>& box = all_.boxes_[{part_, tag}];
+      std::deque<std::vector<std::uint8_t>>& box = all_.boxes_[{part_, tag}];
       all_.changed_.wait(lock, [&] { return !box.empty(); });
-      std::vector<analysis::NodeTime> batch = std::move(box.front());
+      std::vector<std::uint8_t> batch = std::move(box.front());
       box.pop_front();
       return batch;
     }
@@ -86,7 +86,7 @@ class ThreadExchanges {
   std::deque<Exchange> exchanges_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::deque<std::vector<analysis::NodeTime>>> boxes_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::deque<std::vector<std::uint8_t>>> boxes_;
   std::vector<std::vector<std::uint8_t>> slots_, result_;
   std::uint32_t gathered_ = 0;
   std::uint64_t round_ = 0;

@@ -8,119 +8,11 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/trace/busy_locations.hpp"
+#include "analysis/trace/part_reductions.hpp"
+
 namespace parperf::analysis {
 namespace {
-
-// Location-seconds of computation in a span of time, over every location: what the path's useful
-// pieces are compared with (on the path while others work, or while they wait). A location's
-// computations are the segments ending at its useful nodes. The path asks about pieces near each
-// other in time, one after the other, walking back: each location keeps a cursor where its last
-// answer was, with the computation before it, and moves from there, so the whole walk reads each
-// location's nodes about once and holds nothing beside the graph (a step function of every
-// location's changes, merged through a heap, was two thirds of the critical path's time and its
-// largest allocation).
-class BusyLocations {
- public:
-  explicit BusyLocations(const ActivityGraph& g) : g_(g) {
-    cursors_.reserve(g.locations.size());
-    for (const GraphLocation& l : g.locations) {
-      Cursor c{l.first + 1, l.first + 1, l.end, kNoNode, 0, {}};
-      if (!in_order(c)) c.unordered = sorted_computations(c);
-      cursors_.push_back(std::move(c));
-    }
-  }
-  double between(double a, double b) {
-    double sum = 0;
-    for (Cursor& c : cursors_) {
-      const double until_b = computation_until(c, b);
-      sum += until_b - computation_until(c, a);  // last at a: where the walk back asks next
-    }
-    return sum;
-  }
-
- private:
-  // Computations of a location whose nodes are not in time order (a damaged clock: never a real run
-  // after the repair), as sorted starts and ends with their running sums.
-  struct Unordered {
-    std::vector<double> starts, ends, start_sums, end_sums;  // sums[i]: of the first i
-  };
-  struct Cursor {
-    std::uint32_t first, at, end;  // the location's first node that can close a computation, the
-                                   // cursor, the location's end
-    std::uint32_t previous;        // the last computation before `at`, or kNoNode
-    double before = 0;             // the computation of the location's nodes before `at`
-    Unordered unordered;           // used when not empty
-  };
-
-  bool computes(std::uint32_t k) const {
-    return g_.segment[k] == SegmentKind::useful && g_.time[k] > g_.time[k - 1];
-  }
-  // Whether the location's computations follow each other in time, without NaN times: nearly always.
-  bool in_order(const Cursor& c) const {
-    double last_end = -std::numeric_limits<double>::infinity();
-    for (std::uint32_t k = c.first; k < c.end; ++k) {
-      if (std::isnan(g_.time[k]) || std::isnan(g_.time[k - 1])) return false;
-      if (!computes(k)) continue;
-      if (g_.time[k - 1] < last_end) return false;
-      last_end = g_.time[k];
-    }
-    return true;
-  }
-  Unordered sorted_computations(const Cursor& c) const {
-    Unordered u;
-    for (std::uint32_t k = c.first; k < c.end; ++k)
-      if (computes(k)) {
-        u.starts.push_back(g_.time[k - 1]);
-        u.ends.push_back(g_.time[k]);
-      }
-    const auto sort_and_sum = [](std::vector<double>& values, std::vector<double>& sums) {
-      std::sort(values.begin(), values.end());
-      sums.assign(values.size() + 1, 0);
-      for (std::size_t i = 0; i < values.size(); ++i) sums[i + 1] = sums[i] + values[i];
-    };
-    sort_and_sum(u.starts, u.start_sums);
-    sort_and_sum(u.ends, u.end_sums);
-    return u;
-  }
-  // The location's computation before time t: whole computations that ended by t, and the part
-  // before t of the one under way at t.
-  double computation_until(Cursor& c, double t) const {
-    if (!c.unordered.starts.empty()) {
-      // Every start before t adds (t - start), every end before t takes (t - end) back.
-      const Unordered& u = c.unordered;
-      const auto below = [&](const std::vector<double>& v) {
-        return static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), t) - v.begin());
-      };
-      const std::size_t s = below(u.starts), e = below(u.ends);
-      return (static_cast<double>(s) * t - u.start_sums[s]) - (static_cast<double>(e) * t - u.end_sums[e]);
-    }
-    // Back over the computations that end after t, each found from the one before (the nodes between
-    // are read once a pass, not at every question)...
-    while (c.previous != kNoNode && g_.time[c.previous] > t) {
-      c.before -= g_.time[c.previous] - g_.time[c.previous - 1];
-      c.at = c.previous;
-      c.previous = previous_computation(c, c.previous);
-    }
-    // ... and on over those that end by t, to the first that does not.
-    for (; c.at < c.end; ++c.at)
-      if (computes(c.at)) {
-        if (g_.time[c.at] > t) break;
-        c.before += g_.time[c.at] - g_.time[c.at - 1];
-        c.previous = c.at;
-      }
-    // The one under way at t, if any: `at` stopped at a computation that ends after t.
-    if (c.at < c.end && g_.time[c.at - 1] < t) return c.before + (t - g_.time[c.at - 1]);
-    return c.before;
-  }
-  std::uint32_t previous_computation(const Cursor& c, std::uint32_t k) const {
-    while (k > c.first)
-      if (computes(--k)) return k;
-    return kNoNode;
-  }
-
-  const ActivityGraph& g_;
-  std::vector<Cursor> cursors_;
-};
 
 // Rows by a dense id (an interval's, a location's): a lookup on the path's every node is a load, where
 // a tree's was a search.
@@ -178,7 +70,240 @@ struct PathTimes {
   double length() const { return end_ns - start_ns; }
 };
 
-CriticalPath follow(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces);
+// Activities by id: the operations' names (0: an operation without one), then these.
+enum Other : std::size_t { computation, openmp_idle, startup, paused, transfer, others_count };
+const char* const kOtherNames[others_count] = {"computation", "OpenMP idle", "start-up", "recording paused",
+                                               "message transfer"};
+
+// What the walk back along the path adds up, in the order it walks. On a graph cut into parts
+// (graph_part.hpp) the part holding the path's node walks it, and hands the sums that parts share on
+// to the next when the path crosses to it (`put`, `take`): not the locations' times, which only the
+// part holding a location adds to, nor the pieces, which are merged at the end whatever their order,
+// nor the time while others work or wait, worked out once the walk is done.
+struct PathSums {
+  PathSums(const ActivityGraph& g, std::size_t run_locations)
+      : intervals(g.intervals.size()),
+        locations(run_locations),
+        activities(g.operations.size() + others_count) {}
+  RowsById<PathInterval> intervals;
+  RowsById<PathLocation> locations;  // by the run's location number
+  RowsById<PathActivity> activities;
+  double computation_ns = 0, while_others_work_ns = 0, while_others_wait_ns = 0;
+  std::uint64_t location_changes = 0;
+  std::uint32_t current_location = 0;  // the run's number
+  std::uint64_t useful_steps = 0;      // the useful pieces passed
+  std::vector<PathPiece> pieces;
+
+  template <class Row>
+  static void put_rows(PartBytes& out, const RowsById<Row>& rows) {
+    for (std::size_t i = 0; i < rows.rows.size(); ++i)
+      out.put(rows.rows[i].time_ns), out.put(rows.present[i]);
+  }
+  template <class Row>
+  static void take_rows(PartBytesReader& in, RowsById<Row>& rows) {
+    for (std::size_t i = 0; i < rows.rows.size(); ++i) {
+      rows.rows[i].time_ns = in.take<double>();
+      rows.present[i] = in.take<std::uint8_t>();
+    }
+  }
+  void put(PartBytes& out) const {
+    put_rows(out, intervals);
+    put_rows(out, activities);
+    out.put(computation_ns), out.put(location_changes), out.put(current_location), out.put(useful_steps);
+  }
+  void take(PartBytesReader& in) {
+    take_rows(in, intervals);
+    take_rows(in, activities);
+    computation_ns = in.take<double>();
+    location_changes = in.take<std::uint64_t>();
+    current_location = in.take<std::uint32_t>();
+    useful_steps = in.take<std::uint64_t>();
+  }
+};
+
+// Walks the path back from node k, adding up what it passes, until the path's start (returns
+// kNoNode) or a node `here` says is not this graph's to walk (returns it). `location_base`: the run's
+// number of the graph's first location. `useful(own, a, b)`: a computation of `own` on the path,
+// measured from a to b.
+template <class Useful, class Here>
+std::uint32_t walk_back(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces,
+                        std::uint32_t location_base, PathSums& sums, std::uint32_t k, const Useful& useful,
+                        const Here& here) {
+  const std::size_t operations = g.operations.size();
+  const auto activity = [&](std::size_t id, double t) { sums.activities[id].time_ns += t; };
+  const auto other = [&](Other o, double t) { activity(operations + o, t); };
+  std::vector<std::uint32_t> seen;
+  // The walk stays on a location while it follows its nodes back, and looks it up after an edge.
+  std::uint32_t l = g.location_of(k);
+  while (k != kNoNode) {
+    if (!here(k)) return k;
+    const ActivityGraph::Step as_measured = g.measured(k);
+    const double own = r.cost ? r.cost[k] : as_measured.cost;
+    if (!g.is_hub(k) && own > 0) {
+      if (location_base + l != sums.current_location) ++sums.location_changes;
+      sums.current_location = location_base + l;
+      sums.locations[location_base + l].time_ns += own;
+      if (keep_pieces == PathPieces::kept && g.segment[k] != SegmentKind::startup && as_measured.cost > 0) {
+        // Walked backwards: a piece that ends where the last one began extends it.
+        const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - as_measured.cost,
+                              g.time[k]};
+        PathPiece* last = sums.pieces.empty() ? nullptr : &sums.pieces.back();
+        if (last && last->rank == piece.rank && last->thread == piece.thread &&
+            piece.end_ns >= last->begin_ns && piece.begin_ns <= last->end_ns)
+          last->begin_ns = std::min(last->begin_ns, piece.begin_ns);
+        else
+          sums.pieces.push_back(piece);
+      }
+      seen.clear();
+      for (std::uint32_t f = g.stack[k]; f != 0; f = g.stacks[f].parent) {
+        const std::uint32_t i = g.stacks[f].interval;
+        if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+        seen.push_back(i);
+        sums.intervals[i].time_ns += own;
+      }
+      switch (g.segment[k]) {
+        case SegmentKind::useful: {
+          other(computation, own);
+          sums.computation_ns += own;
+          // Measured times: the other locations' computation during this piece.
+          const double b = g.time[k], a = b - as_measured.cost;
+          if (b > a) useful(own, a, b);
+          break;
+        }
+        case SegmentKind::idle:
+          other(openmp_idle, own);
+          break;
+        case SegmentKind::startup:
+          other(startup, own);
+          break;
+        case SegmentKind::paused:
+          other(paused, own);
+          break;
+        default:
+          activity(g.operation[k], own);
+      }
+    }
+    const std::int32_t bound = r.bound_by ? r.bound_by[k] : as_measured.bound_by;
+    if (bound == kBoundByStart) {
+      const double before = r.time[k] - own - r.start_ns;
+      if (before > 0) other(startup, before);
+      return kNoNode;
+    }
+    if (bound == kBoundByPrevious) {
+      k = g.previous(k);
+      continue;
+    }
+    const GraphEdge& e = g.edges[static_cast<std::size_t>(bound)];
+    if (r.transfer && r.transfer[static_cast<std::size_t>(bound)] > 0)
+      other(transfer, r.transfer[static_cast<std::size_t>(bound)]);
+    k = e.source;
+    l = g.location_of(k);
+  }
+  return kNoNode;
+}
+
+// A computation on the path is split by the other locations' computation meanwhile: the share of
+// the others working over it (`busy`: every location's computation from a to b, its own included).
+void split_by_others(PathSums& sums, double own, double a, double b, double busy, std::size_t locations) {
+  const double others = static_cast<double>(std::max<std::size_t>(locations, 2) - 1);
+  const double overlapped = std::clamp((busy - (b - a)) / (b - a) / others, 0.0, 1.0);
+  sums.while_others_work_ns += own * overlapped;
+  sums.while_others_wait_ns += own * (1 - overlapped);
+}
+
+// Each stack frame's time over the graph's nodes (hubs and ghosts have none), added in node order to
+// `by_frame` (the first half: the sums; the second: whether each has any).
+void add_frame_costs(const ActivityGraph& g, std::vector<double>& by_frame) {
+  const std::size_t frames = g.stacks.size();
+  for (std::uint32_t n = 0; n < g.first_hub(); ++n) {
+    const double cost = g.cost(n);
+    if (cost <= 0) continue;
+    by_frame[g.stack[n]] += cost;
+    by_frame[frames + g.stack[n]] = 1;
+  }
+}
+
+// The path from its sums: every interval with its time on every location too (from `by_frame`), the
+// operations' activities by name, ranked; `g` gives the run's tables.
+CriticalPath assemble(const ActivityGraph& g, PathSums& sums, const std::vector<double>& by_frame,
+                      double length) {
+  CriticalPath path;
+  path.length_ns = length;
+  path.computation_ns = sums.computation_ns;
+  path.while_others_work_ns = sums.while_others_work_ns;
+  path.while_others_wait_ns = sums.while_others_wait_ns;
+  path.location_changes = sums.location_changes;
+  path.pieces = std::move(sums.pieces);
+  // Every interval, with its time off the path too: one that is long and not on it is hidden.
+  // Summed by stack frame in node order, then each frame's sum into the intervals on it: the nodes
+  // are many, the frames few.
+  const std::size_t frames = g.stacks.size();
+  std::vector<double> total(g.intervals.size(), 0);
+  std::vector<std::uint8_t> has_time(g.intervals.size(), 0);
+  std::vector<std::uint32_t> seen;
+  for (std::uint32_t frame = 1; frame < frames; ++frame) {
+    if (by_frame[frames + frame] == 0) continue;
+    seen.clear();
+    for (std::uint32_t f = frame; f != 0; f = g.stacks[f].parent) {
+      const std::uint32_t i = g.stacks[f].interval;
+      if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+      seen.push_back(i);
+      total[i] += by_frame[frame];
+      has_time[i] = 1;
+    }
+  }
+  RowsById<PathInterval>& intervals = sums.intervals;
+  for (std::uint32_t i = 0; i < g.intervals.size(); ++i) {
+    if (!has_time[i]) continue;
+    intervals[i].total_ns = total[i];
+  }
+  for (std::uint32_t i = 0; i < g.intervals.size(); ++i)
+    if (intervals.present[i]) intervals.rows[i].interval = g.intervals[i];
+  // By name (an operation may share one with another, or with an activity of the others), in the
+  // names' order before ranking.
+  const std::size_t operations = g.operations.size();
+  std::map<std::string, PathActivity> by_name;
+  for (std::size_t id = 0; id < sums.activities.rows.size(); ++id) {
+    if (!sums.activities.present[id]) continue;
+    const std::string name = id >= operations           ? kOtherNames[id - operations]
+                             : g.operations[id].empty() ? "operation"
+                                                        : g.operations[id];
+    PathActivity& a = by_name[name];
+    a.name = name;
+    a.time_ns += sums.activities.rows[id].time_ns;
+  }
+  std::vector<PathActivity> named;
+  for (auto& [name, a] : by_name) named.push_back(std::move(a));
+  merge_pieces(path.pieces);
+  path.intervals = ranked(intervals, path.length_ns);
+  // Off the path: a share too small to gain from (under 1 %) of work too large to be noise.
+  constexpr double kOffPathShare = 0.01, kOffPathWork = 0.05;
+  for (PathInterval& i : path.intervals)
+    i.off_path = path.length_ns > 0 && i.share < kOffPathShare && i.total_ns >= kOffPathWork * path.length_ns;
+  path.locations = ranked(sums.locations, path.length_ns);
+  path.activities = ranked(std::move(named), path.length_ns);
+  return path;
+}
+
+CriticalPath follow(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces) {
+  if (r.last == kNoNode) return {};
+  PathSums sums(g, g.locations.size());
+  BusyLocations busy(g);
+  sums.current_location = g.location_of(r.last);
+  walk_back(
+      g, r, keep_pieces, 0, sums, r.last,
+      [&](double own, double a, double b) {
+        split_by_others(sums, own, a, b, busy.between(a, b), g.locations.size());
+      },
+      [](std::uint32_t) { return true; });
+  for (std::uint32_t row = 0; row < g.locations.size(); ++row) {
+    sums.locations.rows[row].rank = g.locations[row].rank;
+    sums.locations.rows[row].thread = g.locations[row].thread;
+  }
+  std::vector<double> by_frame(2 * g.stacks.size(), 0);
+  add_frame_costs(g, by_frame);
+  return assemble(g, sums, by_frame, r.length());
+}
 
 }  // namespace
 
@@ -202,156 +327,104 @@ CriticalPath critical_path(const ActivityGraph& g, PathPieces pieces) {
   return follow(g, t, pieces);
 }
 
-namespace {
+CriticalPath critical_path(const GraphPart& part, PartExchange& exchange, PathPieces pieces) {
+  const ActivityGraph& g = part.graph;
+  PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
+  for (const std::uint32_t k : g.order)
+    if (!g.is_hub(k) && g.time[k] >= t.end_ns) {  // (a ghost is in the hubs' range)
+      t.end_ns = g.time[k];
+      t.last = k;
+    }
+  const RunEnd end = run_end(part, exchange, t.end_ns, t.last);
+  if (end.node == kNoNode) return {};
+  t.end_ns = end.end_ns;
+  t.last = part.local(end.node);
+  const auto run_locations = static_cast<std::uint32_t>(sum_of_parts(exchange, g.locations.size()));
 
-CriticalPath follow(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces) {
-  CriticalPath path;
-  if (r.last == kNoNode) return path;
-  path.length_ns = r.length();
-  BusyLocations busy(g);
-  const double others = static_cast<double>(std::max<std::size_t>(g.locations.size(), 2) - 1);
-  RowsById<PathInterval> intervals(g.intervals.size());
-  RowsById<PathLocation> locations(g.locations.size());
-  // Activities by id: the operations' names (0: an operation without one), then the others.
-  const std::size_t operations = g.operations.size();
-  enum Other : std::size_t { computation, openmp_idle, startup, paused, transfer, others_count };
-  const char* const other_names[others_count] = {"computation", "OpenMP idle", "start-up", "recording paused",
-                                                 "message transfer"};
-  RowsById<PathActivity> activities(operations + others_count);
-  const auto activity = [&](std::size_t id, double t) { activities[id].time_ns += t; };
-  const auto other = [&](Other o, double t) { activity(operations + o, t); };
-  std::vector<std::uint32_t> seen;
-  std::uint32_t k = r.last;
-  // The walk stays on a location while it follows its nodes back, and looks it up after an edge.
-  std::uint32_t l = g.location_of(k);
-  std::uint32_t current_location = l;
-  while (k != kNoNode) {
-    const ActivityGraph::Step as_measured = g.measured(k);
-    const double own = r.cost ? r.cost[k] : as_measured.cost;
-    if (!g.is_hub(k) && own > 0) {
-      if (l != current_location) ++path.location_changes;
-      current_location = l;
-      locations[l].time_ns += own;
-      if (keep_pieces == PathPieces::kept && g.segment[k] != SegmentKind::startup && as_measured.cost > 0) {
-        // Walked backwards: a piece that ends where the last one began extends it.
-        const PathPiece piece{g.locations[l].rank, g.locations[l].thread, g.time[k] - as_measured.cost,
-                              g.time[k]};
-        PathPiece* last = path.pieces.empty() ? nullptr : &path.pieces.back();
-        if (last && last->rank == piece.rank && last->thread == piece.thread &&
-            piece.end_ns >= last->begin_ns && piece.begin_ns <= last->end_ns)
-          last->begin_ns = std::min(last->begin_ns, piece.begin_ns);
-        else
-          path.pieces.push_back(piece);
-      }
-      seen.clear();
-      for (std::uint32_t f = g.stack[k]; f != 0; f = g.stacks[f].parent) {
-        const std::uint32_t i = g.stacks[f].interval;
-        if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
-        seen.push_back(i);
-        intervals[i].time_ns += own;
-      }
-      switch (g.segment[k]) {
-        case SegmentKind::useful: {
-          other(computation, own);
-          path.computation_ns += own;
-          // Measured times: the other locations' computation during this piece.
-          const double b = g.time[k], a = b - as_measured.cost;
-          if (b > a) {
-            const double overlapped = std::clamp((busy.between(a, b) - (b - a)) / (b - a) / others, 0.0, 1.0);
-            path.while_others_work_ns += own * overlapped;
-            path.while_others_wait_ns += own * (1 - overlapped);
-          }
-          break;
-        }
-        case SegmentKind::idle:
-          other(openmp_idle, own);
-          break;
-        case SegmentKind::startup:
-          other(startup, own);
-          break;
-        case SegmentKind::paused:
-          other(paused, own);
-          break;
-        default:
-          activity(g.operation[k], own);
-      }
-    }
-    const std::int32_t bound = r.bound_by ? r.bound_by[k] : as_measured.bound_by;
-    if (bound == kBoundByStart) {
-      const double before = r.time[k] - own - r.start_ns;
-      if (before > 0) other(startup, before);
-      break;
-    }
-    if (bound == kBoundByPrevious) {
-      k = g.previous(k);
+  // The walk: the part holding the path's node walks it back, the others wait for it to cross to
+  // them, or for the end of the walk (the sums then reach every part).
+  PathSums sums(g, run_locations);
+  struct UsefulStep {
+    std::uint64_t step;
+    double own, a, b;
+  };
+  std::vector<UsefulStep> useful;
+  const std::uint32_t tag = exchange.open();
+  const auto is_mine = [&](std::uint32_t k) { return !part.is_ghost(k); };
+  std::uint32_t k = end.part == part.part ? t.last : kNoNode;
+  if (k != kNoNode) sums.current_location = part.first_location + g.location_of(k);
+  for (;;) {
+    if (k == kNoNode) {  // another part walks
+      const std::vector<std::uint8_t> bytes = exchange.receive(tag);
+      PartBytesReader in(bytes);
+      const auto next = in.take<std::uint32_t>();
+      sums.take(in);
+      if (next == kNoNode) break;
+      k = part.local(next);
+      if (k == kNoNode || part.is_ghost(k))
+        throw std::logic_error("a part was handed the path at a node it does not hold");
       continue;
     }
-    const GraphEdge& e = g.edges[static_cast<std::size_t>(bound)];
-    if (r.transfer && r.transfer[static_cast<std::size_t>(bound)] > 0)
-      other(transfer, r.transfer[static_cast<std::size_t>(bound)]);
-    k = e.source;
-    l = g.location_of(k);
-  }
-  // Every interval, with its time off the path too: one that is long and not on it is hidden.
-  // Summed by stack frame in node order, then each frame's sum into the intervals on it: the nodes
-  // are many, the frames few.
-  std::vector<double> by_frame(g.stacks.size(), 0);
-  std::vector<std::uint8_t> frame_has_time(g.stacks.size(), 0);
-  for (std::uint32_t n = 0; n < g.nodes(); ++n) {
-    if (g.is_hub(n)) continue;
-    const double cost = g.cost(n);
-    if (cost <= 0) continue;
-    by_frame[g.stack[n]] += cost;
-    frame_has_time[g.stack[n]] = 1;
-  }
-  std::vector<double> total(g.intervals.size(), 0);
-  std::vector<std::uint8_t> has_time(g.intervals.size(), 0);
-  for (std::uint32_t frame = 1; frame < g.stacks.size(); ++frame) {
-    if (!frame_has_time[frame]) continue;
-    seen.clear();
-    for (std::uint32_t f = frame; f != 0; f = g.stacks[f].parent) {
-      const std::uint32_t i = g.stacks[f].interval;
-      if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
-      seen.push_back(i);
-      total[i] += by_frame[frame];
-      has_time[i] = 1;
+    k = walk_back(
+        g, t, pieces, part.first_location, sums, k,
+        [&](double own, double a, double b) {
+          useful.push_back({sums.useful_steps++, own, a, b});
+        },
+        is_mine);
+    PartBytes out;
+    out.put(k == kNoNode ? kNoNode : part.global(k));
+    sums.put(out);
+    if (k == kNoNode) {  // the start: every other part learns the sums
+      for (std::uint32_t p = 0; p < part.parts; ++p)
+        if (p != part.part) exchange.send(p, tag, out.bytes());
+      break;
     }
+    exchange.send(part.ghost_owner[k - part.first_ghost], tag, out.bytes());
+    k = kNoNode;
   }
-  for (std::uint32_t i = 0; i < g.intervals.size(); ++i) {
-    if (!has_time[i]) continue;
-    intervals[i].total_ns = total[i];
-  }
-  for (std::uint32_t i = 0; i < g.intervals.size(); ++i)
-    if (intervals.present[i]) intervals.rows[i].interval = g.intervals[i];
-  for (std::uint32_t row = 0; row < g.locations.size(); ++row) {
-    locations.rows[row].rank = g.locations[row].rank;
-    locations.rows[row].thread = g.locations[row].thread;
-  }
-  // By name (an operation may share one with another, or with an activity of the others), in the
-  // names' order before ranking.
-  std::map<std::string, PathActivity> by_name;
-  for (std::size_t id = 0; id < activities.rows.size(); ++id) {
-    if (!activities.present[id]) continue;
-    const std::string name = id >= operations           ? other_names[id - operations]
-                             : g.operations[id].empty() ? "operation"
-                                                        : g.operations[id];
-    PathActivity& a = by_name[name];
-    a.name = name;
-    a.time_ns += activities.rows[id].time_ns;
-  }
-  std::vector<PathActivity> named;
-  for (auto& [name, a] : by_name) named.push_back(std::move(a));
-  merge_pieces(path.pieces);
-  path.intervals = ranked(intervals, path.length_ns);
-  // Off the path: a share too small to gain from (under 1 %) of work too large to be noise.
-  constexpr double kOffPathShare = 0.01, kOffPathWork = 0.05;
-  for (PathInterval& i : path.intervals)
-    i.off_path = path.length_ns > 0 && i.share < kOffPathShare && i.total_ns >= kOffPathWork * path.length_ns;
-  path.locations = ranked(locations, path.length_ns);
-  path.activities = ranked(std::move(named), path.length_ns);
-  return path;
-}
 
-}  // namespace
+  // The computations on the path, in its order, each split by every location's computation
+  // meanwhile: summed over the locations in the run's order, part after part.
+  PartBytes mine;
+  for (const UsefulStep& s : useful) mine.put(s);
+  std::vector<UsefulStep> all;
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(mine.bytes()))
+    for (PartBytesReader in(each); !in.done();) all.push_back(in.take<UsefulStep>());
+  std::sort(all.begin(), all.end(), [](const UsefulStep& x, const UsefulStep& y) { return x.step < y.step; });
+  const std::vector<double> busy =
+      in_part_order(exchange, std::vector<double>(all.size(), 0), [&](std::vector<double>& sum) {
+        BusyLocations locations(g);
+        for (std::size_t i = 0; i < all.size(); ++i) sum[i] = locations.between(all[i].a, all[i].b, sum[i]);
+      });
+  for (std::size_t i = 0; i < all.size(); ++i)
+    split_by_others(sums, all[i].own, all[i].a, all[i].b, busy[i], run_locations);
+
+  // The locations' rows, each from the part that holds it; the pieces, every part's.
+  PartBytes rows;
+  for (std::uint32_t l = 0; l < g.locations.size(); ++l) {
+    const std::uint32_t row = part.first_location + l;
+    rows.put(sums.locations.rows[row].time_ns), rows.put(sums.locations.present[row]);
+    rows.put(g.locations[l].rank), rows.put(g.locations[l].thread);
+  }
+  std::uint32_t row = 0;
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(rows.bytes()))
+    for (PartBytesReader in(each); !in.done(); ++row) {
+      sums.locations.rows[row].time_ns = in.take<double>();
+      sums.locations.present[row] = in.take<std::uint8_t>();
+      sums.locations.rows[row].rank = in.take<std::int64_t>();
+      sums.locations.rows[row].thread = in.take<std::uint32_t>();
+    }
+  PartBytes my_pieces;
+  for (const PathPiece& p : sums.pieces) my_pieces.put(p);
+  sums.pieces.clear();
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(my_pieces.bytes()))
+    for (PartBytesReader in(each); !in.done();) sums.pieces.push_back(in.take<PathPiece>());
+
+  // Each frame's time over the run's nodes, in their order: part after part.
+  const std::vector<double> by_frame =
+      in_part_order(exchange, std::vector<double>(2 * g.stacks.size(), 0),
+                    [&](std::vector<double>& sum) { add_frame_costs(g, sum); });
+  return assemble(g, sums, by_frame, t.end_ns - t.start_ns);
+}
 
 }  // namespace parperf::analysis

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/part_exchange.hpp"
 #include "analysis/trace/path_functions.hpp"
 #include "analysis/trace/replay.hpp"
 
@@ -71,5 +73,10 @@ enum class PathPieces { kept, none };
 CriticalPath critical_path(const ActivityGraph& graph, const ReplayResult& replayed,
                            PathPieces pieces = PathPieces::kept);
 CriticalPath critical_path(const ActivityGraph& graph, PathPieces pieces = PathPieces::kept);
+// The path as measured through a part of the graph (graph_part.hpp), followed by every part at once:
+// the part holding the path's node walks it back and hands it on where it crosses to another. The
+// whole graph's path, to the bit, on every part.
+CriticalPath critical_path(const GraphPart& part, PartExchange& exchange,
+                           PathPieces pieces = PathPieces::kept);
 
 }  // namespace parperf::analysis

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "analysis/trace/part_reductions.hpp"
+
 namespace parperf::analysis {
 
 std::uint32_t GraphPartition::part_of_location(std::uint32_t location) const {
@@ -51,6 +53,27 @@ std::uint64_t GraphPart::position(std::uint32_t k) const {
   for (const Placed& p : placed)
     if (k >= p.first && k - p.first < p.count) return p.position + (k - p.first);
   throw std::logic_error("a part node outside the part's order");
+}
+
+RunEnd run_end(const GraphPart& part, PartExchange& exchange, double end_ns, std::uint32_t last) {
+  struct End {
+    double end_ns;
+    std::uint64_t position;  // in the run's order, +1 (0: no node of the part)
+    std::uint32_t node;
+  };
+  const End mine{end_ns, last == kNoNode ? 0 : part.position(last) + 1,
+                 last == kNoNode ? kNoNode : part.global(last)};
+  RunEnd run{part.graph.start_ns, kNoNode, 0};
+  std::uint64_t position = 0;
+  const std::vector<End> ends = gather_each(exchange, mine);
+  for (std::uint32_t p = 0; p < ends.size(); ++p) {
+    const End& e = ends[p];
+    if (e.position > 0 && (e.end_ns > run.end_ns || (e.end_ns == run.end_ns && e.position > position))) {
+      run = {e.end_ns, e.node, p};
+      position = e.position;
+    }
+  }
+  return run;
 }
 
 GraphPart cut_graph_part(const ActivityGraph& g, const GraphPartition& partition, std::uint32_t part) {

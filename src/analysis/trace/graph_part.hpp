@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/part_exchange.hpp"
 #include "analysis/trace/rank_bitmap.hpp"
 
 namespace parperf::analysis {
@@ -72,6 +73,16 @@ struct GraphPart {
   // The run's order position of part node k (k in the order: not a ghost's, which is its owner's).
   std::uint64_t position(std::uint32_t k) const;
 };
+
+// The node that ends the run, from each part's latest (its time, and the part node, or kNoNode): the
+// latest of all, and of equals the one the run's order reaches last, as a walk of the whole graph
+// finds it. On every part.
+struct RunEnd {
+  double end_ns = 0;
+  std::uint32_t node = kNoNode;  // the run's number; kNoNode: no part has a node
+  std::uint32_t part = 0;        // the part that holds it
+};
+RunEnd run_end(const GraphPart& part, PartExchange& exchange, double end_ns, std::uint32_t last);
 
 // Part `part` of the graph: what a process of a K-process analysis holds once the graph is built.
 // Cut from the whole graph (which a distributed reading will make part by part, the same parts).

@@ -8,12 +8,6 @@
 
 namespace parperf::analysis {
 
-// A node's time, by its number in the run (GraphPart::global).
-struct NodeTime {
-  std::uint32_t node = 0;
-  double time = 0;
-};
-
 class PartExchange {
  public:
   virtual ~PartExchange() = default;
@@ -25,10 +19,11 @@ class PartExchange {
   // another still waits for the first's).
   std::uint32_t open() { return conversations_++; }
 
-  // Sends a batch to part `to` under conversation `tag`; never waits for `to` to receive it.
-  virtual void send(std::uint32_t to, std::uint32_t tag, std::vector<NodeTime> batch) = 0;
-  // Waits for the next batch any part sent this one under `tag`.
-  virtual std::vector<NodeTime> receive(std::uint32_t tag) = 0;
+  // Sends bytes to part `to` under conversation `tag`; never waits for `to` to receive them.
+  virtual void send(std::uint32_t to, std::uint32_t tag, std::vector<std::uint8_t> bytes) = 0;
+  // Waits for the next bytes any part sent this one under `tag` (those of one part in the order it
+  // sent them).
+  virtual std::vector<std::uint8_t> receive(std::uint32_t tag) = 0;
   // Every part's bytes, in part order, on every part: what a sum in the run's order needs.
   virtual std::vector<std::vector<std::uint8_t>> gather_all(const std::vector<std::uint8_t>& mine) = 0;
 

@@ -93,6 +93,31 @@ inline double max_of_parts(PartExchange& exchange, double mine) {
   return largest;
 }
 
+// `add_mine(values)` done by part 0, then by part 1 on its result, and so on in part order: a sum in
+// the run's order over parts that hold consecutive pieces of it, as the whole graph adds it up. The
+// last part's result, on every part. `values` has the same size on every part.
+template <class AddMine>
+std::vector<double> in_part_order(PartExchange& exchange, std::vector<double> values,
+                                  const AddMine& add_mine) {
+  const std::uint32_t tag = exchange.open();
+  const std::uint32_t part = exchange.part(), parts = exchange.parts();
+  const auto decode = [&](const std::vector<std::uint8_t>& bytes) {
+    if (bytes.size() != values.size() * sizeof(double))
+      throw std::logic_error("a part sent its sums cut short");
+    if (!bytes.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
+  };
+  const auto encode = [&] {
+    std::vector<std::uint8_t> bytes(values.size() * sizeof(double));
+    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+  };
+  if (part > 0) decode(exchange.receive(tag));
+  add_mine(values);
+  if (part + 1 < parts) exchange.send(part + 1, tag, encode());
+  decode(exchange.gather_all(part + 1 == parts ? encode() : std::vector<std::uint8_t>{}).back());
+  return values;
+}
+
 // The k-th smallest (from 0) of every part's values together: exact, without gathering them (an
 // edge's observation each), by halving the range of the doubles' ordered bit patterns, a count of
 // every part's at or below the middle a round (64 rounds). k must be below the values' total.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -29,9 +30,11 @@ struct NoPartSweep {
 class PartSweep {
  public:
   static constexpr bool kParts = true;
-  // A batch holds this many times at most (12 bytes each): large enough that a halo exchange's
-  // boundary goes in a few messages, small enough that a part waiting for one gets it soon.
+  // A batch holds this many times at most (12 bytes each: the node's number in the run, its time):
+  // large enough that a halo exchange's boundary goes in a few messages, small enough that a part
+  // waiting for one gets it soon.
   static constexpr std::size_t kBatch = 4096;
+  static constexpr std::size_t kNodeTime = sizeof(std::uint32_t) + sizeof(double);
 
   PartSweep(const GraphPart& part, PartExchange& exchange)
       : part_(part),
@@ -52,14 +55,19 @@ class PartSweep {
   double ghost_time(std::uint32_t k) {
     const std::uint32_t g = k - part_.first_ghost;
     if (!arrived_[g]) flush();
-    while (!arrived_[g])
-      for (const NodeTime& t : exchange_.receive(tag_)) {
-        const std::uint32_t local = part_.local(t.node);
+    while (!arrived_[g]) {
+      const std::vector<std::uint8_t> batch = exchange_.receive(tag_);
+      if (batch.size() % kNodeTime != 0) throw std::logic_error("a part sent a batch of times cut short");
+      for (std::size_t at = 0; at < batch.size(); at += kNodeTime) {
+        std::uint32_t node;
+        std::memcpy(&node, batch.data() + at, sizeof node);
+        const std::uint32_t local = part_.local(node);
         if (local == kNoNode || !part_.is_ghost(local))
           throw std::logic_error("a part was sent the time of a node none of its nodes depends on");
         arrived_[local - part_.first_ghost] = 1;
-        ghost_time_[local - part_.first_ghost] = t.time;
+        std::memcpy(&ghost_time_[local - part_.first_ghost], batch.data() + at + sizeof node, sizeof(double));
       }
+    }
     return ghost_time_[g];
   }
 
@@ -67,11 +75,14 @@ class PartSweep {
   void computed(std::uint32_t k, double time) {
     const std::uint32_t r = part_.read_elsewhere.rank(k);
     if (r == RankBitmap::kUnmarked) return;
-    const NodeTime t{part_.global(k), time};
+    const std::uint32_t node = part_.global(k);
     for (std::uint32_t i = part_.readers_begin[r]; i < part_.readers_begin[r + 1]; ++i) {
-      std::vector<NodeTime>& box = outbox_[part_.readers[i]];
-      box.push_back(t);
-      if (box.size() == kBatch) send(part_.readers[i]);
+      std::vector<std::uint8_t>& box = outbox_[part_.readers[i]];
+      const std::size_t at = box.size();
+      box.resize(at + kNodeTime);
+      std::memcpy(box.data() + at, &node, sizeof node);
+      std::memcpy(box.data() + at + sizeof node, &time, sizeof time);
+      if (box.size() == kBatch * kNodeTime) send(part_.readers[i]);
     }
   }
 
@@ -80,7 +91,7 @@ class PartSweep {
 
  private:
   void send(std::uint32_t to) {
-    std::vector<NodeTime> batch;
+    std::vector<std::uint8_t> batch;
     batch.swap(outbox_[to]);
     exchange_.send(to, tag_, std::move(batch));
   }
@@ -94,7 +105,7 @@ class PartSweep {
   std::uint32_t tag_;
   std::vector<std::uint8_t> arrived_;  // per ghost
   std::vector<double> ghost_time_;
-  std::vector<std::vector<NodeTime>> outbox_;  // per part
+  std::vector<std::vector<std::uint8_t>> outbox_;  // per part
 };
 
 }  // namespace parperf::analysis

@@ -242,21 +242,9 @@ ReplayResult replay_part(const GraphPart& part, const NetworkModel& fitted, cons
                                      : walk<false>(part.graph, fitted, changes, sweep, means);
     sweep.finish();
   }
-  // The run's end: the latest part's, and of equals the one the run's order reaches last (as the
-  // walk of the whole graph keeps the last it reaches).
-  struct End {
-    double end_ns;
-    std::uint64_t position;  // in the run's order, +1 (0: no node of the part ends it)
-    std::uint32_t node;      // the run's number
-  };
-  const End mine{r.end_ns, r.last == kNoNode ? 0 : part.position(r.last) + 1,
-                 r.last == kNoNode ? kNoNode : part.global(r.last)};
-  End run{r.start_ns, 0, kNoNode};
-  for (const End& e : gather_each(exchange, mine))
-    if (e.position > 0 && (e.end_ns > run.end_ns || (e.end_ns == run.end_ns && e.position > run.position)))
-      run = e;
+  const RunEnd run = run_end(part, exchange, r.end_ns, r.last);
   r.end_ns = run.end_ns;
-  r.last = run.node;
+  r.last = run.node;  // the run's number
   return r;
 }
 
