@@ -17,6 +17,7 @@
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/critical_path.hpp"
+#include "analysis/trace/delay_costs.hpp"
 #include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
@@ -395,6 +396,74 @@ TEST(GraphParts, TheCriticalPathFollowedByPartsIsTheWholeGraphsOnEveryPart) {
     for (std::uint32_t p = 0; p < parts; ++p)
       expect_same_path(paths[p], whole, "part " + std::to_string(p) + " of " + std::to_string(parts));
   }
+}
+
+// `ranks` ranks in a chain, three rounds: rank 0 computes 10 ms and sends to rank 1; each other rank
+// receives from the one before, computes 1 ms and sends on. Rank r waits about 10 + (r - 1) ms, of
+// which the walk back charges 1 ms to each rank before it and the rest to rank 0: walks that cross
+// every cut.
+TraceRun chain_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "stage", "chain.c", 7);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "chain.c", 8);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "chain.c", 9);
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 40.0 * i, work = r == 0 ? 10 : 1;
+      const double ready = r == 0 ? t : t + 10 + (r - 1) + 0.1 * r;  // the message from r - 1 arrived
+      if (r > 0) b.op(recv, t, ready, r - 1, i, 8);
+      b.event(at(TraceEventKind::enter, ready, compute))
+          .event(at(TraceEventKind::leave, ready + work, compute));
+      if (r + 1 < ranks) b.op(send, ready + work, ready + work + 0.05, r + 1, i, 8);
+    }
+  }
+  return b.build();
+}
+
+TEST(GraphParts, TheDelayCostsWalkedByPartsAreTheWholeGraphsOnEveryPart) {
+  TraceRunBuilder rich, chain;
+  for (const Whole& w : {whole_graph(rich_run(rich, 5)), whole_graph(chain_run(chain, 6))})
+    for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+      const DelayCosts whole = delay_costs(w.graph);
+      ASSERT_GT(whole.charged_ns, 0.0);
+      ASSERT_GT(whole.causes.size(), 2u);
+      const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+      std::vector<DelayCosts> costs(parts);
+      test::ThreadExchanges exchanges(parts);
+      exchanges.run(
+          [&](std::uint32_t p, PartExchange& exchange) { costs[p] = delay_costs(cut[p], exchange); });
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+        EXPECT_EQ(costs[p].waiting_ns, whole.waiting_ns) << where << ": the run's waiting";
+        EXPECT_EQ(costs[p].charged_ns, whole.charged_ns) << where << ": the waiting charged to computation";
+        ASSERT_EQ(costs[p].causes.size(), whole.causes.size()) << where;
+        for (std::size_t i = 0; i < whole.causes.size(); ++i) {
+          const DelayCause& mine = costs[p].causes[i];
+          const DelayCause& theirs = whole.causes[i];
+          const std::string cause = where + ", rank " + std::to_string(theirs.rank) + " thread " +
+                                    std::to_string(theirs.thread) + " '" + theirs.interval.name + "'";
+          EXPECT_EQ(mine.location, theirs.location) << cause;
+          EXPECT_EQ(mine.rank, theirs.rank) << cause;
+          EXPECT_EQ(mine.thread, theirs.thread) << cause;
+          EXPECT_EQ(mine.interval.name, theirs.interval.name) << cause;
+          EXPECT_EQ(mine.delay_ns, theirs.delay_ns) << cause;
+          EXPECT_EQ(mine.waiting, theirs.waiting) << cause;
+          EXPECT_EQ(mine.waits, theirs.waits) << cause;
+        }
+      }
+    }
+}
+
+TEST(GraphParts, AWaitInAChainIsChargedToEveryRankBeforeIt) {
+  TraceRunBuilder b;
+  const Whole w = whole_graph(chain_run(b, 6));
+  const DelayCosts whole = delay_costs(w.graph);
+  double rank0 = 0;
+  for (const DelayCause& c : whole.causes)
+    if (c.rank == 0) rank0 += c.delay_ns;
+  // Rank r >= 1 waits 10 + (r - 1) ms (+ 0.1 r - 0.05 of slack) a round: rank 0's 10 ms reach all five.
+  EXPECT_NEAR(rank0 / test::kMs, 3 * 5 * 10.0, 3 * 5 * 0.5)
+      << "rank 0's 10 ms of 'stage' delay every rank after it";
 }
 
 // A run whose clocks need no repair: only the hubs are set, and the parts send only theirs.

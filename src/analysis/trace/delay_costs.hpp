@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
+#include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/part_exchange.hpp"
 
 namespace parperf::analysis {
 
@@ -36,5 +38,8 @@ struct DelayCosts {
 };
 
 DelayCosts delay_costs(const ActivityGraph& graph);
+// The same from a part of the graph (graph_part.hpp), by every part at once: each wait's walk goes
+// from part to part where its nodes are. The whole graph's, to the bit, on every part.
+DelayCosts delay_costs(const GraphPart& part, PartExchange& exchange);
 
 }  // namespace parperf::analysis

@@ -49,6 +49,12 @@ std::uint32_t GraphPart::local(std::uint32_t node) const {
   return hub != kNoNode ? hub : find(ghosts, global_hubs.end());
 }
 
+std::uint32_t GraphPart::part_of_node(std::uint32_t node) const {
+  // The last part that begins at or before the node (an empty part begins where the next does).
+  const auto after = std::upper_bound(parts_first_node.begin(), parts_first_node.end() - 1, node);
+  return static_cast<std::uint32_t>(after - parts_first_node.begin()) - 1;
+}
+
 std::uint64_t GraphPart::position(std::uint32_t k) const {
   for (const Placed& p : placed)
     if (k >= p.first && k - p.first < p.count) return p.position + (k - p.first);
@@ -82,6 +88,10 @@ GraphPart cut_graph_part(const ActivityGraph& g, const GraphPartition& partition
   out.parts = partition.parts;
   out.run_nodes = g.nodes();
   out.run_first_hub = g.first_hub();
+  for (std::uint32_t p = 0; p <= partition.parts; ++p) {
+    const std::uint32_t l = partition.first_location[p];
+    out.parts_first_node.push_back(l < g.locations.size() ? g.locations[l].first : g.first_hub());
+  }
   const std::uint32_t first_location = partition.first_location[part];
   const std::uint32_t end_location = partition.first_location[part + 1];
   const std::uint32_t first_hub = g.first_hub();

@@ -43,6 +43,8 @@ struct GraphPart {
   std::uint32_t first_ghost = 0;     // its ghosts: first_ghost .. graph.nodes()
   std::uint64_t run_nodes = 0;       // the run's nodes, every part's
   std::uint32_t run_first_hub = 0;   // the run's first hub (ActivityGraph::first_hub)
+  // Every part's first node in the run (its first location's), and the run's first hub at the end.
+  std::vector<std::uint32_t> parts_first_node;
 
   // The run's number of each hub and ghost (part nodes from graph.first_hub()): its hubs' ascending,
   // then its ghosts' ascending.
@@ -70,6 +72,8 @@ struct GraphPart {
   }
   // The part node of the run's node `node` if this part holds it or its ghost, else kNoNode.
   std::uint32_t local(std::uint32_t node) const;
+  // The part that holds the run's location node `node` (< run_first_hub).
+  std::uint32_t part_of_node(std::uint32_t node) const;
   // The run's order position of part node k (k in the order: not a ghost's, which is its owner's).
   std::uint64_t position(std::uint32_t k) const;
 };

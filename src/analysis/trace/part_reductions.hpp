@@ -93,28 +93,35 @@ inline double max_of_parts(PartExchange& exchange, double mine) {
   return largest;
 }
 
-// `add_mine(values)` done by part 0, then by part 1 on its result, and so on in part order: a sum in
+// `add_mine(state)` done by part 0, then by part 1 on its result, and so on in part order: a sum in
 // the run's order over parts that hold consecutive pieces of it, as the whole graph adds it up. The
-// last part's result, on every part. `values` has the same size on every part.
+// last part's result, on every part. `state` is bytes (what the parts hand on) ...
+template <class AddMine>
+std::vector<std::uint8_t> in_part_order(PartExchange& exchange, std::vector<std::uint8_t> state,
+                                        const AddMine& add_mine) {
+  const std::uint32_t tag = exchange.open();
+  const std::uint32_t part = exchange.part(), parts = exchange.parts();
+  if (part > 0) state = exchange.receive(tag);
+  add_mine(state);
+  if (part + 1 < parts) exchange.send(part + 1, tag, state);
+  return exchange.gather_all(part + 1 == parts ? state : std::vector<std::uint8_t>{}).back();
+}
+// ... or doubles, as many on every part.
 template <class AddMine>
 std::vector<double> in_part_order(PartExchange& exchange, std::vector<double> values,
                                   const AddMine& add_mine) {
-  const std::uint32_t tag = exchange.open();
-  const std::uint32_t part = exchange.part(), parts = exchange.parts();
+  const std::size_t size = values.size() * sizeof(double);
   const auto decode = [&](const std::vector<std::uint8_t>& bytes) {
-    if (bytes.size() != values.size() * sizeof(double))
-      throw std::logic_error("a part sent its sums cut short");
-    if (!bytes.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
+    if (bytes.size() != size) throw std::logic_error("a part sent its sums cut short");
+    if (size > 0) std::memcpy(values.data(), bytes.data(), size);
   };
-  const auto encode = [&] {
-    std::vector<std::uint8_t> bytes(values.size() * sizeof(double));
-    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-  };
-  if (part > 0) decode(exchange.receive(tag));
-  add_mine(values);
-  if (part + 1 < parts) exchange.send(part + 1, tag, encode());
-  decode(exchange.gather_all(part + 1 == parts ? encode() : std::vector<std::uint8_t>{}).back());
+  std::vector<std::uint8_t> bytes(size);
+  if (size > 0) std::memcpy(bytes.data(), values.data(), size);
+  decode(in_part_order(exchange, std::move(bytes), [&](std::vector<std::uint8_t>& state) {
+    decode(state);
+    add_mine(values);
+    if (size > 0) std::memcpy(state.data(), values.data(), size);
+  }));
   return values;
 }
 
