@@ -24,6 +24,7 @@
 #include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
+#include "unit/analysis_graph_parts_runs.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 #include "unit/thread_part_exchange.hpp"
 
@@ -31,59 +32,11 @@ namespace parperf::analysis {
 namespace {
 
 using format::SiteKind;
-using format::TraceEvent;
 using format::TraceEventKind;
+using test::at;
+using test::chain_run;
+using test::rich_run;
 using test::TraceRunBuilder;
-
-TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0) {
-  return {.kind = kind, .ticks = test::ms(when_ms), .site = site};
-}
-
-// `ranks` ranks of two threads, 12 rounds of 40 ms. Each round rank r works in "compute" for
-// 2 + (7r + 3i) mod 5 ms, sends a growing message to r + 1 and receives one from r - 1 (a ring), then
-// runs a parallel region on both threads in which each takes a lock and passes a barrier; every third
-// round an MPI_Allreduce, every fourth an MPI_Bcast from rank i mod ranks; recording is off for a
-// while in round 6. Odd ranks' clocks are corrected 3 ms too far back, so that their receives end
-// before their sends began: the repair moves them. Every kind of edge a part can cut: messages and
-// collectives' hubs between ranks, forks, barriers' hubs and locks within one.
-TraceRun rich_run(TraceRunBuilder& b, int ranks) {
-  for (int r = 0; r < ranks; ++r) {
-    b.rank(r, static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(r % 3));
-    const auto compute = b.site(SiteKind::user, "compute", "rich.c", 10);
-    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "rich.c", 20);
-    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "rich.c", 21);
-    const auto allreduce = b.site(SiteKind::mpi_reduction, "MPI_Allreduce", "rich.c", 30);
-    const auto bcast = b.site(SiteKind::mpi_broadcast, "MPI_Bcast", "rich.c", 31);
-    const auto region = b.site(SiteKind::omp_parallel, "parallel", "rich.c", 40);
-    const auto lock = b.site(SiteKind::omp_lock, "omp_set_lock", "rich.c", 41);
-    const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "rich.c", 42);
-    std::int64_t collectives = 0;
-    for (int i = 0; i < 12; ++i) {
-      const double t = 1 + 40.0 * i;
-      const double work = 2 + (7 * r + 3 * i) % 5;
-      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
-      const std::uint64_t bytes = 8u << (3 * (i % 6));  // 8 B to 256 KiB
-      b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i, bytes);
-      b.op(recv, t + work + 0.3, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);
-      const std::int64_t instance = 1000 + i;
-      for (std::uint32_t thread = 0; thread < 2; ++thread)
-        b.event(at(TraceEventKind::enter, t + 10 + 0.2 * thread, region), thread);
-      for (std::uint32_t thread = 0; thread < 2; ++thread) {
-        const double got = t + 11 + 1.5 * thread;
-        b.op(lock, got - 0.2, got + 1, -1, 5, 0, thread, false);
-        b.op(barrier, t + 14 + thread + 0.1 * r, t + 16.5, -1, instance, 0, thread, false);
-      }
-      for (std::uint32_t thread = 0; thread < 2; ++thread)
-        b.event(at(TraceEventKind::leave, t + 17, region), thread);
-      if (i % 3 == 0) b.op(allreduce, t + 18 + 0.3 * r, t + 22, -1, collectives++, 64);
-      if (i % 4 == 0) b.op(bcast, t + 23 + 0.2 * r, t + 25, i % ranks, collectives++, 4096);
-      if (i == 6)
-        b.event(at(TraceEventKind::recording_off, t + 26)).event(at(TraceEventKind::recording_on, t + 30));
-    }
-    if (r % 2 == 1) b.correct_clock(r, -3);
-  }
-  return b.build();
-}
 
 // The whole graph, repaired, as analyse_traces makes it.
 struct Whole {
@@ -396,28 +349,6 @@ TEST(GraphParts, TheCriticalPathFollowedByPartsIsTheWholeGraphsOnEveryPart) {
     for (std::uint32_t p = 0; p < parts; ++p)
       expect_same_path(paths[p], whole, "part " + std::to_string(p) + " of " + std::to_string(parts));
   }
-}
-
-// `ranks` ranks in a chain, three rounds: rank 0 computes 10 ms and sends to rank 1; each other rank
-// receives from the one before, computes 1 ms and sends on. Rank r waits about 10 + (r - 1) ms, of
-// which the walk back charges 1 ms to each rank before it and the rest to rank 0: walks that cross
-// every cut.
-TraceRun chain_run(TraceRunBuilder& b, int ranks) {
-  for (int r = 0; r < ranks; ++r) {
-    b.rank(r, static_cast<std::uint32_t>(ranks));
-    const auto compute = b.site(SiteKind::user, "stage", "chain.c", 7);
-    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "chain.c", 8);
-    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "chain.c", 9);
-    for (int i = 0; i < 3; ++i) {
-      const double t = 1 + 40.0 * i, work = r == 0 ? 10 : 1;
-      const double ready = r == 0 ? t : t + 10 + (r - 1) + 0.1 * r;  // the message from r - 1 arrived
-      if (r > 0) b.op(recv, t, ready, r - 1, i, 8);
-      b.event(at(TraceEventKind::enter, ready, compute))
-          .event(at(TraceEventKind::leave, ready + work, compute));
-      if (r + 1 < ranks) b.op(send, ready + work, ready + work + 0.05, r + 1, i, 8);
-    }
-  }
-  return b.build();
 }
 
 TEST(GraphParts, TheDelayCostsWalkedByPartsAreTheWholeGraphsOnEveryPart) {

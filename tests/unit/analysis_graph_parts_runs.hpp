@@ -1,0 +1,90 @@
+// Hand-built traced runs for the analyses of the graph by parts (graph_part.hpp): the unit tests on
+// threads (analysis_graph_parts_test.cpp) and the MPI job (tests/scenarios/graph_parts_mpi) build the
+// same runs.
+#pragma once
+
+#include <cstdint>
+
+#include "analysis/trace/trace_run.hpp"
+#include "format/site_kinds.hpp"
+#include "unit/analysis_trace_run_builder.hpp"
+
+namespace parperf::test {
+
+using format::SiteKind;
+using format::TraceEvent;
+using format::TraceEventKind;
+
+inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0) {
+  return {.kind = kind, .ticks = test::ms(when_ms), .site = site};
+}
+
+// `ranks` ranks of two threads, 12 rounds of 40 ms. Each round rank r works in "compute" for
+// 2 + (7r + 3i) mod 5 ms, sends a growing message to r + 1 and receives one from r - 1 (a ring), then
+// runs a parallel region on both threads in which each takes a lock and passes a barrier; every third
+// round an MPI_Allreduce, every fourth an MPI_Bcast from rank i mod ranks; recording is off for a
+// while in round 6. Odd ranks' clocks are corrected 3 ms too far back, so that their receives end
+// before their sends began: the repair moves them. Every kind of edge a part can cut: messages and
+// collectives' hubs between ranks, forks, barriers' hubs and locks within one.
+inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(r % 3));
+    const auto compute = b.site(SiteKind::user, "compute", "rich.c", 10);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "rich.c", 20);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "rich.c", 21);
+    const auto allreduce = b.site(SiteKind::mpi_reduction, "MPI_Allreduce", "rich.c", 30);
+    const auto bcast = b.site(SiteKind::mpi_broadcast, "MPI_Bcast", "rich.c", 31);
+    const auto region = b.site(SiteKind::omp_parallel, "parallel", "rich.c", 40);
+    const auto lock = b.site(SiteKind::omp_lock, "omp_set_lock", "rich.c", 41);
+    const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "rich.c", 42);
+    std::int64_t collectives = 0;
+    for (int i = 0; i < 12; ++i) {
+      const double t = 1 + 40.0 * i;
+      const double work = 2 + (7 * r + 3 * i) % 5;
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      const std::uint64_t bytes = 8u << (3 * (i % 6));  // 8 B to 256 KiB
+      b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i, bytes);
+      b.op(recv, t + work + 0.3, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);
+      const std::int64_t instance = 1000 + i;
+      for (std::uint32_t thread = 0; thread < 2; ++thread)
+        b.event(at(TraceEventKind::enter, t + 10 + 0.2 * thread, region), thread);
+      for (std::uint32_t thread = 0; thread < 2; ++thread) {
+        const double got = t + 11 + 1.5 * thread;
+        b.op(lock, got - 0.2, got + 1, -1, 5, 0, thread, false);
+        b.op(barrier, t + 14 + thread + 0.1 * r, t + 16.5, -1, instance, 0, thread, false);
+      }
+      for (std::uint32_t thread = 0; thread < 2; ++thread)
+        b.event(at(TraceEventKind::leave, t + 17, region), thread);
+      if (i % 3 == 0) b.op(allreduce, t + 18 + 0.3 * r, t + 22, -1, collectives++, 64);
+      if (i % 4 == 0) b.op(bcast, t + 23 + 0.2 * r, t + 25, i % ranks, collectives++, 4096);
+      if (i == 6)
+        b.event(at(TraceEventKind::recording_off, t + 26)).event(at(TraceEventKind::recording_on, t + 30));
+    }
+    if (r % 2 == 1) b.correct_clock(r, -3);
+  }
+  return b.build();
+}
+
+// `ranks` ranks in a chain, three rounds: rank 0 computes 10 ms and sends to rank 1; each other rank
+// receives from the one before, computes 1 ms and sends on. Rank r waits about 10 + (r - 1) ms, of
+// which the walk back charges 1 ms to each rank before it and the rest to rank 0: walks that cross
+// every cut.
+inline analysis::TraceRun chain_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "stage", "chain.c", 7);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "chain.c", 8);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "chain.c", 9);
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 40.0 * i, work = r == 0 ? 10 : 1;
+      const double ready = r == 0 ? t : t + 10 + (r - 1) + 0.1 * r;  // the message from r - 1 arrived
+      if (r > 0) b.op(recv, t, ready, r - 1, i, 8);
+      b.event(at(TraceEventKind::enter, ready, compute))
+          .event(at(TraceEventKind::leave, ready + work, compute));
+      if (r + 1 < ranks) b.op(send, ready + work, ready + work + 0.05, r + 1, i, 8);
+    }
+  }
+  return b.build();
+}
+
+}  // namespace parperf::test
