@@ -257,6 +257,14 @@ struct ActivityGraph {
   std::int32_t bound_by(std::uint32_t node) const { return measured(node).bound_by; }
 };
 
+// Whether location node k at time t ends the run rather than `last` at `end` (kNoNode: none yet):
+// later, or as late and numbered after it (the run's later location's). Not the last a walk reaches:
+// which node ends a run must not depend on the order a pass walks the nodes in, which on a graph cut
+// into parts (graph_part.hpp) is each part's own.
+inline bool ends_later(double t, std::uint32_t k, double end, std::uint32_t last) {
+  return t > end || (t == end && (last == kNoNode || k > last));
+}
+
 // A phase's span on the given node times (measured or replayed): from its earliest begin to its
 // latest end over the ranks.
 struct PhaseSpan {

@@ -285,6 +285,18 @@ CriticalPath assemble(const ActivityGraph& g, PathSums& sums, const std::vector<
   return path;
 }
 
+// The graph's own times (as measured), and the node that ends it (of its locations': not a hub's, nor
+// on a part a ghost's, which are in the hubs' range).
+PathTimes measured_times(const ActivityGraph& g) {
+  PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
+  for (std::uint32_t k = 0; k < g.first_hub(); ++k)
+    if (ends_later(g.time[k], k, t.end_ns, t.last)) {
+      t.end_ns = g.time[k];
+      t.last = k;
+    }
+  return t;
+}
+
 CriticalPath follow(const ActivityGraph& g, const PathTimes& r, PathPieces keep_pieces) {
   if (r.last == kNoNode) return {};
   PathSums sums(g, g.locations.size());
@@ -318,23 +330,12 @@ CriticalPath critical_path(const ActivityGraph& g, const ReplayResult& r, PathPi
 // What a replay as measured gives (replay.hpp: the measured times back, bound by the same sources),
 // read from the graph itself: no replay's times, costs and bounds (36 bytes an event) beside it.
 CriticalPath critical_path(const ActivityGraph& g, PathPieces pieces) {
-  PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
-  for (const std::uint32_t k : g.order)
-    if (!g.is_hub(k) && g.time[k] >= t.end_ns) {
-      t.end_ns = g.time[k];
-      t.last = k;
-    }
-  return follow(g, t, pieces);
+  return follow(g, measured_times(g), pieces);
 }
 
 CriticalPath critical_path(const GraphPart& part, PartExchange& exchange, PathPieces pieces) {
   const ActivityGraph& g = part.graph;
-  PathTimes t{g.time.data(), nullptr, nullptr, nullptr, g.start_ns, g.start_ns, kNoNode};
-  for (const std::uint32_t k : g.order)
-    if (!g.is_hub(k) && g.time[k] >= t.end_ns) {  // (a ghost is in the hubs' range)
-      t.end_ns = g.time[k];
-      t.last = k;
-    }
+  PathTimes t = measured_times(g);
   const RunEnd end = run_end(part, exchange, t.end_ns, t.last);
   if (end.node == kNoNode) return {};
   t.end_ns = end.end_ns;

@@ -55,30 +55,17 @@ std::uint32_t GraphPart::part_of_node(std::uint32_t node) const {
   return static_cast<std::uint32_t>(after - parts_first_node.begin()) - 1;
 }
 
-std::uint64_t GraphPart::position(std::uint32_t k) const {
-  for (const Placed& p : placed)
-    if (k >= p.first && k - p.first < p.count) return p.position + (k - p.first);
-  throw std::logic_error("a part node outside the part's order");
-}
-
 RunEnd run_end(const GraphPart& part, PartExchange& exchange, double end_ns, std::uint32_t last) {
   struct End {
     double end_ns;
-    std::uint64_t position;  // in the run's order, +1 (0: no node of the part)
-    std::uint32_t node;
+    std::uint32_t node;  // the run's number, or kNoNode
   };
-  const End mine{end_ns, last == kNoNode ? 0 : part.position(last) + 1,
-                 last == kNoNode ? kNoNode : part.global(last)};
   RunEnd run{part.graph.start_ns, kNoNode, 0};
-  std::uint64_t position = 0;
-  const std::vector<End> ends = gather_each(exchange, mine);
-  for (std::uint32_t p = 0; p < ends.size(); ++p) {
-    const End& e = ends[p];
-    if (e.position > 0 && (e.end_ns > run.end_ns || (e.end_ns == run.end_ns && e.position > position))) {
-      run = {e.end_ns, e.node, p};
-      position = e.position;
-    }
-  }
+  const std::vector<End> ends =
+      gather_each(exchange, End{end_ns, last == kNoNode ? kNoNode : part.global(last)});
+  for (std::uint32_t p = 0; p < ends.size(); ++p)
+    if (ends[p].node != kNoNode && ends_later(ends[p].end_ns, ends[p].node, run.end_ns, run.node))
+      run = {ends[p].end_ns, ends[p].node, p};
   return run;
 }
 
@@ -172,20 +159,11 @@ GraphPart cut_graph_part(const ActivityGraph& g, const GraphPartition& partition
   p.set_edges(edges, std::move(targets));
 
   // Its order: the run's, restricted to its nodes and ghosts, with where its nodes are in the run's.
-  std::uint64_t position = 0;
   for (const std::uint32_t k : g.order) {
     if (own(k) || is_ghost[k]) {
       const std::uint32_t local = out.local(k);
       p.order.push_back(local);
-      if (own(k)) {
-        GraphPart::Placed* last = out.placed.empty() ? nullptr : &out.placed.back();
-        if (last && last->first + last->count == local && last->position + last->count == position)
-          ++last->count;
-        else
-          out.placed.push_back({local, 1, position});
-      }
     }
-    ++position;
   }
 
   // Which other parts read its nodes' times.

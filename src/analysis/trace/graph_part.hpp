@@ -57,15 +57,6 @@ struct GraphPart {
   std::vector<std::uint32_t> readers_begin;
   std::vector<std::uint32_t> readers;
 
-  // Where its order's pieces are in the run's order: the i-th piece is `count` part nodes from
-  // `first` in a row at the run's position `position` (a node that ends the run on two parts at the
-  // same time is the one the run's order reaches last, as a walk of the whole graph finds it).
-  struct Placed {
-    std::uint32_t first = 0, count = 0;
-    std::uint64_t position = 0;
-  };
-  std::vector<Placed> placed;
-
   bool is_ghost(std::uint32_t k) const { return k >= first_ghost; }
   std::uint32_t global(std::uint32_t k) const {
     return k < graph.first_hub() ? first_node + k : global_hubs[k - graph.first_hub()];
@@ -74,13 +65,10 @@ struct GraphPart {
   std::uint32_t local(std::uint32_t node) const;
   // The part that holds the run's location node `node` (< run_first_hub).
   std::uint32_t part_of_node(std::uint32_t node) const;
-  // The run's order position of part node k (k in the order: not a ghost's, which is its owner's).
-  std::uint64_t position(std::uint32_t k) const;
 };
 
-// The node that ends the run, from each part's latest (its time, and the part node, or kNoNode): the
-// latest of all, and of equals the one the run's order reaches last, as a walk of the whole graph
-// finds it. On every part.
+// The node that ends the run, from each part's (its time, and the part node, or kNoNode): the one that
+// ends_later than the others. On every part.
 struct RunEnd {
   double end_ns = 0;
   std::uint32_t node = kNoNode;  // the run's number; kNoNode: no part has a node

@@ -210,7 +210,7 @@ ReplayResult walk(const ActivityGraph& g, const NetworkModel& fitted, const Repl
       r.cost[k] = own;
       r.bound_by[k] = bound;
     }
-    if (!g.is_hub(k) && r.time[k] >= r.end_ns) {
+    if (!g.is_hub(k) && ends_later(r.time[k], k, r.end_ns, r.last)) {
       r.end_ns = r.time[k];
       r.last = k;
     }
