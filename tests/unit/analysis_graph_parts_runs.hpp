@@ -23,9 +23,10 @@ inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0
 // 2 + (7r + 3i) mod 5 ms, sends a growing message to r + 1 and receives one from r - 1 (a ring), then
 // runs a parallel region on both threads in which each takes a lock and passes a barrier; every third
 // round an MPI_Allreduce, every fourth an MPI_Bcast from rank i mod ranks; recording is off for a
-// while in round 6. Odd ranks' clocks are corrected 3 ms too far back, so that their receives end
-// before their sends began: the repair moves them. Every kind of edge a part can cut: messages and
-// collectives' hubs between ranks, forks, barriers' hubs and locks within one.
+// while in round 6; odd ranks run "compute" inside "halo" (the names and interval stacks met in
+// another order by ranks, and so by parts). Odd ranks' clocks are corrected 3 ms too far back, so that their
+// receives end before their sends began: the repair moves them. Every kind of edge a part can cut: messages
+// and collectives' hubs between ranks, forks, barriers' hubs and locks within one.
 inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
   for (int r = 0; r < ranks; ++r) {
     b.rank(r, static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(r % 3));
@@ -37,11 +38,14 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
     const auto region = b.site(SiteKind::omp_parallel, "parallel", "rich.c", 40);
     const auto lock = b.site(SiteKind::omp_lock, "omp_set_lock", "rich.c", 41);
     const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "rich.c", 42);
+    const auto halo = b.site(SiteKind::user, "halo", "rich.c", 50);
     std::int64_t collectives = 0;
     for (int i = 0; i < 12; ++i) {
       const double t = 1 + 40.0 * i;
       const double work = 2 + (7 * r + 3 * i) % 5;
+      if (r % 2 == 1) b.event(at(TraceEventKind::enter, t, halo));  // names met in another order
       b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      if (r % 2 == 1) b.event(at(TraceEventKind::leave, t + work, halo));
       const std::uint64_t bytes = 8u << (3 * (i % 6));  // 8 B to 256 KiB
       b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i, bytes);
       b.op(recv, t + work + 0.3, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "analysis/trace/critical_path.hpp"
 #include "analysis/trace/delay_costs.hpp"
 #include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/graph_part_build.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
 #include "analysis/trace/part_reductions.hpp"
@@ -40,19 +42,20 @@ using test::TraceRunBuilder;
 
 // The whole graph, repaired, as analyse_traces makes it.
 struct Whole {
+  TraceRun run;  // (its profiles are the builder's, which must outlive it)
   ActivityGraph graph;
   NetworkModel fitted;
 };
 Whole whole_graph(const TraceRun& run) {
-  Whole w{build_activity_graph(run, match_communication(run)), {}};
+  Whole w{run, build_activity_graph(run, match_communication(run)), {}};
   repair_clock_condition(w.graph);
   w.fitted = fit_network(w.graph);
   return w;
 }
 
 // The graph cut into `parts` parts, as a K-process analysis holds it.
-std::vector<GraphPart> cut_into(const ActivityGraph& g, std::uint32_t parts) {
-  const GraphPartition partition = partition_locations(g, parts);
+std::vector<GraphPart> cut_into(const ActivityGraph& g, const TraceRun& run, std::uint32_t parts) {
+  const GraphPartition partition = partition_locations(g, run, partition_ranks(run, parts));
   std::vector<GraphPart> cut;
   for (std::uint32_t p = 0; p < parts; ++p) cut.push_back(cut_graph_part(g, partition, p));
   return cut;
@@ -88,7 +91,7 @@ std::vector<ReplayChanges> every_kind_of_change() {
 void expect_parts_replay_as_the_whole(const Whole& w, std::uint32_t parts, const ReplayChanges& changes) {
   const ActivityGraph& g = w.graph;
   const ReplayResult whole = replay(g, w.fitted, changes, ReplayDetail::path);
-  const std::vector<GraphPart> cut = cut_into(g, parts);
+  const std::vector<GraphPart> cut = cut_into(g, w.run, parts);
   std::vector<ReplayResult> results(parts);
   test::ThreadExchanges exchanges(parts);
   exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
@@ -137,7 +140,7 @@ TEST(GraphParts, EachNodeIsInOnePartAndEveryEdgeCutIsAGhostOfTheOtherPart) {
   ASSERT_GT(g.linked.openmp_barriers, 0u);
   ASSERT_GT(g.linked.lock_handovers, 0u);
   for (std::uint32_t parts : {1u, 2u, 3u, 5u, 8u}) {
-    const GraphPartition partition = partition_locations(g, parts);
+    const GraphPartition partition = partition_locations(g, w.run, partition_ranks(w.run, parts));
     std::vector<std::uint32_t> holders(g.nodes(), 0);
     std::uint64_t ghosts = 0, edges = 0;
     for (std::uint32_t p = 0; p < parts; ++p) {
@@ -183,7 +186,7 @@ TEST(GraphParts, RepairedByPartsEveryNodeHasTheWholeGraphsRepairedTimeAndTheFigu
   ASSERT_GT(whole.violations, 0u) << "the constructed run's odd ranks receive before their partners send";
   ASSERT_GT(whole.moved, 0u);
   for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
-    std::vector<GraphPart> cut = cut_into(measured, parts);
+    std::vector<GraphPart> cut = cut_into(measured, run, parts);
     std::vector<ClockRepair> repairs(parts);
     test::ThreadExchanges exchanges(parts);
     exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
@@ -253,7 +256,7 @@ TEST(GraphParts, TheNetworkFittedByPartsIsTheWholeGraphs) {
   ASSERT_GT(w.fitted.observations, w.fitted.large) << "small messages to fit the latency on";
   ASSERT_GT(w.fitted.large, 0u) << "large messages to fit the bandwidth on";
   for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
-    const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+    const std::vector<GraphPart> cut = cut_into(w.graph, w.run, parts);
     std::vector<NetworkModel> fits(parts);
     test::ThreadExchanges exchanges(parts);
     exchanges.run([&](std::uint32_t p, PartExchange& exchange) { fits[p] = fit_network(cut[p], exchange); });
@@ -275,7 +278,7 @@ TEST(GraphParts, ThePopFactorsOfPartsAreTheWholeGraphsRunAndPhaseByPhase) {
   ASSERT_TRUE(whole.mpi && whole.openmp) << "a hybrid run";
   ASSERT_LT(whole.overall.load_balance, 1.0) << "uneven work";
   for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
-    const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+    const std::vector<GraphPart> cut = cut_into(w.graph, w.run, parts);
     std::vector<Pop> pops(parts);
     test::ThreadExchanges exchanges(parts);
     exchanges.run(
@@ -340,7 +343,7 @@ TEST(GraphParts, TheCriticalPathFollowedByPartsIsTheWholeGraphsOnEveryPart) {
   for (const Whole* w : {&hybrid, &relay}) {
     const CriticalPath whole = critical_path(w->graph);
     for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
-      const std::vector<GraphPart> cut = cut_into(w->graph, parts);
+      const std::vector<GraphPart> cut = cut_into(w->graph, w->run, parts);
       std::vector<CriticalPath> paths(parts);
       test::ThreadExchanges exchanges(parts);
       exchanges.run(
@@ -358,7 +361,7 @@ TEST(GraphParts, TheDelayCostsWalkedByPartsAreTheWholeGraphsOnEveryPart) {
       const DelayCosts whole = delay_costs(w.graph);
       ASSERT_GT(whole.charged_ns, 0.0);
       ASSERT_GT(whole.causes.size(), 2u);
-      const std::vector<GraphPart> cut = cut_into(w.graph, parts);
+      const std::vector<GraphPart> cut = cut_into(w.graph, w.run, parts);
       std::vector<DelayCosts> costs(parts);
       test::ThreadExchanges exchanges(parts);
       exchanges.run(
@@ -397,6 +400,101 @@ TEST(GraphParts, AWaitInAChainIsChargedToEveryRankBeforeIt) {
       << "rank 0's 10 ms of 'stage' delay every rank after it";
 }
 
+// Each part reads its own ranks' traces only, into the whole graph's nodes, numbered as the whole
+// graph's; the names every part met, as the run's.
+TEST(GraphParts, ReadFromItsOwnRanksEachPartHasTheWholeGraphsNodesAndNames) {
+  TraceRunBuilder rich, chain;
+  const TraceRun runs[] = {rich_run(rich, 5), chain_run(chain, 6)};
+  for (const TraceRun& run : runs) {
+    const ActivityGraph whole = build_activity_graph(run, match_communication(run));
+    ASSERT_GT(whole.intervals.size(), 0u);
+    for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+      const RankPartition ranks = partition_ranks(run, parts);
+      const GraphPartition locations = partition_locations(whole, run, ranks);
+      std::vector<std::optional<GraphPartDraft>> drafts(parts);
+      test::ThreadExchanges exchanges(parts);
+      exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+        drafts[p].emplace(read_graph_part(run, ranks, p, exchange));
+      });
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+        const GraphPart& part = drafts[p]->part;
+        const ActivityGraph& g = drafts[p]->draft.unlinked();
+        EXPECT_EQ(part.first_location, locations.first_location[p]) << where;
+        EXPECT_EQ(part.run_first_hub, whole.first_hub()) << where;
+        ASSERT_EQ(g.locations.size(), locations.first_location[p + 1] - locations.first_location[p]) << where;
+        for (std::uint32_t l = 0; l < g.locations.size(); ++l) {
+          const GraphLocation& theirs = whole.locations[part.first_location + l];
+          EXPECT_EQ(g.locations[l].rank, theirs.rank) << where;
+          EXPECT_EQ(g.locations[l].thread, theirs.thread) << where;
+          EXPECT_EQ(g.locations[l].worker, theirs.worker) << where;
+          EXPECT_EQ(part.first_node + g.locations[l].first, theirs.first) << where << ", location " << l;
+          EXPECT_EQ(part.first_node + g.locations[l].end, theirs.end) << where << ", location " << l;
+        }
+        for (std::uint32_t k = 0; k < g.first_hub(); ++k) {
+          const std::uint32_t n = part.first_node + k;
+          ASSERT_EQ(g.time[k], whole.time[n]) << where << ": the run's node " << n;
+          ASSERT_EQ(g.segment[k], whole.segment[n]) << where << ": the run's node " << n;
+          ASSERT_EQ(g.stack[k], whole.stack[n]) << where << ": the run's node " << n << "'s interval stack";
+          ASSERT_EQ(g.operation[k], whole.operation[n])
+              << where << ": the run's node " << n << "'s operation";
+        }
+        ASSERT_EQ(g.intervals.size(), whole.intervals.size()) << where;
+        for (std::size_t i = 0; i < g.intervals.size(); ++i)
+          EXPECT_EQ(g.intervals[i].name, whole.intervals[i].name) << where;
+        EXPECT_EQ(g.operations, whole.operations) << where;
+        ASSERT_EQ(g.stacks.size(), whole.stacks.size()) << where;
+        for (std::size_t f = 0; f < g.stacks.size(); ++f) {
+          EXPECT_EQ(g.stacks[f].parent, whole.stacks[f].parent) << where << ", stack " << f;
+          EXPECT_EQ(g.stacks[f].interval, whole.stacks[f].interval) << where << ", stack " << f;
+          EXPECT_EQ(g.stacks[f].depth, whole.stacks[f].depth) << where << ", stack " << f;
+        }
+        EXPECT_EQ(g.start_ns, whole.start_ns) << where;
+        EXPECT_EQ(g.end_ns, whole.end_ns) << where;
+        EXPECT_EQ(g.events, whole.events) << where;
+        ASSERT_EQ(g.phases.size(), whole.phases.size()) << where;
+        for (std::size_t i = 0; i < whole.phases.size(); ++i) {
+          std::size_t mine = 0;
+          for (const PhaseBounds& b : whole.phases[i].ranks) {
+            const bool own = b.begin >= part.first_node && b.begin < part.first_node + g.first_hub();
+            if (!own) continue;
+            ASSERT_LT(mine, g.phases[i].ranks.size()) << where << ", phase " << i;
+            EXPECT_EQ(g.phases[i].ranks[mine].rank, b.rank) << where;
+            EXPECT_EQ(part.first_node + g.phases[i].ranks[mine].begin, b.begin) << where;
+            EXPECT_EQ(part.first_node + g.phases[i].ranks[mine].end, b.end) << where;
+            ++mine;
+          }
+          EXPECT_EQ(mine, g.phases[i].ranks.size()) << where << ", phase " << i;
+        }
+      }
+    }
+  }
+}
+
+// Names met in another order by each part: the run's numbers are those of the reading in rank order.
+TEST(GraphParts, TheRunsNamesAreEachPartsInPartOrder) {
+  PartNames first, second;
+  first.operations = {"", "MPI_Send"};
+  first.intervals = {{"a", 1, "x.c", 1}, {"b", 1, "x.c", 2}};
+  first.stacks = {{}, {0, 0, 1}, {1, 1, 2}};  // a, a>b
+  second.operations = {"", "MPI_Recv", "MPI_Send"};
+  second.intervals = {{"b", 1, "x.c", 2}, {"c", 1, "x.c", 3}, {"a", 1, "x.c", 1}};
+  second.stacks = {{}, {0, 0, 1}, {0, 2, 1}, {2, 0, 2}, {3, 1, 3}};  // b, a, a>b, a>b>c
+  std::vector<RunNumbers> numbers;
+  const PartNames run = merge_part_names({first, second}, numbers, "run");
+  ASSERT_EQ(run.intervals.size(), 3u);
+  EXPECT_EQ(run.intervals[2].name, "c");
+  EXPECT_EQ(numbers[1].intervals, (std::vector<std::uint32_t>{1, 2, 0}));
+  EXPECT_EQ(run.operations, (std::vector<std::string>{"", "MPI_Send", "MPI_Recv"}));
+  EXPECT_EQ(numbers[1].operations, (std::vector<std::uint32_t>{0, 2, 1}));
+  // The run's stacks: a (1), a>b (2), then the second part's new ones: b (3), a>b>c (4).
+  ASSERT_EQ(run.stacks.size(), 5u);
+  EXPECT_EQ(numbers[1].frames, (std::vector<std::uint32_t>{0, 3, 1, 2, 4}));
+  EXPECT_EQ(run.stacks[4].parent, 2u);
+  EXPECT_EQ(run.stacks[4].interval, 2u);
+  EXPECT_EQ(run.stacks[4].depth, 3u);
+}
+
 // A run whose clocks need no repair: only the hubs are set, and the parts send only theirs.
 TEST(GraphParts, RepairedByPartsARunWithoutBackwardDependenciesMovesNoNode) {
   TraceRunBuilder b;
@@ -417,7 +515,7 @@ TEST(GraphParts, RepairedByPartsARunWithoutBackwardDependenciesMovesNoNode) {
   const ClockRepair whole = repair_clock_condition(g);
   ASSERT_EQ(whole.moved, 0u);
   ASSERT_GT(g.nodes(), g.first_hub()) << "the barriers' hubs";
-  std::vector<GraphPart> cut = cut_into(measured, kRanks);
+  std::vector<GraphPart> cut = cut_into(measured, run, kRanks);
   test::ThreadExchanges exchanges(kRanks);
   exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
     const ClockRepair r = repair_clock_condition(cut[p], exchange);

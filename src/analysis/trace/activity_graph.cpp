@@ -99,6 +99,36 @@ class GraphBuilder {
     share_.help([&](std::size_t r) { read_one(r); });
   }
 
+  const ActivityGraph& unlinked() const { return graph_; }
+  void renumber(std::vector<GraphInterval> intervals, std::vector<std::string> operations,
+                std::vector<StackFrame> stacks, const RunNumbers& numbers) {
+    for (std::uint32_t& frame : graph_.stack) frame = numbers.frames[frame];
+    for (OperationName& name : graph_.operation) name = static_cast<OperationName>(numbers.operations[name]);
+    for (LocationBuild& l : built_)
+      for (Operation& op : l.operations) op.name = static_cast<OperationName>(numbers.operations[op.name]);
+    graph_.intervals = std::move(intervals);
+    graph_.operations = std::move(operations);
+    graph_.stacks = std::move(stacks);
+    interval_ids_.clear();
+    operation_ids_.clear();
+    frame_ids_.clear();
+    for (std::uint32_t i = 0; i < graph_.intervals.size(); ++i) {
+      const GraphInterval& v = graph_.intervals[i];
+      interval_ids_.emplace(std::make_tuple(v.name, v.kind, v.file, v.line), i);
+    }
+    for (std::uint32_t o = 0; o < graph_.operations.size(); ++o)
+      operation_ids_.emplace(graph_.operations[o], o);
+    for (std::uint32_t f = 1; f < graph_.stacks.size(); ++f)
+      frame_ids_.emplace(std::pair(graph_.stacks[f].parent, graph_.stacks[f].interval), f);
+  }
+
+  void set_run_extent(double start_ns, double end_ns, std::uint64_t events, std::size_t phases) {
+    graph_.start_ns = start_ns;
+    graph_.end_ns = end_ns;
+    graph_.events = events;
+    graph_.phases.resize(std::max(graph_.phases.size(), phases));
+  }
+
   // The second half: the nodes linked by the matched communication.
   ActivityGraph link(const Communication& communication) {
     communication_ = &communication;
@@ -848,6 +878,17 @@ ActivityGraph ActivityGraphDraft::finish(const Communication& communication) && 
   ActivityGraph graph = builder_->link(communication);
   builder_.reset();  // what it held to link the nodes is not held beside the graph
   return graph;
+}
+
+const ActivityGraph& ActivityGraphDraft::unlinked() const { return builder_->unlinked(); }
+void ActivityGraphDraft::renumber(std::vector<GraphInterval> intervals, std::vector<std::string> operations,
+                                  std::vector<StackFrame> stacks, const RunNumbers& numbers) {
+  builder_->renumber(std::move(intervals), std::move(operations), std::move(stacks), numbers);
+}
+
+void ActivityGraphDraft::set_run_extent(double start_ns, double end_ns, std::uint64_t events,
+                                        std::size_t phases) {
+  builder_->set_run_extent(start_ns, end_ns, events, phases);
 }
 
 ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {

@@ -287,6 +287,11 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 // makes nodes in turn: the same draft. help_read returns at once when `read` has not begun (then
 // `read` reads alone), and otherwise once no rank is left to read; the draft must outlive it.
 class GraphBuilder;
+// The run's numbers of a part's names (graph_part_build.hpp): for each of its intervals, operations'
+// names and interval stacks, as it numbered them, the run's number.
+struct RunNumbers {
+  std::vector<std::uint32_t> intervals, operations, frames;
+};
 class ActivityGraphDraft {
  public:
   explicit ActivityGraphDraft(const TraceRun& traces);
@@ -299,6 +304,16 @@ class ActivityGraphDraft {
   ActivityGraphDraft& operator=(ActivityGraphDraft&&) noexcept;
   ~ActivityGraphDraft();
   ActivityGraph finish(const Communication& communication) &&;
+
+  // A part's draft, of its ranks' traces (graph_part_build.hpp): its graph as read, not linked, with
+  // the intervals, operations and interval stacks numbered as its reading met them...
+  const ActivityGraph& unlinked() const;
+  // ... and numbered as the run's: `intervals`, `operations` and `stacks` become the graph's tables,
+  // and every number of the part's, its `numbers` in them.
+  void renumber(std::vector<GraphInterval> intervals, std::vector<std::string> operations,
+                std::vector<StackFrame> stacks, const RunNumbers& numbers);
+  // ... and given the run's start, end, events and count of phases (each part's ranks' bounds kept).
+  void set_run_extent(double start_ns, double end_ns, std::uint64_t events, std::size_t phases);
 
  private:
   std::unique_ptr<GraphBuilder> builder_;

@@ -13,26 +13,56 @@ std::uint32_t GraphPartition::part_of_location(std::uint32_t location) const {
   return static_cast<std::uint32_t>(after - first_location.begin()) - 1;
 }
 
-GraphPartition partition_locations(const ActivityGraph& g, std::uint32_t parts) {
-  if (parts == 0) throw std::invalid_argument("a graph cut into no parts");
-  GraphPartition p;
+RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts) {
+  if (parts == 0) throw std::invalid_argument("a run cut into no parts");
+  RankPartition p;
   p.parts = parts;
-  const auto locations = static_cast<std::uint32_t>(g.locations.size());
-  const std::uint64_t nodes = g.first_hub();
-  // A rank goes to the part in whose share of the nodes it begins: part floor(before * parts / nodes).
-  std::vector<std::uint32_t> part(locations, 0);
-  for (std::uint32_t l = 0; l < locations; ++l) {
-    const bool same_rank = l > 0 && g.locations[l].rank == g.locations[l - 1].rank;
-    const std::uint64_t before = g.locations[l].first;
-    part[l] = same_rank ? part[l - 1]
-              : nodes > 0
-                  ? static_cast<std::uint32_t>(std::min<std::uint64_t>(parts - 1, before * parts / nodes))
-                  : 0;
+  std::vector<std::uint64_t> events;
+  std::uint64_t total = 0;
+  for (const RankTrace& rank : traces.ranks) {
+    std::uint64_t n = 0;
+    if (rank.trace)
+      for (const format::TraceBlock& block : rank.trace->blocks) n += block.header.event_count;
+    events.push_back(n);
+    total += n;
   }
-  p.first_location.assign(parts + 1, locations);
+  // A rank goes to the part in whose share of the events it begins: part floor(before * parts / total).
+  p.first_rank.assign(parts + 1, traces.ranks.size());
+  std::uint64_t before = 0;
+  std::vector<std::uint32_t> part(traces.ranks.size(), 0);
+  for (std::size_t r = 0; r < traces.ranks.size(); ++r) {
+    part[r] = total > 0
+                  ? static_cast<std::uint32_t>(std::min<std::uint64_t>(parts - 1, before * parts / total))
+                  : 0;
+    before += events[r];
+  }
   for (std::uint32_t q = parts; q-- > 0;) {
-    p.first_location[q] = p.first_location[q + 1];
-    while (p.first_location[q] > 0 && part[p.first_location[q] - 1] >= q) --p.first_location[q];
+    p.first_rank[q] = p.first_rank[q + 1];
+    while (p.first_rank[q] > 0 && part[p.first_rank[q] - 1] >= q) --p.first_rank[q];
+  }
+  return p;
+}
+
+GraphPartition partition_locations(const ActivityGraph& g, const TraceRun& traces,
+                                   const RankPartition& ranks) {
+  GraphPartition p;
+  p.parts = ranks.parts;
+  const auto locations = static_cast<std::uint32_t>(g.locations.size());
+  // The locations come rank by rank, in the run's order of ranks.
+  std::vector<std::uint32_t> part(locations, 0);
+  std::size_t r = 0;
+  std::uint32_t q = 0;
+  for (std::uint32_t l = 0; l < locations; ++l) {
+    while (r < traces.ranks.size() && traces.ranks[r].rank != g.locations[l].rank) ++r;
+    if (r == traces.ranks.size())
+      throw std::logic_error("a graph location of no rank of the run, or out of order");
+    while (q + 1 < ranks.parts && ranks.first_rank[q + 1] <= r) ++q;
+    part[l] = q;
+  }
+  p.first_location.assign(ranks.parts + 1, locations);
+  for (std::uint32_t k = ranks.parts; k-- > 0;) {
+    p.first_location[k] = p.first_location[k + 1];
+    while (p.first_location[k] > 0 && part[p.first_location[k] - 1] >= k) --p.first_location[k];
   }
   return p;
 }

@@ -23,17 +23,28 @@
 #include "analysis/trace/activity_graph.hpp"
 #include "analysis/trace/part_exchange.hpp"
 #include "analysis/trace/rank_bitmap.hpp"
+#include "analysis/trace/trace_run.hpp"
 
 namespace parperf::analysis {
 
-// Which part holds which locations: blocks of consecutive ranks (a rank's threads stay together, as
-// their OpenMP links are many), with about as many nodes each.
+// Which part holds which ranks: blocks of consecutive ranks of the run (TraceRun::ranks), with about
+// as many trace events each (known from the traces' block headers before any is decoded). A rank's
+// threads stay together: their OpenMP links are many.
+struct RankPartition {
+  std::uint32_t parts = 1;
+  std::vector<std::size_t>
+      first_rank;  // per part, an index into TraceRun::ranks; the ranks' count at the end
+};
+RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts);
+
+// The same cut of a graph's locations (those of the ranks of each part).
 struct GraphPartition {
   std::uint32_t parts = 1;
   std::vector<std::uint32_t> first_location;  // per part, and the run's location count at the end
   std::uint32_t part_of_location(std::uint32_t location) const;
 };
-GraphPartition partition_locations(const ActivityGraph& g, std::uint32_t parts);
+GraphPartition partition_locations(const ActivityGraph& g, const TraceRun& traces,
+                                   const RankPartition& ranks);
 
 struct GraphPart {
   std::uint32_t part = 0, parts = 1;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -29,6 +30,12 @@ class PartBytes {
     put(static_cast<std::uint64_t>(values.size()));
     for (const T& v : values) put(v);
   }
+  void put_text(const std::string& text) {
+    put(static_cast<std::uint64_t>(text.size()));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + text.size());
+    if (!text.empty()) std::memcpy(bytes_.data() + at, text.data(), text.size());
+  }
   const std::vector<std::uint8_t>& bytes() const { return bytes_; }
 
  private:
@@ -46,6 +53,13 @@ class PartBytesReader {
     std::memcpy(&value, bytes_.data() + at_, sizeof(T));
     at_ += sizeof(T);
     return value;
+  }
+  std::string take_text() {
+    const auto n = take<std::uint64_t>();
+    if (n > bytes_.size() - at_) throw std::logic_error("a part sent its values cut short");
+    std::string text(reinterpret_cast<const char*>(bytes_.data() + at_), n);
+    at_ += n;
+    return text;
   }
   template <class T>
   std::vector<T> take_all() {

@@ -41,7 +41,8 @@ void check(const TraceRun& run, const std::string& name, parperf::cli::MpiPartEx
   const ClockRepair whole_repair = repair_clock_condition(whole);
   const NetworkModel whole_network = fit_network(whole);
 
-  GraphPart part = cut_graph_part(measured, partition_locations(measured, exchange.parts()), exchange.part());
+  GraphPart part = cut_graph_part(
+      measured, partition_locations(measured, run, partition_ranks(run, exchange.parts())), exchange.part());
   const ClockRepair repair = repair_clock_condition(part, exchange);
   same(repair.moved, whole_repair.moved, name + ": the nodes the repair moved");
   same(repair.largest_shift_ns, whole_repair.largest_shift_ns, name + ": the repair's largest shift");
