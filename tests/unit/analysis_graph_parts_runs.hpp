@@ -24,9 +24,11 @@ inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0
 // runs a parallel region on both threads in which each takes a lock and passes a barrier; every third
 // round an MPI_Allreduce, every fourth an MPI_Bcast from rank i mod ranks; recording is off for a
 // while in round 6; odd ranks run "compute" inside "halo" (the names and interval stacks met in
-// another order by ranks, and so by parts). Odd ranks' clocks are corrected 3 ms too far back, so that their
-// receives end before their sends began: the repair moves them. Every kind of edge a part can cut: messages
-// and collectives' hubs between ranks, forks, barriers' hubs and locks within one.
+// another order by ranks, and so by parts); each round every rank puts 1 KiB into rank r + 2's memory;
+// rank 0 sends a message nobody receives and rank 2 receives one nobody sends. Odd ranks' clocks are
+// corrected 3 ms too far back, so that their receives end before their sends began: the repair moves them.
+// Every kind of edge a part can cut: messages and collectives' hubs between ranks, forks, barriers' hubs and
+// locks within one.
 inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
   for (int r = 0; r < ranks; ++r) {
     b.rank(r, static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(r % 3));
@@ -39,6 +41,7 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
     const auto lock = b.site(SiteKind::omp_lock, "omp_set_lock", "rich.c", 41);
     const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "rich.c", 42);
     const auto halo = b.site(SiteKind::user, "halo", "rich.c", 50);
+    const auto put = b.site(SiteKind::shmem_put, "shmem_putmem", "rich.c", 60);
     std::int64_t collectives = 0;
     for (int i = 0; i < 12; ++i) {
       const double t = 1 + 40.0 * i;
@@ -46,9 +49,9 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
       if (r % 2 == 1) b.event(at(TraceEventKind::enter, t, halo));  // names met in another order
       b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
       if (r % 2 == 1) b.event(at(TraceEventKind::leave, t + work, halo));
-      const std::uint64_t bytes = 8u << (3 * (i % 6));  // 8 B to 256 KiB
-      b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i, bytes);
-      b.op(recv, t + work + 0.3, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i, bytes);
+      const std::uint64_t bytes = 8u << (3 * (i % 6));                      // 8 B to 256 KiB
+      b.op(send, t + work, t + work + 0.3, (r + 1) % ranks, i % 3, bytes);  // a channel: 4 messages
+      b.op(recv, t + work + 0.3, t + 9 + 0.1 * r, (r + ranks - 1) % ranks, i % 3, bytes);
       const std::int64_t instance = 1000 + i;
       for (std::uint32_t thread = 0; thread < 2; ++thread)
         b.event(at(TraceEventKind::enter, t + 10 + 0.2 * thread, region), thread);
@@ -61,6 +64,9 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
         b.event(at(TraceEventKind::leave, t + 17, region), thread);
       if (i % 3 == 0) b.op(allreduce, t + 18 + 0.3 * r, t + 22, -1, collectives++, 64);
       if (i % 4 == 0) b.op(bcast, t + 23 + 0.2 * r, t + 25, i % ranks, collectives++, 4096);
+      b.op(put, t + 26.5, t + 26.6, (r + 2) % ranks, 0, 1024);        // one-sided, into another rank
+      if (i == 3 && r == 0) b.op(send, t + 27, t + 27.1, 1, 999, 8);  // never received
+      if (i == 3 && r == 2) b.op(recv, t + 27, t + 27.5, 1, 998, 8);  // never sent
       if (i == 6)
         b.event(at(TraceEventKind::recording_off, t + 26)).event(at(TraceEventKind::recording_on, t + 30));
     }

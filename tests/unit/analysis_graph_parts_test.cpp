@@ -12,7 +12,9 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
@@ -23,6 +25,7 @@
 #include "analysis/trace/graph_part_build.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
+#include "analysis/trace/part_matching.hpp"
 #include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
@@ -466,6 +469,84 @@ TEST(GraphParts, ReadFromItsOwnRanksEachPartHasTheWholeGraphsNodesAndNames) {
           }
           EXPECT_EQ(mine, g.phases[i].ranks.size()) << where << ", phase " << i;
         }
+      }
+    }
+  }
+}
+
+bool same_side(const CallSide& a, const CallSide& b) {
+  return a.rank == b.rank && a.thread == b.thread && a.site == b.site && a.index == b.index &&
+         a.start_ns == b.start_ns && a.end_ns == b.end_ns;
+}
+
+// Each part matches its ranks' calls with the other parts': it has every message, instance and
+// transfer that touches its ranks, in the whole run's order, and the run's counts.
+TEST(GraphParts, MatchedByPartsEachPartHasTheWholeRunsCommunicationOfItsRanks) {
+  TraceRunBuilder b;
+  const TraceRun run = rich_run(b, 5);
+  const Communication whole = match_communication(run);
+  ASSERT_GT(whole.messages.size(), 0u);
+  ASSERT_GT(whole.collectives.size(), 0u);
+  ASSERT_GT(whole.one_sided.size(), 0u);
+  ASSERT_EQ(whole.unmatched_sends, 1u) << "rank 0's message nobody receives";
+  ASSERT_EQ(whole.unmatched_receives, 1u) << "rank 2's receive nobody sends";
+  for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+    const RankPartition ranks = partition_ranks(run, parts);
+    std::vector<Communication> matched(parts);
+    test::ThreadExchanges exchanges(parts);
+    exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+      matched[p] = match_communication(run, ranks, p, exchange);
+    });
+    for (std::uint32_t p = 0; p < parts; ++p) {
+      const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+      std::set<std::int64_t> own;
+      for (std::size_t r = ranks.first_rank[p]; r < ranks.first_rank[p + 1]; ++r)
+        own.insert(run.ranks[r].rank);
+      const Communication& c = matched[p];
+      EXPECT_EQ(c.unmatched_sends, whole.unmatched_sends) << where;
+      EXPECT_EQ(c.unmatched_receives, whole.unmatched_receives) << where;
+      EXPECT_EQ(c.incomplete_collectives, whole.incomplete_collectives) << where;
+      std::vector<const Message*> mine;
+      for (const Message& m : whole.messages)
+        if (own.count(m.send.rank) || own.count(m.receive.rank)) mine.push_back(&m);
+      ASSERT_EQ(c.messages.size(), mine.size()) << where << ": the messages of its ranks";
+      std::size_t i = 0;
+      for (const Message& m : c.messages) {
+        const Message& theirs = *mine[i++];
+        EXPECT_TRUE(same_side(m.send, theirs.send) && same_side(m.receive, theirs.receive))
+            << where << ": message " << i << " of its ranks is another (or in another order)";
+        EXPECT_EQ(m.bytes, theirs.bytes) << where;
+        EXPECT_EQ(m.tag, theirs.tag) << where;
+        EXPECT_EQ(m.send_kind, theirs.send_kind) << where;
+        EXPECT_EQ(m.receive_kind, theirs.receive_kind) << where;
+      }
+      std::vector<const CollectiveInstance*> instances;
+      for (const CollectiveInstance& x : whole.collectives)
+        if (std::any_of(x.members.begin(), x.members.end(),
+                        [&](const CallSide& m) { return own.count(m.rank) > 0; }))
+          instances.push_back(&x);
+      ASSERT_EQ(c.collectives.size(), instances.size()) << where << ": the instances of its ranks";
+      for (std::size_t k = 0; k < instances.size(); ++k) {
+        const CollectiveInstance& x = c.collectives[k];
+        const CollectiveInstance& theirs = *instances[k];
+        EXPECT_EQ(std::tie(x.members_hash, x.ordinal, x.sequence, x.kind, x.name, x.root, x.blocking),
+                  std::tie(theirs.members_hash, theirs.ordinal, theirs.sequence, theirs.kind, theirs.name,
+                           theirs.root, theirs.blocking))
+            << where << ", instance " << k;
+        ASSERT_EQ(x.members.size(), theirs.members.size()) << where;
+        for (std::size_t m = 0; m < x.members.size(); ++m)
+          EXPECT_TRUE(same_side(x.members[m], theirs.members[m]))
+              << where << ", instance " << k << " member " << m;
+      }
+      std::vector<const OneSidedTransfer*> transfers;
+      for (const OneSidedTransfer& t : whole.one_sided)
+        if (own.count(t.origin.rank) || (t.put && t.target != t.origin.rank && own.count(t.target)))
+          transfers.push_back(&t);
+      ASSERT_EQ(c.one_sided.size(), transfers.size()) << where << ": the transfers of and into its ranks";
+      for (std::size_t k = 0; k < transfers.size(); ++k) {
+        EXPECT_TRUE(same_side(c.one_sided[k].origin, transfers[k]->origin)) << where << ", transfer " << k;
+        EXPECT_EQ(c.one_sided[k].target, transfers[k]->target) << where;
+        EXPECT_EQ(c.one_sided[k].bytes, transfers[k]->bytes) << where;
       }
     }
   }

@@ -9,95 +9,14 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/trace/mpi_call_kinds.hpp"
-#include "analysis/trace/site_index.hpp"
-#include "analysis/trace/timeline_merge.hpp"
+#include "analysis/trace/communication_calls.hpp"
 
 namespace parperf::analysis {
 namespace {
 
-// A communicator as every member knows it.
-struct CommunicatorIdentity {
-  std::uint64_t members_hash = 0;
-  std::uint32_t ordinal = 0;
-  std::uint32_t size = 0;
-};
-
-// What one site is to the matching, worked out once: its kind, name, and class of one-sided
-// transfer (the site-kind table is searched linearly).
-struct SiteFacts {
-  std::uint32_t kind = 0;
-  std::string_view name;
-  const format::SiteKindInfo* one_sided = nullptr;  // a put's or get's row, else null
-};
-
-// What one rank's events refer to, looked up once: per event, only table loads (the sites and
-// communicators by id, densely numbered by the collectors) and no map of the rank's clock.
-struct RankContext {
-  const RankTrace* trace = nullptr;
-  double ns_per_tick = 1;
-  const RankClock* clock = nullptr;
-  SiteIndex sites;
-  std::vector<SiteFacts> facts;                                    // by site slot
-  std::vector<std::optional<CommunicatorIdentity>> communicators;  // by the events' id (+1), when dense
-  std::unordered_map<std::uint32_t, CommunicatorIdentity> sparse_communicators;  // else
-
-  RankContext(const RankTrace& rank, const ClockCorrection& clocks)
-      : trace(&rank),
-        ns_per_tick(analysis::ns_per_tick(*rank.trace)),
-        clock(&clocks.of(rank.rank)),
-        sites(rank.profile) {
-    if (!rank.profile) return;
-    facts.reserve(rank.profile->sites.size());
-    for (const format::Site& s : rank.profile->sites) {
-      const format::SiteKindInfo* info = format::site_kind_info(s.kind);
-      const bool one_sided =
-          info && (info->site_class == format::SiteClass::put || info->site_class == format::SiteClass::get);
-      facts.push_back({s.kind, s.name, one_sided ? info : nullptr});
-    }
-    const auto& all = rank.profile->mpi.communicators;
-    std::uint64_t largest = 0;
-    for (const format::Communicator& c : all) largest = std::max<std::uint64_t>(largest, c.id + 1ull);
-    const bool dense = largest < 4 * all.size() + 64;
-    if (dense) communicators.resize(all.empty() ? 0 : largest + 1);
-    for (const format::Communicator& c : all) {
-      const CommunicatorIdentity id{c.members_hash, c.ordinal, c.size};
-      if (dense)
-        communicators[c.id + 1] = id;
-      else
-        sparse_communicators[c.id + 1] = id;
-    }
-  }
-  const SiteFacts* facts_of(std::uint32_t site) const {
-    const std::uint32_t slot = sites.slot(site);
-    return slot == SiteIndex::kNone ? nullptr : &facts[slot];
-  }
-  const CommunicatorIdentity* communicator(std::uint32_t id) const {
-    if (!sparse_communicators.empty()) {
-      const auto it = sparse_communicators.find(id);
-      return it == sparse_communicators.end() ? nullptr : &it->second;
-    }
-    return id < communicators.size() && communicators[id] ? &*communicators[id] : nullptr;
-  }
-};
-
-using MessageKey = std::tuple<std::int64_t, std::int64_t, std::uint64_t, std::uint32_t, std::int64_t>;
-using InstanceKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
-
-// The queues are only ever found by their key, never walked in order (finish() only sums them):
-// hashed, not a tree of tuples compared field by field.
-struct KeyHash {
-  template <class... T>
-  std::size_t operator()(const std::tuple<T...>& key) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    std::apply(
-        [&](const auto&... field) {
-          ((h = (h ^ static_cast<std::uint64_t>(field)) * 0xFF51AFD7ED558CCDull, h ^= h >> 32), ...);
-        },
-        key);
-    return static_cast<std::size_t>(h);
-  }
-};
+using communication_calls::InstanceKey;
+using communication_calls::KeyHash;
+using communication_calls::MessageKey;
 
 // A call waiting for its partner: a send (with the bytes it sent) or a receive.
 struct PendingCall {
@@ -124,7 +43,8 @@ struct Matcher {
 
   // A send (`is_send`) or a receive of `key`: matched with the first call of the other kind waiting
   // under it, else left to wait.
-  void call(const MessageKey& key, bool is_send, const CallSide& side, CallKind kind, std::uint64_t bytes) {
+  void message(const MessageKey& key, bool is_send, const CallSide& side, CallKind kind,
+               std::uint64_t bytes) {
     WaitingCalls& w = waiting[key];
     if (w.waiting() > 0 && w.sends != is_send) {
       const PendingCall& partner = w.calls[w.taken++];
@@ -166,6 +86,7 @@ struct Matcher {
     result.collectives.push_back(std::move(instance));
     open_instances.erase(it);
   }
+  void one_sided(const OneSidedTransfer& t) { result.one_sided.push_back(t); }
   Communication finish() {
     for (const auto& [key, calls] : waiting)
       (calls.sends ? result.unmatched_sends : result.unmatched_receives) += calls.waiting();
@@ -179,82 +100,11 @@ struct Matcher {
   }
 };
 
-// The put or get `e` is, or nothing for another operation.
-std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, const SiteFacts* site,
-                                                   const TimelineEvent& e) {
-  const format::SiteKindInfo* info = site ? site->one_sided : nullptr;
-  if (!info) return std::nullopt;
-  OneSidedTransfer t;
-  t.origin = {
-      .rank = static_cast<std::int32_t>(e.rank),
-      .thread = e.thread,
-      .site = e.event.site,
-      .index = static_cast<std::uint32_t>(e.index),
-      .start_ns = e.time_ns,
-      .end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick)};
-  t.kind = static_cast<CallKind>(info->kind);
-  t.target = e.event.partner;
-  t.put = info->site_class == format::SiteClass::put;
-  t.bytes = e.event.bytes;
-  return t;
-}
-
 }  // namespace
 
 Communication match_communication(const TraceRun& traces) {
-  // Each rank's context, the first trace of a rank as the streams find it; by rank in a table when
-  // the ranks are numbered densely (always, for MPI), else in a hash map.
-  std::unordered_map<std::int64_t, RankContext> sparse_ranks;
-  for (const RankTrace& rank : traces.ranks) sparse_ranks.try_emplace(rank.rank, rank, traces.clocks);
-  std::vector<const RankContext*> dense_ranks;  // a rank not in it is looked up in the map
-  if (std::all_of(traces.ranks.begin(), traces.ranks.end(), [&](const RankTrace& r) {
-        return r.rank >= 0 && static_cast<std::uint64_t>(r.rank) < 4 * traces.ranks.size() + 64;
-      }))
-    for (const auto& [number, context] : sparse_ranks) {
-      if (dense_ranks.size() <= static_cast<std::size_t>(number))
-        dense_ranks.resize(static_cast<std::size_t>(number) + 1, nullptr);
-      dense_ranks[static_cast<std::size_t>(number)] = &context;
-    }
   Matcher matcher;
-  auto streams = all_thread_streams(traces);
-  const auto each_operation = [&](const TimelineEvent& e) {
-    const auto number = static_cast<std::uint64_t>(e.rank);
-    const RankContext& rank =
-        number < dense_ranks.size() && dense_ranks[number] ? *dense_ranks[number] : sparse_ranks.at(e.rank);
-    const SiteFacts* site = rank.facts_of(e.event.site);
-    if (e.event.partner >= 0)
-      if (const auto transfer = one_sided_transfer(rank, site, e))
-        matcher.result.one_sided.push_back(*transfer);
-    if (e.event.communicator == 0) return;
-    const CommunicatorIdentity* communicator = rank.communicator(e.event.communicator);
-    if (!communicator) return;  // not in the profile: no identity to match on
-    const CommunicatorIdentity& id = *communicator;
-    CallSide side;
-    side.rank = static_cast<std::int32_t>(e.rank);
-    side.thread = e.thread;
-    side.site = e.event.site;
-    const std::uint32_t kind = site ? site->kind : 0;
-    side.start_ns = e.time_ns;
-    side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
-    side.index = static_cast<std::uint32_t>(e.index);
-    if (format::is_mpi_collective_kind(kind)) {
-      matcher.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size,
-                         side, kind, site ? site->name : std::string_view{}, e.event.partner);
-      return;
-    }
-    if (e.event.partner < 0) return;
-    // A Sendrecv is traced with a communicator only when it exchanges with one partner under one
-    // tag: it sends to its partner and receives from it.
-    if (sends_message(kind))
-      matcher.call({e.rank, e.event.partner, id.members_hash, id.ordinal, e.event.match}, true, side,
-                   static_cast<CallKind>(kind), e.event.bytes);
-    if (receives_message(kind))
-      matcher.call({e.event.partner, e.rank, id.members_hash, id.ordinal, e.event.match}, false, side,
-                   static_cast<CallKind>(kind), 0);
-  };
-  // Only the operations are matched: the intervals' events never enter the merge.
-  merge_timeline(streams, traces.clocks, each_operation, nullptr,
-                 event_kind_bit(format::TraceEventKind::operation));
+  communication_calls::read_calls(traces, matcher);
   return matcher.finish();
 }
 
