@@ -26,6 +26,7 @@
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
 #include "analysis/trace/part_matching.hpp"
+#include "analysis/trace/part_order.hpp"
 #include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
@@ -468,6 +469,55 @@ TEST(GraphParts, ReadFromItsOwnRanksEachPartHasTheWholeGraphsNodesAndNames) {
             ++mine;
           }
           EXPECT_EQ(mine, g.phases[i].ranks.size()) << where << ", phase " << i;
+        }
+      }
+    }
+  }
+}
+
+// The parts' orders found by the parts themselves, each as its nodes were placed: every node once,
+// after its dependencies, and orders the sweeps by parts walk without waiting for ever, to the whole
+// graph's results.
+TEST(GraphParts, OrderedByThePartsThemselvesThePartsSweepToTheWholeGraphsResults) {
+  TraceRunBuilder rich, chain;
+  const TraceRun runs[] = {rich_run(rich, 5), chain_run(chain, 6)};
+  for (const TraceRun& run : runs) {
+    const ActivityGraph measured = build_activity_graph(run, match_communication(run));
+    ActivityGraph repaired = measured;
+    repair_clock_condition(repaired);
+    const NetworkModel fitted = fit_network(repaired);
+    ReplayChanges ideal;
+    ideal.network = ReplayChanges::Network::ideal;
+    const ReplayResult whole = replay(repaired, fitted, ideal);
+    for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+      std::vector<GraphPart> cut = cut_into(measured, run, parts);
+      for (GraphPart& part : cut) part.graph.order.clear();
+      std::vector<ReplayResult> replayed(parts);
+      test::ThreadExchanges exchanges(parts);
+      exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+        cut[p].graph.order = order_part(cut[p], exchange);
+        repair_clock_condition(cut[p], exchange);
+        replayed[p] = replay_part(cut[p], fitted, ideal, exchange);
+      });
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+        const ActivityGraph& g = cut[p].graph;
+        ASSERT_EQ(g.order.size(), g.nodes()) << where << ": every node (and ghost) in its order once";
+        std::vector<std::uint8_t> seen(g.nodes(), 0);
+        for (const std::uint32_t k : g.order) {
+          ASSERT_FALSE(seen[k]) << where << ": node " << k << " twice in the order";
+          for (const std::uint32_t e : g.in_edges(k))
+            ASSERT_TRUE(g.edges[e].source == k || seen[g.edges[e].source])
+                << where << ": node " << k << " before its source";
+          ASSERT_TRUE(g.previous(k) == kNoNode || seen[g.previous(k)])
+              << where << ": node " << k << " before the one before it";
+          seen[k] = 1;
+        }
+        for (std::uint32_t k = 0; k < g.nodes(); ++k) {
+          ASSERT_EQ(g.time[k], repaired.time[cut[p].global(k)])
+              << where << ": the run's node " << cut[p].global(k) << " repaired";
+          ASSERT_EQ(replayed[p].time[k], whole.time[cut[p].global(k)])
+              << where << ": the run's node " << cut[p].global(k) << " replayed";
         }
       }
     }

@@ -50,25 +50,23 @@ class PartSweep {
   // Whether part node k stands for a hub of the run (its own or a ghost).
   bool is_run_hub(std::uint32_t k) const { return part_.global(k) >= part_.run_first_hub; }
 
+  // Whether ghost k's time has come (without waiting).
+  bool arrived(std::uint32_t k) const { return arrived_[k - part_.first_ghost] != 0; }
+
   // The time its owner computed for ghost k: sent already, or waited for, having sent first
   // everything this part computed.
   double ghost_time(std::uint32_t k) {
     const std::uint32_t g = k - part_.first_ghost;
     if (!arrived_[g]) flush();
-    while (!arrived_[g]) {
-      const std::vector<std::uint8_t> batch = exchange_.receive(tag_);
-      if (batch.size() % kNodeTime != 0) throw std::logic_error("a part sent a batch of times cut short");
-      for (std::size_t at = 0; at < batch.size(); at += kNodeTime) {
-        std::uint32_t node;
-        std::memcpy(&node, batch.data() + at, sizeof node);
-        const std::uint32_t local = part_.local(node);
-        if (local == kNoNode || !part_.is_ghost(local))
-          throw std::logic_error("a part was sent the time of a node none of its nodes depends on");
-        arrived_[local - part_.first_ghost] = 1;
-        std::memcpy(&ghost_time_[local - part_.first_ghost], batch.data() + at + sizeof node, sizeof(double));
-      }
-    }
+    while (!arrived_[g]) receive_one();
     return ghost_time_[g];
+  }
+
+  // Waits for the next batch of times, having sent everything this part computed (a walk that may
+  // take its nodes in any order waits so for whichever ghost comes next).
+  void wait_for_any() {
+    flush();
+    receive_one();
   }
 
   // Node k's time is known: for the parts that read it.
@@ -90,6 +88,20 @@ class PartSweep {
   void finish() { flush(); }
 
  private:
+  // One batch of times, whichever part sent it: its ghosts' times arrived.
+  void receive_one() {
+    const std::vector<std::uint8_t> batch = exchange_.receive(tag_);
+    if (batch.size() % kNodeTime != 0) throw std::logic_error("a part sent a batch of times cut short");
+    for (std::size_t at = 0; at < batch.size(); at += kNodeTime) {
+      std::uint32_t node;
+      std::memcpy(&node, batch.data() + at, sizeof node);
+      const std::uint32_t local = part_.local(node);
+      if (local == kNoNode || !part_.is_ghost(local))
+        throw std::logic_error("a part was sent the time of a node none of its nodes depends on");
+      arrived_[local - part_.first_ghost] = 1;
+      std::memcpy(&ghost_time_[local - part_.first_ghost], batch.data() + at + sizeof node, sizeof(double));
+    }
+  }
   void send(std::uint32_t to) {
     std::vector<std::uint8_t> batch;
     batch.swap(outbox_[to]);

@@ -1,8 +1,8 @@
 // The analyses of the activity graph by parts run by the processes of an MPI job, as `parperf report
 // --np K` runs them: each process builds the same hand-made runs (analysis_graph_parts_runs.hpp),
 // analyses the whole graph itself, then its part together with the others over MPI
-// (MpiPartExchange), and checks that its part's results are the whole graph's, to the bit. Prints
-// "parts agree" and exits 0, or names the first figure that differs and exits 1.
+// (MpiPartExchange), in an order the parts find together, and checks that its part's results are the whole
+// graph's, to the bit. Prints "parts agree" and exits 0, or names the first figure that differs and exits 1.
 #include <mpi.h>
 
 #include <cstdio>
@@ -16,6 +16,7 @@
 #include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
+#include "analysis/trace/part_order.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
 #include "cli/mpi_part_exchange.hpp"
@@ -43,6 +44,7 @@ void check(const TraceRun& run, const std::string& name, parperf::cli::MpiPartEx
 
   GraphPart part = cut_graph_part(
       measured, partition_locations(measured, run, partition_ranks(run, exchange.parts())), exchange.part());
+  part.graph.order = order_part(part, exchange);  // the parts' own orders, found together
   const ClockRepair repair = repair_clock_condition(part, exchange);
   same(repair.moved, whole_repair.moved, name + ": the nodes the repair moved");
   same(repair.largest_shift_ns, whole_repair.largest_shift_ns, name + ": the repair's largest shift");
