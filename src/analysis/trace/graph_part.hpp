@@ -11,9 +11,11 @@
 // - then its ghosts: the nodes of other parts that its nodes' edges come from, each standing for
 //   the other part's node, with that node's measured time. A ghost is in the hub range (it has no
 //   previous node, no cost and no edges of its own); a sweep takes its time from its owner.
-// Its edges are the run's edges into its own nodes and hubs, in the run's order; its order is the
-// run's order restricted to its nodes and ghosts, which is an order every part can walk at once
-// without waiting for ever: the part that holds the earliest node anyone waits for has all it needs.
+// Its edges are the run's edges into its own nodes and hubs, in the run's order. Its order puts each
+// of its nodes and ghosts after its dependencies, consistently with the other parts' orders (the
+// run's order restricted to the part, for one cut from the whole graph; or the parts' own, found
+// together: part_order.hpp), so that every part can walk its own at once without waiting for ever:
+// the part that holds the earliest node anyone waits for has all it needs.
 // Its interval, stack and operation tables are the run's, whole (a few thousand entries).
 #pragma once
 
@@ -32,8 +34,8 @@ namespace parperf::analysis {
 // threads stay together: their OpenMP links are many.
 struct RankPartition {
   std::uint32_t parts = 1;
-  std::vector<std::size_t>
-      first_rank;  // per part, an index into TraceRun::ranks; the ranks' count at the end
+  // Per part, its first rank's index into TraceRun::ranks; the ranks' count at the end.
+  std::vector<std::size_t> first_rank;
 };
 RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts);
 
