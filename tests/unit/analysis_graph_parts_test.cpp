@@ -602,6 +602,76 @@ TEST(GraphParts, MatchedByPartsEachPartHasTheWholeRunsCommunicationOfItsRanks) {
   }
 }
 
+// The whole analysis by parts from the traces: each part reads its ranks, matches their calls with
+// the others', links its nodes with the other parts' (the run's hubs, its ghosts, who reads its
+// nodes), orders them with the others; its part is the whole graph's part, edge for edge, and the
+// repair and replays by parts give the whole graph's times.
+TEST(GraphParts, LinkedFromItsOwnRanksEachPartIsTheWholeGraphsPart) {
+  TraceRunBuilder rich, chain;
+  const TraceRun runs[] = {rich_run(rich, 5), chain_run(chain, 6)};
+  for (const TraceRun& run : runs) {
+    const ActivityGraph whole = build_activity_graph(run, match_communication(run));
+    ActivityGraph repaired = whole;
+    repair_clock_condition(repaired);
+    const NetworkModel fitted = fit_network(repaired);
+    const ReplayResult replayed = replay(repaired, fitted, {});
+    for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
+      const RankPartition ranks = partition_ranks(run, parts);
+      const GraphPartition locations = partition_locations(whole, run, ranks);
+      std::vector<GraphPart> linked(parts);
+      std::vector<ReplayResult> by_parts(parts);
+      test::ThreadExchanges exchanges(parts);
+      exchanges.run([&](std::uint32_t p, PartExchange& exchange) {
+        GraphPartDraft draft = read_graph_part(run, ranks, p, exchange);
+        const Communication communication = match_communication(run, ranks, p, exchange);
+        linked[p] = link_graph_part(std::move(draft), communication, run, ranks, exchange);
+        repair_clock_condition(linked[p], exchange);
+        by_parts[p] = replay_part(linked[p], fitted, {}, exchange);
+      });
+      for (std::uint32_t p = 0; p < parts; ++p) {
+        const std::string where = "part " + std::to_string(p) + " of " + std::to_string(parts);
+        const GraphPart cut = cut_graph_part(whole, locations, p);
+        const GraphPart& part = linked[p];
+        EXPECT_EQ(part.first_node, cut.first_node) << where;
+        EXPECT_EQ(part.run_nodes, cut.run_nodes) << where << ": the run's nodes and hubs";
+        EXPECT_EQ(part.global_hubs, cut.global_hubs) << where << ": its hubs' and ghosts' numbers in the run";
+        EXPECT_EQ(part.first_ghost, cut.first_ghost) << where;
+        EXPECT_EQ(part.ghost_owner, cut.ghost_owner) << where;
+        EXPECT_EQ(part.readers, cut.readers) << where << ": the parts that read its nodes";
+        EXPECT_EQ(part.readers_begin, cut.readers_begin) << where;
+        EXPECT_TRUE(part.read_elsewhere == cut.read_elsewhere) << where;
+        ASSERT_EQ(part.graph.nodes(), cut.graph.nodes()) << where;
+        for (std::uint32_t k = 0; k < cut.first_ghost; ++k) {
+          const auto in = part.graph.in_edges(k), theirs = cut.graph.in_edges(k);
+          ASSERT_EQ(in.size(), theirs.size()) << where << ": the edges into the run's node " << cut.global(k);
+          for (std::uint32_t i = 0; i < in.size(); ++i) {
+            const GraphEdge& a = part.graph.edges[in[i]];
+            const GraphEdge& b = cut.graph.edges[theirs[i]];
+            EXPECT_EQ(part.global(a.source), cut.global(b.source))
+                << where << ": an edge into " << cut.global(k);
+            EXPECT_EQ(a.kind, b.kind) << where << ": an edge into " << cut.global(k);
+            EXPECT_EQ(a.bytes, b.bytes) << where;
+            EXPECT_EQ(a.hops, b.hops) << where;
+          }
+        }
+        const auto counts = [](const ActivityGraph& g) {
+          return std::tuple(g.linked.messages, g.linked.collectives, g.linked.openmp_barriers, g.linked.forks,
+                            g.linked.lock_handovers, g.linked.task_creations, g.linked.task_waits,
+                            g.unlinked.sends, g.unlinked.receives, g.unlinked.incomplete_collectives,
+                            g.unlinked.outside_window, g.unlinked.nonblocking_collectives);
+        };
+        EXPECT_EQ(counts(part.graph), counts(whole)) << where << ": the run's counts of what was linked";
+        for (std::uint32_t k = 0; k < part.graph.nodes(); ++k) {
+          ASSERT_EQ(part.graph.time[k], repaired.time[part.global(k)])
+              << where << ": the run's node " << part.global(k) << " repaired";
+          ASSERT_EQ(by_parts[p].time[k], replayed.time[part.global(k)])
+              << where << ": the run's node " << part.global(k) << " replayed";
+        }
+      }
+    }
+  }
+}
+
 // Names met in another order by each part: the run's numbers are those of the reading in rank order.
 TEST(GraphParts, TheRunsNamesAreEachPartsInPartOrder) {
   PartNames first, second;

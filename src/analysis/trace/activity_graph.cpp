@@ -16,6 +16,7 @@
 #include "analysis/trace/mpi_call_kinds.hpp"
 #include "analysis/trace/node_counting.hpp"
 #include "analysis/trace/ordered_share.hpp"
+#include "analysis/trace/part_links.hpp"
 #include "analysis/trace/rank_reading.hpp"
 #include "analysis/trace/task_links.hpp"
 #include "format/shmem_active_set.hpp"
@@ -140,8 +141,14 @@ class GraphBuilder {
     link_shmem_sets();
     link_openmp_tasks();
     index_edges();
-    order_nodes();
+    if (!part_) order_nodes();  // a part's order is found with the other parts' (part_order.hpp)
     return std::move(graph_);
+  }
+
+  // Links a part's nodes (part_links.hpp): `links` must outlive the call.
+  ActivityGraph link_part(const Communication& communication, PartLinks& links) {
+    part_ = &links;
+    return link(communication);
   }
 
  private:
@@ -435,6 +442,10 @@ class GraphBuilder {
 
   // The operation of a rank's thread whose event was the `index`-th of its stream.
   const Operation* operation(std::int64_t rank, std::uint32_t thread, std::uint64_t index) const {
+    if (part_ && !part_->own_rank(rank)) {  // another part's, as it sent it
+      const auto r = part_->remote.find({rank, thread, index});
+      return r == part_->remote.end() ? nullptr : &r->second;
+    }
     const auto key = std::pair(rank, thread);
     const auto l = std::lower_bound(location_of_build_.begin(), location_of_build_.end(), key,
                                     [](const auto& entry, const auto& k) { return entry.first < k; });
@@ -450,6 +461,10 @@ class GraphBuilder {
 
   void edge(std::uint32_t source, std::uint32_t target, EdgeKind kind, std::uint64_t bytes = 0,
             std::uint8_t hops = 1) {
+    // A part keeps the edges into its own nodes and hubs (and counts those it cannot link): another
+    // part's node is its to link.
+    if (part_ && target != kNoNode && !part_->owns(target)) return;
+    if (part_ && source == PartLinks::kRemoteNoNode) source = kNoNode;
     if (source == kNoNode || target == kNoNode) {
       ++graph_.unlinked.outside_window;
       return;
@@ -458,8 +473,22 @@ class GraphBuilder {
     edge_targets_.push_back(target);
   }
 
-  std::uint32_t hub(double time) {
+  // A hub; on a part (`instance`: a collective's, else an OpenMP barrier's), the run's hub of a
+  // collective whose owner is another part is a slot standing for it.
+  std::uint32_t hub(double time,
+                    const std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>* instance = nullptr) {
     const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
+    if (part_) {
+      if (instance) {
+        const auto& [global, owner] = part_->collective_hubs.at(*instance);
+        part_->slot_global.push_back(global);
+        part_->slot_owner.push_back(owner);
+      } else {
+        part_->openmp_hubs.push_back(node);
+        part_->slot_global.push_back(kNoNode);  // numbered once every part's are counted
+        part_->slot_owner.push_back(part_->part);
+      }
+    }
     graph_.time.push_back(time);
     graph_.segment.push_back(SegmentKind::mpi);
     graph_.stack.push_back(0);
@@ -468,17 +497,21 @@ class GraphBuilder {
   }
 
   void link_messages() {
-    graph_.unlinked.sends = communication_->unmatched_sends;
-    graph_.unlinked.receives = communication_->unmatched_receives;
+    // (The run's counts: on a part, the first's.)
+    if (!part_ || part_->part == 0) {
+      graph_.unlinked.sends = communication_->unmatched_sends;
+      graph_.unlinked.receives = communication_->unmatched_receives;
+    }
     for (const Message& m : communication_->messages) {
       const Operation* send = operation(m.send);
       const Operation* receive = operation(m.receive);
+      const bool counts = !part_ || part_->own_rank(m.receive.rank);  // a message is its receiver's
       if (!send || !receive) {
-        ++graph_.unlinked.outside_window;
+        if (counts) ++graph_.unlinked.outside_window;
         continue;
       }
       edge(send->begin, receive->end, EdgeKind::message, m.bytes);
-      ++graph_.linked.messages;
+      if (counts) ++graph_.linked.messages;
       // A blocking send that ended after its receive was posted may have waited for it.
       if (may_block_until_posted(m.send_kind) && m.send.end_ns >= m.receive.start_ns &&
           m.send.start_ns < m.receive.start_ns)
@@ -486,41 +519,125 @@ class GraphBuilder {
     }
   }
 
+  // How a collective instance is linked: from its root's arrival to the others' ends (a broadcast or
+  // scatter), or from every arrival through a hub to every end (a rooted one: to the root's end only,
+  // from the others'); or not at all, when it only starts (MPI_I...) or a member's call is none of the
+  // graph's operations.
+  struct CollectiveLinks {
+    bool linked = false;
+    std::vector<const Operation*> members;
+    bool rooted = false, from_root = false;
+    std::size_t root = 0;
+  };
+  CollectiveLinks collective_links(const CollectiveInstance& c) const {
+    CollectiveLinks l;
+    if (!c.blocking) return l;
+    for (const CallSide& m : c.members) l.members.push_back(operation(m));
+    if (std::any_of(l.members.begin(), l.members.end(), [](const Operation* op) { return !op; })) return l;
+    l.linked = true;
+    const auto root =
+        std::find_if(c.members.begin(), c.members.end(), [&](const CallSide& m) { return m.rank == c.root; });
+    l.rooted = c.root >= 0 && root != c.members.end();
+    l.root = l.rooted ? static_cast<std::size_t>(root - c.members.begin()) : 0;
+    l.from_root = l.rooted && (is_kind(c.kind, SiteKind::mpi_broadcast) ||
+                               std::string_view(c.name).find("Scatter") != std::string_view::npos);
+    return l;
+  }
+
   void link_collectives() {
-    graph_.unlinked.incomplete_collectives = communication_->incomplete_collectives;
+    // (The run's count: on a part, the first's.)
+    if (!part_ || part_->part == 0)
+      graph_.unlinked.incomplete_collectives = communication_->incomplete_collectives;
     for (const CollectiveInstance& c : communication_->collectives) {
+      // On a part, an instance is counted by its first member's part.
+      const bool counts = !part_ || part_->own_rank(c.members.front().rank);
+      const CollectiveLinks l = collective_links(c);
       if (!c.blocking) {
-        ++graph_.unlinked.nonblocking_collectives;
+        if (counts) ++graph_.unlinked.nonblocking_collectives;
         continue;
       }
-      std::vector<const Operation*> members;
-      for (const CallSide& m : c.members) members.push_back(operation(m));
-      if (std::any_of(members.begin(), members.end(), [](const Operation* op) { return !op; })) {
-        ++graph_.unlinked.outside_window;
+      if (!l.linked) {
+        if (counts) ++graph_.unlinked.outside_window;
         continue;
       }
-      ++graph_.linked.collectives;
+      if (counts) ++graph_.linked.collectives;
       const auto hops = static_cast<std::uint8_t>(std::bit_width(c.members.size() - 1));
       const std::uint64_t bytes = 0;  // the members' data are not in the trace's collective events
-      const auto root = std::find_if(c.members.begin(), c.members.end(),
-                                     [&](const CallSide& m) { return m.rank == c.root; });
-      const bool rooted = c.root >= 0 && root != c.members.end();
-      const std::size_t r = rooted ? static_cast<std::size_t>(root - c.members.begin()) : 0;
-      const bool from_root = rooted && (is_kind(c.kind, SiteKind::mpi_broadcast) ||
-                                        std::string_view(c.name).find("Scatter") != std::string_view::npos);
-      if (from_root) {
+      const std::vector<const Operation*>& members = l.members;
+      const std::size_t r = l.root;
+      if (l.from_root) {
         for (std::size_t i = 0; i < members.size(); ++i)
           if (i != r) edge(members[r]->begin, members[i]->end, EdgeKind::collective, bytes, hops);
         continue;
       }
       double last = 0;
       for (const CallSide& m : c.members) last = std::max(last, m.start_ns);
-      const std::uint32_t h = hub(last);
+      const std::tuple instance(c.members_hash, c.ordinal, c.sequence);
+      const std::uint32_t h = hub(last, &instance);
       for (std::size_t i = 0; i < members.size(); ++i)
-        if (!rooted || i != r) edge(members[i]->begin, h, EdgeKind::collective, bytes, hops);
+        if (!l.rooted || i != r) edge(members[i]->begin, h, EdgeKind::collective, bytes, hops);
       for (std::size_t i = 0; i < members.size(); ++i)
-        if (!rooted || i == r) edge(h, members[i]->end, EdgeKind::collective, bytes, hops);
+        if (!l.rooted || i == r) edge(h, members[i]->end, EdgeKind::collective, bytes, hops);
     }
+  }
+
+ public:
+  // On a part (part_links.hpp, its other parts' operations known): the collective instances that
+  // make hubs, by their key, with each hub's owner (the part of its first source, else of its first
+  // target in the run's node order, else the first part); `counted`: those this part counts (the run
+  // numbers the hubs in the instances' order).
+  void plan_collective_hubs(const Communication& communication, PartLinks& links,
+                            std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>>& counted) {
+    part_ = &links;
+    for (const CollectiveInstance& c : communication.collectives) {
+      const CollectiveLinks l = collective_links(c);
+      if (!l.linked || l.from_root) continue;
+      const std::tuple key(c.members_hash, c.ordinal, c.sequence);
+      std::uint32_t owner = kNoNode;
+      for (std::size_t i = 0; i < l.members.size() && owner == kNoNode; ++i)
+        if ((!l.rooted || i != l.root) && exists(l.members[i]->begin))
+          owner = links.part_of_rank.at(c.members[i].rank);
+      if (owner == kNoNode) {  // nothing leads into it: its first target's
+        std::uint32_t first = kNoNode;
+        for (std::size_t i = 0; i < l.members.size(); ++i)
+          if ((!l.rooted || i == l.root) && exists(l.members[i]->end) &&
+              (first == kNoNode || run_node(l.members[i]->end) < run_node(l.members[first]->end)))
+            first = static_cast<std::uint32_t>(i);
+        owner = first == kNoNode ? 0 : links.part_of_rank.at(c.members[first].rank);
+      }
+      links.collective_hubs[key] = {kNoNode, owner};
+      if (links.own_rank(c.members.front().rank)) counted.push_back(key);
+    }
+    part_ = nullptr;
+  }
+  bool operation_nodes(std::int64_t rank, std::uint32_t thread, std::uint64_t index,
+                       OperationNodes& out) const {
+    const Operation* op = operation(rank, thread, index);
+    if (!op) return false;
+    out = {op->begin, op->end, op->inner, op->kind, op->name};
+    return true;
+  }
+  bool has_shmem_collectives() const {
+    for (const LocationBuild& l : built_)
+      for (const Operation& op : l.operations)
+        if (format::is_shmem_kind(op.kind) && (is_barrier_all(op) || is_shmem_set_collective(op.kind)))
+          return true;
+    return false;
+  }
+  void add_slots(const std::vector<double>& times) {
+    for (const double t : times) {
+      graph_.time.push_back(t);
+      graph_.segment.push_back(SegmentKind::useful);
+      graph_.stack.push_back(0);
+      graph_.operation.push_back(0);
+    }
+  }
+
+ private:
+  bool exists(std::uint32_t k) const { return k != kNoNode && k != PartLinks::kRemoteNoNode; }
+  // The run's number of a part's node or slot.
+  std::uint32_t run_node(std::uint32_t k) const {
+    return k < part_->own_nodes ? part_->first_node + k : part_->slot_global[k - part_->own_nodes];
   }
 
   void link_openmp() {
@@ -833,6 +950,7 @@ class GraphBuilder {
 
   const TraceRun& traces_;
   const Communication* communication_ = nullptr;  // set by link
+  PartLinks* part_ = nullptr;                     // a part's links (link_part), else none
   ActivityGraph graph_;
   // The edges as linked, each with its target, until they are stored by it (index_edges). In chunks:
   // an array growing by doubling held its old and new copies at once, where building the graph held
@@ -889,6 +1007,23 @@ void ActivityGraphDraft::renumber(std::vector<GraphInterval> intervals, std::vec
 void ActivityGraphDraft::set_run_extent(double start_ns, double end_ns, std::uint64_t events,
                                         std::size_t phases) {
   builder_->set_run_extent(start_ns, end_ns, events, phases);
+}
+
+bool ActivityGraphDraft::operation_nodes(std::int64_t rank, std::uint32_t thread, std::uint64_t index,
+                                         OperationNodes& out) const {
+  return builder_->operation_nodes(rank, thread, index, out);
+}
+bool ActivityGraphDraft::has_shmem_collectives() const { return builder_->has_shmem_collectives(); }
+void ActivityGraphDraft::add_slots(const std::vector<double>& times) { builder_->add_slots(times); }
+void ActivityGraphDraft::plan_collective_hubs(
+    const Communication& communication, PartLinks& links,
+    std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>>& counted) {
+  builder_->plan_collective_hubs(communication, links, counted);
+}
+ActivityGraph ActivityGraphDraft::link_part(const Communication& communication, PartLinks& links) && {
+  ActivityGraph graph = builder_->link_part(communication, links);
+  builder_.reset();
+  return graph;
 }
 
 ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& communication) {

@@ -40,6 +40,7 @@
 #include <memory>
 #include <ranges>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/trace/messages.hpp"
@@ -292,6 +293,13 @@ class GraphBuilder;
 struct RunNumbers {
   std::vector<std::uint32_t> intervals, operations, frames;
 };
+// An operation's nodes in a draft's numbers (kNoNode: none), its kind and name.
+struct OperationNodes {
+  std::uint32_t begin = kNoNode, end = kNoNode, inner = kNoNode;
+  std::uint16_t kind = 0;
+  OperationName name = 0;
+};
+struct PartLinks;
 class ActivityGraphDraft {
  public:
   explicit ActivityGraphDraft(const TraceRun& traces);
@@ -314,6 +322,18 @@ class ActivityGraphDraft {
                 std::vector<StackFrame> stacks, const RunNumbers& numbers);
   // ... and given the run's start, end, events and count of phases (each part's ranks' bounds kept).
   void set_run_extent(double start_ns, double end_ns, std::uint64_t events, std::size_t phases);
+  // The operation of a rank's thread whose event was the `index`-th of its stream, or none.
+  bool operation_nodes(std::int64_t rank, std::uint32_t thread, std::uint64_t index,
+                       OperationNodes& out) const;
+  // Whether its ranks call OpenSHMEM barriers or collectives over active sets (not yet linked by parts).
+  bool has_shmem_collectives() const;
+  // Slots after the nodes for other parts' nodes and hubs (part_links.hpp), at these times.
+  void add_slots(const std::vector<double>& times);
+  // The collective instances that make hubs (part_links.hpp).
+  void plan_collective_hubs(const Communication& communication, PartLinks& links,
+                            std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>>& counted);
+  // Links the part's nodes: the edges into its own nodes and hubs, not ordered.
+  ActivityGraph link_part(const Communication& communication, PartLinks& links) &&;
 
  private:
   std::unique_ptr<GraphBuilder> builder_;

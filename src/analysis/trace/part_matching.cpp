@@ -100,17 +100,6 @@ std::uint32_t instance_part(const InstanceKey& key, std::uint32_t parts) {
   return static_cast<std::uint32_t>(KeyHash{}(key) % parts);
 }
 
-// Every other part's bytes of one round, each part sending each other part one message (empty or not).
-std::vector<std::vector<std::uint8_t>> swap_with_every_part(PartExchange& exchange,
-                                                            std::vector<PartBytes>& out) {
-  const std::uint32_t tag = exchange.open();
-  for (std::uint32_t p = 0; p < exchange.parts(); ++p)
-    if (p != exchange.part()) exchange.send(p, tag, out[p].bytes());
-  std::vector<std::vector<std::uint8_t>> in;
-  for (std::uint32_t p = 1; p < exchange.parts(); ++p) in.push_back(exchange.receive(tag));
-  return in;
-}
-
 }  // namespace
 
 Communication match_communication(const TraceRun& traces, const RankPartition& ranks, std::uint32_t part,
@@ -165,7 +154,7 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
     out[to].put(std::uint8_t{2});
     out[to].put(t);
   }
-  for (const std::vector<std::uint8_t>& bytes : swap_with_every_part(exchange, out))
+  for (const std::vector<std::uint8_t>& bytes : exchange_with_every_part(exchange, out))
     for (PartBytesReader in(bytes); !in.done();) {
       const auto what = in.take<std::uint8_t>();
       if (what == 0) {
@@ -269,7 +258,7 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
       }
     }
   }
-  for (const std::vector<std::uint8_t>& bytes : swap_with_every_part(exchange, back))
+  for (const std::vector<std::uint8_t>& bytes : exchange_with_every_part(exchange, back))
     for (PartBytesReader in(bytes); !in.done();) {
       if (in.take<std::uint8_t>() == 0)
         messages.push_back(in.take<Message>());

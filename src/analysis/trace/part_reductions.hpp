@@ -107,6 +107,18 @@ inline double max_of_parts(PartExchange& exchange, double mine) {
   return largest;
 }
 
+// One round in which every part sends every other part `out[p]` (empty or not): what the others sent
+// this one, in the order they came.
+inline std::vector<std::vector<std::uint8_t>> exchange_with_every_part(PartExchange& exchange,
+                                                                       const std::vector<PartBytes>& out) {
+  const std::uint32_t tag = exchange.open();
+  for (std::uint32_t p = 0; p < exchange.parts(); ++p)
+    if (p != exchange.part()) exchange.send(p, tag, out[p].bytes());
+  std::vector<std::vector<std::uint8_t>> in;
+  for (std::uint32_t p = 1; p < exchange.parts(); ++p) in.push_back(exchange.receive(tag));
+  return in;
+}
+
 // `add_mine(state)` done by part 0, then by part 1 on its result, and so on in part order: a sum in
 // the run's order over parts that hold consecutive pieces of it, as the whole graph adds it up. The
 // last part's result, on every part. `state` is bytes (what the parts hand on) ...

@@ -1,7 +1,8 @@
 // The analyses of the activity graph by parts run by the processes of an MPI job, as `parperf report
 // --np K` runs them: each process builds the same hand-made runs (analysis_graph_parts_runs.hpp),
 // analyses the whole graph itself, then its part together with the others over MPI
-// (MpiPartExchange), in an order the parts find together, and checks that its part's results are the whole
+// (MpiPartExchange): each process reads, matches, links and orders its part from its own ranks'
+// traces with the others, then analyses it with them, and checks that its part's results are the whole
 // graph's, to the bit. Prints "parts agree" and exits 0, or names the first figure that differs and exits 1.
 #include <mpi.h>
 
@@ -14,9 +15,10 @@
 #include "analysis/trace/critical_path.hpp"
 #include "analysis/trace/delay_costs.hpp"
 #include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/graph_part_build.hpp"
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
-#include "analysis/trace/part_order.hpp"
+#include "analysis/trace/part_matching.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
 #include "cli/mpi_part_exchange.hpp"
@@ -42,9 +44,14 @@ void check(const TraceRun& run, const std::string& name, parperf::cli::MpiPartEx
   const ClockRepair whole_repair = repair_clock_condition(whole);
   const NetworkModel whole_network = fit_network(whole);
 
-  GraphPart part = cut_graph_part(
-      measured, partition_locations(measured, run, partition_ranks(run, exchange.parts())), exchange.part());
-  part.graph.order = order_part(part, exchange);  // the parts' own orders, found together
+  // The part read, matched, linked and ordered from its own ranks' traces, with the other parts.
+  const RankPartition ranks = partition_ranks(run, exchange.parts());
+  GraphPartDraft draft = read_graph_part(run, ranks, exchange.part(), exchange);
+  const Communication communication = match_communication(run, ranks, exchange.part(), exchange);
+  GraphPart part = link_graph_part(std::move(draft), communication, run, ranks, exchange);
+  same(part.global_hubs,
+       cut_graph_part(measured, partition_locations(measured, run, ranks), exchange.part()).global_hubs,
+       name + ": the part's hubs and ghosts");
   const ClockRepair repair = repair_clock_condition(part, exchange);
   same(repair.moved, whole_repair.moved, name + ": the nodes the repair moved");
   same(repair.largest_shift_ns, whole_repair.largest_shift_ns, name + ": the repair's largest shift");

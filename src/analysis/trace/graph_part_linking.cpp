@@ -1,0 +1,242 @@
+// The linking of a graph part's nodes with the other parts' (graph_part_build.hpp: link_graph_part).
+#include "analysis/trace/graph_part_build.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "analysis/trace/graph_points.hpp"
+#include "analysis/trace/part_links.hpp"
+#include "analysis/trace/part_order.hpp"
+#include "analysis/trace/part_reductions.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+using OperationKey = std::tuple<std::int64_t, std::uint32_t, std::uint64_t>;
+using InstanceKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
+
+// An operation of the part's ranks as another part's links need it: its nodes in the run's numbers
+// and their times.
+struct SentOperation {
+  std::int64_t rank;
+  std::uint32_t thread;
+  std::uint64_t index;
+  std::uint32_t nodes[3];  // begin, end, inner (kNoNode: none)
+  double times[3];
+  std::uint16_t kind, name;
+};
+
+template <class T>
+void sum_counts(PartExchange& exchange, T& counts) {
+  static_assert(sizeof(T) % sizeof(std::uint64_t) == 0);
+  T run{};
+  for (const T& each : gather_each(exchange, counts)) {
+    auto* to = reinterpret_cast<std::uint64_t*>(&run);
+    const auto* from = reinterpret_cast<const std::uint64_t*>(&each);
+    for (std::size_t i = 0; i < sizeof(T) / sizeof(std::uint64_t); ++i) to[i] += from[i];
+  }
+  counts = run;
+}
+
+}  // namespace
+
+GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication, const TraceRun& traces,
+                          const RankPartition& ranks, PartExchange& exchange) {
+  GraphPart out = std::move(d.part);
+  PartLinks links;
+  links.part = out.part;
+  links.first_node = out.first_node;
+  links.own_nodes = d.draft.unlinked().first_hub();
+  for (std::uint32_t p = 0; p < ranks.parts; ++p)
+    for (std::size_t r = ranks.first_rank[p]; r < ranks.first_rank[p + 1]; ++r)
+      links.part_of_rank.emplace(traces.ranks[r].rank, p);
+  if (any_part(exchange, d.draft.has_shmem_collectives()))
+    throw std::runtime_error(
+        "parallel trace analysis: OpenSHMEM barriers and collectives are not yet analysed by parts");
+
+  // The operations of its ranks that other parts' links reach, sent to them: a message's other side's
+  // part, every other member's part of a collective, the target's part of a put.
+  const ActivityGraph& nodes = d.draft.unlinked();
+  std::vector<PartBytes> sent(ranks.parts);
+  std::vector<std::set<OperationKey>> sent_keys(ranks.parts);
+  const auto send_side = [&](const CallSide& side, std::uint32_t to) {
+    if (to == out.part || !sent_keys[to].insert({side.rank, side.thread, side.index}).second) return;
+    OperationNodes op;
+    SentOperation s{side.rank, side.thread, side.index, {kNoNode, kNoNode, kNoNode}, {0, 0, 0}, 0, 0};
+    const bool exists = d.draft.operation_nodes(side.rank, side.thread, side.index, op);
+    sent[to].put(static_cast<std::uint8_t>(exists));
+    if (exists) {
+      const std::uint32_t points[3] = {op.begin, op.end, op.inner};
+      for (int i = 0; i < 3; ++i)
+        if (points[i] != kNoNode) s.nodes[i] = out.first_node + points[i], s.times[i] = nodes.time[points[i]];
+      s.kind = op.kind;
+      s.name = op.name;
+    }
+    sent[to].put(s);
+  };
+  const auto part_of = [&](std::int64_t rank) {
+    const auto p = links.part_of_rank.find(rank);
+    return p == links.part_of_rank.end() ? out.part : p->second;
+  };
+  for (const Message& m : communication.messages) {
+    if (links.own_rank(m.send.rank)) send_side(m.send, part_of(m.receive.rank));
+    if (links.own_rank(m.receive.rank)) send_side(m.receive, part_of(m.send.rank));
+  }
+  for (const CollectiveInstance& c : communication.collectives)
+    for (const CallSide& mine : c.members)
+      if (links.own_rank(mine.rank))
+        for (const CallSide& other : c.members) send_side(mine, part_of(other.rank));
+  for (const OneSidedTransfer& t : communication.one_sided)
+    if (t.put && t.target != t.origin.rank && links.own_rank(t.origin.rank))
+      send_side(t.origin, part_of(t.target));
+  std::vector<double> slot_times;
+  for (const std::vector<std::uint8_t>& bytes : exchange_with_every_part(exchange, sent))
+    for (PartBytesReader in(bytes); !in.done();) {
+      const bool exists = in.take<std::uint8_t>() != 0;
+      const auto s = in.take<SentOperation>();
+      if (!exists) continue;
+      graph_points::Operation op;
+      std::uint32_t* points[3] = {&op.begin, &op.end, &op.inner};
+      for (int i = 0; i < 3; ++i) {
+        if (s.nodes[i] == kNoNode) {
+          *points[i] = PartLinks::kRemoteNoNode;
+          continue;
+        }
+        *points[i] = links.own_nodes + static_cast<std::uint32_t>(links.slot_global.size());
+        links.slot_global.push_back(s.nodes[i]);
+        links.slot_owner.push_back(part_of(s.rank));
+        slot_times.push_back(s.times[i]);
+      }
+      op.kind = s.kind;
+      op.name = s.name;
+      links.remote.emplace(OperationKey{s.rank, s.thread, s.index}, op);
+    }
+  d.draft.add_slots(slot_times);
+
+  // The collectives' hubs: numbered in their instances' order over the run, each counted by its
+  // first member's part.
+  std::vector<InstanceKey> counted;
+  d.draft.plan_collective_hubs(communication, links, counted);
+  PartBytes mine;
+  for (const auto& [hash, ordinal, sequence] : counted) mine.put(hash), mine.put(ordinal), mine.put(sequence);
+  std::vector<InstanceKey> all;
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(mine.bytes()))
+    for (PartBytesReader in(each); !in.done();) {
+      const auto hash = in.take<std::uint64_t>();
+      const auto ordinal = in.take<std::uint32_t>();
+      all.emplace_back(hash, ordinal, in.take<std::uint64_t>());
+    }
+  std::sort(all.begin(), all.end());
+  for (auto& [key, hub] : links.collective_hubs) {
+    const auto at = std::lower_bound(all.begin(), all.end(), key);
+    if (at == all.end() || *at != key) throw std::logic_error("a collective's hub no part counted");
+    hub.first = out.run_first_hub + static_cast<std::uint32_t>(at - all.begin());
+  }
+
+  ActivityGraph g = std::move(d.draft).link_part(communication, links);
+
+  // The OpenMP barriers' hubs, after the collectives', part by part.
+  std::uint64_t openmp_before = 0, openmp_hubs = 0;
+  const std::vector<std::uint64_t> counts = gather_each<std::uint64_t>(exchange, links.openmp_hubs.size());
+  for (std::uint32_t p = 0; p < counts.size(); ++p) {
+    if (p < out.part) openmp_before += counts[p];
+    openmp_hubs += counts[p];
+  }
+  for (std::size_t i = 0; i < links.openmp_hubs.size(); ++i)
+    links.slot_global[links.openmp_hubs[i] - links.own_nodes] =
+        out.run_first_hub + static_cast<std::uint32_t>(all.size() + openmp_before + i);
+  out.run_nodes = out.run_first_hub + all.size() + openmp_hubs;
+
+  // Its nodes as a part: its locations' nodes, its hubs, then the ghosts its edges come from, each
+  // ascending in the run's numbers.
+  std::vector<std::uint8_t> read(g.nodes(), 0);
+  g.for_each_edge([&](std::uint32_t, std::uint32_t e) { read[g.edges[e].source] = 1; });
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> hubs, ghosts;  // (run's number, slot)
+  for (std::uint32_t k = links.own_nodes; k < g.nodes(); ++k) {
+    const std::uint32_t slot = k - links.own_nodes;
+    if (links.slot_owner[slot] == out.part)
+      hubs.emplace_back(links.slot_global[slot], k);
+    else if (read[k])
+      ghosts.emplace_back(links.slot_global[slot], k);
+  }
+  std::sort(hubs.begin(), hubs.end());
+  std::sort(ghosts.begin(), ghosts.end());
+  std::vector<std::uint32_t> local(g.nodes(), kNoNode);
+  for (std::uint32_t k = 0; k < links.own_nodes; ++k) local[k] = k;
+  ActivityGraph& p = out.graph;
+  p.locations = g.locations;
+  for (std::uint32_t k = 0; k < links.own_nodes; ++k) {
+    p.time.push_back(g.time[k]);
+    p.segment.push_back(g.segment[k]);
+    p.stack.push_back(g.stack[k]);
+    p.operation.push_back(g.operation[k]);
+  }
+  for (const auto* list : {&hubs, &ghosts})
+    for (const auto& [global, k] : *list) {
+      local[k] = static_cast<std::uint32_t>(p.time.size());
+      out.global_hubs.push_back(global);
+      p.time.push_back(g.time[k]);
+      p.segment.push_back(g.segment[k]);
+      p.stack.push_back(g.stack[k]);
+      p.operation.push_back(g.operation[k]);
+    }
+  out.first_ghost = links.own_nodes + static_cast<std::uint32_t>(hubs.size());
+  for (const auto& [global, k] : ghosts) out.ghost_owner.push_back(links.slot_owner[k - links.own_nodes]);
+  std::vector<GraphEdge> edges;
+  std::vector<std::uint32_t> targets;
+  std::vector<std::pair<std::uint32_t, std::size_t>> by_target;  // (new target, edge) in the old order
+  g.for_each_edge([&](std::uint32_t target, std::uint32_t e) { by_target.emplace_back(local[target], e); });
+  std::stable_sort(by_target.begin(), by_target.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [target, e] : by_target) {
+    GraphEdge edge = g.edges[e];
+    edge.source = local[edge.source];
+    edges.push_back(edge);
+    targets.push_back(target);
+  }
+  p.set_edges(edges, std::move(targets));
+  p.intervals = std::move(g.intervals);
+  p.stacks = std::move(g.stacks);
+  p.operations = std::move(g.operations);
+  p.phases = std::move(g.phases);
+  p.start_ns = g.start_ns;
+  p.end_ns = g.end_ns;
+  p.events = g.events;
+  p.linked = g.linked;
+  p.unlinked = g.unlinked;
+  sum_counts(exchange, p.linked);
+  sum_counts(exchange, p.unlinked);
+
+  // Which parts read its nodes: each part tells the owners of its ghosts.
+  std::vector<PartBytes> reads(ranks.parts);
+  for (PartBytes& r : reads) r.put(out.part);
+  for (std::size_t i = 0; i < ghosts.size(); ++i) reads[out.ghost_owner[i]].put(ghosts[i].first);
+  std::vector<std::vector<std::uint32_t>> readers(out.first_ghost);
+  for (const std::vector<std::uint8_t>& bytes : exchange_with_every_part(exchange, reads)) {
+    PartBytesReader in(bytes);
+    const auto reader = in.take<std::uint32_t>();
+    while (!in.done()) {
+      const std::uint32_t k = out.local(in.take<std::uint32_t>());
+      if (k == kNoNode || out.is_ghost(k))
+        throw std::logic_error("a part reads a node its owner does not hold");
+      readers[k].push_back(reader);
+    }
+  }
+  out.read_elsewhere.assign(out.first_ghost);
+  out.readers_begin.push_back(0);
+  for (std::uint32_t k = 0; k < out.first_ghost; ++k) {
+    if (readers[k].empty()) continue;
+    std::sort(readers[k].begin(), readers[k].end());
+    out.read_elsewhere.mark(k);
+    out.readers.insert(out.readers.end(), readers[k].begin(), readers[k].end());
+    out.readers_begin.push_back(static_cast<std::uint32_t>(out.readers.size()));
+  }
+  out.read_elsewhere.index();
+  p.order = order_part(out, exchange);
+  return out;
+}
+
+}  // namespace parperf::analysis
