@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -14,92 +13,39 @@
 
 #include "analysis/run_loader.hpp"
 #include "analysis/trace/operations_trace.hpp"
+#include "analysis/trace/part_reductions.hpp"
 #include "cli/mpi_sleeping_wait.hpp"
 #include "format/profile_files.hpp"
 
 namespace parperf::cli {
 namespace {
 
-// What a process sends for each trace file of its share: the file's index among the run's traces,
-// then either its warnings and operations, or the error that stopped its reading.
-class Packet {
- public:
-  void u64(std::uint64_t v) {
-    bytes_.insert(bytes_.end(), reinterpret_cast<std::uint8_t*>(&v), reinterpret_cast<std::uint8_t*>(&v) + 8);
-  }
-  void text(const std::string& s) {
-    u64(s.size());
-    bytes_.insert(bytes_.end(), s.begin(), s.end());
-  }
-  void blob(const std::vector<std::uint8_t>& b) {
-    u64(b.size());
-    bytes_.insert(bytes_.end(), b.begin(), b.end());
-  }
-  std::vector<std::uint8_t>& bytes() { return bytes_; }
-
- private:
-  std::vector<std::uint8_t> bytes_;
-};
-
-class Unpacker {
- public:
-  Unpacker(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  bool done() const { return at_ == size_; }
-  std::uint64_t u64() {
-    need(8);
-    std::uint64_t v;
-    std::memcpy(&v, data_ + at_, 8);
-    at_ += 8;
-    return v;
-  }
-  std::string text() {
-    const std::uint64_t n = u64();
-    need(n);
-    std::string s(reinterpret_cast<const char*>(data_ + at_), n);
-    at_ += n;
-    return s;
-  }
-  std::vector<std::uint8_t> blob() {
-    const std::uint64_t n = u64();
-    need(n);
-    std::vector<std::uint8_t> b(data_ + at_, data_ + at_ + n);
-    at_ += n;
-    return b;
-  }
-
- private:
-  void need(std::uint64_t n) const {
-    if (n > size_ - at_) throw std::runtime_error("parallel trace analysis: a process sent a damaged packet");
-  }
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
-
+// What a process sends for each trace file of its share (PartBytes): the file's index among the
+// run's traces, then either its warnings and operations, or the error that stopped its reading.
 constexpr std::uint64_t kRead = 0;
 constexpr std::uint64_t kFailed = 1;
 
 // This process's share, packed.
 std::vector<std::uint8_t> read_share(const analysis::RunData& run, const std::vector<std::string>& names,
                                      int me, int processes) {
-  Packet packet;
+  analysis::PartBytes packet;
   for (std::size_t i = static_cast<std::size_t>(me); i < names.size();
        i += static_cast<std::size_t>(processes)) {
-    packet.u64(i);
+    packet.put(static_cast<std::uint64_t>(i));
     try {
       std::vector<std::string> warnings;
       const analysis::RankTrace rank = analysis::read_rank_trace(run, names[i], warnings);
       std::vector<std::uint8_t> operations = analysis::operations_trace(*rank.trace);
-      packet.u64(kRead);
-      packet.u64(warnings.size());
-      for (const std::string& w : warnings) packet.text(w);
-      packet.blob(operations);
+      packet.put(kRead);
+      packet.put(static_cast<std::uint64_t>(warnings.size()));
+      for (const std::string& w : warnings) packet.put_text(w);
+      packet.put_all(operations);
     } catch (const std::exception& e) {  // LoadError, a block that does not decode
-      packet.u64(kFailed);
-      packet.text(e.what());
+      packet.put(kFailed);
+      packet.put_text(e.what());
     }
   }
-  return std::move(packet.bytes());
+  return packet.release();
 }
 
 // Every process's packet, on process 0.
@@ -145,16 +91,20 @@ std::optional<analysis::TraceRun> load_traces_shared(const analysis::RunData& ru
   // By file, in the order load_traces reads them, so that warnings and errors come alike.
   std::map<std::uint64_t, std::pair<std::vector<std::string>, std::vector<std::uint8_t>>> read;
   std::map<std::uint64_t, std::string> failed;
-  Unpacker in(all.data(), all.size());
-  while (!in.done()) {
-    const std::uint64_t index = in.u64();
-    if (in.u64() == kFailed) {
-      failed[index] = in.text();
-      continue;
+  try {
+    for (analysis::PartBytesReader in(all); !in.done();) {
+      const auto index = in.take<std::uint64_t>();
+      if (index >= names.size()) throw std::logic_error("a file of no trace");
+      if (in.take<std::uint64_t>() == kFailed) {
+        failed[index] = in.take_text();
+        continue;
+      }
+      std::vector<std::string> warnings;
+      for (auto n = in.take<std::uint64_t>(); n > 0; --n) warnings.push_back(in.take_text());
+      read[index] = {std::move(warnings), in.take_all<std::uint8_t>()};
     }
-    std::vector<std::string> warnings(in.u64());
-    for (std::string& w : warnings) w = in.text();
-    read[index] = {std::move(warnings), in.blob()};
+  } catch (const std::logic_error&) {  // a length past the bytes, an index past the files
+    throw std::runtime_error("parallel trace analysis: a process sent a damaged packet");
   }
   if (!failed.empty()) throw analysis::LoadError(failed.begin()->second);
   std::vector<analysis::RankTrace> ranks;

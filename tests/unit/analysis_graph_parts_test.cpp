@@ -483,9 +483,9 @@ TEST(GraphParts, OrderedByThePartsThemselvesThePartsSweepToTheWholeGraphsResults
   const TraceRun runs[] = {rich_run(rich, 5), chain_run(chain, 6)};
   for (const TraceRun& run : runs) {
     const ActivityGraph measured = build_activity_graph(run, match_communication(run));
-    ActivityGraph repaired = measured;
-    repair_clock_condition(repaired);
-    const NetworkModel fitted = fit_network(repaired);
+    const Whole w = whole_graph(run);  // repaired, its network fitted
+    const ActivityGraph& repaired = w.graph;
+    const NetworkModel& fitted = w.fitted;
     ReplayChanges ideal;
     ideal.network = ReplayChanges::Network::ideal;
     const ReplayResult whole = replay(repaired, fitted, ideal);
@@ -611,9 +611,9 @@ TEST(GraphParts, LinkedFromItsOwnRanksEachPartIsTheWholeGraphsPart) {
   const TraceRun runs[] = {rich_run(rich, 5), chain_run(chain, 6)};
   for (const TraceRun& run : runs) {
     const ActivityGraph whole = build_activity_graph(run, match_communication(run));
-    ActivityGraph repaired = whole;
-    repair_clock_condition(repaired);
-    const NetworkModel fitted = fit_network(repaired);
+    const Whole w = whole_graph(run);  // repaired, its network fitted
+    const ActivityGraph& repaired = w.graph;
+    const NetworkModel& fitted = w.fitted;
     const ReplayResult replayed = replay(repaired, fitted, {});
     for (std::uint32_t parts : {1u, 2u, 3u, 5u, 7u}) {
       const RankPartition ranks = partition_ranks(run, parts);

@@ -29,9 +29,12 @@ struct SentOperation {
   std::uint16_t kind, name;
 };
 
+// The run's counts, every part's summed: GraphCounts and GraphUnlinked are 64-bit counts and nothing
+// else (a field of another kind added to either must be summed here by name).
+static_assert(sizeof(GraphCounts) == 11 * sizeof(std::uint64_t) &&
+              sizeof(GraphUnlinked) == 9 * sizeof(std::uint64_t));
 template <class T>
 void sum_counts(PartExchange& exchange, T& counts) {
-  static_assert(sizeof(T) % sizeof(std::uint64_t) == 0);
   T run{};
   for (const T& each : gather_each(exchange, counts)) {
     auto* to = reinterpret_cast<std::uint64_t*>(&run);

@@ -1,7 +1,6 @@
 #include "analysis/trace/part_matching.hpp"
 
 #include <algorithm>
-#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -68,7 +67,6 @@ CollectiveInstance take_instance(PartBytesReader& in) {
 
 // What a part reads of its own ranks' calls.
 struct OwnCalls {
-  std::uint32_t part = 0, parts = 1;
   const std::unordered_map<std::int64_t, std::uint32_t>* part_of_rank = nullptr;
   std::unordered_map<MessageKey, std::vector<SendCall>, KeyHash> sends;  // by channel, in order
   std::unordered_map<MessageKey, std::vector<std::pair<CallSide, CallKind>>, KeyHash> receives;
@@ -113,8 +111,6 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
                    traces.ranks.begin() + static_cast<std::ptrdiff_t>(ranks.first_rank[part + 1]));
   own.clocks = traces.clocks;
   OwnCalls calls;
-  calls.part = part;
-  calls.parts = ranks.parts;
   calls.part_of_rank = &part_of_rank;
   communication_calls::read_calls(own, calls);
 

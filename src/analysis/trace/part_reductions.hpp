@@ -9,13 +9,16 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "analysis/trace/part_exchange.hpp"
 
 namespace parperf::analysis {
 
-// What a part sends in gather_all: plain values one after the other, read back in the same order.
+// Plain values one after the other, read back in the same order: what the parts send each other, and
+// what the processes of `--np K` send the first (cli/shared_trace_loading.cpp). A reader never reads
+// past the bytes it was given.
 class PartBytes {
  public:
   template <class T>
@@ -27,8 +30,11 @@ class PartBytes {
   }
   template <class T>
   void put_all(const std::vector<T>& values) {
+    static_assert(std::is_trivially_copyable_v<T>);
     put(static_cast<std::uint64_t>(values.size()));
-    for (const T& v : values) put(v);
+    const std::size_t at = bytes_.size(), size = values.size() * sizeof(T);
+    bytes_.resize(at + size);
+    if (size > 0) std::memcpy(bytes_.data() + at, values.data(), size);
   }
   void put_text(const std::string& text) {
     put(static_cast<std::uint64_t>(text.size()));
@@ -37,6 +43,7 @@ class PartBytes {
     if (!text.empty()) std::memcpy(bytes_.data() + at, text.data(), text.size());
   }
   const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+  std::vector<std::uint8_t> release() { return std::move(bytes_); }
 
  private:
   std::vector<std::uint8_t> bytes_;
@@ -63,10 +70,12 @@ class PartBytesReader {
   }
   template <class T>
   std::vector<T> take_all() {
+    static_assert(std::is_trivially_copyable_v<T>);
     const auto n = take<std::uint64_t>();
     if (n > (bytes_.size() - at_) / sizeof(T)) throw std::logic_error("a part sent its values cut short");
     std::vector<T> values(n);
-    for (T& v : values) v = take<T>();
+    if (n > 0) std::memcpy(values.data(), bytes_.data() + at_, n * sizeof(T));
+    at_ += n * sizeof(T);
     return values;
   }
 
