@@ -64,3 +64,10 @@ parperf_add_unit_test(analysis_graph_parts_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_graph_parts_test.cpp
   LINK parperf_analysis Threads::Threads
   LABELS tsan)
+
+# The whole trace analysis made by parts, against one process's: every figure the reports render
+# and every what-if replay. Labelled tsan: the parts run on threads.
+parperf_add_unit_test(analysis_trace_analysis_parts_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/analysis_trace_analysis_parts_test.cpp
+  LINK parperf_analysis parperf_report Threads::Threads
+  LABELS tsan)

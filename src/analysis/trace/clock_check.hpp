@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "analysis/trace/messages.hpp"
+#include "analysis/trace/part_exchange.hpp"
 
 namespace parperf::analysis {
 
@@ -23,5 +24,8 @@ struct ClockCheck {
 };
 
 ClockCheck check_clocks(const Communication& communication);
+// The same by the parts of a run analysed by parts (graph_part.hpp), together: each checks the
+// messages its ranks `own` received. The run's check, on every part.
+ClockCheck check_clocks(const Communication& communication, const TraceRun& own, PartExchange& exchange);
 
 }  // namespace parperf::analysis

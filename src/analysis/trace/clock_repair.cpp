@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 
 #include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/part_sweep.hpp"
@@ -199,6 +201,56 @@ ClockRepair repair_clock_condition(ActivityGraph& g) {
 ClockRepair repair_clock_condition(GraphPart& part, PartExchange& exchange) {
   PartSweep sweep(part, exchange);
   return repair(part.graph, sweep, EveryPart{exchange});
+}
+
+void gather_anchors(ClockRepair& repair, const GraphPart& part, PartExchange& exchange) {
+  PartBytes mine;
+  for (std::uint32_t l = 0; l < part.graph.locations.size(); ++l) {
+    const LocationAnchors& a = repair.anchors[l];
+    mine.put(part.graph.locations[l].rank);
+    mine.put(part.graph.locations[l].thread);
+    mine.put_all(a.measured_times());
+    std::vector<double> repaired(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) repaired[i] = a.repaired(i);
+    mine.put_all(repaired);
+  }
+  const std::vector<std::vector<std::uint8_t>> all = exchange.gather_all(mine.bytes());
+  // Every part's anchors in one array of repaired times that the repair holds (its own included: its
+  // part's graph need not outlive it), each location's consecutive, already in order.
+  auto times = std::make_shared<std::vector<double>>();
+  struct Location {
+    std::int64_t rank;
+    std::uint32_t thread;
+    std::vector<double> measured;
+    std::size_t first;
+  };
+  std::vector<Location> locations;
+  try {
+    for (const std::vector<std::uint8_t>& each : all)
+      for (PartBytesReader in(each); !in.done();) {
+        Location l;
+        l.rank = in.take<std::int64_t>();
+        l.thread = in.take<std::uint32_t>();
+        l.measured = in.take_all<double>();
+        l.first = times->size();
+        const std::vector<double> repaired = in.take_all<double>();
+        if (repaired.size() != l.measured.size()) throw std::logic_error("anchors without their times");
+        times->insert(times->end(), repaired.begin(), repaired.end());
+        locations.push_back(std::move(l));
+      }
+  } catch (const std::logic_error&) {
+    throw std::runtime_error("parallel trace analysis: a part sent its repaired clocks damaged");
+  }
+  repair.anchors.assign(locations.size(), LocationAnchors(*times));
+  repair.locations.clear();
+  for (std::uint32_t l = 0; l < locations.size(); ++l) {
+    const Location& from = locations[l];
+    repair.locations.emplace(std::pair(from.rank, from.thread), l);
+    for (std::size_t i = 0; i < from.measured.size(); ++i)
+      repair.anchors[l].add(static_cast<std::uint32_t>(from.first + i), from.measured[i]);
+    repair.anchors[l].finish();
+  }
+  repair.held_times = std::move(times);
 }
 
 }  // namespace parperf::analysis

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct ClockRepair {
   // events. They read the repaired graph's times, which must outlive them.
   std::vector<LocationAnchors> anchors;
   std::map<std::pair<std::int64_t, std::uint32_t>, std::uint32_t> locations;  // (rank, thread) -> location
+  // The repaired times the anchors read when they are not a graph's: every part's, gathered
+  // (gather_anchors).
+  std::shared_ptr<const std::vector<double>> held_times;
 
   // The repaired time of a moment `t` (corrected ns) of a location, or of a rank's thread (the
   // timeline exports: every event, flow end and operation end of a location moves with its nodes).
@@ -64,6 +68,11 @@ ClockRepair repair_clock_condition(ActivityGraph& graph);
 // hubs' and ghosts' times become the whole graph's repaired times, to the bit; its anchors are its
 // locations'; the counts, the largest shift and the graph's end are the run's, on every part.
 ClockRepair repair_clock_condition(GraphPart& part, PartExchange& exchange);
+
+// A part's repair given the anchors of every part's locations (numbered in the run's order), so that
+// it re-times any location's moments as the whole graph's repair does: the messages between parts
+// (repair_communication), the timeline. On every part at once.
+void gather_anchors(ClockRepair& repair, const GraphPart& part, PartExchange& exchange);
 
 // Moves the messages' and collectives' calls as the repair moved their locations, so that the wait
 // states (wait_states.hpp) read the same times as the graph's analyses and the exports.

@@ -1,6 +1,7 @@
 #include "analysis/trace/graph_part.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "analysis/trace/part_reductions.hpp"
@@ -14,23 +15,27 @@ std::uint32_t GraphPartition::part_of_location(std::uint32_t location) const {
 }
 
 RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts) {
-  if (parts == 0) throw std::invalid_argument("a run cut into no parts");
-  RankPartition p;
-  p.parts = parts;
   std::vector<std::uint64_t> events;
-  std::uint64_t total = 0;
   for (const RankTrace& rank : traces.ranks) {
     std::uint64_t n = 0;
     if (rank.trace)
       for (const format::TraceBlock& block : rank.trace->blocks) n += block.header.event_count;
     events.push_back(n);
-    total += n;
   }
+  return partition_ranks(events, parts);
+}
+
+RankPartition partition_ranks(const std::vector<std::uint64_t>& events, std::uint32_t parts) {
+  if (parts == 0) throw std::invalid_argument("a run cut into no parts");
+  RankPartition p;
+  p.parts = parts;
+  std::uint64_t total = 0;
+  for (const std::uint64_t n : events) total += n;
   // A rank goes to the part in whose share of the events it begins: part floor(before * parts / total).
-  p.first_rank.assign(parts + 1, traces.ranks.size());
+  p.first_rank.assign(parts + 1, events.size());
   std::uint64_t before = 0;
-  std::vector<std::uint32_t> part(traces.ranks.size(), 0);
-  for (std::size_t r = 0; r < traces.ranks.size(); ++r) {
+  std::vector<std::uint32_t> part(events.size(), 0);
+  for (std::size_t r = 0; r < events.size(); ++r) {
     part[r] = total > 0
                   ? static_cast<std::uint32_t>(std::min<std::uint64_t>(parts - 1, before * parts / total))
                   : 0;
@@ -232,6 +237,22 @@ GraphPart cut_graph_part(const ActivityGraph& g, const GraphPartition& partition
   p.unlinked = g.unlinked;
   p.events = g.events;
   return out;
+}
+
+PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time, PartExchange& exchange) {
+  struct Span {
+    std::uint8_t ranks;
+    PhaseSpan span;
+  };
+  const Span mine{phase.ranks.empty() ? std::uint8_t{0} : std::uint8_t{1}, phase_span(phase, time)};
+  std::optional<PhaseSpan> run;
+  for (const Span& s : gather_each(exchange, mine)) {
+    if (!s.ranks) continue;
+    if (!run) run = s.span;
+    run->begin_ns = std::min(run->begin_ns, s.span.begin_ns);
+    run->end_ns = std::max(run->end_ns, s.span.end_ns);
+  }
+  return run.value_or(PhaseSpan{});
 }
 
 }  // namespace parperf::analysis

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "analysis/trace/activity_graph.hpp"
@@ -38,6 +39,9 @@ struct RankPartition {
   std::vector<std::size_t> first_rank;
 };
 RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts);
+// The same from each rank's count of events (by rank, as TraceRun::ranks), for processes that have
+// not opened the others' traces.
+RankPartition partition_ranks(const std::vector<std::uint64_t>& events, std::uint32_t parts);
 
 // The same cut of a graph's locations (those of the ranks of each part).
 struct GraphPartition {
@@ -88,6 +92,17 @@ struct RunEnd {
   std::uint32_t part = 0;        // the part that holds it
 };
 RunEnd run_end(const GraphPart& part, PartExchange& exchange, double end_ns, std::uint32_t last);
+
+// A phase's span over the run, from each part's span of its ranks in it (the part's phase, on the
+// part's node times, measured or replayed). On every part.
+PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time, PartExchange& exchange);
+
+// What a run cannot yet be analysed by parts for (OpenSHMEM barriers and collectives over active
+// sets): thrown by every part at once, so that all can take the whole graph's way instead.
+class NotByParts : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // Part `part` of the graph: what a process of a K-process analysis holds once the graph is built.
 // Cut from the whole graph (which a distributed reading will make part by part, the same parts).

@@ -57,7 +57,7 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
     for (std::size_t r = ranks.first_rank[p]; r < ranks.first_rank[p + 1]; ++r)
       links.part_of_rank.emplace(traces.ranks[r].rank, p);
   if (any_part(exchange, d.draft.has_shmem_collectives()))
-    throw std::runtime_error(
+    throw NotByParts(
         "parallel trace analysis: OpenSHMEM barriers and collectives are not yet analysed by parts");
 
   // The operations of its ranks that other parts' links reach, sent to them: a message's other side's

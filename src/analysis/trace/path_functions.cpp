@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
+
+#include "analysis/trace/exact_sum.hpp"
+#include "analysis/trace/part_reductions.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -41,14 +45,33 @@ std::vector<StackFunctions> functions_of_stacks(const TraceSamples& samples,
   return out;
 }
 
-}  // namespace
+// A function's figures as its samples are added: exact sums (exact_sum.hpp), so that those added by
+// parts come out the same as those added by one process.
+struct FunctionSums {
+  ExactSum time, self, total;
+  std::uint64_t samples = 0;
+  void add(const FunctionSums& o) {
+    time.add(o.time);
+    self.add(o.self);
+    total.add(o.total);
+    samples += o.samples;
+  }
+};
 
-PathFunctions path_functions(std::vector<PathPiece> pieces, double length_ns, const TraceSamples& samples) {
-  PathFunctions out;
+struct PathSums {
+  bool sampled = false;
+  std::uint64_t samples = 0, path_samples = 0;
+  std::map<FunctionKey, FunctionSums> functions;
+};
+
+// The samples of `samples` against the path's pieces.
+PathSums add_samples(std::vector<PathPiece> pieces, const TraceSamples& samples) {
+  PathSums out;
   out.sampled = !samples.threads.empty();
   out.samples = samples.samples;
   std::vector<PathFunction> table;
   const std::vector<StackFunctions> stacks = functions_of_stacks(samples, table);
+  std::vector<FunctionSums> sums(table.size());
   const auto location_less = [](const PathPiece& a, const PathPiece& b) {
     return std::tie(a.rank, a.thread) < std::tie(b.rank, b.thread);
   };
@@ -78,24 +101,92 @@ PathFunctions path_functions(std::vector<PathPiece> pieces, double length_ns, co
       while (piece != last && piece->end_ns < s.time_ns) ++piece;
       const bool on_path = piece != last && piece->begin_ns <= s.time_ns;
       for (const std::size_t k : f.inclusive) {
-        PathFunction& row = table[k];
-        row.total_ns += t;
+        FunctionSums& row = sums[k];
+        row.total.add(t);
         if (!on_path) continue;
-        row.time_ns += t;
+        row.time.add(t);
         row.samples += s.weight;
       }
       if (on_path) {
-        table[f.leaf].self_ns += t;
+        sums[f.leaf].self.add(t);
         out.path_samples += s.weight;
       }
     }
   }
-  for (PathFunction& row : table) row.share = length_ns > 0 ? row.time_ns / length_ns : 0;
-  std::stable_sort(table.begin(), table.end(), [](const PathFunction& a, const PathFunction& b) {
-    return std::tie(a.time_ns, a.total_ns) > std::tie(b.time_ns, b.total_ns);
-  });
-  out.functions = std::move(table);
+  for (std::size_t k = 0; k < table.size(); ++k)
+    out.functions[FunctionKey(table[k].name, table[k].file, table[k].module)].add(sums[k]);
   return out;
+}
+
+// The functions' rows: most time on the path first, then most time over the run, then by name (an
+// order that does not depend on which samples came first).
+PathFunctions rows(const PathSums& sums, double length_ns) {
+  PathFunctions out;
+  out.sampled = sums.sampled;
+  out.samples = sums.samples;
+  out.path_samples = sums.path_samples;
+  for (const auto& [key, f] : sums.functions) {
+    PathFunction row{.name = std::get<0>(key), .file = std::get<1>(key), .module = std::get<2>(key)};
+    row.time_ns = f.time.ns();
+    row.self_ns = f.self.ns();
+    row.total_ns = f.total.ns();
+    row.samples = f.samples;
+    row.share = length_ns > 0 ? row.time_ns / length_ns : 0;
+    out.functions.push_back(std::move(row));
+  }
+  std::stable_sort(out.functions.begin(), out.functions.end(),
+                   [](const PathFunction& a, const PathFunction& b) {
+                     return std::tie(a.time_ns, a.total_ns) > std::tie(b.time_ns, b.total_ns);
+                   });
+  return out;
+}
+
+}  // namespace
+
+PathFunctions path_functions(std::vector<PathPiece> pieces, double length_ns, const TraceSamples& samples) {
+  return rows(add_samples(std::move(pieces), samples), length_ns);
+}
+
+PathFunctions path_functions(std::vector<PathPiece> pieces, double length_ns, const TraceSamples& own,
+                             PartExchange& exchange) {
+  const PathSums mine = add_samples(std::move(pieces), own);
+  PartBytes bytes;
+  bytes.put(static_cast<std::uint8_t>(mine.sampled));
+  bytes.put(mine.samples);
+  bytes.put(mine.path_samples);
+  bytes.put(static_cast<std::uint64_t>(mine.functions.size()));
+  for (const auto& [key, f] : mine.functions) {
+    bytes.put_text(std::get<0>(key));
+    bytes.put_text(std::get<1>(key));
+    bytes.put_text(std::get<2>(key));
+    for (const ExactSum* sum : {&f.time, &f.self, &f.total}) {
+      bytes.put(sum->whole());
+      bytes.put(sum->fraction());
+    }
+    bytes.put(f.samples);
+  }
+  PathSums run;
+  try {
+    for (const std::vector<std::uint8_t>& each : exchange.gather_all(bytes.bytes())) {
+      PartBytesReader in(each);
+      run.sampled = in.take<std::uint8_t>() != 0 || run.sampled;
+      run.samples += in.take<std::uint64_t>();
+      run.path_samples += in.take<std::uint64_t>();
+      for (auto n = in.take<std::uint64_t>(); n > 0; --n) {
+        std::string name = in.take_text(), file = in.take_text(), module = in.take_text();
+        FunctionSums f;
+        for (ExactSum* sum : {&f.time, &f.self, &f.total}) {
+          const auto whole = in.take<std::uint64_t>();
+          *sum = ExactSum::of(whole, in.take<std::uint64_t>());
+        }
+        f.samples = in.take<std::uint64_t>();
+        run.functions[FunctionKey(std::move(name), std::move(file), std::move(module))].add(f);
+      }
+    }
+  } catch (const std::logic_error&) {
+    throw std::runtime_error("parallel trace analysis: a part sent its path functions damaged");
+  }
+  return rows(run, length_ns);
 }
 
 }  // namespace parperf::analysis

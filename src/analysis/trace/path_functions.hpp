@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/trace/part_exchange.hpp"
 #include "analysis/trace/trace_samples.hpp"
 
 namespace parperf::analysis {
@@ -42,5 +43,10 @@ struct PathFunctions {
 
 // Pure. `pieces` in any order; `length_ns` the path's length (for the shares).
 PathFunctions path_functions(std::vector<PathPiece> pieces, double length_ns, const TraceSamples& samples);
+// The same from the samples of the parts of a run analysed by parts (graph_part.hpp), together:
+// `pieces`, the whole path's; `own`, the samples of the part's ranks. The run's functions on every
+// part, the whole run's to the bit.
+PathFunctions path_functions(std::vector<PathPiece> pieces, double length_ns, const TraceSamples& own,
+                             PartExchange& exchange);
 
 }  // namespace parperf::analysis

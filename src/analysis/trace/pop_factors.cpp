@@ -173,19 +173,7 @@ struct RunOfParts {
     return replay_part(part, fitted, changes, exchange);
   }
   PhaseSpan span(const GraphPhase& phase, const std::vector<double>& time) const {
-    struct Span {
-      std::uint8_t ranks;
-      PhaseSpan span;
-    };
-    const Span mine{phase.ranks.empty() ? std::uint8_t{0} : std::uint8_t{1}, phase_span(phase, time)};
-    std::optional<PhaseSpan> run;
-    for (const Span& s : gather_each(exchange, mine)) {
-      if (!s.ranks) continue;
-      if (!run) run = s.span;
-      run->begin_ns = std::min(run->begin_ns, s.span.begin_ns);
-      run->end_ns = std::max(run->end_ns, s.span.end_ns);
-    }
-    return run.value_or(PhaseSpan{});
+    return phase_span(phase, time, exchange);
   }
   UsefulTimes of_every_location(const UsefulTimes& mine, std::vector<bool>& counted) const {
     PartBytes bytes;

@@ -17,6 +17,7 @@
 #include "analysis/trace/clock_repair.hpp"
 #include "analysis/trace/critical_path.hpp"
 #include "analysis/trace/delay_costs.hpp"
+#include "analysis/trace/graph_part.hpp"
 #include "analysis/trace/network_model.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/trace_run.hpp"
@@ -35,8 +36,13 @@ struct TraceAnalysis {
   ClockCheck clock;  // before the repair
   ClockRepair repair;
   WaitStates waits;
-  // The run's dependencies, repaired; what `parperf whatif` replays.
+  // The run's dependencies, repaired; what `parperf whatif` replays. Analysed by parts: the run's
+  // locations, names, bounds and counts, without nodes; `part` holds this process's nodes.
   std::shared_ptr<const ActivityGraph> graph;
+  // Analysed by parts (`parperf report --np K`): this process's part of the graph, repaired, and the
+  // exchange with the other parts, with which every replay of it is made (what_if.hpp).
+  std::shared_ptr<const GraphPart> part;
+  PartExchange* exchange = nullptr;
   NetworkModel network;
   CriticalPath critical_path;
   Pop pop;
@@ -48,5 +54,13 @@ struct TraceAnalysis {
 // `threads`: how many threads it may run on. With two or more, parts that depend on neither's results
 // run at once (side_by_side.hpp); the results are the same whatever the number.
 TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads = 1);
+
+// The same analysis made by the processes of an MPI job together, each holding one part of the
+// graph (graph_part.hpp): `traces` has every rank of the run, in order, but only those of this part
+// (`ranks`, exchange.part()) need their traces opened. Every part gets the whole analysis's figures,
+// to the bit; its `part` and `exchange` replay the run with the others (what_if.hpp). Throws
+// NotByParts, on every part, for what cannot yet be analysed by parts.
+TraceAnalysis analyse_traces_by_parts(const TraceRun& traces, const RankPartition& ranks,
+                                      PartExchange& exchange);
 
 }  // namespace parperf::analysis

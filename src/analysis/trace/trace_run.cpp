@@ -105,6 +105,12 @@ std::string event_name(const RankTrace& rank, std::uint32_t event) {
   return fmt::format("event {}", event);
 }
 
+const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank) {
+  const auto at = std::lower_bound(traces.ranks.begin(), traces.ranks.end(), rank,
+                                   [](const RankTrace& r, std::int64_t wanted) { return r.rank < wanted; });
+  return at != traces.ranks.end() && at->rank == rank ? &*at : nullptr;
+}
+
 std::uint64_t trace_events(const TraceRun& traces) {
   std::uint64_t events = 0;
   for (const RankTrace& rank : traces.ranks)

@@ -52,6 +52,10 @@ TraceRun assemble_traces(const RunData& run, std::vector<RankTrace> ranks, std::
 // operations of the collectors are code addresses until symbolized.
 void attach_sites(TraceRun& traces, const SiteTable& sites);
 
+// The trace of `rank` in `traces` (by rank), or null: found by halving, as the wait states and the
+// parts of a run analysed by parts ask it for every message.
+const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank);
+
 // How many events the traces hold (their blocks' counts).
 std::uint64_t trace_events(const TraceRun& traces);
 

@@ -1,5 +1,7 @@
 #include "analysis/trace/wait_states.hpp"
 
+#include <stdexcept>
+
 #include "analysis/trace/wait_tally.hpp"
 
 namespace parperf::analysis {
@@ -48,18 +50,33 @@ std::string_view pattern_title(WaitPattern pattern) {
   return "unknown";
 }
 
-const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank) {
-  for (const RankTrace& r : traces.ranks)
-    if (r.rank == rank) return &r;
-  return nullptr;
-}
-
 WaitStates find_wait_states(const TraceRun& traces, const Communication& communication) {
   WaitTally tally;
   tally_message_waits(traces, communication, tally);
   tally_collective_waits(traces, communication, tally);
   tally_openmp_waits(traces, tally);
   return tally.result();
+}
+
+WaitStates find_wait_states(const TraceRun& own, const Communication& communication, PartExchange& exchange) {
+  // A message or an instance that touches several parts is on each of them, but a wait is tallied only
+  // by the part that holds the waiting rank (rank_trace finds no other in `own`).
+  WaitTally mine;
+  tally_message_waits(own, communication, mine);
+  tally_collective_waits(own, communication, mine);
+  tally_openmp_waits(own, mine);
+  PartBytes bytes;
+  mine.write(bytes);
+  WaitTally run;
+  try {
+    for (const std::vector<std::uint8_t>& each : exchange.gather_all(bytes.bytes())) {
+      PartBytesReader in(each);
+      run.add(in);
+    }
+  } catch (const std::logic_error&) {
+    throw std::runtime_error("parallel trace analysis: a part sent its wait states damaged");
+  }
+  return run.result();
 }
 
 }  // namespace parperf::analysis

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "analysis/trace/messages.hpp"
+#include "analysis/trace/part_exchange.hpp"
 #include "analysis/trace/trace_run.hpp"
 
 namespace parperf::analysis {
@@ -85,5 +86,10 @@ struct WaitStates {
 
 // Every pattern's wait states. Pure: a function of the traces and their matched communication.
 WaitStates find_wait_states(const TraceRun& traces, const Communication& communication);
+// The same found by the parts of a run analysed by parts (graph_part.hpp), together: each finds the
+// waits of its own ranks, `own` (their traces only), in its communication (part_matching.hpp: what
+// touches its ranks, with every member of its instances), and every part gets the run's wait states,
+// the whole run's to the bit.
+WaitStates find_wait_states(const TraceRun& own, const Communication& communication, PartExchange& exchange);
 
 }  // namespace parperf::analysis

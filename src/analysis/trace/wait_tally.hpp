@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "analysis/trace/exact_sum.hpp"
+#include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/wait_states.hpp"
 
 namespace parperf::analysis {
@@ -27,12 +29,24 @@ class WaitTally {
            double lost_ns, std::optional<Culprit> cause);
   WaitStates result() const;
 
+  // A part's tally (graph_part.hpp: the waits of its ranks), sent to the others and added to theirs:
+  // the times are exact sums, so the run's come out the same whatever the parts and their order.
+  void write(PartBytes& out) const;
+  void add(PartBytesReader& in);
+
  private:
+  struct Share {
+    ExactSum lost;
+    std::uint64_t instances = 0;
+    void add(double lost_ns);
+    void add(const Share& other);
+    WaitShare result() const { return {lost.ns(), instances}; }
+  };
   struct Pattern {
-    WaitShare total;
-    std::map<std::pair<std::string, std::string>, WaitShare> sites;  // by (location, name)
-    std::map<std::pair<std::int64_t, std::uint32_t>, WaitShare> waiting;
-    std::map<std::pair<std::int64_t, std::int64_t>, WaitShare> causes;  // by (rank, thread or -1)
+    Share total;
+    std::map<std::pair<std::string, std::string>, Share> sites;  // by (location, name)
+    std::map<std::pair<std::int64_t, std::uint32_t>, Share> waiting;
+    std::map<std::pair<std::int64_t, std::int64_t>, Share> causes;  // by (rank, thread or -1)
   };
   std::array<Pattern, kWaitPatternCount> patterns_{};
 };
@@ -41,8 +55,5 @@ class WaitTally {
 void tally_message_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
 void tally_collective_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
 void tally_openmp_waits(const TraceRun& traces, WaitTally& tally);
-
-// The rank's trace in `traces`, or null.
-const RankTrace* rank_trace(const TraceRun& traces, std::int64_t rank);
 
 }  // namespace parperf::analysis

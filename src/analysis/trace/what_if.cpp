@@ -19,6 +19,38 @@ void check_named(const ActivityGraph& graph, const std::string& name) {
       known.empty() ? std::string(" (it has no intervals)") : fmt::format("; its intervals: {}", known)));
 }
 
+// The run replayed, whole or by parts (TraceAnalysis::part): its length and its phases' spans.
+struct Replayed {
+  double length_ns = 0;
+  std::vector<double> phases_ns;
+};
+Replayed replayed(const TraceAnalysis& a, const ReplayChanges& changes) {
+  Replayed out;
+  if (a.part) {
+    const ReplayResult r = replay_part(*a.part, a.network, changes, *a.exchange);
+    out.length_ns = r.length();
+    for (const GraphPhase& phase : a.part->graph.phases)
+      out.phases_ns.push_back(phase_span(phase, r.time, *a.exchange).length());
+  } else {
+    const ReplayResult r = replay(*a.graph, a.network, changes);
+    out.length_ns = r.length();
+    for (const GraphPhase& phase : a.graph->phases)
+      out.phases_ns.push_back(phase_span(phase, r.time).length());
+  }
+  return out;
+}
+
+// The phases' spans as measured.
+std::vector<double> measured_phases(const TraceAnalysis& a) {
+  std::vector<double> out;
+  if (a.part)
+    for (const GraphPhase& phase : a.part->graph.phases)
+      out.push_back(phase_span(phase, a.part->graph.time, *a.exchange).length());
+  else
+    for (const GraphPhase& phase : a.graph->phases) out.push_back(phase_span(phase, a.graph->time).length());
+  return out;
+}
+
 }  // namespace
 
 bool WhatIf::self_check_passes() const {
@@ -34,16 +66,15 @@ WhatIf what_if(const TraceAnalysis& a, const ReplayChanges& changes) {
   w.measured_ns = g.end_ns - g.start_ns;
   w.replayed_ns = a.replayed_ns;
   {
-    const ReplayResult predicted = replay(g, a.network, changes);
-    w.predicted_ns = predicted.length();
-    for (std::size_t p = 0; p < g.phases.size(); ++p)
-      w.phases.push_back({p + 1, phase_span(g.phases[p], g.time).length(), 0,
-                          phase_span(g.phases[p], predicted.time).length()});
+    const Replayed predicted = replayed(a, changes);
+    w.predicted_ns = predicted.length_ns;
+    const std::vector<double> measured = measured_phases(a);
+    for (std::size_t p = 0; p < measured.size(); ++p)
+      w.phases.push_back({p + 1, measured[p], 0, predicted.phases_ns[p]});
   }
-  if (!g.phases.empty()) {  // one replay held at a time
-    const ReplayResult replayed = replay(g, a.network, ReplayChanges{});
-    for (std::size_t p = 0; p < g.phases.size(); ++p)
-      w.phases[p].replayed_ns = phase_span(g.phases[p], replayed.time).length();
+  if (!w.phases.empty()) {  // one replay held at a time
+    const Replayed unchanged = replayed(a, ReplayChanges{});
+    for (std::size_t p = 0; p < w.phases.size(); ++p) w.phases[p].replayed_ns = unchanged.phases_ns[p];
   }
   using Network = ReplayChanges::Network;
   if (changes.network == Network::ideal)

@@ -1,0 +1,105 @@
+// The whole trace analysis made by parts (analyse_traces_by_parts), as the processes of `parperf
+// report --np K` make it, against the analysis of one process (analyse_traces): every figure the
+// reports show (their JSON, whose numbers are written to the last bit) and every replay `parperf
+// whatif` makes must be the same on every part, for any number of parts. Each part sees only its own
+// ranks' traces, as a process of the job opens only those. The parts run on threads: labelled tsan.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/trace/graph_part.hpp"
+#include "analysis/trace/trace_analysis.hpp"
+#include "analysis/trace/what_if.hpp"
+#include "report/dependency_report.hpp"
+#include "report/graph_links.hpp"
+#include "report/wait_states_report.hpp"
+#include "report/whatif_report.hpp"
+#include "unit/analysis_graph_parts_runs.hpp"
+#include "unit/analysis_trace_run_builder.hpp"
+#include "unit/thread_part_exchange.hpp"
+
+namespace parperf::analysis {
+namespace {
+
+using test::chain_run;
+using test::rich_run;
+using test::TraceRunBuilder;
+
+// What the reports render of an analysis, and the replays `parperf whatif` would print for it.
+std::vector<std::string> rendered(const TraceAnalysis& a) {
+  std::vector<std::string> out = {
+      report::wait_states_json(a).dump(),
+      report::critical_path_json(a.critical_path).dump(),
+      report::delay_costs_json(a.delays).dump(),
+      report::clock_repair_json(a.repair).dump(),
+      report::pop_json(PopFactors{}, &a.pop).dump(),
+      report::dependencies_json(*a.graph).dump(),
+      std::to_string(a.graph->locations.size()) + " locations, " + std::to_string(a.graph->events) +
+          " events",
+      "network " + std::to_string(a.network.latency_ns) + " ns, " + std::to_string(a.network.bytes_per_ns) +
+          " B/ns over " + std::to_string(a.network.observations),
+  };
+  ReplayChanges slow;
+  slow.network = ReplayChanges::Network::model;
+  slow.model = {.latency_ns = 2e5, .bytes_per_ns = 0.05};
+  ReplayChanges balanced;
+  balanced.balance = {a.graph->intervals.empty() ? std::string() : a.graph->intervals.front().name};
+  ReplayChanges ideal;
+  ideal.network = ReplayChanges::Network::ideal;
+  for (const ReplayChanges& c : {ReplayChanges{}, slow, balanced, ideal})
+    out.push_back(report::whatif_json(what_if(a, c)).dump());
+  return out;
+}
+
+// The run as one process of a K-process job holds it: every rank, but only its own ranks' traces.
+TraceRun seen_by(const TraceRun& run, const RankPartition& ranks, std::uint32_t part) {
+  TraceRun seen = run;
+  for (std::size_t r = 0; r < seen.ranks.size(); ++r)
+    if (r < ranks.first_rank[part] || r >= ranks.first_rank[part + 1]) seen.ranks[r].trace = nullptr;
+  return seen;
+}
+
+void expect_parts_agree(const TraceRun& run, const std::string& name) {
+  const std::vector<std::string> whole = rendered(analyse_traces(run));
+  for (std::uint32_t parts = 1; parts <= 5; ++parts) {
+    const RankPartition ranks = partition_ranks(run, parts);
+    std::vector<std::vector<std::string>> by_part(parts);
+    test::ThreadExchanges exchanges(parts);
+    exchanges.run([&](std::uint32_t part, PartExchange& exchange) {
+      const TraceRun seen = seen_by(run, ranks, part);
+      by_part[part] = rendered(analyse_traces_by_parts(seen, ranks, exchange));
+    });
+    for (std::uint32_t part = 0; part < parts; ++part)
+      for (std::size_t i = 0; i < whole.size(); ++i)
+        EXPECT_EQ(by_part[part][i], whole[i]) << name << " analysed by " << parts << " parts: part " << part
+                                              << "'s figure " << i << " is not the whole analysis's";
+  }
+}
+
+TEST(TraceAnalysisByParts, EveryFigureOfAHybridRunIsTheWholeAnalysis) {
+  // Messages, collectives, OpenMP barriers and locks, puts, clocks the repair moves, a paused phase.
+  TraceRunBuilder b;
+  expect_parts_agree(rich_run(b, 5), "a hybrid run of 5 ranks");
+}
+
+TEST(TraceAnalysisByParts, EveryFigureOfAChainIsTheWholeAnalysis) {
+  TraceRunBuilder b;
+  expect_parts_agree(chain_run(b, 6), "a chain of 6 ranks");
+}
+
+TEST(TraceAnalysisByParts, TheRunsFiguresAreNotEmpty) {
+  // The comparison above means something only if the analysis found what the runs hold.
+  TraceRunBuilder b;
+  const TraceAnalysis a = analyse_traces(rich_run(b, 5));
+  EXPECT_GT(a.messages, 50u);
+  EXPECT_GT(a.collectives, 5u);
+  EXPECT_GT(a.repair.moved, 0u) << "the odd ranks' clocks are off: the repair must move nodes";
+  EXPECT_GE(a.waits.patterns.size(), 3u);
+  EXPECT_GT(a.delays.charged_ns, 0);
+  EXPECT_EQ(a.graph->phases.size(), 2u) << "recording was paused once: two phases";
+}
+
+}  // namespace
+}  // namespace parperf::analysis
