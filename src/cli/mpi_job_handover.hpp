@@ -1,7 +1,8 @@
 // How `parperf report` and `parperf whatif` become an MPI job for their trace analysis: with `--np K`
 // they start parperf-report-mpi (report_mpi_main.cpp) under mpirun, and as one process of a job the
-// user's mpirun started they continue as parperf-report-mpi in place. There each process reads its share
-// of the trace files (shared_trace_loading.hpp, through trace_source()) and process 0 prints.
+// user's mpirun started they continue as parperf-report-mpi in place. There each process analyses its
+// part of the traces with the others (trace_parts_analysis.hpp, through trace_source()) and process 0
+// prints.
 #pragma once
 
 #include <string>

@@ -208,13 +208,18 @@ void run_report(const ReportCommandOptions& o) {
   // A run recorded with --trace: the wait states only its event trace can show.
   const TraceSource& source = trace_source();
   std::optional<analysis::TraceRun> traces;
-  if (source.load)
-    traces = source.load(run);
-  else if (analysis::has_traces(run.directory))
-    traces = analysis::load_traces(run);
-  if (!source.prints) return;  // one process of a parallel analysis, not the first
   std::optional<analysis::TraceAnalysis> traced;
-  if (traces) {
+  bool by_parts = false;  // every process of the job holds the analysis and replays with the others
+  if (source.analyse) {
+    TracedRun job = source.analyse(run, analyzed.sites);
+    by_parts = job.by_parts;
+    traces = std::move(job.traces);
+    traced = std::move(job.analysis);
+  } else if (analysis::has_traces(run.directory)) {
+    traces = analysis::load_traces(run);
+  }
+  if (!source.prints && !by_parts) return;  // one process of a parallel analysis, not the first
+  if (traces && !traced) {
     analysis::attach_sites(*traces, analyzed.sites);
     std::string note;
     traced = analyse_traces_within_memory(*traces, analysis_threads(), o.directory, note);
@@ -234,6 +239,12 @@ void run_report(const ReportCommandOptions& o) {
     built.findings.clear();
     built.summary.clear();
     report::add_findings(built, findings);
+  }
+  if (!source.prints) return;  // a part of an analysis by parts: its replays are made
+  if (by_parts && !o.html.empty() && analysis::has_traces(run.directory)) {
+    // The page's timeline shows every event, which no process of the analysis held whole.
+    traces = analysis::load_traces(run);
+    analysis::attach_sites(*traces, analyzed.sites);
   }
   const analysis::PopFactors profile_factors = profile_pop(built);
   const analysis::Pop* traced_pop = traced ? &traced->pop : nullptr;

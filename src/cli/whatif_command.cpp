@@ -122,14 +122,21 @@ void run_whatif(const WhatIfOptions& o) {
         fmt::format("{} has no event trace to replay: record the run with `parperf run --trace`",
                     report::printable(o.directory)));
   const TraceSource& source = trace_source();
-  std::optional<analysis::TraceRun> traces = source.load ? source.load(run) : analysis::load_traces(run);
-  if (!source.prints || !traces) return;  // one process of a parallel analysis, not the first
-  std::string note;
-  const std::optional<analysis::TraceAnalysis> analysed =
-      analyse_traces_within_memory(*traces, analysis_threads(), o.directory, note);
-  if (!analysed) throw std::runtime_error(trace_memory_message(o.directory, analysis::trace_events(*traces)));
-  const analysis::TraceAnalysis& analysis = *analysed;
-  const analysis::WhatIf w = analysis::what_if(analysis, changes);
+  TracedRun job;
+  if (source.analyse)
+    job = source.analyse(run, analysis::SiteTable{});  // a replay names no sites
+  else
+    job.traces = analysis::load_traces(run);
+  if (!source.prints && !job.by_parts) return;  // one process of a parallel analysis, not the first
+  if (!job.analysis) {
+    if (!job.traces) return;
+    std::string note;
+    job.analysis = analyse_traces_within_memory(*job.traces, analysis_threads(), o.directory, note);
+    if (!job.analysis)
+      throw std::runtime_error(trace_memory_message(o.directory, analysis::trace_events(*job.traces)));
+  }
+  const analysis::WhatIf w = analysis::what_if(*job.analysis, changes);  // by parts: made by all together
+  if (!source.prints) return;
   if (o.json)
     fmt::print("{}\n", report::json_text(report::whatif_json(w)));
   else

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/part_sweep.hpp"
 
 namespace parperf::analysis {
@@ -18,6 +19,7 @@ NodeOrder order_part(const GraphPart& part, PartExchange& exchange) {
     if (!part.is_ghost(k)) sweep.computed(k, 0);
   };
   bool waits_for_ghost = false;  // a node found not ready waits for a ghost
+  bool cycle = false;            // a cycle was found among the part's own nodes
   // Whether `node`'s sources are placed: a ghost once its owner placed it, a hub of the part once its
   // own sources are (then placed at once).
   const auto ready = [&](std::uint32_t node, auto& self) -> bool {
@@ -52,7 +54,21 @@ NodeOrder order_part(const GraphPart& part, PartExchange& exchange) {
         progress = true;
       }
     if (progress || remaining == 0) continue;
-    if (!waits_for_ghost) throw std::logic_error("a graph part with a cycle among its own nodes");
+    if (!waits_for_ghost) {
+      // A cycle among the part's own nodes. The whole graph's order breaks a cycle at the earliest
+      // node of every location stuck at once, which a part cannot tell alone: its stuck node is
+      // placed as it is, only so that the other parts, which may wait for its nodes, can finish
+      // with it; then all refuse the run together (below).
+      std::size_t stuck = cursor.size();
+      for (std::size_t l = 0; l < cursor.size(); ++l)
+        if (cursor[l] < g.locations[l].end &&
+            (stuck == cursor.size() || g.time[cursor[l]] < g.time[cursor[stuck]]))
+          stuck = l;
+      place(cursor[stuck]++);
+      --remaining;
+      cycle = true;
+      continue;
+    }
     // Waits for whichever ghost comes next (not one in particular: the one its owner can place
     // next may be another), having said what this part placed.
     sweep.wait_for_any();
@@ -66,8 +82,10 @@ NodeOrder order_part(const GraphPart& part, PartExchange& exchange) {
         place(k);
       else if (waits_for_ghost)
         sweep.wait_for_any();
-      else
-        throw std::logic_error("a graph part with a cycle among its hubs");
+      else {  // a cycle among its hubs: as above
+        place(k);
+        cycle = true;
+      }
     }
   // A ghost no node of the part reached in order (none: each is some edge's source).
   for (std::uint32_t k = part.first_ghost; k < g.nodes(); ++k)
@@ -76,6 +94,8 @@ NodeOrder order_part(const GraphPart& part, PartExchange& exchange) {
       place(k);
     }
   sweep.finish();
+  if (any_part(exchange, cycle))
+    throw NotByParts("parallel trace analysis: dependencies that form cycles are not yet broken by parts");
   order.shrink_to_fit();
   return order;
 }

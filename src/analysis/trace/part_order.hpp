@@ -4,8 +4,9 @@
 // owner has placed it and said so; a part that can place nothing waits for a ghost it needs, having
 // said what it placed. The parts' orders are then consistent with one order of the whole run (the
 // one in which they were placed), which is what lets the sweeps by parts never wait for ever
-// (part_sweep.hpp). The graph must have no cycle (the whole graph's order breaks those of a damaged
-// trace; a part's reading does not yet).
+// (part_sweep.hpp). Cycles (the whole graph's order breaks those of a damaged trace) are not yet
+// broken by parts: a cycle within a part is refused by every part (NotByParts); one through several
+// parts would leave them waiting for each other, and is not yet found.
 #pragma once
 
 #include "analysis/trace/graph_part.hpp"

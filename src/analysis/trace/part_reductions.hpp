@@ -16,9 +16,9 @@
 
 namespace parperf::analysis {
 
-// Plain values one after the other, read back in the same order: what the parts send each other, and
-// what the processes of `--np K` send the first (cli/shared_trace_loading.cpp). A reader never reads
-// past the bytes it was given.
+// Plain values one after the other, read back in the same order: what the parts send each other
+// (and the processes of `--np K` each other of their trace files: cli/trace_parts_analysis.cpp). A
+// reader never reads past the bytes it was given.
 class PartBytes {
  public:
   template <class T>

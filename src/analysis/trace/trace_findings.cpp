@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "analysis/trace/part_reductions.hpp"
 #include "analysis/trace/what_if.hpp"
 
 namespace parperf::analysis {
@@ -63,6 +64,64 @@ std::vector<Finding> delay_cause_findings(const TraceAnalysis& a, double total_t
   return out;
 }
 
+namespace {
+
+// The replay that says what fixing a finding gains: its own interval balanced, the cause of the
+// waiting it names balanced, or an ideal network for the cost of MPI calls.
+std::optional<ReplayChanges> replay_for(const Finding& f, const ActivityGraph& g,
+                                        const std::optional<std::string>& top_cause) {
+  ReplayChanges changes;
+  if (const auto name = finding_interval(f, g); name && !about_waiting(f.kind)) {
+    changes.balance = {*name};
+  } else if (about_waiting(f.kind) && top_cause) {
+    changes.balance = {*top_cause};
+  } else if (f.kind == FindingKind::mpi_call_cost) {
+    changes.network = ReplayChanges::Network::ideal;
+  } else {
+    return std::nullopt;
+  }
+  return changes;
+}
+
+using ReplayPlan = std::vector<std::pair<std::size_t, ReplayChanges>>;  // (finding, its replay)
+
+// Part 0's plan, on every part: the replays by parts are made by every part together, one after the
+// other, whatever findings the other processes came to.
+ReplayPlan first_parts_plan(const ReplayPlan& mine, PartExchange& exchange) {
+  PartBytes bytes;
+  if (exchange.part() == 0)
+    for (const auto& [finding, c] : mine) {
+      bytes.put(static_cast<std::uint64_t>(finding));
+      bytes.put(static_cast<std::uint8_t>(c.network));
+      bytes.put(c.model.latency_ns);
+      bytes.put(c.model.bytes_per_ns);
+      bytes.put(static_cast<std::uint8_t>(c.ideal_openmp));
+      bytes.put(static_cast<std::uint64_t>(c.balance.size()));
+      for (const std::string& name : c.balance) bytes.put_text(name);
+      bytes.put(static_cast<std::uint64_t>(c.scale.size()));
+      for (const auto& [name, factor] : c.scale) bytes.put_text(name), bytes.put(factor);
+    }
+  const std::vector<std::vector<std::uint8_t>> all = exchange.gather_all(bytes.bytes());
+  ReplayPlan plan;
+  for (PartBytesReader in(all.front()); !in.done();) {
+    const auto finding = static_cast<std::size_t>(in.take<std::uint64_t>());
+    ReplayChanges c;
+    c.network = static_cast<ReplayChanges::Network>(in.take<std::uint8_t>());
+    c.model.latency_ns = in.take<double>();
+    c.model.bytes_per_ns = in.take<double>();
+    c.ideal_openmp = in.take<std::uint8_t>() != 0;
+    for (auto n = in.take<std::uint64_t>(); n > 0; --n) c.balance.push_back(in.take_text());
+    for (auto n = in.take<std::uint64_t>(); n > 0; --n) {
+      std::string name = in.take_text();
+      c.scale.emplace_back(std::move(name), in.take<double>());
+    }
+    plan.emplace_back(finding, std::move(c));
+  }
+  return plan;
+}
+
+}  // namespace
+
 void add_replayed_gains(std::vector<Finding>& findings, const TraceAnalysis& a) {
   if (!a.graph) return;
   const ActivityGraph& g = *a.graph;
@@ -72,18 +131,15 @@ void add_replayed_gains(std::vector<Finding>& findings, const TraceAnalysis& a) 
       top_cause = c.interval.name;
       break;
     }
-  for (Finding& f : findings) {
-    ReplayChanges changes;
-    if (const auto name = finding_interval(f, g); name && !about_waiting(f.kind)) {
-      changes.balance = {*name};
-    } else if (about_waiting(f.kind) && top_cause) {
-      changes.balance = {*top_cause};
-    } else if (f.kind == FindingKind::mpi_call_cost) {
-      changes.network = ReplayChanges::Network::ideal;
-    } else {
-      continue;
-    }
+  ReplayPlan plan;
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    if (std::optional<ReplayChanges> changes = replay_for(findings[i], g, top_cause))
+      plan.emplace_back(i, std::move(*changes));
+  if (a.part) plan = first_parts_plan(plan, *a.exchange);
+  for (const auto& [i, changes] : plan) {
     const WhatIf w = what_if(a, changes);
+    if (i >= findings.size()) continue;  // another process's finding: its replay is made together
+    Finding& f = findings[i];
     f.replayed_gain = std::max(0.0, w.gain_ns()) * 1e-9;
     f.replay = w.changes.empty() ? std::string() : w.changes.front();
     f.evidence.push_back(

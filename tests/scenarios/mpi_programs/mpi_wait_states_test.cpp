@@ -163,8 +163,8 @@ TEST(MpiWaitStates, EveryMessageAWaitallCompletedIsPairedWithItsSend) {
   expect_clocks_agree(w);
 }
 
-// Parallel trace analysis: `parperf report --np 2` and `mpirun -np 2 parperf report` share the trace
-// files out among two analysis processes and must print exactly what the serial report prints.
+// Parallel trace analysis: `parperf report --np 2` and `mpirun -np 2 parperf report` analyse the run
+// by parts, each process its own ranks' traces, and must print exactly what the serial report prints.
 TEST(MpiWaitStates, ParallelAnalysisPrintsTheSerialReport) {
   TempDir tmp;
   ProcessOptions options;
@@ -191,6 +191,9 @@ TEST(MpiWaitStates, ParallelAnalysisPrintsTheSerialReport) {
     const ProcessResult np = run_process(np_command, launcher);
     EXPECT_EQ(np.exit_code, 0) << describe(np);
     EXPECT_EQ(np.out, serial.out) << "parperf report --np 2";
+    EXPECT_EQ(np.err.find("analyses the run alone"), std::string::npos)
+        << "an MPI run is analysed by parts, not by the first process alone:\n"
+        << np.err;
     report.push_back(dir);
     const ProcessResult under_mpirun = mpi_run(2, report, options);
     EXPECT_EQ(under_mpirun.exit_code, 0) << describe(under_mpirun);
