@@ -97,4 +97,51 @@ inline analysis::TraceRun chain_run(TraceRunBuilder& b, int ranks) {
   return b.build();
 }
 
+// `ranks` ranks, three rounds: each rank computes, then an MPI_Reduce to rank `ranks - 1`, then
+// every rank but the last receives a message the last rank sends after the reduce. The reduce's hub
+// leads only into the last rank's end, and its first source is rank 0's: a part that holds rank 0
+// but not the last must give the hub to the last rank's part before it can receive the message.
+inline analysis::TraceRun reduce_then_reply_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "compute", "reply.c", 5);
+    const auto reduce = b.site(SiteKind::mpi_reduction, "MPI_Reduce", "reply.c", 6);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "reply.c", 7);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "reply.c", 8);
+    const bool last = r == ranks - 1;
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 30.0 * i, work = 2 + r;
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      b.op(reduce, t + work, t + 12 + (last ? 0.5 : 0), ranks - 1, i, 64);
+      if (last)
+        for (int to = 0; to + 1 < ranks; ++to) b.op(send, t + 13 + 0.1 * to, t + 13.05 + 0.1 * to, to, i, 8);
+      else
+        b.op(recv, t + 12.2, t + 13.5 + 0.1 * r, ranks - 1, i, 8);
+    }
+  }
+  return b.build();
+}
+
+// `ranks` ranks in a ring whose trace cannot have happened: in each of three rounds every rank first
+// receives from the rank before it and only then sends to the rank after it, each receive ending
+// after the send it pairs with. The messages form a cycle through every rank (a damaged trace's, or
+// one whose events were recorded out of order), which the graph's order breaks: an edge dropped per
+// round, where the cycle is found, the same whatever the parts.
+inline analysis::TraceRun crossed_ring_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "compute", "ring.c", 3);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "ring.c", 4);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "ring.c", 5);
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 20.0 * i;
+      b.op(recv, t + 0.1 * r, t + 6 + 0.2 * r, (r + ranks - 1) % ranks, i, 8);
+      b.event(at(TraceEventKind::enter, t + 6 + 0.2 * r, compute))
+          .event(at(TraceEventKind::leave, t + 8 + 0.3 * r, compute));
+      b.op(send, t + 8 + 0.3 * r, t + 8.1 + 0.3 * r, (r + 1) % ranks, i, 8);
+    }
+  }
+  return b.build();
+}
+
 }  // namespace parperf::test

@@ -24,6 +24,8 @@ namespace parperf::analysis {
 namespace {
 
 using test::chain_run;
+using test::crossed_ring_run;
+using test::reduce_then_reply_run;
 using test::rich_run;
 using test::TraceRunBuilder;
 
@@ -87,6 +89,18 @@ TEST(TraceAnalysisByParts, EveryFigureOfAHybridRunIsTheWholeAnalysis) {
 TEST(TraceAnalysisByParts, EveryFigureOfAChainIsTheWholeAnalysis) {
   TraceRunBuilder b;
   expect_parts_agree(chain_run(b, 6), "a chain of 6 ranks");
+}
+
+TEST(TraceAnalysisByParts, AHubOnlyAnotherPartReadsIsGivenItBeforeItsOwnerWaits) {
+  TraceRunBuilder b;
+  expect_parts_agree(reduce_then_reply_run(b, 4), "a reduce to the last of 4 ranks, then its replies");
+}
+
+TEST(TraceAnalysisByParts, CyclesThroughSeveralPartsAreBrokenAsTheWholeGraphBreaksThem) {
+  TraceRunBuilder b;
+  const TraceRun run = crossed_ring_run(b, 5);
+  ASSERT_GT(analyse_traces(run).graph->unlinked.cycles_broken, 0u) << "the ring's messages form cycles";
+  expect_parts_agree(run, "a ring of 5 ranks whose messages form cycles");
 }
 
 TEST(TraceAnalysisByParts, TheRunsFiguresAreNotEmpty) {

@@ -1,103 +1,383 @@
 #include "analysis/trace/part_order.hpp"
 
+#include <cstring>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "analysis/trace/part_reductions.hpp"
-#include "analysis/trace/part_sweep.hpp"
+
+// GCC 12 warns that a message's bytes overflow a vector it has just grown (PartBytes::put inlined
+// into report(), its sizes known): a false positive of its -Wstringop-overflow, here only.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
 
 namespace parperf::analysis {
+namespace {
 
-NodeOrder order_part(const GraphPart& part, PartExchange& exchange) {
-  const ActivityGraph& g = part.graph;
-  PartSweep sweep(part, exchange);  // "placed", said to the parts that read the node
-  NodeOrder order;
-  std::vector<std::uint8_t> placed(g.nodes(), 0);
-  const auto place = [&](std::uint32_t k) {
-    placed[k] = 1;
-    order.push_back(k);
-    if (!part.is_ghost(k)) sweep.computed(k, 0);
-  };
-  bool waits_for_ghost = false;  // a node found not ready waits for a ghost
-  bool cycle = false;            // a cycle was found among the part's own nodes
-  // Whether `node`'s sources are placed: a ghost once its owner placed it, a hub of the part once its
-  // own sources are (then placed at once).
-  const auto ready = [&](std::uint32_t node, auto& self) -> bool {
-    for (const std::uint32_t e : g.in_edges(node)) {
-      const std::uint32_t s = g.edges[e].source;
-      if (placed[s] || s == node) continue;
-      if (part.is_ghost(s)) {
-        if (!sweep.arrived(s)) {
-          waits_for_ghost = true;
-          return false;
+// What the parts say to each other while they find their orders, on one conversation. Each message
+// begins with its kind and its sender.
+enum class Say : std::uint8_t {
+  placed,    // nodes of the sender that the receiver reads are placed: u32 run numbers
+  drop_hub,  // a cycle is broken through the receiver's hub: u32 its run number
+  stuck,     // to part 0: the sender can place nothing more (a Report)
+  go_on,     // from part 0: every part was stuck; a cycle is broken at a location (u64 round, u32 location)
+  end,       // from part 0: every part is done (u8: 1 if the run is refused)
+};
+
+// A part's state when it can place nothing more, as part 0 learns it.
+struct Report {
+  bool known = false;
+  std::uint64_t round = 0;  // cycles broken before it
+  bool done = false;        // every node, hub and ghost of the part placed
+  bool stuck_at = false;    // a location's node cannot be placed: the earliest such, below
+  double time = 0;
+  std::uint32_t location = 0;                 // the run's number
+  std::vector<std::uint64_t> sent, received;  // messages that make a part go on, per part
+};
+
+// Whether a report's node is earlier than another's: by time, then location (the whole graph's order
+// breaks the cycle at the first location's earliest node).
+bool earlier(const Report& a, const Report& b) {
+  return std::tie(a.time, a.location) < std::tie(b.time, b.location);
+}
+
+class PartOrder {
+ public:
+  PartOrder(GraphPart& part, PartExchange& exchange)
+      : part_(part),
+        g_(part.graph),
+        exchange_(exchange),
+        tag_(exchange.open()),
+        placed_(g_.nodes(), 0),
+        arrived_(g_.nodes() - part.first_ghost, 0),
+        outbox_(part.parts),
+        sent_(part.parts, 0),
+        received_(part.parts, 0),
+        reports_(part.part == 0 ? part.parts : 0) {
+    for (const GraphLocation& l : g_.locations) {
+      cursor_.push_back(l.first);
+      remaining_ += l.end - l.first;
+    }
+    for (std::uint32_t k = g_.first_hub(); k < part.first_ghost; ++k)
+      if (part.read_elsewhere.rank(k) != RankBitmap::kUnmarked) shared_hubs_.push_back(k);
+  }
+
+  // The order, or NotByParts (on every part) for a cycle the order cannot break as the whole graph's
+  // does: among hubs only.
+  NodeOrder find() {
+    bool ended = false, refused = false;
+    while (!ended) {
+      if (advance()) {
+        reported_ = false;
+        continue;
+      }
+      flush();
+      if (!reported_) {
+        reported_ = true;
+        report();  // part 0's own report may end the order, or break a cycle here
+        if (decided_) {
+          ended = true;
+          refused = refused_;
+          continue;
         }
-      } else if (!g.is_hub(s) || !self(s, self)) {
+        if (!reported_) continue;
+      }
+      const std::vector<std::uint8_t> message = exchange_.receive(tag_);
+      handle(message, ended, refused);
+    }
+    if (refused)
+      throw NotByParts(
+          "parallel trace analysis: dependencies that form cycles among hubs are not broken by parts");
+    part_.graph.unlinked.cycles_broken += sum_of_parts(exchange_, breaks_);
+    order_.shrink_to_fit();
+    return std::move(order_);
+  }
+
+ private:
+  bool is_placed(std::uint32_t k) const { return part_.is_ghost(k) ? arrived(k) : placed_[k] != 0; }
+  bool arrived(std::uint32_t k) const { return arrived_[k - part_.first_ghost] != 0; }
+
+  void place(std::uint32_t k) {
+    placed_[k] = 1;
+    order_.push_back(k);
+    if (part_.is_ghost(k)) return;
+    const std::uint32_t r = part_.read_elsewhere.rank(k);
+    if (r == RankBitmap::kUnmarked) return;
+    const std::uint32_t node = part_.global(k);
+    for (std::uint32_t i = part_.readers_begin[r]; i < part_.readers_begin[r + 1]; ++i) {
+      PartBytes& box = outbox_[part_.readers[i]];
+      if (box.bytes().empty()) start(box, Say::placed);
+      box.put(node);
+      if (box.bytes().size() >= kBatchBytes) send_placed(part_.readers[i]);
+    }
+  }
+
+  // Whether `node`'s sources are placed, placing the hubs among them that are ready and the ghosts
+  // that arrived.
+  bool ready(std::uint32_t node) {
+    for (const std::uint32_t e : g_.in_edges(node)) {
+      const std::uint32_t s = g_.edges[e].source;
+      if (placed_[s] || s == node) continue;
+      if (part_.is_ghost(s)) {
+        if (!arrived(s)) return false;
+      } else if (!g_.is_hub(s) || !ready(s)) {
         return false;
       }
       place(s);
     }
     return true;
-  };
-  std::vector<std::uint32_t> cursor;
-  std::size_t remaining = 0;
-  for (const GraphLocation& l : g.locations) {
-    cursor.push_back(l.first);
-    remaining += l.end - l.first;
   }
-  while (remaining > 0) {
+
+  // Places what can be placed: its locations' nodes in turn, the hubs other parts read (they may wait
+  // for them while this part waits for them), and once its locations are done, its other hubs and the
+  // ghosts no node reached. Whether it placed any.
+  bool advance() {
     bool progress = false;
-    waits_for_ghost = false;
-    for (std::size_t l = 0; l < cursor.size(); ++l)
-      while (cursor[l] < g.locations[l].end && ready(cursor[l], ready)) {
-        place(cursor[l]++);
-        --remaining;
+    for (std::size_t l = 0; l < cursor_.size(); ++l)
+      while (cursor_[l] < g_.locations[l].end && ready(cursor_[l])) {
+        place(cursor_[l]++);
+        --remaining_;
         progress = true;
       }
-    if (progress || remaining == 0) continue;
-    if (!waits_for_ghost) {
-      // A cycle among the part's own nodes. The whole graph's order breaks a cycle at the earliest
-      // node of every location stuck at once, which a part cannot tell alone: its stuck node is
-      // placed as it is, only so that the other parts, which may wait for its nodes, can finish
-      // with it; then all refuse the run together (below).
-      std::size_t stuck = cursor.size();
-      for (std::size_t l = 0; l < cursor.size(); ++l)
-        if (cursor[l] < g.locations[l].end &&
-            (stuck == cursor.size() || g.time[cursor[l]] < g.time[cursor[stuck]]))
-          stuck = l;
-      place(cursor[stuck]++);
-      --remaining;
-      cycle = true;
-      continue;
-    }
-    // Waits for whichever ghost comes next (not one in particular: the one its owner can place
-    // next may be another), having said what this part placed.
-    sweep.wait_for_any();
-    waits_for_ghost = false;
+    for (const std::uint32_t k : shared_hubs_)
+      if (!placed_[k] && ready(k)) {
+        place(k);
+        progress = true;
+      }
+    if (remaining_ > 0) return progress;
+    for (std::uint32_t k = g_.first_hub(); k < part_.first_ghost; ++k)
+      if (!placed_[k] && ready(k)) {
+        place(k);
+        progress = true;
+      }
+    for (std::uint32_t k = part_.first_ghost; k < g_.nodes(); ++k)
+      if (!placed_[k] && arrived(k)) {
+        place(k);
+        progress = true;
+      }
+    return progress;
   }
-  // Hubs nothing of the part waits for (another part may), and the ghosts of their sources.
-  for (std::uint32_t k = g.first_hub(); k < part.first_ghost; ++k)
-    while (!placed[k]) {
-      waits_for_ghost = false;
-      if (ready(k, ready))
-        place(k);
-      else if (waits_for_ghost)
-        sweep.wait_for_any();
-      else {  // a cycle among its hubs: as above
-        place(k);
-        cycle = true;
+
+  bool done() const {
+    if (remaining_ > 0) return false;
+    for (std::uint32_t k = g_.first_hub(); k < g_.nodes(); ++k)
+      if (!placed_[k]) return false;
+    return true;
+  }
+
+  // Tells part 0 that this part can place nothing more, and where it is stuck.
+  void report() {
+    Report r;
+    r.known = true;
+    r.round = round_;
+    r.done = done();
+    for (std::size_t l = 0; l < cursor_.size(); ++l) {
+      if (cursor_[l] >= g_.locations[l].end) continue;
+      Report here;
+      here.time = g_.time[cursor_[l]];
+      here.location = part_.first_location + static_cast<std::uint32_t>(l);
+      if (!r.stuck_at || earlier(here, r)) {
+        r.stuck_at = true;
+        r.time = here.time;
+        r.location = here.location;
       }
     }
-  // A ghost no node of the part reached in order (none: each is some edge's source).
-  for (std::uint32_t k = part.first_ghost; k < g.nodes(); ++k)
-    if (!placed[k]) {
-      sweep.ghost_time(k);
-      place(k);
+    r.sent = sent_;
+    r.received = received_;
+    if (part_.part == 0) return take_report(0, std::move(r));
+    PartBytes m;
+    start(m, Say::stuck);
+    m.put(r.round);
+    m.put(static_cast<std::uint8_t>(r.done));
+    m.put(static_cast<std::uint8_t>(r.stuck_at));
+    m.put(r.time);
+    m.put(r.location);
+    for (const std::uint64_t n : r.sent) m.put(n);
+    for (const std::uint64_t n : r.received) m.put(n);
+    exchange_.send(0, tag_, m.release());
+  }
+
+  void handle(const std::vector<std::uint8_t>& m, bool& ended, bool& refused) {
+    std::size_t at = 0;
+    const auto kind = take<Say>(m, at);
+    const auto from = take<std::uint32_t>(m, at);
+    if (from >= part_.parts) throw std::logic_error("a part's order was told by no part");
+    switch (kind) {
+      case Say::placed:
+        ++received_[from];
+        while (at < m.size()) {
+          const std::uint32_t k = part_.local(take<std::uint32_t>(m, at));
+          if (k == kNoNode || !part_.is_ghost(k))
+            throw std::logic_error("a part was told of a node none of its nodes depends on");
+          arrived_[k - part_.first_ghost] = 1;
+        }
+        reported_ = false;
+        return;
+      case Say::drop_hub: {
+        ++received_[from];
+        const std::uint32_t k = part_.local(take<std::uint32_t>(m, at));
+        if (k == kNoNode || part_.is_ghost(k) || !g_.is_hub(k))
+          throw std::logic_error("a part was told to break a cycle through a hub it does not hold");
+        drop_unplaced_edges(k);
+        reported_ = false;
+        return;
+      }
+      case Say::stuck: {
+        if (part_.part != 0) throw std::logic_error("a part other than the first was told another is stuck");
+        Report r;
+        r.known = true;
+        r.round = take<std::uint64_t>(m, at);
+        r.done = take<std::uint8_t>(m, at) != 0;
+        r.stuck_at = take<std::uint8_t>(m, at) != 0;
+        r.time = take<double>(m, at);
+        r.location = take<std::uint32_t>(m, at);
+        for (std::uint32_t p = 0; p < part_.parts; ++p) r.sent.push_back(take<std::uint64_t>(m, at));
+        for (std::uint32_t p = 0; p < part_.parts; ++p) r.received.push_back(take<std::uint64_t>(m, at));
+        take_report(from, std::move(r));
+        if (decided_) {
+          ended = true;
+          refused = refused_;
+        }
+        return;
+      }
+      case Say::go_on: {
+        const auto round = take<std::uint64_t>(m, at);
+        const auto location = take<std::uint32_t>(m, at);
+        go_on(round, location);
+        return;
+      }
+      case Say::end:
+        ended = true;
+        refused = take<std::uint8_t>(m, at) != 0;
+        return;
     }
-  sweep.finish();
-  if (any_part(exchange, cycle))
-    throw NotByParts("parallel trace analysis: dependencies that form cycles are not yet broken by parts");
-  order.shrink_to_fit();
-  return order;
-}
+    throw std::logic_error("a part's order was told what it does not know");
+  }
+
+  // Part 0: a part's latest report. Once every part is stuck in the same round, with every message
+  // between them received (each part's count of those it sent to another is that one's count of those
+  // it received: none is under way that could let one go on), the run is stuck as the whole graph's
+  // order would be: it breaks the cycle at the earliest stuck node of all, or ends.
+  void take_report(std::uint32_t from, Report r) {
+    if (r.round != round_) return;  // from before a cycle was broken: another comes
+    reports_[from] = std::move(r);
+    for (const Report& each : reports_)
+      if (!each.known || each.round != round_) return;
+    for (std::uint32_t p = 0; p < part_.parts; ++p)
+      for (std::uint32_t q = 0; q < part_.parts; ++q)
+        if (reports_[p].sent[q] != reports_[q].received[p]) return;
+    const Report* earliest = nullptr;
+    bool all_done = true;
+    for (const Report& each : reports_) {
+      all_done = all_done && each.done;
+      if (each.stuck_at && (!earliest || earlier(each, *earliest))) earliest = &each;
+    }
+    if (all_done || !earliest) {  // done; or stuck among hubs only
+      decided_ = true;
+      refused_ = !all_done;
+      for (std::uint32_t p = 1; p < part_.parts; ++p) {
+        PartBytes m;
+        start(m, Say::end);
+        m.put(static_cast<std::uint8_t>(refused_));
+        exchange_.send(p, tag_, m.release());
+      }
+      return;
+    }
+    const std::uint32_t location = earliest->location;
+    for (std::uint32_t p = 1; p < part_.parts; ++p) {
+      PartBytes m;
+      start(m, Say::go_on);
+      m.put(round_);
+      m.put(location);
+      exchange_.send(p, tag_, m.release());
+    }
+    go_on(round_, location);
+  }
+
+  // A cycle is broken at the stuck node of the run's location `location`: by its part, which drops the
+  // edges into it from nodes not yet placed, as the whole graph's order drops them.
+  void go_on(std::uint64_t round, std::uint32_t location) {
+    if (round != round_) throw std::logic_error("a part was told to break a cycle out of turn");
+    ++round_;
+    for (Report& r : reports_) r.known = false;
+    reported_ = false;
+    if (location < part_.first_location || location - part_.first_location >= cursor_.size()) return;
+    const std::uint32_t l = location - part_.first_location;
+    if (cursor_[l] >= g_.locations[l].end)
+      throw std::logic_error("a cycle broken at a location that is done");
+    drop_unplaced_edges(cursor_[l]);
+  }
+
+  // The edges into `node` from nodes not placed become edges from itself (ignored by every pass),
+  // those through hubs not placed dropped at the hub's own sources (by the hub's part, for another's).
+  void drop_unplaced_edges(std::uint32_t node) {
+    for (const std::uint32_t e : g_.in_edges(node)) {
+      GraphEdge& edge = part_.graph.edges[e];
+      const std::uint32_t s = edge.source;
+      if (s == node || is_placed(s)) continue;
+      if (part_.is_ghost(s) && part_.global(s) >= part_.run_first_hub) {
+        const std::uint32_t owner = part_.ghost_owner[s - part_.first_ghost];
+        PartBytes m;
+        start(m, Say::drop_hub);
+        m.put(part_.global(s));
+        ++sent_[owner];
+        exchange_.send(owner, tag_, m.release());
+        continue;
+      }
+      if (!part_.is_ghost(s) && g_.is_hub(s)) {
+        drop_unplaced_edges(s);
+        continue;
+      }
+      edge.source = node;
+      ++breaks_;
+    }
+  }
+
+  static constexpr std::size_t kBatchBytes = 16384;
+  void start(PartBytes& m, Say kind) const {
+    m.put(kind);
+    m.put(part_.part);
+  }
+  template <class T>
+  static T take(const std::vector<std::uint8_t>& m, std::size_t& at) {
+    if (m.size() - at < sizeof(T)) throw std::logic_error("a part's order was told something cut short");
+    T v;
+    std::memcpy(&v, m.data() + at, sizeof(T));
+    at += sizeof(T);
+    return v;
+  }
+  void send_placed(std::uint32_t to) {
+    ++sent_[to];
+    exchange_.send(to, tag_, outbox_[to].release());
+  }
+  void flush() {
+    for (std::uint32_t to = 0; to < outbox_.size(); ++to)
+      if (!outbox_[to].bytes().empty()) send_placed(to);
+  }
+
+  GraphPart& part_;
+  const ActivityGraph& g_;
+  PartExchange& exchange_;
+  std::uint32_t tag_;
+  std::vector<std::uint8_t> placed_;   // per node (a ghost: placed in this part's order)
+  std::vector<std::uint8_t> arrived_;  // per ghost: its owner placed it
+  std::vector<std::uint32_t> cursor_;  // per location: its first node not placed
+  std::size_t remaining_ = 0;          // location nodes not placed
+  std::vector<std::uint32_t> shared_hubs_;
+  NodeOrder order_;
+  std::vector<PartBytes> outbox_;               // per part: placed nodes it reads, not yet sent
+  std::vector<std::uint64_t> sent_, received_;  // per part: placed batches and hubs to drop at
+  std::uint64_t round_ = 0;                     // cycles broken so far
+  std::uint64_t breaks_ = 0;                    // edges this part dropped
+  bool reported_ = false;                       // stuck, and said so
+  std::vector<Report> reports_;                 // part 0: every part's latest
+  bool decided_ = false, refused_ = false;      // part 0: the end
+};
+
+}  // namespace
+
+NodeOrder order_part(GraphPart& part, PartExchange& exchange) { return PartOrder(part, exchange).find(); }
 
 }  // namespace parperf::analysis

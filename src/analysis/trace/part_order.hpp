@@ -4,9 +4,19 @@
 // owner has placed it and said so; a part that can place nothing waits for a ghost it needs, having
 // said what it placed. The parts' orders are then consistent with one order of the whole run (the
 // one in which they were placed), which is what lets the sweeps by parts never wait for ever
-// (part_sweep.hpp). Cycles (the whole graph's order breaks those of a damaged trace) are not yet
-// broken by parts: a cycle within a part is refused by every part (NotByParts); one through several
-// parts would leave them waiting for each other, and is not yet found.
+// (part_sweep.hpp).
+//
+// A hub that other parts read is placed as soon as it can be (the whole graph's order places a hub
+// when a node needs it: here the node may be another part's, waiting for it).
+//
+// Cycles (a damaged trace's) are broken as the whole graph's order breaks them: when no node of the
+// run can be placed, at the earliest node any location is stuck at, whose edges from nodes not yet
+// placed are dropped. Parts cannot see that alone: a part that can place nothing says so to part 0,
+// with how many messages it sent each part and received from each; once every part has said so in
+// the same round and every message sent has been received (none under way could let a part go on:
+// messages between two parts arrive in order), the run is stuck, and part 0 names the location to
+// break at, or ends the order when every part is done. The parts' orders, and their edges, are then
+// the whole graph's, cut. A cycle among hubs alone is refused (NotByParts, on every part).
 #pragma once
 
 #include "analysis/trace/graph_part.hpp"
@@ -15,6 +25,6 @@
 
 namespace parperf::analysis {
 
-NodeOrder order_part(const GraphPart& part, PartExchange& exchange);
+NodeOrder order_part(GraphPart& part, PartExchange& exchange);
 
 }  // namespace parperf::analysis
