@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 
 #include "analysis/trace/part_reductions.hpp"
@@ -203,54 +202,76 @@ ClockRepair repair_clock_condition(GraphPart& part, PartExchange& exchange) {
   return repair(part.graph, sweep, EveryPart{exchange});
 }
 
-void gather_anchors(ClockRepair& repair, const GraphPart& part, PartExchange& exchange) {
-  PartBytes mine;
-  for (std::uint32_t l = 0; l < part.graph.locations.size(); ++l) {
-    const LocationAnchors& a = repair.anchors[l];
-    mine.put(part.graph.locations[l].rank);
-    mine.put(part.graph.locations[l].thread);
-    mine.put_all(a.measured_times());
-    std::vector<double> repaired(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) repaired[i] = a.repaired(i);
-    mine.put_all(repaired);
-  }
-  const std::vector<std::vector<std::uint8_t>> all = exchange.gather_all(mine.bytes());
-  // Every part's anchors in one array of repaired times that the repair holds (its own included: its
-  // part's graph need not outlive it), each location's consecutive, already in order.
-  auto times = std::make_shared<std::vector<double>>();
-  struct Location {
-    std::int64_t rank;
-    std::uint32_t thread;
-    std::vector<double> measured;
-    std::size_t first;
+void repair_communication(Communication& c, const ClockRepair& repair, const TraceRun& traces,
+                          const RankPartition& ranks, PartExchange& exchange) {
+  if (repair.moved == 0) return;  // the run's count: the same on every part
+  const std::uint32_t me = exchange.part();
+  const auto part_of = [&](std::int64_t rank) {
+    const auto at = std::lower_bound(traces.ranks.begin(), traces.ranks.end(), rank,
+                                     [](const RankTrace& r, std::int64_t wanted) { return r.rank < wanted; });
+    if (at == traces.ranks.end() || at->rank != rank)
+      throw std::logic_error("a call of a rank with no trace");
+    const auto index = static_cast<std::size_t>(at - traces.ranks.begin());
+    return static_cast<std::uint32_t>(
+        std::upper_bound(ranks.first_rank.begin(), ranks.first_rank.end(), index) - ranks.first_rank.begin() -
+        1);
   };
-  std::vector<Location> locations;
+  std::vector<RepairedTimes> times;
+  times.reserve(repair.anchors.size());
+  for (const auto& anchors : repair.anchors) times.emplace_back(anchors);
+  std::vector<PartBytes> asks(exchange.parts());
+  std::vector<std::vector<CallSide*>> asked(exchange.parts());
+  for (PartBytes& a : asks) a.put(me);
+  const auto move = [&](CallSide& side) {
+    const std::uint32_t owner = part_of(side.rank);
+    if (owner != me) {
+      asks[owner].put(side.rank);
+      asks[owner].put(side.thread);
+      asks[owner].put(side.start_ns);
+      asks[owner].put(side.end_ns);
+      asked[owner].push_back(&side);
+      return;
+    }
+    const auto l = repair.locations.find({side.rank, side.thread});
+    if (l == repair.locations.end() || repair.anchors[l->second].empty()) return;
+    side.start_ns = times[l->second](side.start_ns);
+    side.end_ns = times[l->second](side.end_ns);
+  };
+  for (Message& m : c.messages) {
+    move(m.send);
+    move(m.receive);
+  }
+  for (CollectiveInstance& instance : c.collectives)
+    for (CallSide& member : instance.members) move(member);
   try {
-    for (const std::vector<std::uint8_t>& each : all)
-      for (PartBytesReader in(each); !in.done();) {
-        Location l;
-        l.rank = in.take<std::int64_t>();
-        l.thread = in.take<std::uint32_t>();
-        l.measured = in.take_all<double>();
-        l.first = times->size();
-        const std::vector<double> repaired = in.take_all<double>();
-        if (repaired.size() != l.measured.size()) throw std::logic_error("anchors without their times");
-        times->insert(times->end(), repaired.begin(), repaired.end());
-        locations.push_back(std::move(l));
+    std::vector<PartBytes> answers(exchange.parts());
+    for (PartBytes& a : answers) a.put(me);
+    for (const std::vector<std::uint8_t>& bytes : exchange_with_every_part(exchange, asks)) {
+      PartBytesReader in(bytes);
+      const auto from = in.take<std::uint32_t>();
+      if (from >= exchange.parts()) throw std::logic_error("asked by no part");
+      while (!in.done()) {
+        const auto rank = in.take<std::int32_t>();
+        const auto thread = in.take<std::uint32_t>();
+        const auto start = in.take<double>();
+        const auto end = in.take<double>();
+        answers[from].put(repair.repaired(rank, thread, start));
+        answers[from].put(repair.repaired(rank, thread, end));
       }
+    }
+    for (const std::vector<std::uint8_t>& bytes : exchange_with_every_part(exchange, answers)) {
+      PartBytesReader in(bytes);
+      const auto from = in.take<std::uint32_t>();
+      if (from >= exchange.parts()) throw std::logic_error("answered by no part");
+      for (CallSide* side : asked[from]) {
+        side->start_ns = in.take<double>();
+        side->end_ns = in.take<double>();
+      }
+      if (!in.done()) throw std::logic_error("more answers than asked");
+    }
   } catch (const std::logic_error&) {
-    throw std::runtime_error("parallel trace analysis: a part sent its repaired clocks damaged");
+    throw std::runtime_error("parallel trace analysis: a part re-timed the calls of its ranks wrongly");
   }
-  repair.anchors.assign(locations.size(), LocationAnchors(*times));
-  repair.locations.clear();
-  for (std::uint32_t l = 0; l < locations.size(); ++l) {
-    const Location& from = locations[l];
-    repair.locations.emplace(std::pair(from.rank, from.thread), l);
-    for (std::size_t i = 0; i < from.measured.size(); ++i)
-      repair.anchors[l].add(static_cast<std::uint32_t>(from.first + i), from.measured[i]);
-    repair.anchors[l].finish();
-  }
-  repair.held_times = std::move(times);
 }
 
 }  // namespace parperf::analysis

@@ -12,7 +12,6 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <utility>
 #include <vector>
 
@@ -35,9 +34,6 @@ struct ClockRepair {
   // events. They read the repaired graph's times, which must outlive them.
   std::vector<LocationAnchors> anchors;
   std::map<std::pair<std::int64_t, std::uint32_t>, std::uint32_t> locations;  // (rank, thread) -> location
-  // The repaired times the anchors read when they are not a graph's: every part's, gathered
-  // (gather_anchors).
-  std::shared_ptr<const std::vector<double>> held_times;
 
   // The repaired time of a moment `t` (corrected ns) of a location, or of a rank's thread (the
   // timeline exports: every event, flow end and operation end of a location moves with its nodes).
@@ -69,13 +65,13 @@ ClockRepair repair_clock_condition(ActivityGraph& graph);
 // locations'; the counts, the largest shift and the graph's end are the run's, on every part.
 ClockRepair repair_clock_condition(GraphPart& part, PartExchange& exchange);
 
-// A part's repair given the anchors of every part's locations (numbered in the run's order), so that
-// it re-times any location's moments as the whole graph's repair does: the messages between parts
-// (repair_communication), the timeline. On every part at once.
-void gather_anchors(ClockRepair& repair, const GraphPart& part, PartExchange& exchange);
-
 // Moves the messages' and collectives' calls as the repair moved their locations, so that the wait
 // states (wait_states.hpp) read the same times as the graph's analyses and the exports.
 void repair_communication(Communication& communication, const ClockRepair& repair);
+// The same by the parts of a run analysed by parts, together: `repair`, the part's (its locations'
+// anchors); a call of another part's rank is re-timed by that part. `traces` and `ranks` say which
+// part holds which rank.
+void repair_communication(Communication& communication, const ClockRepair& repair, const TraceRun& traces,
+                          const RankPartition& ranks, PartExchange& exchange);
 
 }  // namespace parperf::analysis

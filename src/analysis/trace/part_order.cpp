@@ -1,5 +1,6 @@
 #include "analysis/trace/part_order.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <tuple>
@@ -60,8 +61,28 @@ class PartOrder {
       cursor_.push_back(l.first);
       remaining_ += l.end - l.first;
     }
-    for (std::uint32_t k = g_.first_hub(); k < part.first_ghost; ++k)
-      if (part.read_elsewhere.rank(k) != RankBitmap::kUnmarked) shared_hubs_.push_back(k);
+    // Each hub other parts read, with how many of its sources are not yet placed: it is placed when
+    // that count reaches 0 (a walk of them all at every wait took a second of a real report).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> feeds;  // (source, shared hub's index)
+    for (std::uint32_t k = g_.first_hub(); k < part.first_ghost; ++k) {
+      if (part.read_elsewhere.rank(k) == RankBitmap::kUnmarked) continue;
+      const auto i = static_cast<std::uint32_t>(shared_hubs_.size());
+      shared_hubs_.push_back(k);
+      unplaced_sources_.push_back(0);
+      for (const std::uint32_t e : g_.in_edges(k))
+        if (g_.edges[e].source != k) {
+          feeds.emplace_back(g_.edges[e].source, i);
+          ++unplaced_sources_[i];
+        }
+      if (unplaced_sources_[i] == 0) ready_shared_.push_back(i);
+    }
+    std::sort(feeds.begin(), feeds.end());
+    feeds_.assign(g_.nodes(), 0);
+    for (const auto& [source, i] : feeds) {
+      feeds_[source] = 1;
+      feed_source_.push_back(source);
+      feed_hub_.push_back(i);
+    }
   }
 
   // The order, or NotByParts (on every part) for a cycle the order cannot break as the whole graph's
@@ -102,7 +123,8 @@ class PartOrder {
   void place(std::uint32_t k) {
     placed_[k] = 1;
     order_.push_back(k);
-    if (part_.is_ghost(k)) return;
+    if (part_.is_ghost(k)) return;  // counted for the shared hubs when it arrived
+    satisfied(k);
     const std::uint32_t r = part_.read_elsewhere.rank(k);
     if (r == RankBitmap::kUnmarked) return;
     const std::uint32_t node = part_.global(k);
@@ -111,6 +133,16 @@ class PartOrder {
       if (box.bytes().empty()) start(box, Say::placed);
       box.put(node);
       if (box.bytes().size() >= kBatchBytes) send_placed(part_.readers[i]);
+    }
+  }
+
+  // Source k of shared hubs is placed (or, a ghost, arrived): those whose last source it was are ready.
+  void satisfied(std::uint32_t k) {
+    if (!feeds_[k]) return;
+    const auto first = std::lower_bound(feed_source_.begin(), feed_source_.end(), k);
+    for (auto at = first; at != feed_source_.end() && *at == k; ++at) {
+      const std::uint32_t i = feed_hub_[static_cast<std::size_t>(at - feed_source_.begin())];
+      if (--unplaced_sources_[i] == 0) ready_shared_.push_back(i);
     }
   }
 
@@ -141,19 +173,26 @@ class PartOrder {
         --remaining_;
         progress = true;
       }
-    for (const std::uint32_t k : shared_hubs_)
+    while (!ready_shared_.empty()) {
+      const std::uint32_t k = shared_hubs_[ready_shared_.back()];
+      ready_shared_.pop_back();
       if (!placed_[k] && ready(k)) {
         place(k);
         progress = true;
       }
+    }
+    if (rescan_shared_) {  // a cycle was broken: the counts no longer hold
+      rescan_shared_ = false;
+      for (const std::uint32_t k : shared_hubs_)
+        if (!placed_[k] && ready(k)) {
+          place(k);
+          progress = true;
+        }
+    }
     if (remaining_ > 0) return progress;
-    for (std::uint32_t k = g_.first_hub(); k < part_.first_ghost; ++k)
-      if (!placed_[k] && ready(k)) {
-        place(k);
-        progress = true;
-      }
-    for (std::uint32_t k = part_.first_ghost; k < g_.nodes(); ++k)
-      if (!placed_[k] && arrived(k)) {
+    while (first_unplaced_ < g_.nodes() && placed_[first_unplaced_]) ++first_unplaced_;
+    for (std::uint32_t k = std::max(first_unplaced_, g_.first_hub()); k < g_.nodes(); ++k)
+      if (!placed_[k] && (part_.is_ghost(k) ? arrived(k) : ready(k))) {
         place(k);
         progress = true;
       }
@@ -162,7 +201,7 @@ class PartOrder {
 
   bool done() const {
     if (remaining_ > 0) return false;
-    for (std::uint32_t k = g_.first_hub(); k < g_.nodes(); ++k)
+    for (std::uint32_t k = std::max(first_unplaced_, g_.first_hub()); k < g_.nodes(); ++k)
       if (!placed_[k]) return false;
     return true;
   }
@@ -211,6 +250,7 @@ class PartOrder {
           const std::uint32_t k = part_.local(take<std::uint32_t>(m, at));
           if (k == kNoNode || !part_.is_ghost(k))
             throw std::logic_error("a part was told of a node none of its nodes depends on");
+          if (!arrived_[k - part_.first_ghost]) satisfied(k);
           arrived_[k - part_.first_ghost] = 1;
         }
         reported_ = false;
@@ -313,6 +353,7 @@ class PartOrder {
   // The edges into `node` from nodes not placed become edges from itself (ignored by every pass),
   // those through hubs not placed dropped at the hub's own sources (by the hub's part, for another's).
   void drop_unplaced_edges(std::uint32_t node) {
+    rescan_shared_ = true;
     for (const std::uint32_t e : g_.in_edges(node)) {
       GraphEdge& edge = part_.graph.edges[e];
       const std::uint32_t s = edge.source;
@@ -361,11 +402,17 @@ class PartOrder {
   const ActivityGraph& g_;
   PartExchange& exchange_;
   std::uint32_t tag_;
-  std::vector<std::uint8_t> placed_;   // per node (a ghost: placed in this part's order)
-  std::vector<std::uint8_t> arrived_;  // per ghost: its owner placed it
-  std::vector<std::uint32_t> cursor_;  // per location: its first node not placed
-  std::size_t remaining_ = 0;          // location nodes not placed
-  std::vector<std::uint32_t> shared_hubs_;
+  std::vector<std::uint8_t> placed_;                   // per node (a ghost: placed in this part's order)
+  std::vector<std::uint8_t> arrived_;                  // per ghost: its owner placed it
+  std::vector<std::uint32_t> cursor_;                  // per location: its first node not placed
+  std::size_t remaining_ = 0;                          // location nodes not placed
+  std::vector<std::uint32_t> shared_hubs_;             // its hubs other parts read
+  std::vector<std::uint32_t> unplaced_sources_;        // per shared hub
+  std::vector<std::uint32_t> ready_shared_;            // shared hubs whose sources are all placed
+  std::vector<std::uint8_t> feeds_;                    // per node: a source of a shared hub
+  std::vector<std::uint32_t> feed_source_, feed_hub_;  // by source: the shared hubs each feeds
+  bool rescan_shared_ = false;
+  std::uint32_t first_unplaced_ = 0;  // every node before it is placed (once the locations are done)
   NodeOrder order_;
   std::vector<PartBytes> outbox_;               // per part: placed nodes it reads, not yet sent
   std::vector<std::uint64_t> sent_, received_;  // per part: placed batches and hubs to drop at

@@ -82,8 +82,7 @@ TraceAnalysis analyse_traces_by_parts(const TraceRun& traces, const RankPartitio
   a.clock = check_clocks(communication, own, exchange);
 
   a.repair = repair_clock_condition(*part, exchange);
-  gather_anchors(a.repair, *part, exchange);
-  repair_communication(communication, a.repair);
+  repair_communication(communication, a.repair, traces, ranks, exchange);
   a.network = fit_network(*part, exchange);
   a.waits = find_wait_states(own, communication, exchange);
   communication = {};
