@@ -62,14 +62,18 @@ const LocationAnchors* ClockRepair::anchors_of(std::int64_t rank, std::uint32_t 
   return l == locations.end() || anchors[l->second].empty() ? nullptr : &anchors[l->second];
 }
 
-void repair_communication(Communication& c, const ClockRepair& repair) {
-  if (repair.moved == 0) return;
-  // A location's calls come in nearly the order of their times (the matching's): each location's
-  // anchors are walked, not searched, call by call.
+namespace {
+
+// Moves every call of `c` as the repair moved its location, but those `elsewhere(side)` takes (another
+// part's). A location's calls come in nearly the order of their times (the matching's): each
+// location's anchors are walked, not searched, call by call.
+template <class Elsewhere>
+void move_calls(Communication& c, const ClockRepair& repair, const Elsewhere& elsewhere) {
   std::vector<RepairedTimes> times;
   times.reserve(repair.anchors.size());
   for (const auto& anchors : repair.anchors) times.emplace_back(anchors);
   const auto move = [&](CallSide& side) {
+    if (elsewhere(side)) return;
     const auto l = repair.locations.find({side.rank, side.thread});
     if (l == repair.locations.end() || repair.anchors[l->second].empty()) return;
     side.start_ns = times[l->second](side.start_ns);
@@ -81,6 +85,13 @@ void repair_communication(Communication& c, const ClockRepair& repair) {
   }
   for (CollectiveInstance& instance : c.collectives)
     for (CallSide& member : instance.members) move(member);
+}
+
+}  // namespace
+
+void repair_communication(Communication& c, const ClockRepair& repair) {
+  if (repair.moved == 0) return;
+  move_calls(c, repair, [](const CallSide&) { return false; });
 }
 
 namespace {
@@ -216,33 +227,19 @@ void repair_communication(Communication& c, const ClockRepair& repair, const Tra
         std::upper_bound(ranks.first_rank.begin(), ranks.first_rank.end(), index) - ranks.first_rank.begin() -
         1);
   };
-  std::vector<RepairedTimes> times;
-  times.reserve(repair.anchors.size());
-  for (const auto& anchors : repair.anchors) times.emplace_back(anchors);
   std::vector<PartBytes> asks(exchange.parts());
   std::vector<std::vector<CallSide*>> asked(exchange.parts());
   for (PartBytes& a : asks) a.put(me);
-  const auto move = [&](CallSide& side) {
+  move_calls(c, repair, [&](CallSide& side) {
     const std::uint32_t owner = part_of(side.rank);
-    if (owner != me) {
-      asks[owner].put(side.rank);
-      asks[owner].put(side.thread);
-      asks[owner].put(side.start_ns);
-      asks[owner].put(side.end_ns);
-      asked[owner].push_back(&side);
-      return;
-    }
-    const auto l = repair.locations.find({side.rank, side.thread});
-    if (l == repair.locations.end() || repair.anchors[l->second].empty()) return;
-    side.start_ns = times[l->second](side.start_ns);
-    side.end_ns = times[l->second](side.end_ns);
-  };
-  for (Message& m : c.messages) {
-    move(m.send);
-    move(m.receive);
-  }
-  for (CollectiveInstance& instance : c.collectives)
-    for (CallSide& member : instance.members) move(member);
+    if (owner == me) return false;
+    asks[owner].put(side.rank);
+    asks[owner].put(side.thread);
+    asks[owner].put(side.start_ns);
+    asks[owner].put(side.end_ns);
+    asked[owner].push_back(&side);
+    return true;
+  });
   try {
     std::vector<PartBytes> answers(exchange.parts());
     for (PartBytes& a : answers) a.put(me);
