@@ -171,21 +171,28 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
   for (std::uint32_t k = 0; k < links.own_nodes; ++k) local[k] = k;
   ActivityGraph& p = out.graph;
   p.locations = g.locations;
-  for (std::uint32_t k = 0; k < links.own_nodes; ++k) {
-    p.time.push_back(g.time[k]);
-    p.segment.push_back(g.segment[k]);
-    p.stack.push_back(g.stack[k]);
-    p.operation.push_back(g.operation[k]);
-  }
+  // The node arrays are the linked graph's, whose own nodes come first as they are; its hubs and
+  // ghosts follow them (the slots no edge reads are let go). Copied, the part's graph and the linked
+  // one were held at once, the most a part held.
+  ActivityGraph slots;
   for (const auto* list : {&hubs, &ghosts})
     for (const auto& [global, k] : *list) {
-      local[k] = static_cast<std::uint32_t>(p.time.size());
+      local[k] = links.own_nodes + static_cast<std::uint32_t>(slots.time.size());
       out.global_hubs.push_back(global);
-      p.time.push_back(g.time[k]);
-      p.segment.push_back(g.segment[k]);
-      p.stack.push_back(g.stack[k]);
-      p.operation.push_back(g.operation[k]);
+      slots.time.push_back(g.time[k]);
+      slots.segment.push_back(g.segment[k]);
+      slots.stack.push_back(g.stack[k]);
+      slots.operation.push_back(g.operation[k]);
     }
+  const auto own_then_slots = [&](auto& to, auto& from, auto& slot_values) {
+    to = std::move(from);
+    to.resize(links.own_nodes);
+    to.insert(to.end(), slot_values.begin(), slot_values.end());
+  };
+  own_then_slots(p.time, g.time, slots.time);
+  own_then_slots(p.segment, g.segment, slots.segment);
+  own_then_slots(p.stack, g.stack, slots.stack);
+  own_then_slots(p.operation, g.operation, slots.operation);
   out.first_ghost = links.own_nodes + static_cast<std::uint32_t>(hubs.size());
   for (const auto& [global, k] : ghosts) out.ghost_owner.push_back(links.slot_owner[k - links.own_nodes]);
   std::vector<GraphEdge> edges;
@@ -194,12 +201,19 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
   g.for_each_edge([&](std::uint32_t target, std::uint32_t e) { by_target.emplace_back(local[target], e); });
   std::stable_sort(by_target.begin(), by_target.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  edges.reserve(by_target.size());
+  targets.reserve(by_target.size());
   for (const auto& [target, e] : by_target) {
     GraphEdge edge = g.edges[e];
     edge.source = local[edge.source];
     edges.push_back(edge);
     targets.push_back(target);
   }
+  // Let go before the part's edges are indexed, which holds them again.
+  std::vector<std::pair<std::uint32_t, std::size_t>>().swap(by_target);
+  std::vector<GraphEdge>().swap(g.edges);
+  std::vector<std::uint32_t>().swap(g.in_edge_begin);
+  std::vector<std::uint32_t>().swap(local);
   p.set_edges(edges, std::move(targets));
   p.intervals = std::move(g.intervals);
   p.stacks = std::move(g.stacks);
