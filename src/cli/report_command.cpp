@@ -377,7 +377,7 @@ void add_report_command(CLI::App& app) {
       ->add_option(
           "--np", o->processes,
           "Analyse the event traces as an MPI job of N processes (mpirun -np N, or $PARPERF_MPIRUN), "
-          "each reading a share of the trace files; the same report as without")
+          "each holding the part of the run its ranks make; the same report as without")
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 20));
   report->add_flag("--partial", o->partial,

@@ -1,7 +1,7 @@
 // `parperf whatif DIR`: replays a traced run with changed costs (analysis/trace/what_if.hpp) and
 // prints the measured, replayed and predicted times and the gain, as text or JSON. With `--np K` (or
-// started by mpirun as several processes) the traces are read as an MPI job, as `parperf report --np`
-// reads them (mpi_job_handover.hpp), and process 0 replays and prints.
+// started by mpirun as several processes) the run is analysed and replayed by parts as an MPI job, as
+// `parperf report --np` analyses it (mpi_job_handover.hpp), and process 0 prints.
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
@@ -173,8 +173,8 @@ void add_whatif_command(CLI::App& app) {
                     "Replay what can be read when profile files are missing or damaged");
   command
       ->add_option("--np", o->processes,
-                   "Read the event traces as an MPI job of N processes (mpirun -np N, or $PARPERF_MPIRUN), "
-                   "each reading a share of the trace files; the same result as without")
+                   "Replay the event traces as an MPI job of N processes (mpirun -np N, or $PARPERF_MPIRUN), "
+                   "each holding the part of the run its ranks make; the same result as without")
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 20));
   command->callback([o] { report_errors_of([&] { run_whatif(*o); }); });
