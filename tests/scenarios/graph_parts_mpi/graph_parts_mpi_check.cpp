@@ -21,6 +21,8 @@
 #include "analysis/trace/part_matching.hpp"
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
+#include "analysis/trace/trace_analysis.hpp"
+#include "analysis/trace/what_if.hpp"
 #include "cli/mpi_part_exchange.hpp"
 #include "unit/analysis_graph_parts_runs.hpp"
 
@@ -96,6 +98,34 @@ void check(const TraceRun& run, const std::string& name, parperf::cli::MpiPartEx
     same(delays.causes[i].delay_ns, whole_delays.causes[i].delay_ns, name + ": a cause's delay");
 }
 
+// The whole analysis by parts (analyse_traces_by_parts, as `report --np K` makes it), each process
+// holding only its own ranks' traces, against one process's analysis: the figures the reports print.
+void check_analysis(const TraceRun& run, const std::string& name, parperf::cli::MpiPartExchange& exchange) {
+  const TraceAnalysis whole = analyse_traces(run);
+  const RankPartition ranks = partition_ranks(run, exchange.parts());
+  TraceRun seen = run;
+  for (std::size_t r = 0; r < seen.ranks.size(); ++r)
+    if (r < ranks.first_rank[exchange.part()] || r >= ranks.first_rank[exchange.part() + 1])
+      seen.ranks[r].trace = nullptr;
+  const TraceAnalysis parts = analyse_traces_by_parts(seen, ranks, exchange);
+  same(parts.messages, whole.messages, name + ": the messages");
+  same(parts.clock.violations, whole.clock.violations, name + ": the clock check's violations");
+  same(parts.repair.moved, whole.repair.moved, name + ": the nodes the repair moved");
+  same(parts.graph->unlinked.cycles_broken, whole.graph->unlinked.cycles_broken,
+       name + ": the dependencies dropped to break cycles");
+  same(parts.waits.patterns.size(), whole.waits.patterns.size(), name + ": the wait states' patterns");
+  for (std::size_t i = 0; i < parts.waits.patterns.size() && i < whole.waits.patterns.size(); ++i)
+    same(parts.waits.patterns[i].lost_ns, whole.waits.patterns[i].lost_ns, name + ": a pattern's waiting");
+  same(parts.critical_path.length_ns, whole.critical_path.length_ns, name + ": the critical path's length");
+  same(parts.pop, whole.pop, name + ": the POP factors");
+  same(parts.replayed_ns, whole.replayed_ns, name + ": the replay's self-check");
+  same(parts.delays.charged_ns, whole.delays.charged_ns, name + ": the waiting charged to computation");
+  ReplayChanges ideal;
+  ideal.network = ReplayChanges::Network::ideal;
+  same(what_if(parts, ideal).predicted_ns, what_if(whole, ideal).predicted_ns,
+       name + ": the time predicted on an ideal network");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,6 +136,12 @@ int main(int argc, char** argv) {
     parperf::test::TraceRunBuilder rich, chain;
     check(parperf::test::rich_run(rich, 5), "a hybrid run of 5 ranks", exchange);
     check(parperf::test::chain_run(chain, 6), "a chain of 6 ranks", exchange);
+    parperf::test::TraceRunBuilder hybrid, reply, ring;
+    check_analysis(parperf::test::rich_run(hybrid, 5), "the analysis of a hybrid run of 5 ranks", exchange);
+    check_analysis(parperf::test::reduce_then_reply_run(reply, 4), "the analysis of a reduce and its replies",
+                   exchange);
+    check_analysis(parperf::test::crossed_ring_run(ring, 5),
+                   "the analysis of a ring whose messages form cycles", exchange);
   }
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -1,5 +1,6 @@
 // The analyses of the graph by parts over MPI (graph_parts_mpi_check.cpp) at 1 to 4 processes: what
-// `parperf report --np K` will run. Each process checks its part against the whole graph itself.
+// `parperf report --np K` runs. Each process checks its part, and the whole analysis made by parts
+// (among them the cycles broken by parts), against the whole graph's itself.
 #include <gtest/gtest.h>
 
 #include <string>
