@@ -78,8 +78,9 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
 // `ranks` ranks in a chain, three rounds: rank 0 computes 10 ms and sends to rank 1; each other rank
 // receives from the one before, computes 1 ms and sends on. Rank r waits about 10 + (r - 1) ms, of
 // which the walk back charges 1 ms to each rank before it and the rest to rank 0: walks that cross
-// every cut.
-inline analysis::TraceRun chain_run(TraceRunBuilder& b, int ranks) {
+// every cut. `rank0_pauses`: rank 0 alone switches recording off for its second round (the run then
+// has phases, which every rank has its bounds in, though no other rank switched).
+inline analysis::TraceRun chain_run(TraceRunBuilder& b, int ranks, bool rank0_pauses = false) {
   for (int r = 0; r < ranks; ++r) {
     b.rank(r, static_cast<std::uint32_t>(ranks));
     const auto compute = b.site(SiteKind::user, "stage", "chain.c", 7);
@@ -89,6 +90,8 @@ inline analysis::TraceRun chain_run(TraceRunBuilder& b, int ranks) {
       const double t = 1 + 40.0 * i, work = r == 0 ? 10 : 1;
       const double ready = r == 0 ? t : t + 10 + (r - 1) + 0.1 * r;  // the message from r - 1 arrived
       if (r > 0) b.op(recv, t, ready, r - 1, i, 8);
+      if (r == 0 && rank0_pauses && i == 1) b.event(at(TraceEventKind::recording_off, t - 5));
+      if (r == 0 && rank0_pauses && i == 2) b.event(at(TraceEventKind::recording_on, t - 5));
       b.event(at(TraceEventKind::enter, ready, compute))
           .event(at(TraceEventKind::leave, ready + work, compute));
       if (r + 1 < ranks) b.op(send, ready + work, ready + work + 0.05, r + 1, i, 8);

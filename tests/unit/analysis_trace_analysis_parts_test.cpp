@@ -91,6 +91,15 @@ TEST(TraceAnalysisByParts, EveryFigureOfAChainIsTheWholeAnalysis) {
   expect_parts_agree(chain_run(b, 6), "a chain of 6 ranks");
 }
 
+TEST(TraceAnalysisByParts, PhasesOfOneRanksSwitchesHoldEveryRank) {
+  TraceRunBuilder b;
+  const TraceRun run = chain_run(b, 6, true);
+  const TraceAnalysis whole = analyse_traces(run);
+  ASSERT_EQ(whole.pop.phases.size(), 2u) << "rank 0 paused recording once: two phases";
+  EXPECT_EQ(whole.pop.phases.front().ranks, 6u) << "every rank is in the first phase, though one switched";
+  expect_parts_agree(run, "a chain of 6 ranks whose first pauses recording");
+}
+
 TEST(TraceAnalysisByParts, AHubOnlyAnotherPartReadsIsGivenItBeforeItsOwnerWaits) {
   TraceRunBuilder b;
   expect_parts_agree(reduce_then_reply_run(b, 4), "a reduce to the last of 4 ranks, then its replies");

@@ -78,8 +78,11 @@ class GraphBuilder {
           reads_[r] = {};
         });
     if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
-    make_phases();
+    make_phases(!switches_.empty());
   }
+  bool switched_recording() const { return !switches_.empty(); }
+  // A part's, when another part's ranks switched and its own did not.
+  void make_phases_of_run() { make_phases(true); }
   // Two ranks' points may be held at once (a helper's read ahead) only when no rank holds more than
   // an eighth of the run's: the heap's peak then grows by at most an eighth of the points (4 bytes an
   // event in a halo exchange), not by half of them, as in a run of two ranks it would.
@@ -384,8 +387,9 @@ class GraphBuilder {
   // begins there. A span in which nothing was recorded is no phase: a program that switches
   // recording off first thing (MPI_Pcontrol(0) after MPI_Init, as tools' docs advise) has its first
   // phase where it switches recording on.
-  void make_phases() {
-    if (switches_.empty()) return;
+  // `run_switched`: whether any rank of the run switched (a part's ranks may not have).
+  void make_phases(bool run_switched) {
+    if (!run_switched) return;
     struct Extent {
       std::uint32_t first = kNoNode, last = kNoNode;  // its earliest and latest node
       std::vector<const GraphLocation*> locations;
@@ -1014,6 +1018,10 @@ bool ActivityGraphDraft::operation_nodes(std::int64_t rank, std::uint32_t thread
   return builder_->operation_nodes(rank, thread, index, out);
 }
 bool ActivityGraphDraft::has_shmem_collectives() const { return builder_->has_shmem_collectives(); }
+bool ActivityGraphDraft::switched_recording() const { return builder_->switched_recording(); }
+void ActivityGraphDraft::make_phases_of_unswitched_ranks() {
+  if (!builder_->switched_recording()) builder_->make_phases_of_run();
+}
 void ActivityGraphDraft::add_slots(const std::vector<double>& times) { builder_->add_slots(times); }
 void ActivityGraphDraft::plan_collective_hubs(
     const Communication& communication, PartLinks& links,

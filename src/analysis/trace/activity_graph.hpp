@@ -320,6 +320,11 @@ class ActivityGraphDraft {
   // and every number of the part's, its `numbers` in them.
   void renumber(std::vector<GraphInterval> intervals, std::vector<std::string> operations,
                 std::vector<StackFrame> stacks, const RunNumbers& numbers);
+  // Whether any of its ranks switched recording (the run's phases come from the switches)...
+  bool switched_recording() const;
+  // ... and, when another part's did and none of its own did, its ranks' phases made all the same: the
+  // whole graph gives every rank its bounds in the phases once any rank switched.
+  void make_phases_of_unswitched_ranks();
   // ... and given the run's start, end, events and count of phases (each part's ranks' bounds kept).
   void set_run_extent(double start_ns, double end_ns, std::uint64_t events, std::size_t phases);
   // The operation of a rank's thread whose event was the `index`-th of its stream, or none.

@@ -117,6 +117,8 @@ GraphPartDraft read_graph_part(const TraceRun& traces, const RankPartition& rank
   GraphPart out;
   out.part = part;
   out.parts = exchange.parts();
+  // Phases: once any rank of the run switched recording, every rank has its bounds in them.
+  if (any_part(exchange, draft.switched_recording())) draft.make_phases_of_unswitched_ranks();
   struct Extent {
     std::uint64_t locations, nodes, events, phases;
     double start, end;  // of its locations' nodes (start > end: none)
