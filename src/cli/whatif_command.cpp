@@ -123,8 +123,9 @@ void run_whatif(const WhatIfOptions& o) {
                     report::printable(o.directory)));
   const TraceSource& source = trace_source();
   TracedRun job;
+  const analysis::SiteTable no_sites;  // a replay names no sites; the traces point to it while analysed
   if (source.analyse)
-    job = source.analyse(run, analysis::SiteTable{});  // a replay names no sites
+    job = source.analyse(run, no_sites);
   else
     job.traces = analysis::load_traces(run);
   if (!source.prints && !job.by_parts) return;  // one process of a parallel analysis, not the first

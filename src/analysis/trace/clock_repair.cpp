@@ -217,22 +217,13 @@ void repair_communication(Communication& c, const ClockRepair& repair, const Tra
                           const RankPartition& ranks, PartExchange& exchange) {
   if (repair.moved == 0) return;  // the run's count: the same on every part
   const std::uint32_t me = exchange.part();
-  const auto part_of = [&](std::int64_t rank) {
-    const auto at = std::lower_bound(traces.ranks.begin(), traces.ranks.end(), rank,
-                                     [](const RankTrace& r, std::int64_t wanted) { return r.rank < wanted; });
-    if (at == traces.ranks.end() || at->rank != rank)
-      throw std::logic_error("a call of a rank with no trace");
-    const auto index = static_cast<std::size_t>(at - traces.ranks.begin());
-    return static_cast<std::uint32_t>(
-        std::upper_bound(ranks.first_rank.begin(), ranks.first_rank.end(), index) - ranks.first_rank.begin() -
-        1);
-  };
   std::vector<PartBytes> asks(exchange.parts());
   std::vector<std::vector<CallSide*>> asked(exchange.parts());
   for (PartBytes& a : asks) a.put(me);
   move_calls(c, repair, [&](CallSide& side) {
-    const std::uint32_t owner = part_of(side.rank);
+    const std::uint32_t owner = part_of_rank(traces, ranks, side.rank);
     if (owner == me) return false;
+    if (owner >= exchange.parts()) throw std::logic_error("a call of a rank with no trace");
     asks[owner].put(side.rank);
     asks[owner].put(side.thread);
     asks[owner].put(side.start_ns);

@@ -25,6 +25,15 @@ RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts) {
   return partition_ranks(events, parts);
 }
 
+std::uint32_t part_of_rank(const TraceRun& traces, const RankPartition& ranks, std::int64_t rank) {
+  const RankTrace* trace = rank_trace(traces, rank);
+  if (!trace) return ranks.parts;
+  const auto index = static_cast<std::size_t>(trace - traces.ranks.data());
+  return static_cast<std::uint32_t>(
+      std::upper_bound(ranks.first_rank.begin(), ranks.first_rank.end(), index) - ranks.first_rank.begin() -
+      1);
+}
+
 RankPartition partition_ranks(const std::vector<std::uint64_t>& events, std::uint32_t parts) {
   if (parts == 0) throw std::invalid_argument("a run cut into no parts");
   RankPartition p;

@@ -39,6 +39,9 @@ struct RankPartition {
   std::vector<std::size_t> first_rank;
 };
 RankPartition partition_ranks(const TraceRun& traces, std::uint32_t parts);
+// The part that holds the traced rank `rank` (its number, as RankTrace::rank), or `parts` for a rank
+// without a trace.
+std::uint32_t part_of_rank(const TraceRun& traces, const RankPartition& ranks, std::int64_t rank);
 // The same from each rank's count of events (by rank, as TraceRun::ranks), for processes that have
 // not opened the others' traces.
 RankPartition partition_ranks(const std::vector<std::uint64_t>& events, std::uint32_t parts);
