@@ -9,9 +9,8 @@
 // warnings, or the error that stopped its reading: a damaged file is the same error on every process,
 // as it is for a serial report. Each then opens its own part's files again.
 //
-// What cannot yet be analysed by parts (OpenSHMEM barriers and collectives over active sets,
-// dependencies that form cycles within a part: NotByParts) is analysed by the first process alone,
-// from the whole traces, as a serial report analyses it.
+// What cannot yet be analysed by parts (dependencies that form cycles among hubs only: NotByParts)
+// is analysed by the first process alone, from the whole traces, as a serial report analyses it.
 #pragma once
 
 #include "analysis/run_data.hpp"

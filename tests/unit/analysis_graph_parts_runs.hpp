@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "analysis/trace/trace_run.hpp"
+#include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
@@ -143,6 +144,48 @@ inline analysis::TraceRun crossed_ring_run(TraceRunBuilder& b, int ranks) {
           .event(at(TraceEventKind::leave, t + 8 + 0.3 * r, compute));
       b.op(send, t + 8 + 0.3 * r, t + 8.1 + 0.3 * r, (r + 1) % ranks, i, 8);
     }
+  }
+  return b.build();
+}
+
+// `pes` OpenSHMEM PEs (at least 3), four rounds of 30 ms. Each round PE r computes 2 + (3r + i) mod 4
+// ms, puts 1 KiB into PE r + 1 and completes it with shmem_quiet, waits in shmem_int_wait_until (for
+// PE r - 1's put), then passes shmem_barrier_all; the even PEs then pass a shmem_barrier over their
+// active set and receive a broadcast from PE 2 over it; every PE then joins a sum reduction over all,
+// but PE 1 skips the last round's (an instance not every member traced: unlinked) and calls a collect
+// whose set was not recorded instead. PE 3's clock is corrected 2 ms too far back, so that it leaves
+// the barriers before the last PE arrived: the repair moves it. Instances whose members, hubs and
+// roots are spread over every cut of the PEs.
+inline analysis::TraceRun shmem_run(TraceRunBuilder& b, int pes) {
+  const std::int64_t evens = format::shmem_active_set_match(0, 1, (pes + 1) / 2);
+  const std::int64_t all = format::shmem_active_set_match(0, 0, pes);
+  for (int r = 0; r < pes; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(pes));
+    const auto compute = b.site(SiteKind::user, "compute", "shmem.c", 10);
+    const auto put = b.site(SiteKind::shmem_put, "shmem_putmem", "shmem.c", 11);
+    const auto quiet = b.site(SiteKind::shmem_memory_sync, "shmem_quiet", "shmem.c", 12);
+    const auto wait = b.site(SiteKind::shmem_point_sync, "shmem_int_wait_until", "shmem.c", 13);
+    const auto barrier_all = b.site(SiteKind::shmem_barrier, "shmem_barrier_all", "shmem.c", 14);
+    const auto barrier = b.site(SiteKind::shmem_barrier, "shmem_barrier", "shmem.c", 15);
+    const auto broadcast = b.site(SiteKind::shmem_broadcast, "shmem_broadcast64", "shmem.c", 16);
+    const auto reduce = b.site(SiteKind::shmem_reduction, "shmem_int_sum_to_all", "shmem.c", 17);
+    const auto collect = b.site(SiteKind::shmem_gather_scatter, "shmem_collect64", "shmem.c", 18);
+    for (int i = 0; i < 4; ++i) {
+      const double t = 1 + 30.0 * i, work = 2 + (3 * r + i) % 4;
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      b.op(put, t + work, t + work + 0.1, (r + 1) % pes, 0, 1024, 0, false)
+          .op(quiet, t + work + 0.1, t + work + 0.5, -1, 0, 0, 0, false)
+          .op(wait, t + work + 0.5, t + 7 + 0.1 * r, -1, 0, 0, 0, false)
+          .op(barrier_all, t + 8 + 0.1 * r, t + 10, -1, 0, 0, 0, false);
+      if (r % 2 == 0)
+        b.op(barrier, t + 11 + 0.2 * r, t + 12, -1, evens, 0, 0, false)
+            .op(broadcast, t + 12.5 + 0.1 * r, t + 14, 2, evens, 64, 0, false);
+      if (r == 1 && i == 3)
+        b.op(collect, t + 15, t + 16, -1, 0, 8, 0, false);
+      else
+        b.op(reduce, t + 15 + 0.1 * r, t + 17, -1, all, 4, 0, false);
+    }
+    if (r == 3) b.correct_clock(r, -2);
   }
   return b.build();
 }

@@ -27,6 +27,7 @@ using test::chain_run;
 using test::crossed_ring_run;
 using test::reduce_then_reply_run;
 using test::rich_run;
+using test::shmem_run;
 using test::TraceRunBuilder;
 
 // What the reports render of an analysis, and the replays `parperf whatif` would print for it.
@@ -110,6 +111,25 @@ TEST(TraceAnalysisByParts, CyclesThroughSeveralPartsAreBrokenAsTheWholeGraphBrea
   const TraceRun run = crossed_ring_run(b, 5);
   ASSERT_GT(analyse_traces(run).graph->unlinked.cycles_broken, 0u) << "the ring's messages form cycles";
   expect_parts_agree(run, "a ring of 5 ranks whose messages form cycles");
+}
+
+TEST(TraceAnalysisByParts, EveryFigureOfAnOpenShmemRunIsTheWholeAnalysis) {
+  // barrier_all, barriers and broadcasts over an active set, reductions over all PEs (one not every
+  // PE traced), puts completed by quiets and awaited by wait_until, a clock the repair moves.
+  TraceRunBuilder b;
+  const TraceRun run = shmem_run(b, 6);
+  const TraceAnalysis whole = analyse_traces(run);
+  EXPECT_EQ(whole.graph->linked.shmem_barriers, 4u) << "a shmem_barrier_all a round";
+  EXPECT_EQ(whole.graph->linked.shmem_collectives, 4u * 2 + 3)
+      << "a barrier and a broadcast over the even PEs a round, a reduction over all in three rounds";
+  EXPECT_EQ(whole.graph->unlinked.shmem_collectives, 2u)
+      << "the reduction PE 1 skipped, and its collect without a set";
+  EXPECT_GT(whole.graph->linked.shmem_waits, 0u);
+  EXPECT_GT(whole.graph->linked.shmem_quiets, 0u);
+  EXPECT_GT(whole.repair.moved, 0u) << "PE 3's clock is off: the repair must move nodes";
+  expect_parts_agree(run, "an OpenSHMEM run of 6 PEs");
+  TraceRunBuilder three;
+  expect_parts_agree(shmem_run(three, 3), "an OpenSHMEM run of 3 PEs");
 }
 
 TEST(TraceAnalysisByParts, TheRunsFiguresAreNotEmpty) {

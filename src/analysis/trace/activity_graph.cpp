@@ -18,6 +18,7 @@
 #include "analysis/trace/ordered_share.hpp"
 #include "analysis/trace/part_links.hpp"
 #include "analysis/trace/rank_reading.hpp"
+#include "analysis/trace/shmem_instances.hpp"
 #include "analysis/trace/task_links.hpp"
 #include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
@@ -139,9 +140,20 @@ class GraphBuilder {
     link_messages();
     link_collectives();
     link_openmp();
+    ShmemCalls shmem;  // the run's calls, or the part's links hold every part's
+    std::vector<ShmemInstance> instances;
+    if (!part_) {
+      shmem = shmem_calls(0);
+      instances = shmem_instances(shmem.calls, shmem.pes);
+    }
+    shmem_calls_ = part_ ? &part_->shmem_calls : &shmem.calls;
+    shmem_instances_ = part_ ? &part_->shmem_instances : &instances;
+    graph_.unlinked.shmem_collectives += part_ ? part_->shmem_without_set : shmem.without_set;
     link_shmem();
     link_shmem_quiets();
     link_shmem_sets();
+    shmem_calls_ = nullptr;
+    shmem_instances_ = nullptr;
     link_openmp_tasks();
     index_edges();
     if (!part_) order_nodes();  // a part's order is found with the other parts' (part_order.hpp)
@@ -481,8 +493,8 @@ class GraphBuilder {
   // collective whose owner is another part is a slot standing for it.
   std::uint32_t hub(double time,
                     const std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>* instance = nullptr) {
-    const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
     if (part_) {
+      const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
       if (instance) {
         const auto& [global, owner] = part_->collective_hubs.at(*instance);
         part_->slot_global.push_back(global);
@@ -493,6 +505,20 @@ class GraphBuilder {
         part_->slot_owner.push_back(part_->part);
       }
     }
+    return push_hub(time);
+  }
+  // An OpenSHMEM instance's hub; on a part, a slot numbered once every part's OpenMP barriers' hubs
+  // are counted (the run makes these after those).
+  std::uint32_t shmem_hub(const ShmemInstance& in) {
+    if (part_) {
+      part_->shmem_hubs.emplace_back(static_cast<std::uint32_t>(graph_.time.size()), in.hub);
+      part_->slot_global.push_back(kNoNode);
+      part_->slot_owner.push_back(in.owner);
+    }
+    return push_hub(in.hub_time);
+  }
+  std::uint32_t push_hub(double time) {
+    const std::uint32_t node = static_cast<std::uint32_t>(graph_.time.size());
     graph_.time.push_back(time);
     graph_.segment.push_back(SegmentKind::mpi);
     graph_.stack.push_back(0);
@@ -621,12 +647,46 @@ class GraphBuilder {
     out = {op->begin, op->end, op->inner, op->kind, op->name};
     return true;
   }
-  bool has_shmem_collectives() const {
-    for (const LocationBuild& l : built_)
-      for (const Operation& op : l.operations)
-        if (format::is_shmem_kind(op.kind) && (is_barrier_all(op) || is_shmem_set_collective(op.kind)))
-          return true;
-    return false;
+  // Its locations' calls of OpenSHMEM barriers and collectives (shmem_instances.hpp), their nodes
+  // numbered from `first_node` (a part's first node in the run).
+  ShmemCalls shmem_calls(std::uint32_t first_node) const {
+    ShmemCalls out;
+    for (std::size_t b = 0; b < built_.size(); ++b) {
+      const LocationBuild& l = built_[b];
+      std::uint64_t barriers = 0;
+      std::unordered_map<std::int64_t, std::uint64_t> calls;  // per active set
+      bool shmem = false;
+      for_each_operation(l, [&](std::size_t o, const Operation& op, std::int64_t match) {
+        if (!format::is_shmem_kind(op.kind)) return;
+        shmem = true;
+        ShmemCall c;
+        if (is_barrier_all(op)) {
+          c.call = barriers++;
+        } else if (is_shmem_set_collective(op.kind)) {
+          format::ShmemActiveSet set;
+          if (!format::shmem_active_set_of(match, set) || !set.contains(l.rank)) {
+            ++out.without_set;
+            return;
+          }
+          c.set = match;
+          c.call = calls[match]++;
+        } else {
+          return;
+        }
+        c.rank = l.rank;
+        c.thread = l.thread;
+        c.index = l.operation_events.select(static_cast<std::uint32_t>(o));
+        if (const auto root = broadcast_roots_.find(std::pair(b, o)); root != broadcast_roots_.end())
+          c.root = root->second;
+        if (op.begin != kNoNode) c.begin = first_node + op.begin, c.begin_time = graph_.time[op.begin];
+        if (op.end != kNoNode) c.end = first_node + op.end;
+        c.kind = op.kind;
+        c.name = op.name;
+        out.calls.push_back(c);
+      });
+      if (shmem) ++out.pes;
+    }
+    return out;
   }
   void add_slots(const std::vector<double>& times) {
     for (const double t : times) {
@@ -689,40 +749,14 @@ class GraphBuilder {
   }
 
   void link_shmem() {
-    // barrier_all and sync_all: the n-th call of every PE is one instance over all PEs.
-    std::map<std::uint64_t, std::vector<const Operation*>> barriers;
-    std::size_t pes = 0;
+    for (const ShmemInstance& in : *shmem_instances_)
+      if ((*shmem_calls_)[in.first].set == 0) link_shmem_instance(in);
     std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
-    for (const LocationBuild& l : built_) {
-      std::uint64_t n = 0;
-      bool shmem = false;
-      for (const Operation& op : l.operations) {
-        if (!format::is_shmem_kind(op.kind)) continue;
-        shmem = true;
-        if (is_barrier_all(op))
-          barriers[n++].push_back(&op);
-        else if (is_shmem_set_collective(op.kind))
-          continue;  // over an active set: link_shmem_sets
-        else if (is_kind(op.kind, SiteKind::shmem_point_sync) &&
-                 name_of(op).find("wait") != std::string_view::npos)
+    for (const LocationBuild& l : built_)
+      for (const Operation& op : l.operations)
+        if (format::is_shmem_kind(op.kind) && is_kind(op.kind, SiteKind::shmem_point_sync) &&
+            !is_barrier_all(op) && name_of(op).find("wait") != std::string_view::npos)
           waits[l.rank].push_back(&op);
-      }
-      if (shmem) ++pes;
-    }
-    for (const auto& [n, members] : barriers) {
-      if (members.size() < pes || members.size() < 2) {
-        ++graph_.unlinked.shmem_collectives;
-        continue;
-      }
-      double last = 0;
-      for (const Operation* m : members)
-        if (m->begin != kNoNode) last = std::max(last, graph_.time[m->begin]);
-      const std::uint32_t h = hub(last);
-      const auto hops = static_cast<std::uint8_t>(std::bit_width(members.size() - 1));
-      for (const Operation* m : members) edge(m->begin, h, EdgeKind::shmem_barrier, 0, hops);
-      for (const Operation* m : members) edge(h, m->end, EdgeKind::shmem_barrier, 0, hops);
-      ++graph_.linked.shmem_barriers;
-    }
     // A wait ends after the last put into its PE from another PE that began before the wait ended.
     std::unordered_map<std::int64_t, std::vector<std::pair<double, const OneSidedTransfer*>>> puts;
     for (const OneSidedTransfer& t : communication_->one_sided)
@@ -814,53 +848,49 @@ class GraphBuilder {
   // ends, the rest from every arrival through a hub to every end. An operation without its set (a
   // trace of an older collector) and an instance not every member of which was traced stay unlinked.
   void link_shmem_sets() {
-    using Members = std::vector<std::pair<std::int64_t, std::pair<std::size_t, std::size_t>>>;
-    std::map<std::pair<std::int64_t, std::uint64_t>, Members> instances;  // by (set, n-th)
-    for (std::size_t b = 0; b < built_.size(); ++b) {
-      const LocationBuild& l = built_[b];
-      std::unordered_map<std::int64_t, std::uint64_t> calls;  // per set
-      for_each_operation(l, [&](std::size_t o, const Operation& op, std::int64_t match) {
-        if (!is_shmem_set_collective(op.kind) || is_barrier_all(op)) return;
-        format::ShmemActiveSet set;
-        if (!format::shmem_active_set_of(match, set) || !set.contains(l.rank)) {
-          ++graph_.unlinked.shmem_collectives;
-          return;
-        }
-        instances[std::pair(match, calls[match]++)].emplace_back(l.rank, std::pair(b, o));
-      });
-    }
-    for (const auto& [key, members] : instances) {
-      format::ShmemActiveSet set;
-      format::shmem_active_set_of(key.first, set);
-      if (static_cast<std::int64_t>(members.size()) != set.size || members.size() < 2) {
+    for (const ShmemInstance& in : *shmem_instances_)
+      if ((*shmem_calls_)[in.first].set != 0) link_shmem_instance(in);
+  }
+
+  // An instance of a barrier or collective (shmem_instances.hpp). On a part: counted by its first
+  // member's part; the edges into its hub made by the hub's owner, which has every member's operation
+  // (its begin a slot); those into its members' ends by their own parts, the hub or the broadcast's
+  // root a slot there.
+  void link_shmem_instance(const ShmemInstance& in) {
+    const ShmemCall* m = shmem_calls_->data() + in.first;
+    const auto own = [&](std::size_t i) { return !part_ || part_->own_rank(m[i].rank); };
+    const auto op = [&](std::size_t i) {
+      const Operation* found = operation(m[i].rank, m[i].thread, m[i].index);
+      if (!found) throw std::logic_error("an OpenSHMEM collective's call is no operation of the graph");
+      return found;
+    };
+    if (own(0)) {
+      if (!in.linked)
         ++graph_.unlinked.shmem_collectives;
-        continue;
-      }
-      std::vector<const Operation*> ops;
-      for (const auto& [pe, at] : members) ops.push_back(&built_[at.first].operations[at.second]);
-      const auto hops = static_cast<std::uint8_t>(std::bit_width(members.size() - 1));
-      const EdgeKind kind =
-          is_kind(ops[0]->kind, SiteKind::shmem_barrier) ? EdgeKind::shmem_barrier : EdgeKind::collective;
-      ++graph_.linked.shmem_collectives;
-      if (is_kind(ops[0]->kind, SiteKind::shmem_broadcast)) {
-        const auto root = broadcast_roots_.find(members[0].second);
-        const std::int64_t root_pe = root == broadcast_roots_.end() ? -1 : root->second;
-        const auto r =
-            std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == root_pe; });
-        if (r != members.end()) {
-          const Operation* from = ops[static_cast<std::size_t>(r - members.begin())];
-          for (const Operation* m : ops)
-            if (m != from) edge(from->begin, m->end, kind, 0, hops);
-          continue;
-        }
-      }
-      double last = 0;
-      for (const Operation* m : ops)
-        if (m->begin != kNoNode) last = std::max(last, graph_.time[m->begin]);
-      const std::uint32_t h = hub(last);
-      for (const Operation* m : ops) edge(m->begin, h, kind, 0, hops);
-      for (const Operation* m : ops) edge(h, m->end, kind, 0, hops);
+      else if (m[0].set == 0)
+        ++graph_.linked.shmem_barriers;
+      else
+        ++graph_.linked.shmem_collectives;
     }
+    if (!in.linked) return;
+    const auto hops = static_cast<std::uint8_t>(std::bit_width(in.count - 1));
+    const EdgeKind kind = m[0].set == 0 || is_kind(m[0].kind, SiteKind::shmem_barrier)
+                              ? EdgeKind::shmem_barrier
+                              : EdgeKind::collective;
+    if (in.root != ShmemInstance::kNoRoot) {
+      for (std::size_t i = 0; i < in.count; ++i)
+        if (i != in.root && own(i)) edge(op(in.root)->begin, op(i)->end, kind, 0, hops);
+      return;
+    }
+    const bool owner = !part_ || in.owner == part_->part;
+    bool any_own = owner;
+    for (std::size_t i = 0; i < in.count && !any_own; ++i) any_own = own(i);
+    if (!any_own) return;
+    const std::uint32_t h = shmem_hub(in);
+    if (owner)
+      for (std::size_t i = 0; i < in.count; ++i) edge(op(i)->begin, h, kind, 0, hops);
+    for (std::size_t i = 0; i < in.count; ++i)
+      if (own(i)) edge(h, op(i)->end, kind, 0, hops);
   }
 
   void link_openmp_tasks() {
@@ -954,7 +984,10 @@ class GraphBuilder {
 
   const TraceRun& traces_;
   const Communication* communication_ = nullptr;  // set by link
-  PartLinks* part_ = nullptr;                     // a part's links (link_part), else none
+  // The run's OpenSHMEM calls and their instances, while the links are made (link).
+  const std::vector<ShmemCall>* shmem_calls_ = nullptr;
+  const std::vector<ShmemInstance>* shmem_instances_ = nullptr;
+  PartLinks* part_ = nullptr;  // a part's links (link_part), else none
   ActivityGraph graph_;
   // The edges as linked, each with its target, until they are stored by it (index_edges). In chunks:
   // an array growing by doubling held its old and new copies at once, where building the graph held
@@ -1017,7 +1050,9 @@ bool ActivityGraphDraft::operation_nodes(std::int64_t rank, std::uint32_t thread
                                          OperationNodes& out) const {
   return builder_->operation_nodes(rank, thread, index, out);
 }
-bool ActivityGraphDraft::has_shmem_collectives() const { return builder_->has_shmem_collectives(); }
+ShmemCalls ActivityGraphDraft::shmem_calls(std::uint32_t first_node) const {
+  return builder_->shmem_calls(first_node);
+}
 bool ActivityGraphDraft::switched_recording() const { return builder_->switched_recording(); }
 void ActivityGraphDraft::make_phases_of_unswitched_ranks() {
   if (!builder_->switched_recording()) builder_->make_phases_of_run();

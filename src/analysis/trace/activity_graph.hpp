@@ -300,6 +300,7 @@ struct OperationNodes {
   OperationName name = 0;
 };
 struct PartLinks;
+struct ShmemCalls;
 class ActivityGraphDraft {
  public:
   explicit ActivityGraphDraft(const TraceRun& traces);
@@ -330,8 +331,9 @@ class ActivityGraphDraft {
   // The operation of a rank's thread whose event was the `index`-th of its stream, or none.
   bool operation_nodes(std::int64_t rank, std::uint32_t thread, std::uint64_t index,
                        OperationNodes& out) const;
-  // Whether its ranks call OpenSHMEM barriers or collectives over active sets (not yet linked by parts).
-  bool has_shmem_collectives() const;
+  // Its ranks' calls of OpenSHMEM barriers and collectives (shmem_instances.hpp), their nodes numbered
+  // from `first_node`: every part's make the run's instances.
+  ShmemCalls shmem_calls(std::uint32_t first_node) const;
   // Slots after the nodes for other parts' nodes and hubs (part_links.hpp), at these times.
   void add_slots(const std::vector<double>& times);
   // The collective instances that make hubs (part_links.hpp).

@@ -100,8 +100,8 @@ RunEnd run_end(const GraphPart& part, PartExchange& exchange, double end_ns, std
 // part's node times, measured or replayed). On every part.
 PhaseSpan phase_span(const GraphPhase& phase, const std::vector<double>& time, PartExchange& exchange);
 
-// What a run cannot yet be analysed by parts for (OpenSHMEM barriers and collectives over active
-// sets): thrown by every part at once, so that all can take the whole graph's way instead.
+// What a run cannot yet be analysed by parts for (dependencies that form cycles among hubs only,
+// part_order.hpp): thrown by every part at once, so that all can take the whole graph's way instead.
 class NotByParts : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

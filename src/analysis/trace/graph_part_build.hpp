@@ -46,11 +46,11 @@ GraphPartDraft read_graph_part(const TraceRun& traces, const RankPartition& rank
 
 // The part linked with the others (part_links.hpp): the edges into its nodes and hubs, from its
 // nodes, its hubs and ghosts of the other parts' nodes and hubs, with the run's numbers of its hubs
-// (the collectives' in their instances' order, then the OpenMP barriers' part by part), the parts
+// (the MPI collectives' in their instances' order, then the OpenMP barriers' part by part, then the
+// OpenSHMEM barriers' and collectives' in their instances' order: shmem_instances.hpp), the parts
 // that read its nodes, and an order found with the other parts (part_order.hpp); the run's counts of
 // what was linked and not. `communication`: the part's (part_matching.hpp). The whole graph's part, as
-// cut_graph_part cuts it, but in its order. OpenSHMEM barriers and collectives over active sets are
-// not yet linked by parts: a run with them is refused, on every part.
+// cut_graph_part cuts it, but in its order.
 GraphPart link_graph_part(GraphPartDraft&& draft, const Communication& communication, const TraceRun& traces,
                           const RankPartition& ranks, PartExchange& exchange);
 

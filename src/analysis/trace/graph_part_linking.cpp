@@ -11,6 +11,7 @@
 #include "analysis/trace/part_links.hpp"
 #include "analysis/trace/part_order.hpp"
 #include "analysis/trace/part_reductions.hpp"
+#include "analysis/trace/shmem_instances.hpp"
 
 namespace parperf::analysis {
 namespace {
@@ -44,6 +45,60 @@ void sum_counts(PartExchange& exchange, T& counts) {
   counts = run;
 }
 
+// The run's OpenSHMEM barriers and collectives (shmem_instances.hpp), every part's calls on every
+// part, so that all make the same instances; each hub held by the part of its first member that
+// arrived (else of its first member's end in the run's order, else the first part), as a part cut
+// from the whole graph holds it. The other parts' calls an instance's links read become operations
+// of slots (`slot_times`): every other member's arrival, on the hub's owner; a broadcast's root's, on
+// the parts of its other members.
+void shmem_instances_of_run(const ActivityGraphDraft& draft, const GraphPart& part, PartLinks& links,
+                            PartExchange& exchange, std::vector<double>& slot_times) {
+  ShmemCalls own = draft.shmem_calls(part.first_node);
+  links.shmem_without_set = own.without_set;
+  const std::uint64_t pes = sum_of_parts(exchange, own.pes);
+  PartBytes mine;
+  for (const ShmemCall& c : own.calls) mine.put(c);
+  std::vector<ShmemCall>& calls = links.shmem_calls;
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(mine.bytes()))
+    for (PartBytesReader in(each); !in.done();) calls.push_back(in.take<ShmemCall>());
+  links.shmem_instances = shmem_instances(calls, pes);
+  const auto part_of = [&](std::int64_t rank) { return links.part_of_rank.at(rank); };
+  const auto remote = [&](const ShmemCall& c) {
+    if (links.own_rank(c.rank)) return;
+    graph_points::Operation op;
+    op.begin = op.end = op.inner = PartLinks::kRemoteNoNode;
+    if (c.begin != kNoNode) {
+      op.begin = links.own_nodes + static_cast<std::uint32_t>(links.slot_global.size());
+      links.slot_global.push_back(c.begin);
+      links.slot_owner.push_back(part_of(c.rank));
+      slot_times.push_back(c.begin_time);
+    }
+    op.kind = c.kind;
+    op.name = c.name;
+    links.remote.emplace(OperationKey{c.rank, c.thread, c.index}, op);
+  };
+  for (ShmemInstance& in : links.shmem_instances) {
+    if (!in.linked) continue;
+    const ShmemCall* m = calls.data() + in.first;
+    if (in.root != ShmemInstance::kNoRoot) {
+      for (std::size_t i = 0; i < in.count; ++i)
+        if (i != in.root && links.own_rank(m[i].rank)) {
+          remote(m[in.root]);
+          break;
+        }
+      continue;
+    }
+    const ShmemCall* first =
+        std::find_if(m, m + in.count, [](const ShmemCall& c) { return c.begin != kNoNode; });
+    if (first == m + in.count)
+      for (const ShmemCall* c = m; c != m + in.count; ++c)
+        if (c->end != kNoNode && (first == m + in.count || c->end < first->end)) first = c;
+    in.owner = first == m + in.count ? 0 : part_of(first->rank);
+    if (in.owner == part.part)
+      for (std::size_t i = 0; i < in.count; ++i) remote(m[i]);
+  }
+}
+
 }  // namespace
 
 GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication, const TraceRun& traces,
@@ -56,9 +111,6 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
   for (std::uint32_t p = 0; p < ranks.parts; ++p)
     for (std::size_t r = ranks.first_rank[p]; r < ranks.first_rank[p + 1]; ++r)
       links.part_of_rank.emplace(traces.ranks[r].rank, p);
-  if (any_part(exchange, d.draft.has_shmem_collectives()))
-    throw NotByParts(
-        "parallel trace analysis: OpenSHMEM barriers and collectives are not yet analysed by parts");
 
   // The operations of its ranks that other parts' links reach, sent to them: a message's other side's
   // part, every other member's part of a collective, the target's part of a put.
@@ -117,6 +169,7 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
       op.name = s.name;
       links.remote.emplace(OperationKey{s.rank, s.thread, s.index}, op);
     }
+  shmem_instances_of_run(d.draft, out, links, exchange, slot_times);
   d.draft.add_slots(slot_times);
 
   // The collectives' hubs: numbered in their instances' order over the run, each counted by its
@@ -151,7 +204,12 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
   for (std::size_t i = 0; i < links.openmp_hubs.size(); ++i)
     links.slot_global[links.openmp_hubs[i] - links.own_nodes] =
         out.run_first_hub + static_cast<std::uint32_t>(all.size() + openmp_before + i);
-  out.run_nodes = out.run_first_hub + all.size() + openmp_hubs;
+  // The OpenSHMEM instances' hubs, after the OpenMP barriers', in the instances' order.
+  const std::uint32_t shmem_first = out.run_first_hub + static_cast<std::uint32_t>(all.size() + openmp_hubs);
+  for (const auto& [k, n] : links.shmem_hubs) links.slot_global[k - links.own_nodes] = shmem_first + n;
+  std::uint64_t shmem_hubs = 0;
+  for (const ShmemInstance& in : links.shmem_instances) shmem_hubs += in.hub != kNoNode ? 1 : 0;
+  out.run_nodes = shmem_first + shmem_hubs;
 
   // Its nodes as a part: its locations' nodes, its hubs, then the ghosts its edges come from, each
   // ascending in the run's numbers.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/trace/graph_points.hpp"
+#include "analysis/trace/shmem_instances.hpp"
 
 namespace parperf::analysis {
 
@@ -38,6 +39,14 @@ struct PartLinks {
   // The OpenMP barriers' hubs the part made (slots), numbered as the run's once every part's are
   // counted.
   std::vector<std::uint32_t> openmp_hubs;
+  // The run's calls of OpenSHMEM barriers and collectives, every part's, and their instances, each
+  // with the part that holds its hub (shmem_instances.hpp); the part's own calls without a set.
+  std::vector<ShmemCall> shmem_calls;
+  std::vector<ShmemInstance> shmem_instances;
+  std::uint64_t shmem_without_set = 0;
+  // The instances' hubs the part made: (slot, number among the run's OpenSHMEM hubs), numbered as
+  // the run's after the OpenMP barriers' hubs.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> shmem_hubs;
 
   bool own_rank(std::int64_t rank) const {
     const auto p = part_of_rank.find(rank);

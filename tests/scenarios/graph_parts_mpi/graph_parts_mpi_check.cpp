@@ -136,12 +136,13 @@ int main(int argc, char** argv) {
     parperf::test::TraceRunBuilder rich, chain;
     check(parperf::test::rich_run(rich, 5), "a hybrid run of 5 ranks", exchange);
     check(parperf::test::chain_run(chain, 6), "a chain of 6 ranks", exchange);
-    parperf::test::TraceRunBuilder hybrid, reply, ring;
+    parperf::test::TraceRunBuilder hybrid, reply, ring, shmem;
     check_analysis(parperf::test::rich_run(hybrid, 5), "the analysis of a hybrid run of 5 ranks", exchange);
     check_analysis(parperf::test::reduce_then_reply_run(reply, 4), "the analysis of a reduce and its replies",
                    exchange);
     check_analysis(parperf::test::crossed_ring_run(ring, 5),
                    "the analysis of a ring whose messages form cycles", exchange);
+    check_analysis(parperf::test::shmem_run(shmem, 6), "the analysis of an OpenSHMEM run of 6 PEs", exchange);
   }
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -371,6 +371,21 @@ TEST(ShmemActiveSet, ItsCollectivesAreLinkedAndThePathRunsThroughTheLatePe) {
   for (const json& l : locations)
     if (integer(l, "rank") == 2) pe2 = number(l, "time");
   EXPECT_GT(pe2, 0.19) << "PE 0 waited at its pair's barrier for PE 2's 200 ms of work: " << locations.dump();
+
+  // Analysed by parts (`report --np 2`: each process the traces of two PEs, the instances' members on
+  // both), the report must be the serial one, and made by parts, not by the first process alone.
+  const auto serial = run_process({parperf_command().string(), "report", "--json", (tmp / "run").string()});
+  ASSERT_EQ(serial.exit_code, 0) << describe(serial);
+  ProcessOptions launcher = launch_options();
+  launcher.kill_descendants = true;
+  launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  const auto by_parts = run_process(
+      {parperf_command().string(), "report", "--json", "--np", "2", (tmp / "run").string()}, launcher);
+  EXPECT_EQ(by_parts.exit_code, 0) << describe(by_parts);
+  EXPECT_EQ(by_parts.out, serial.out) << "parperf report --np 2 of an OpenSHMEM run";
+  EXPECT_EQ(by_parts.err.find("analyses the run alone"), std::string::npos)
+      << "an OpenSHMEM run with collectives is analysed by parts, not by the first process alone:\n"
+      << by_parts.err;
 }
 
 TEST(ShmemLock, ContentionIsWaitingAtSetLock) {
