@@ -190,4 +190,81 @@ inline analysis::TraceRun shmem_run(TraceRunBuilder& b, int pes) {
   return b.build();
 }
 
+// A random OpenSHMEM run (`seed`): 3 to 7 PEs, three rounds. Each round every PE works a random time,
+// then makes the round's 0 to 3 calls, the same for every PE, each chosen at random among
+// shmem_barrier_all, a shmem_barrier over the even PEs (on an even PE), a broadcast over all PEs
+// from a random root (some outside the set), a reduction over the lower half (on a PE of it), a
+// collect without its set and a put into the next PE followed by a wait_until; but each PE skips
+// each call with a chance of 1 in 5. Some PEs call a shmem_barrier_all before their shmem_init
+// (outside the analysis's window). The calls pair up as their counts fall: instances of members that
+// called them together and of members that did not, untraced members, hubs whose first members are
+// outside the window, cycles.
+inline analysis::TraceRun random_shmem_run(TraceRunBuilder& b, std::uint32_t seed) {
+  struct Random {
+    std::uint64_t state;
+    std::uint32_t operator()(std::uint32_t n) {  // 0 .. n - 1
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<std::uint32_t>((state >> 33) % n);
+    }
+  };
+  Random run{seed * 0x9E3779B97F4A7C15ull + 1};
+  const int pes = 3 + static_cast<int>(run(5));
+  std::uint32_t plan[3][3], calls[3];  // the rounds' calls, every PE's
+  for (int i = 0; i < 3; ++i) {
+    calls[i] = run(4);
+    for (std::uint32_t& kind : plan[i]) kind = run(6);
+  }
+  const std::uint32_t root = run(static_cast<std::uint32_t>(pes) + 1);
+  const std::int64_t evens = format::shmem_active_set_match(0, 1, (pes + 1) / 2);
+  const std::int64_t all = format::shmem_active_set_match(0, 0, pes);
+  const std::int64_t lower = format::shmem_active_set_match(0, 0, pes / 2 + 1);
+  for (int r = 0; r < pes; ++r) {
+    Random next{run(1u << 30) + 7u};
+    b.rank(r, static_cast<std::uint32_t>(pes));
+    const auto init = b.site(SiteKind::shmem_management, "shmem_init", "random.c", 1);
+    const auto compute = b.site(SiteKind::user, "compute", "random.c", 2);
+    const auto barrier_all = b.site(SiteKind::shmem_barrier, "shmem_barrier_all", "random.c", 3);
+    const auto barrier = b.site(SiteKind::shmem_barrier, "shmem_barrier", "random.c", 4);
+    const auto broadcast = b.site(SiteKind::shmem_broadcast, "shmem_broadcast64", "random.c", 5);
+    const auto reduce = b.site(SiteKind::shmem_reduction, "shmem_int_sum_to_all", "random.c", 6);
+    const auto collect = b.site(SiteKind::shmem_gather_scatter, "shmem_collect64", "random.c", 7);
+    const auto put = b.site(SiteKind::shmem_put, "shmem_putmem", "random.c", 8);
+    const auto wait = b.site(SiteKind::shmem_point_sync, "shmem_int_wait_until", "random.c", 9);
+    if (next(4) == 0) b.op(barrier_all, 0.1, 0.2 + 0.1 * next(3), -1, 0, 0, 0, false);  // before init
+    b.op(init, 0.5, 1, -1, 0, 0, 0, false);
+    for (int i = 0; i < 3; ++i) {
+      const double t = 2 + 20.0 * i, work = 1 + 0.5 * next(8);
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      double at_ms = t + work;
+      for (std::uint32_t c = 0; c < calls[i]; ++c) {
+        const double begin = at_ms + 0.1 * next(10), end = begin + 0.5 + 0.2 * next(10);
+        at_ms = end;
+        if (next(5) == 0) continue;  // this PE skips it
+        switch (plan[i][c]) {
+          case 0:
+            b.op(barrier_all, begin, end, -1, 0, 0, 0, false);
+            break;
+          case 1:
+            if (r % 2 == 0) b.op(barrier, begin, end, -1, evens, 0, 0, false);
+            break;
+          case 2:
+            b.op(broadcast, begin, end, root, all, 64, 0, false);
+            break;
+          case 3:
+            if (r <= pes / 2) b.op(reduce, begin, end, -1, lower, 4, 0, false);
+            break;
+          case 4:
+            b.op(collect, begin, end, -1, 0, 8, 0, false);
+            break;
+          default:
+            b.op(put, begin, begin + 0.1, (r + 1) % pes, 0, 256, 0, false)
+                .op(wait, begin + 0.1, end, -1, 0, 0, 0, false);
+        }
+      }
+    }
+    if (next(3) == 0) b.correct_clock(r, -0.5 * next(4));
+  }
+  return b.build();
+}
+
 }  // namespace parperf::test

@@ -5,7 +5,9 @@
 // ranks' traces, as a process of the job opens only those. The parts run on threads: labelled tsan.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -25,10 +27,17 @@ namespace {
 
 using test::chain_run;
 using test::crossed_ring_run;
+using test::random_shmem_run;
 using test::reduce_then_reply_run;
 using test::rich_run;
 using test::shmem_run;
 using test::TraceRunBuilder;
+
+// How many random runs a test compares (PARPERF_RANDOM_RUNS, for a longer search by hand).
+const std::uint32_t kRandomRuns = [] {
+  const char* runs = std::getenv("PARPERF_RANDOM_RUNS");
+  return runs ? static_cast<std::uint32_t>(std::strtoul(runs, nullptr, 10)) : 20u;
+}();
 
 // What the reports render of an analysis, and the replays `parperf whatif` would print for it.
 std::vector<std::string> rendered(const TraceAnalysis& a) {
@@ -69,11 +78,21 @@ void expect_parts_agree(const TraceRun& run, const std::string& name) {
   for (std::uint32_t parts = 1; parts <= 5; ++parts) {
     const RankPartition ranks = partition_ranks(run, parts);
     std::vector<std::vector<std::string>> by_part(parts);
+    std::vector<std::uint8_t> refused(parts, 0);
     test::ThreadExchanges exchanges(parts);
     exchanges.run([&](std::uint32_t part, PartExchange& exchange) {
       const TraceRun seen = seen_by(run, ranks, part);
-      by_part[part] = rendered(analyse_traces_by_parts(seen, ranks, exchange));
+      try {
+        by_part[part] = rendered(analyse_traces_by_parts(seen, ranks, exchange));
+      } catch (const NotByParts&) {  // the command then analyses the whole run in one process
+        refused[part] = 1;
+      }
     });
+    if (std::count(refused.begin(), refused.end(), 1) > 0) {
+      EXPECT_EQ(std::count(refused.begin(), refused.end(), 1), parts)
+          << name << " analysed by " << parts << " parts: refused by some parts only";
+      continue;
+    }
     for (std::uint32_t part = 0; part < parts; ++part)
       for (std::size_t i = 0; i < whole.size(); ++i)
         EXPECT_EQ(by_part[part][i], whole[i]) << name << " analysed by " << parts << " parts: part " << part
@@ -130,6 +149,15 @@ TEST(TraceAnalysisByParts, EveryFigureOfAnOpenShmemRunIsTheWholeAnalysis) {
   expect_parts_agree(run, "an OpenSHMEM run of 6 PEs");
   TraceRunBuilder three;
   expect_parts_agree(shmem_run(three, 3), "an OpenSHMEM run of 3 PEs");
+}
+
+TEST(TraceAnalysisByParts, RandomOpenShmemRunsAreTheWholeAnalysis) {
+  // Calls that pair up however their counts fall (shmem_instances.hpp): every figure by parts must
+  // still be the whole analysis's.
+  for (std::uint32_t seed = 1; seed <= kRandomRuns; ++seed) {
+    TraceRunBuilder b;
+    expect_parts_agree(random_shmem_run(b, seed), "random OpenSHMEM run " + std::to_string(seed));
+  }
 }
 
 TEST(TraceAnalysisByParts, TheRunsFiguresAreNotEmpty) {
