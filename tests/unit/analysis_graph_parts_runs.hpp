@@ -190,6 +190,27 @@ inline analysis::TraceRun shmem_run(TraceRunBuilder& b, int pes) {
   return b.build();
 }
 
+// `ranks` ranks (even), three rounds: each rank computes 1 + (r + i) mod 3 ms, then swaps with its
+// pair (r xor 1) in one MPI_Sendrecv, then with the pair of the next round's cut ((r + 1) xor 1) - 1,
+// a ring of swaps. Each Sendrecv is the send of one message and the receive of another: two messages
+// whose later call is the same event, which the matching must order as the whole run's does, whatever
+// part pairs them.
+inline analysis::TraceRun sendrecv_run(TraceRunBuilder& b, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "compute", "swap.c", 3);
+    const auto swap = b.site(SiteKind::mpi_sendrecv, "MPI_Sendrecv", "swap.c", 4);
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 20.0 * i, work = 1 + (r + i) % 3;
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      b.op(swap, t + 4, t + 5 + 0.1 * (r ^ 1), r ^ 1, 2 * i, 64);
+      const int other = (((r + 1) ^ 1) + ranks - 1) % ranks;
+      b.op(swap, t + 6 + 0.1 * r, t + 8, other, 2 * i + 1, 64);
+    }
+  }
+  return b.build();
+}
+
 // A random OpenSHMEM run (`seed`): 3 to 7 PEs, three rounds. Each round every PE works a random time,
 // then makes the round's 0 to 3 calls, the same for every PE, each chosen at random among
 // shmem_barrier_all, a shmem_barrier over the even PEs (on an even PE), a broadcast over all PEs

@@ -30,6 +30,7 @@ using test::crossed_ring_run;
 using test::random_shmem_run;
 using test::reduce_then_reply_run;
 using test::rich_run;
+using test::sendrecv_run;
 using test::shmem_run;
 using test::TraceRunBuilder;
 
@@ -123,6 +124,13 @@ TEST(TraceAnalysisByParts, PhasesOfOneRanksSwitchesHoldEveryRank) {
 TEST(TraceAnalysisByParts, AHubOnlyAnotherPartReadsIsGivenItBeforeItsOwnerWaits) {
   TraceRunBuilder b;
   expect_parts_agree(reduce_then_reply_run(b, 4), "a reduce to the last of 4 ranks, then its replies");
+}
+
+TEST(TraceAnalysisByParts, MessagesASendrecvBothSendsAndReceivesAreInTheWholeRunsOrder) {
+  TraceRunBuilder b;
+  const TraceRun run = sendrecv_run(b, 6);
+  ASSERT_EQ(analyse_traces(run).messages, 6u * 2 * 3) << "two swaps a round, each two messages";
+  expect_parts_agree(run, "pairwise MPI_Sendrecv swaps of 6 ranks");
 }
 
 TEST(TraceAnalysisByParts, CyclesThroughSeveralPartsAreBrokenAsTheWholeGraphBreaksThem) {
