@@ -211,6 +211,75 @@ inline analysis::TraceRun sendrecv_run(TraceRunBuilder& b, int ranks) {
   return b.build();
 }
 
+// A random MPI run (`seed`): 3 to 7 ranks, three rounds. Each round every rank works a random time, then
+// makes the round's 1 to 4 calls, the same for every rank, each chosen at random among a ring of
+// MPI_Send and MPI_Recv, an MPI_Sendrecv with the rank's pair, MPI_Allreduce, MPI_Bcast and
+// MPI_Reduce from a random root and MPI_Barrier; but each rank skips each call with a chance of 1 in
+// 6, and takes a random time in it. Messages pair up as their channels' counts fall, collectives by
+// each rank's count of them: unmatched sends and receives, incomplete instances, waits and cycles.
+inline analysis::TraceRun random_mpi_run(TraceRunBuilder& b, std::uint32_t seed) {
+  struct Random {
+    std::uint64_t state;
+    std::uint32_t operator()(std::uint32_t n) {  // 0 .. n - 1
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<std::uint32_t>((state >> 33) % n);
+    }
+  };
+  Random run{seed * 0xD1B54A32D192ED03ull + 3};
+  const int ranks = 3 + static_cast<int>(run(5));
+  std::uint32_t plan[3][4], calls[3], roots[3][4];
+  for (int i = 0; i < 3; ++i) {
+    calls[i] = 1 + run(4);
+    for (int c = 0; c < 4; ++c) plan[i][c] = run(6), roots[i][c] = run(static_cast<std::uint32_t>(ranks));
+  }
+  for (int r = 0; r < ranks; ++r) {
+    Random next{run(1u << 30) + 11u};
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "compute", "random.c", 2);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "random.c", 3);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "random.c", 4);
+    const auto swap = b.site(SiteKind::mpi_sendrecv, "MPI_Sendrecv", "random.c", 5);
+    const auto allreduce = b.site(SiteKind::mpi_reduction, "MPI_Allreduce", "random.c", 6);
+    const auto bcast = b.site(SiteKind::mpi_broadcast, "MPI_Bcast", "random.c", 7);
+    const auto reduce = b.site(SiteKind::mpi_reduction, "MPI_Reduce", "random.c", 8);
+    const auto barrier = b.site(SiteKind::mpi_barrier, "MPI_Barrier", "random.c", 9);
+    std::int64_t collectives = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 20.0 * i, work = 1 + 0.5 * next(8);
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      double at_ms = t + work;
+      for (std::uint32_t c = 0; c < calls[i]; ++c) {
+        const double begin = at_ms + 0.1 * next(10), end = begin + 0.3 + 0.2 * next(10);
+        at_ms = end + 0.1;
+        if (next(6) == 0) continue;  // this rank skips it
+        const std::int64_t tag = 10 * i + c;
+        switch (plan[i][c]) {
+          case 0:
+            b.op(send, begin, begin + 0.1, (r + 1) % ranks, tag, 8u << next(16))
+                .op(recv, begin + 0.1, end, (r + ranks - 1) % ranks, tag, 64);
+            break;
+          case 1:
+            if ((r ^ 1) < ranks) b.op(swap, begin, end, r ^ 1, tag, 512);
+            break;
+          case 2:
+            b.op(allreduce, begin, end, -1, collectives++, 64);
+            break;
+          case 3:
+            b.op(bcast, begin, end, roots[i][c], collectives++, 4096);
+            break;
+          case 4:
+            b.op(reduce, begin, end, roots[i][c], collectives++, 64);
+            break;
+          default:
+            b.op(barrier, begin, end, -1, collectives++, 0);
+        }
+      }
+    }
+    if (next(3) == 0) b.correct_clock(r, -0.5 * next(4));
+  }
+  return b.build();
+}
+
 // A random OpenSHMEM run (`seed`): 3 to 7 PEs, three rounds. Each round every PE works a random time,
 // then makes the round's 0 to 3 calls, the same for every PE, each chosen at random among
 // shmem_barrier_all, a shmem_barrier over the even PEs (on an even PE), a broadcast over all PEs

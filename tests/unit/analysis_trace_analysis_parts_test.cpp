@@ -27,6 +27,7 @@ namespace {
 
 using test::chain_run;
 using test::crossed_ring_run;
+using test::random_mpi_run;
 using test::random_shmem_run;
 using test::reduce_then_reply_run;
 using test::rich_run;
@@ -165,6 +166,15 @@ TEST(TraceAnalysisByParts, RandomOpenShmemRunsAreTheWholeAnalysis) {
   for (std::uint32_t seed = 1; seed <= kRandomRuns; ++seed) {
     TraceRunBuilder b;
     expect_parts_agree(random_shmem_run(b, seed), "random OpenSHMEM run " + std::to_string(seed));
+  }
+}
+
+TEST(TraceAnalysisByParts, RandomMpiRunsAreTheWholeAnalysis) {
+  // Messages and collectives that pair up however their counts fall: every figure by parts must still
+  // be the whole analysis's.
+  for (std::uint32_t seed = 1; seed <= kRandomRuns; ++seed) {
+    TraceRunBuilder b;
+    expect_parts_agree(random_mpi_run(b, seed), "random MPI run " + std::to_string(seed));
   }
 }
 
