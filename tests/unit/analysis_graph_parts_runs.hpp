@@ -16,6 +16,16 @@ using format::SiteKind;
 using format::TraceEvent;
 using format::TraceEventKind;
 
+// A random number generator whose sequence is the same on every platform (a linear congruential
+// one): the random runs below are the same runs wherever the tests run.
+struct SeededRandom {
+  std::uint64_t state;
+  std::uint32_t operator()(std::uint32_t n) {  // 0 .. n - 1
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>((state >> 33) % n);
+  }
+};
+
 inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0) {
   return {.kind = kind, .ticks = test::ms(when_ms), .site = site};
 }
@@ -218,14 +228,7 @@ inline analysis::TraceRun sendrecv_run(TraceRunBuilder& b, int ranks) {
 // 6, and takes a random time in it. Messages pair up as their channels' counts fall, collectives by
 // each rank's count of them: unmatched sends and receives, incomplete instances, waits and cycles.
 inline analysis::TraceRun random_mpi_run(TraceRunBuilder& b, std::uint32_t seed) {
-  struct Random {
-    std::uint64_t state;
-    std::uint32_t operator()(std::uint32_t n) {  // 0 .. n - 1
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      return static_cast<std::uint32_t>((state >> 33) % n);
-    }
-  };
-  Random run{seed * 0xD1B54A32D192ED03ull + 3};
+  SeededRandom run{seed * 0xD1B54A32D192ED03ull + 3};
   const int ranks = 3 + static_cast<int>(run(5));
   std::uint32_t plan[3][4], calls[3], roots[3][4];
   for (int i = 0; i < 3; ++i) {
@@ -233,7 +236,7 @@ inline analysis::TraceRun random_mpi_run(TraceRunBuilder& b, std::uint32_t seed)
     for (int c = 0; c < 4; ++c) plan[i][c] = run(6), roots[i][c] = run(static_cast<std::uint32_t>(ranks));
   }
   for (int r = 0; r < ranks; ++r) {
-    Random next{run(1u << 30) + 11u};
+    SeededRandom next{run(1u << 30) + 11u};
     b.rank(r, static_cast<std::uint32_t>(ranks));
     const auto compute = b.site(SiteKind::user, "compute", "random.c", 2);
     const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "random.c", 3);
@@ -290,14 +293,7 @@ inline analysis::TraceRun random_mpi_run(TraceRunBuilder& b, std::uint32_t seed)
 // called them together and of members that did not, untraced members, hubs whose first members are
 // outside the window, cycles.
 inline analysis::TraceRun random_shmem_run(TraceRunBuilder& b, std::uint32_t seed) {
-  struct Random {
-    std::uint64_t state;
-    std::uint32_t operator()(std::uint32_t n) {  // 0 .. n - 1
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      return static_cast<std::uint32_t>((state >> 33) % n);
-    }
-  };
-  Random run{seed * 0x9E3779B97F4A7C15ull + 1};
+  SeededRandom run{seed * 0x9E3779B97F4A7C15ull + 1};
   const int pes = 3 + static_cast<int>(run(5));
   std::uint32_t plan[3][3], calls[3];  // the rounds' calls, every PE's
   for (int i = 0; i < 3; ++i) {
@@ -309,7 +305,7 @@ inline analysis::TraceRun random_shmem_run(TraceRunBuilder& b, std::uint32_t see
   const std::int64_t all = format::shmem_active_set_match(0, 0, pes);
   const std::int64_t lower = format::shmem_active_set_match(0, 0, pes / 2 + 1);
   for (int r = 0; r < pes; ++r) {
-    Random next{run(1u << 30) + 7u};
+    SeededRandom next{run(1u << 30) + 7u};
     b.rank(r, static_cast<std::uint32_t>(pes));
     const auto init = b.site(SiteKind::shmem_management, "shmem_init", "random.c", 1);
     const auto compute = b.site(SiteKind::user, "compute", "random.c", 2);
