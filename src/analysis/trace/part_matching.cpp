@@ -183,6 +183,12 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
   Communication result;
   std::uint64_t unmatched_sends = calls.sends_to_no_part, unmatched_receives = 0;
   std::vector<Message> messages;
+  std::size_t pairs = 0;  // reserved: grown by doubling, they were copied and faulted in again
+  for (const std::vector<SendCall>& channel : sends_here) {
+    const auto r = calls.receives.find(channel.front().key);
+    pairs += std::min(channel.size(), r == calls.receives.end() ? 0 : r->second.size());
+  }
+  messages.reserve(pairs);
   for (std::vector<SendCall>& channel : sends_here) {
     auto r = calls.receives.find(channel.front().key);
     const std::size_t receives = r == calls.receives.end() ? 0 : r->second.size();
