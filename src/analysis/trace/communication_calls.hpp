@@ -16,6 +16,7 @@
 #include "analysis/trace/mpi_call_kinds.hpp"
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/timeline_merge.hpp"
+#include "analysis/trace/tuple_hash.hpp"
 
 namespace parperf::analysis::communication_calls {
 
@@ -87,20 +88,8 @@ struct RankContext {
 using MessageKey = std::tuple<std::int64_t, std::int64_t, std::uint64_t, std::uint32_t, std::int64_t>;
 using InstanceKey = std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>;
 
-// The queues are only ever found by their key, never walked in order (finish() only sums them):
-// hashed, not a tree of tuples compared field by field.
-struct KeyHash {
-  template <class... T>
-  std::size_t operator()(const std::tuple<T...>& key) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    std::apply(
-        [&](const auto&... field) {
-          ((h = (h ^ static_cast<std::uint64_t>(field)) * 0xFF51AFD7ED558CCDull, h ^= h >> 32), ...);
-        },
-        key);
-    return static_cast<std::size_t>(h);
-  }
-};
+// The queues are only ever found by their key, never walked in order (finish() only sums them).
+using KeyHash = TupleHash;
 
 // A call's place in the merged timeline (timeline_merge.hpp): by corrected time, then rank, thread
 // and its place in its stream.

@@ -15,6 +15,7 @@
 
 #include "analysis/trace/graph_points.hpp"
 #include "analysis/trace/shmem_instances.hpp"
+#include "analysis/trace/tuple_hash.hpp"
 
 namespace parperf::analysis {
 
@@ -29,7 +30,9 @@ struct PartLinks {
   std::unordered_map<std::int64_t, std::uint32_t> part_of_rank;
   // Other parts' operations, by (rank, thread, event index), their points slots of the part's graph
   // (or kRemoteNoNode).
-  std::map<std::tuple<std::int64_t, std::uint32_t, std::uint64_t>, graph_points::Operation> remote;
+  std::unordered_map<std::tuple<std::int64_t, std::uint32_t, std::uint64_t>, graph_points::Operation,
+                     TupleHash>
+      remote;
   // The run's number of each slot from own_nodes on: another part's node, or a hub.
   std::vector<std::uint32_t> slot_global;
   std::vector<std::uint32_t> slot_owner;  // the part that holds it
