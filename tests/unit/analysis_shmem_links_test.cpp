@@ -11,6 +11,7 @@
 #include "analysis/trace/messages.hpp"
 #include "analysis/trace/network_model.hpp"
 #include "analysis/trace/replay.hpp"
+#include "analysis/trace/shmem_instances.hpp"
 #include "format/shmem_active_set.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
@@ -166,6 +167,66 @@ TEST(ShmemActiveSet, ItsBarrierJoinsItsMembersAndABroadcastLeavesFromItsRoot) {
   EXPECT_DOUBLE_EQ(g.time[broadcast[0].edge.source], 45 * kMs) << "PE 2's arrival";
   EXPECT_EQ(g.location_of(broadcast[0].target), 0u);
   EXPECT_DOUBLE_EQ(g.time[broadcast[0].target], 50 * kMs) << "PE 0's end";
+}
+
+// The instances of a run's calls (shmem_instances.hpp), as every part of a graph analysed by parts
+// makes them from every part's calls: grouped and ordered as the whole graph links them, linked only
+// when every member made the call, a broadcast from the root its first member recorded.
+TEST(ShmemInstances, GroupedLinkedAndNumberedAsTheWholeGraphLinksThem) {
+  const std::int64_t pair = format::shmem_active_set_match(0, 1, 2);  // PEs 0 and 2
+  const auto call = [](std::int64_t set, std::uint64_t n, std::int64_t pe, double begin_ms,
+                       SiteKind kind = SiteKind::shmem_barrier, std::int64_t root = -1) {
+    ShmemCall c;
+    c.set = set;
+    c.call = n;
+    c.rank = pe;
+    c.root = root;
+    c.begin = static_cast<std::uint32_t>(10 * pe + n);
+    c.begin_time = begin_ms * kMs;
+    c.end = c.begin + 1;
+    c.kind = static_cast<std::uint16_t>(kind);
+    return c;
+  };
+  // In location order (PE 0, 1, 2), each PE's calls in its order: two barrier_alls, which PE 1 made
+  // once; over the pair, a barrier and a broadcast from PE 2; and a broadcast whose root is no member.
+  std::vector<ShmemCall> calls = {
+      call(0, 0, 0, 5),
+      call(pair, 0, 0, 6),
+      call(pair, 1, 0, 7, SiteKind::shmem_broadcast, 2),
+      call(pair, 2, 0, 8, SiteKind::shmem_broadcast, 1),
+      call(0, 1, 0, 9),
+      call(0, 0, 1, 4),
+      call(0, 0, 2, 12),
+      call(pair, 0, 2, 6.5),
+      call(pair, 1, 2, 7.5, SiteKind::shmem_broadcast, 0),  // only the first member's root counts
+      call(pair, 2, 2, 8.5, SiteKind::shmem_broadcast, 1),
+      call(0, 1, 2, 9.5),
+  };
+  calls[6].begin = kNoNode;  // PE 2's first barrier_all has no begin (before the window)
+  const std::vector<ShmemInstance> in = shmem_instances(calls, 3);
+  ASSERT_EQ(in.size(), 5u) << "two barrier_alls, then the pair's three collectives";
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    std::vector<std::int64_t> members;
+    for (std::size_t m = in[i].first; m < in[i].first + in[i].count; ++m) members.push_back(calls[m].rank);
+    const std::vector<std::int64_t> expected = i == 0   ? std::vector<std::int64_t>{0, 1, 2}
+                                               : i == 1 ? std::vector<std::int64_t>{0, 2}
+                                                        : std::vector<std::int64_t>{0, 2};
+    EXPECT_EQ(members, expected) << "instance " << i << "'s members, in location order";
+  }
+  EXPECT_EQ(calls[in[1].first].set, 0) << "barrier_alls first, by call";
+  EXPECT_EQ(calls[in[2].first].call, 0u) << "then the pair's, by call";
+  EXPECT_TRUE(in[0].linked);
+  EXPECT_FALSE(in[1].linked) << "PE 1 did not make the second barrier_all";
+  EXPECT_TRUE(in[2].linked && in[3].linked && in[4].linked);
+  EXPECT_EQ(in[0].hub, 0u);
+  EXPECT_DOUBLE_EQ(in[0].hub_time, 5 * kMs) << "the last arrival with a begin (PE 2's has none)";
+  EXPECT_EQ(in[1].hub, kNoNode) << "unlinked: no hub";
+  EXPECT_EQ(in[2].hub, 1u) << "the pair's barrier: the second hub";
+  EXPECT_DOUBLE_EQ(in[2].hub_time, 6.5 * kMs);
+  EXPECT_EQ(in[3].root, 1u) << "the broadcast leaves from PE 2, the root PE 0 recorded";
+  EXPECT_EQ(in[3].hub, kNoNode) << "a broadcast from its root makes no hub";
+  EXPECT_EQ(in[4].root, ShmemInstance::kNoRoot) << "its root, PE 1, is no member";
+  EXPECT_EQ(in[4].hub, 2u) << "so it joins its members through a hub";
 }
 
 TEST(ShmemActiveSet, ItsMatchHoldsTheSetAndItsMembers) {
