@@ -29,7 +29,9 @@ void WaitTally::add(WaitPattern pattern, const RankTrace& rank, std::uint32_t th
   if (!(lost_ns > 0)) return;
   Pattern& p = patterns_[static_cast<std::size_t>(pattern)];
   p.total.add(lost_ns);
-  p.sites[{site_location(rank, site), site_name(rank, site)}].add(lost_ns);
+  Share*& at_site = site_shares_[{static_cast<int>(pattern), rank.rank, site}];
+  if (!at_site) at_site = &p.sites[{site_location(rank, site), site_name(rank, site)}];
+  at_site->add(lost_ns);
   p.waiting[{rank.rank, thread}].add(lost_ns);
   if (cause) p.causes[{cause->rank, cause->thread ? std::int64_t{*cause->thread} : -1}].add(lost_ns);
 }

@@ -7,10 +7,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "analysis/trace/exact_sum.hpp"
 #include "analysis/trace/part_reductions.hpp"
+#include "analysis/trace/tuple_hash.hpp"
 #include "analysis/trace/wait_states.hpp"
 
 namespace parperf::analysis {
@@ -23,6 +26,10 @@ struct Culprit {
 
 class WaitTally {
  public:
+  WaitTally() = default;
+  WaitTally(const WaitTally&) = delete;  // its sites' cache points into its own tables
+  WaitTally& operator=(const WaitTally&) = delete;
+
   // `waiter` (a call of `rank`) lost `lost_ns` in `pattern`, because of `cause` when known.
   // Waits of no time are not counted.
   void add(WaitPattern pattern, const RankTrace& rank, std::uint32_t thread, std::uint32_t site,
@@ -49,6 +56,10 @@ class WaitTally {
     std::map<std::pair<std::int64_t, std::int64_t>, Share> causes;  // by (rank, thread or -1)
   };
   std::array<Pattern, kWaitPatternCount> patterns_{};
+  // Each (pattern, rank, site)'s share among its pattern's sites, found once: a site's location and
+  // name are looked up in its rank's sites and formatted (a file name split from its path), which at
+  // every wait of a halo exchange was most of the wait states' time.
+  std::unordered_map<std::tuple<int, std::int64_t, std::uint32_t>, Share*, TupleHash> site_shares_;
 };
 
 // The patterns, by what they read.
