@@ -179,10 +179,10 @@ struct Charged {
       const std::pair key(charge.location, charge.interval);
       Cause& c = causes[key];
       c.delay_ns += charge.ns;
-      c.waiting.insert(w.waiting);
       if (std::find(took_part.begin(), took_part.end(), key) == took_part.end()) {
         took_part.push_back(key);
         ++c.waits;
+        c.waiting.insert(w.waiting);  // (the same location for every charge of the walk)
       }
       charged_ns += charge.ns;
     }
