@@ -283,6 +283,70 @@ inline analysis::TraceRun random_mpi_run(TraceRunBuilder& b, std::uint32_t seed)
   return b.build();
 }
 
+// A random hybrid run (`seed`): 2 to 5 ranks of 2 threads, three rounds. Each round every rank's
+// master works a random time, makes the round's MPI calls (a ring of MPI_Send and MPI_Recv, an
+// MPI_Allreduce, an MPI_Bcast from a random root, each skipped by a rank at random), then runs a
+// parallel region on both threads in which each thread takes a lock 0 to 2 times and passes the
+// region's 1 to 3 barriers (a thread skips one at random); one random rank switches recording off for
+// a while in one round. The OpenMP barriers' hubs, the locks' hand-overs and the phases of parts
+// none of whose ranks switched, with MPI links across the cuts.
+inline analysis::TraceRun random_hybrid_run(TraceRunBuilder& b, std::uint32_t seed) {
+  SeededRandom run{seed * 0xA24BAED4963EE407ull + 5};
+  const int ranks = 2 + static_cast<int>(run(4));
+  std::uint32_t plan[3], barriers[3];
+  for (int i = 0; i < 3; ++i) plan[i] = run(8), barriers[i] = 1 + run(3);
+  const std::uint32_t bcast_root = run(static_cast<std::uint32_t>(ranks));
+  const int pausing = static_cast<int>(run(static_cast<std::uint32_t>(ranks))),
+            paused_round = static_cast<int>(run(3));
+  for (int r = 0; r < ranks; ++r) {
+    SeededRandom next{run(1u << 30) + 13u};
+    b.rank(r, static_cast<std::uint32_t>(ranks));
+    const auto compute = b.site(SiteKind::user, "compute", "hybrid.c", 2);
+    const auto send = b.site(SiteKind::mpi_send, "MPI_Send", "hybrid.c", 3);
+    const auto recv = b.site(SiteKind::mpi_recv, "MPI_Recv", "hybrid.c", 4);
+    const auto allreduce = b.site(SiteKind::mpi_reduction, "MPI_Allreduce", "hybrid.c", 5);
+    const auto bcast = b.site(SiteKind::mpi_broadcast, "MPI_Bcast", "hybrid.c", 6);
+    const auto region = b.site(SiteKind::omp_parallel, "parallel", "hybrid.c", 7);
+    const auto lock = b.site(SiteKind::omp_lock, "omp_set_lock", "hybrid.c", 8);
+    const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "hybrid.c", 9);
+    std::int64_t collectives = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double t = 1 + 40.0 * i, work = 1 + 0.5 * next(8);
+      b.event(at(TraceEventKind::enter, t, compute)).event(at(TraceEventKind::leave, t + work, compute));
+      double at_ms = t + work;
+      if ((plan[i] & 1) && next(6) != 0)
+        b.op(send, at_ms, at_ms + 0.1, (r + 1) % ranks, i, 64)
+            .op(recv, at_ms + 0.1, at_ms + 0.5 + 0.1 * next(10), (r + ranks - 1) % ranks, i, 64);
+      at_ms += 2;
+      if ((plan[i] & 2) && next(6) != 0)
+        b.op(allreduce, at_ms + 0.1 * next(5), at_ms + 1, -1, collectives++, 8);
+      at_ms += 2;
+      if ((plan[i] & 4) && next(6) != 0)
+        b.op(bcast, at_ms + 0.1 * next(5), at_ms + 1, bcast_root, collectives++, 8);
+      at_ms += 2;
+      if (r == pausing && i == paused_round)
+        b.event(at(TraceEventKind::recording_off, at_ms)).event(at(TraceEventKind::recording_on, at_ms + 1));
+      at_ms += 2;
+      const std::int64_t instance = 100 * (i + 1);
+      for (std::uint32_t thread = 0; thread < 2; ++thread)
+        b.event(at(TraceEventKind::enter, at_ms + 0.1 * thread, region), thread);
+      for (std::uint32_t thread = 0; thread < 2; ++thread) {
+        double th = at_ms + 0.5 + 0.3 * thread;
+        for (std::uint32_t l = next(3); l > 0; --l, th += 1.2)
+          b.op(lock, th + 0.1 * next(4), th + 1, -1, 7, 0, thread, false);
+        for (std::uint32_t k = 0; k < barriers[i]; ++k, th += 2) {
+          if (next(7) == 0) continue;  // this thread skips it
+          b.op(barrier, th + 0.1 * next(5), th + 1.5, -1, instance, 0, thread, false);
+        }
+      }
+      for (std::uint32_t thread = 0; thread < 2; ++thread)
+        b.event(at(TraceEventKind::leave, at_ms + 12, region), thread);
+    }
+    if (next(3) == 0) b.correct_clock(r, -0.5 * next(4));
+  }
+  return b.build();
+}
+
 // A random OpenSHMEM run (`seed`): 3 to 7 PEs, three rounds. Each round every PE works a random time,
 // then makes the round's 0 to 3 calls, the same for every PE, each chosen at random among
 // shmem_barrier_all, a shmem_barrier over the even PEs (on an even PE), a broadcast over all PEs

@@ -27,6 +27,7 @@ namespace {
 
 using test::chain_run;
 using test::crossed_ring_run;
+using test::random_hybrid_run;
 using test::random_mpi_run;
 using test::random_shmem_run;
 using test::reduce_then_reply_run;
@@ -175,6 +176,15 @@ TEST(TraceAnalysisByParts, RandomMpiRunsAreTheWholeAnalysis) {
   for (std::uint32_t seed = 1; seed <= kRandomRuns; ++seed) {
     TraceRunBuilder b;
     expect_parts_agree(random_mpi_run(b, seed), "random MPI run " + std::to_string(seed));
+  }
+}
+
+TEST(TraceAnalysisByParts, RandomHybridRunsAreTheWholeAnalysis) {
+  // OpenMP barriers passed by some of a region's threads, locks, a rank's paused round, MPI across
+  // the cuts: every figure by parts must still be the whole analysis's.
+  for (std::uint32_t seed = 1; seed <= kRandomRuns; ++seed) {
+    TraceRunBuilder b;
+    expect_parts_agree(random_hybrid_run(b, seed), "random hybrid run " + std::to_string(seed));
   }
 }
 
