@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/trace/channel_queue.hpp"
 #include "analysis/trace/communication_calls.hpp"
 
 namespace parperf::analysis {
@@ -18,51 +19,15 @@ using communication_calls::InstanceKey;
 using communication_calls::KeyHash;
 using communication_calls::MessageKey;
 
-// A call waiting for its partner: a send (with the bytes it sent) or a receive.
-struct PendingCall {
-  CallSide side;
-  std::uint64_t bytes = 0;  // a send's
-  CallKind kind = 0;
-};
-
-// The calls of one (sender, receiver, communicator, tag) waiting for their partners, in their order:
-// sends, or receives, never both (a call takes the first waiting call of the other kind if there is
-// one).
-struct WaitingCalls {
-  bool sends = true;
-  std::size_t taken = 0;  // calls at the front already matched
-  std::vector<PendingCall> calls;
-  std::size_t waiting() const { return calls.size() - taken; }
-};
-
 struct Matcher {
   Communication result;
-  std::unordered_map<MessageKey, WaitingCalls, KeyHash> waiting;  // one lookup a call
+  std::unordered_map<MessageKey, ChannelQueue, KeyHash> waiting;  // one lookup a call
   std::unordered_map<InstanceKey, std::pair<CollectiveInstance, std::uint32_t>, KeyHash>
       open_instances;  // with the size
 
-  // A send (`is_send`) or a receive of `key`: matched with the first call of the other kind waiting
-  // under it, else left to wait.
   void message(const MessageKey& key, bool is_send, const CallSide& side, CallKind kind,
                std::uint64_t bytes) {
-    WaitingCalls& w = waiting[key];
-    if (w.waiting() > 0 && w.sends != is_send) {
-      const PendingCall& partner = w.calls[w.taken++];
-      if (is_send)
-        result.messages.push_back({side, partner.side, std::get<4>(key), bytes, kind, partner.kind});
-      else
-        result.messages.push_back({partner.side, side, std::get<4>(key), partner.bytes, partner.kind, kind});
-      if (w.waiting() == 0) {  // kept, with its room, for the key's next calls
-        w.calls.clear();
-        w.taken = 0;
-      } else if (w.taken >= 64 && 2 * w.taken >= w.calls.size()) {  // a key that never empties
-        w.calls.erase(w.calls.begin(), w.calls.begin() + static_cast<std::ptrdiff_t>(w.taken));
-        w.taken = 0;
-      }
-      return;
-    }
-    w.sends = is_send;
-    w.calls.push_back({side, bytes, kind});
+    waiting[key].offer(std::get<4>(key), is_send, side, kind, bytes, result.messages);
   }
   void collective(const InstanceKey& key, std::uint32_t size, const CallSide& side, std::uint32_t kind,
                   std::string_view name, std::int64_t root) {
@@ -89,7 +54,7 @@ struct Matcher {
   void one_sided(const OneSidedTransfer& t) { result.one_sided.push_back(t); }
   Communication finish() {
     for (const auto& [key, calls] : waiting)
-      (calls.sends ? result.unmatched_sends : result.unmatched_receives) += calls.waiting();
+      (calls.waiting_sends() ? result.unmatched_sends : result.unmatched_receives) += calls.waiting();
     result.incomplete_collectives = open_instances.size();
     std::sort(result.collectives.begin(), result.collectives.end(),
               [](const CollectiveInstance& a, const CollectiveInstance& b) {

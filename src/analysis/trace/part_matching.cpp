@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/trace/channel_queue.hpp"
 #include "analysis/trace/communication_calls.hpp"
 #include "analysis/trace/part_reductions.hpp"
 
@@ -69,6 +70,12 @@ CollectiveInstance take_instance(PartBytesReader& in) {
 // What a part reads of its own ranks' calls.
 struct OwnCalls {
   const std::unordered_map<std::int64_t, std::uint32_t>* part_of_rank = nullptr;
+  std::uint32_t part = 0;
+  // The channels both of whose ranks are the part's, paired as their calls come (as the whole run's
+  // matching pairs them), and their messages: not held whole until the other parts' sends arrive.
+  std::unordered_map<MessageKey, ChannelQueue, KeyHash> own_channels;
+  std::vector<Message> paired;
+  // The other channels' calls: sends to other parts' ranks, receives from them.
   std::unordered_map<MessageKey, std::vector<SendCall>, KeyHash> sends;  // by channel, in order
   std::unordered_map<MessageKey, std::vector<std::pair<CallSide, CallKind>>, KeyHash> receives;
   std::vector<MemberCall> members;
@@ -81,6 +88,10 @@ struct OwnCalls {
   }
   void message(const MessageKey& key, bool is_send, const CallSide& side, CallKind kind,
                std::uint64_t bytes) {
+    if (part_of(std::get<0>(key)) == part && part_of(std::get<1>(key)) == part) {
+      own_channels[key].offer(std::get<4>(key), is_send, side, kind, bytes, paired);
+      return;
+    }
     if (is_send) {
       std::vector<SendCall>& channel = sends[key];
       channel.push_back({key, channel.size(), side, kind, bytes});
@@ -113,6 +124,7 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
   own.clocks = traces.clocks;
   OwnCalls calls;
   calls.part_of_rank = &part_of_rank;
+  calls.part = part;
   communication_calls::read_calls(own, calls);
 
   // Round one: the sends to their receivers' parts, the members to their instances' parts, the puts
@@ -179,11 +191,15 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
       }
     }
 
-  // The messages to this part's ranks: the n-th send of a channel with its n-th receive.
+  // The messages to this part's ranks: those of its own channels, paired already, and the other
+  // parts' sends to its ranks, the n-th send of a channel with its n-th receive.
   Communication result;
   std::uint64_t unmatched_sends = calls.sends_to_no_part, unmatched_receives = 0;
-  std::vector<Message> messages;
-  std::size_t pairs = 0;  // reserved: grown by doubling, they were copied and faulted in again
+  for (const auto& [key, queue] : calls.own_channels)
+    (queue.waiting_sends() ? unmatched_sends : unmatched_receives) += queue.waiting();
+  decltype(calls.own_channels)().swap(calls.own_channels);
+  std::vector<Message> messages = std::move(calls.paired);
+  std::size_t pairs = messages.size();  // reserved: grown by doubling, they were copied and faulted in again
   for (const std::vector<SendCall>& channel : sends_here) {
     const auto r = calls.receives.find(channel.front().key);
     pairs += std::min(channel.size(), r == calls.receives.end() ? 0 : r->second.size());
