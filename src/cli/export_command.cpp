@@ -79,7 +79,15 @@ void run_export(const ExportCommandOptions& o) {
   const analysis::Communication communication = analysis::match_communication(traces);
   analysis::ActivityGraph graph = analysis::build_activity_graph(traces, communication);
   const analysis::ClockRepair repair = analysis::repair_clock_condition(graph);
-  std::vector<exports::Flow> flows = exports::communication_flows(communication, names);
+  exports::CommunicationFlows arrows = exports::communication_flows(communication, names);
+  std::vector<exports::Flow>& flows = arrows.flows;
+  if (arrows.untraced_targets > 0)
+    fmt::print(stderr,
+               "parperf: warning: {} {} a process without a trace (its file is missing, or the target "
+               "recorded is damaged): drawn without {} arrow{}\n",
+               arrows.untraced_targets,
+               arrows.untraced_targets == 1 ? "put or get targets" : "puts or gets target",
+               arrows.untraced_targets == 1 ? "its" : "their", arrows.untraced_targets == 1 ? "" : "s");
   if (repair.moved > 0) {
     exports::repair_flows(flows, repair);
     fmt::print(stderr, "parperf: {}; the timeline shows the repaired times\n",

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -61,14 +62,24 @@ analysis::NetworkModel parse_network(const std::string& text) {
     const std::string_view key = part.substr(0, equals);
     const std::string_view value =
         equals == std::string_view::npos ? std::string_view{} : part.substr(equals + 1);
+    if ((key == "latency" && latency) || (key == "bandwidth" && bandwidth))
+      throw std::invalid_argument(fmt::format("--network gives the {} twice", key));
     if (key == "latency") {
       model.latency_ns = positive_number(value, "--network latency (seconds)") * 1e9;
+      // The replay adds latencies up in ns: one past a double's range would predict an infinite run.
+      if (!std::isfinite(model.latency_ns))
+        throw std::invalid_argument(fmt::format("--network latency (seconds): '{}' is too large", value));
       latency = true;
     } else if (key == "bandwidth") {
       const double bytes_per_s = positive_number(value, "--network bandwidth (bytes per second)");
       if (bytes_per_s <= 0)
         throw std::invalid_argument("--network bandwidth must be more than 0 bytes per second");
       model.bytes_per_ns = bytes_per_s * 1e-9;
+      // A transfer takes bytes / bytes_per_ns: below the smallest normal double, even one byte would
+      // take an infinite time.
+      if (model.bytes_per_ns < std::numeric_limits<double>::min())
+        throw std::invalid_argument(
+            fmt::format("--network bandwidth (bytes per second): '{}' is too small", value));
       bandwidth = true;
     } else {
       throw std::invalid_argument(
@@ -138,6 +149,13 @@ void run_whatif(const WhatIfOptions& o) {
   }
   const analysis::WhatIf w = analysis::what_if(*job.analysis, changes);  // by parts: made by all together
   if (!source.prints) return;
+  // Each option is finite, but together (a latency near a double's limit on every one of many
+  // messages) they can still add up past it: say so rather than print an infinite prediction.
+  if (!std::isfinite(w.predicted_ns))
+    throw std::runtime_error(
+        fmt::format("the run replayed with these changes would take longer than parperf can count ({} ns): "
+                    "give a smaller latency or a larger bandwidth",
+                    w.predicted_ns));
   if (o.json)
     fmt::print("{}\n", report::json_text(report::whatif_json(w)));
   else

@@ -6,9 +6,10 @@
 
 namespace parperf::exports {
 
-std::vector<Flow> communication_flows(const analysis::Communication& communication,
-                                      const TimelineNames& names) {
-  std::vector<Flow> flows;
+CommunicationFlows communication_flows(const analysis::Communication& communication,
+                                       const TimelineNames& names) {
+  CommunicationFlows out;
+  std::vector<Flow>& flows = out.flows;
   for (const analysis::Message& m : communication.messages)
     flows.push_back(Flow{{m.send.rank, m.send.thread, m.send.start_ns},
                          {m.receive.rank, m.receive.thread, m.receive.end_ns},
@@ -29,6 +30,10 @@ std::vector<Flow> communication_flows(const analysis::Communication& communicati
   // takes no part in the call, so its end of the arrow is on its main thread, at the call's end
   // (a put) or start (a get).
   for (const analysis::OneSidedTransfer& t : communication.one_sided) {
+    if (names.find_rank(t.target) == nullptr) {
+      ++out.untraced_targets;
+      continue;
+    }
     const FlowEndpoint origin_start{t.origin.rank, t.origin.thread, t.origin.start_ns};
     const FlowEndpoint origin_end{t.origin.rank, t.origin.thread, t.origin.end_ns};
     const std::string name =
@@ -39,7 +44,7 @@ std::vector<Flow> communication_flows(const analysis::Communication& communicati
     else
       flows.push_back(Flow{{t.target, 0, t.origin.start_ns}, origin_end, name});
   }
-  return flows;
+  return out;
 }
 
 void repair_flows(std::vector<Flow>& flows, const analysis::ClockRepair& repair) {

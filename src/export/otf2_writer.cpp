@@ -246,15 +246,15 @@ struct Otf2Writer::Archive {
     }
   }
 
-  // The communicator of an operation, and its partner's rank in it.
+  // The communicator of an operation, and its partner's rank in it: OTF2_UNDEFINED_UINT32 for a
+  // partner that is no member of it (a damaged trace's), which a reader of the archive would otherwise
+  // take for another member (its rank cut to 32 bits).
   std::pair<std::size_t, std::uint32_t> where(std::int64_t rank, const format::TraceEvent& e) {
     std::size_t comm = 0;
     if (e.communicator != 0)
       if (auto it = comm_of.find({rank, e.communicator - 1}); it != comm_of.end()) comm = it->second;
     const auto partner = comms[comm].rank_in.find(e.partner);
-    const std::uint32_t in_comm =
-        partner != comms[comm].rank_in.end() ? partner->second : static_cast<std::uint32_t>(e.partner);
-    return {comm, in_comm};
+    return {comm, partner != comms[comm].rank_in.end() ? partner->second : OTF2_UNDEFINED_UINT32};
   }
 
   void write_definitions();
@@ -317,8 +317,8 @@ void Otf2Writer::item(const TimelineItem& item) {
   if (item.kind == ItemKind::slice_begin) {
     a.check(OTF2_EvtWriter_Enter(at.writer, nullptr, time, region), "write");
     ++at.events;
-    if (message && sends(site.kind)) {
-      const auto [comm, partner] = a.where(item.rank, *item.event);
+    if (const auto [comm, partner] = a.where(item.rank, *item.event);
+        message && sends(site.kind) && partner != OTF2_UNDEFINED_UINT32) {
       a.check(OTF2_EvtWriter_MpiSend(at.writer, nullptr, time, partner, static_cast<OTF2_CommRef>(comm),
                                      static_cast<std::uint32_t>(item.event->match), item.event->bytes),
               "write");
@@ -330,8 +330,8 @@ void Otf2Writer::item(const TimelineItem& item) {
     }
     return;
   }
-  if (message && receives(site.kind)) {
-    const auto [comm, partner] = a.where(item.rank, *item.event);
+  if (const auto [comm, partner] = a.where(item.rank, *item.event);
+      message && receives(site.kind) && partner != OTF2_UNDEFINED_UINT32) {
     a.check(OTF2_EvtWriter_MpiRecv(at.writer, nullptr, time, partner, static_cast<OTF2_CommRef>(comm),
                                    static_cast<std::uint32_t>(item.event->match), item.event->bytes),
             "write");

@@ -354,6 +354,22 @@ TEST_F(export_otf2, NonBlockingMessagesAreWrittenWhereTheyLeaveAndArriveAndColle
   EXPECT_EQ(defs.find("INTERRUPT_GENERATOR"), std::string::npos) << defs;
 }
 
+// A message's partner that is no member of its communicator (a damaged trace's, or a rank whose trace
+// is missing) has no rank in it to name: the call is written as a region without its MPI_Send
+// record, where the partner's number cut to 32 bits named another member (here rank 5 of 2).
+TEST_F(export_otf2, AMessageToAProcessOutsideItsCommunicatorIsWrittenWithoutItsMpiRecord) {
+  NonblockingRun run;
+  auto damaged = std::make_shared<format::TraceFile>(*run.traces.ranks[0].trace);
+  damaged->blocks[0].events[1].partner = 5;  // rank 0's MPI_Isend
+  run.traces.ranks[0].trace = damaged;
+  exports::Otf2Writer writer(dir_ / "otf2", run.names);
+  exports::export_timeline(run.traces, run.names, {}, {&writer});
+  const std::string events = print();
+  EXPECT_EQ(count_records(events, "ENTER"), 10) << "every call is still written:\n" << events;
+  EXPECT_EQ(count_records(events, "MPI_SEND"), 0) << "no member of MPI_COMM_WORLD is rank 5:\n" << events;
+  EXPECT_EQ(count_records(events, "MPI_RECV"), 1) << "rank 1's receive names rank 0, a member";
+}
+
 // A sampled function named as a site is that site's region: a sample of rank 0 at 4550 ns, inside its
 // MPI_Bcast (4500 to 4600 ns), with the stack app > main > MPI_Bcast (the wrapper's symbol) names
 // the region of the Enter and Leave around it; main, no site's name, gets a region of its own. The

@@ -266,6 +266,12 @@ TEST(report_text, TimesAreSecondsToTheMicrosecond) {
   EXPECT_EQ(format_duration(0.0000421), "42.1 µs");
   EXPECT_EQ(format_percent(1.0 / 3.0), "33%");
   EXPECT_EQ(format_percent(0.004), "0.4%");
+  // A what-if's extreme network (latency 1e290 s) predicts such times: a few digits, not hundreds.
+  EXPECT_EQ(format_seconds(3e290), "3e+290");
+  EXPECT_EQ(format_seconds(-2.5e12), "-2.5e+12");
+  EXPECT_EQ(format_seconds(999'999'999.5), "999999999.500000") << "up to 30 years as every other time";
+  EXPECT_EQ(format_duration(3e290), "3e+290 s");
+  EXPECT_EQ(format_percent(-9.9e289), "-9.9e+291%");
 }
 
 // Names come from the program (and, in a damaged or forged profile, from anyone): one with a

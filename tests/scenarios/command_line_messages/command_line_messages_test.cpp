@@ -7,11 +7,14 @@
 // - `parperf export` says which files it wrote (it printed nothing);
 // - a program whose name holds ESC, BEL or CR gets a default run directory without them, and
 //   `parperf run` writes them escaped, never raw to the terminal;
-// - a malformed PARPERF_PID is reported (it silently turned measurement off).
+// - a malformed PARPERF_PID is reported (it silently turned measurement off);
+// - `parperf whatif`'s network and scale options that cannot give a finite prediction are refused
+//   (latency=1e300 predicted an infinite run, "gain -inf").
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/artifacts.hpp"
@@ -75,6 +78,30 @@ TEST(CommandLineMessages, ExportSaysWhatItWrote) {
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   ASSERT_TRUE(fs::exists(csv));
   EXPECT_TRUE(has(result.out, "parperf: wrote the CSV events " + csv.string())) << describe(result);
+}
+
+// The options are checked before the run is read: no run is needed to see their messages.
+TEST(CommandLineMessages, WhatIfChangesThatCannotGiveAFinitePredictionAreRefused) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--network", "latency=1e300,bandwidth=1e9"}, "--network latency (seconds): '1e300' is too large"},
+      {{"--network", "latency=1e-6,bandwidth=1e-300"},
+       "--network bandwidth (bytes per second): '1e-300' is too small"},
+      {{"--network", "latency=1e-6,bandwidth=0"}, "--network bandwidth must be more than 0 bytes per second"},
+      {{"--network", "latency=1,bandwidth=1e9,latency=2"}, "--network gives the latency twice"},
+      {{"--network", "latency=inf,bandwidth=1e9"}, "--network latency (seconds): 'inf' is not a number"},
+      {{"--network", "latency=1e-6"}, "--network needs both latency=SECONDS and bandwidth=BYTES_PER_S"},
+      {{"--scale", "work=0"}, "--scale's factor F must be more than 0"},
+      {{"--scale", "work=nan"}, "--scale's factor F: 'nan' is not a number"},
+      {{"--scale", "work"}, "--scale takes NAME=F, not 'work'"},
+  };
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> arguments = {"whatif", "no-such-run"};
+    arguments.insert(arguments.end(), options.begin(), options.end());
+    const auto result = parperf(arguments);
+    EXPECT_NE(result.exit_code, 0) << options.back() << ": " << describe(result);
+    EXPECT_TRUE(has(result.err, message)) << options.back() << ": " << describe(result);
+    EXPECT_FALSE(has(result.err, "no-such-run")) << "the options are refused before the run is read";
+  }
 }
 
 TEST(CommandLineMessages, ControlCharactersOfAProgramNameNeverReachTheTerminal) {
