@@ -113,4 +113,30 @@ void write_trace_samples(RecordWriter<Sink>& writer, const TraceSampleBlockRecor
   write_stored_block(writer, TraceSection::samples, header, encoded);
 }
 
+// The process section, first in the file; the clock section, last.
+template <class Sink>
+void write_trace_process(RecordWriter<Sink>& writer, const TraceProcessRecord& process) {
+  writer.begin_section(static_cast<std::uint32_t>(TraceSection::process));
+  writer.record(process);
+  writer.end_section();
+}
+template <class Sink>
+void write_trace_clock(RecordWriter<Sink>& writer, const TraceClockRecord& clock) {
+  writer.begin_section(static_cast<std::uint32_t>(TraceSection::clock));
+  writer.record(clock);
+  writer.end_section();
+}
+
+// A sample block section of decoded samples, stored uncompressed (`header`'s counts of bytes and its
+// compression are set here; converters and tests).
+template <class Sink>
+void write_decoded_samples(RecordWriter<Sink>& writer, TraceSampleBlockRecord header,
+                           std::span<const TraceSample> samples) {
+  std::vector<std::uint8_t> encoded(samples.size() * kMaxSampleBytes);
+  encoded.resize(encode_trace_samples(samples.data(), samples.size(), header.base_ticks, encoded.data()));
+  header.compression = static_cast<std::uint32_t>(TraceCompression::none);
+  header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(encoded.size());
+  write_trace_samples(writer, header, encoded);
+}
+
 }  // namespace parperf::format

@@ -82,3 +82,9 @@ parperf_add_unit_test(cli_pipe_stream_test
   SOURCES cli_pipe_stream_test.cpp ${PROJECT_SOURCE_DIR}/src/cli/pipe_stream.cpp
   LINK Threads::Threads
   LABELS tsan)
+
+# Damaged event traces that still read, through report, whatif and export run in the process
+# (trace_damage_test.cpp): never a crash, a hang or a refusal without a reason.
+parperf_add_unit_test(trace_damage_test
+  SOURCES trace_damage_test.cpp trace_file_damage.cpp ${PROJECT_SOURCE_DIR}/tests/support/temp_dir.cpp
+  LINK parperf_cli_lib parperf_analysis parperf_format parperf_format_test_profiles nlohmann_json::nlohmann_json)

@@ -78,13 +78,7 @@ void copy_sample_block(format::RecordWriter<format::MemorySink>& writer, const f
                                 file.subspan(block.samples_offset, block.header.encoded_bytes));
     return;
   }
-  std::vector<std::uint8_t> encoded(block.samples.size() * format::kMaxSampleBytes);
-  encoded.resize(format::encode_trace_samples(block.samples.data(), block.samples.size(),
-                                              block.header.base_ticks, encoded.data()));
-  format::TraceSampleBlockRecord header = block.header;
-  header.compression = static_cast<std::uint32_t>(format::TraceCompression::none);
-  header.raw_bytes = header.encoded_bytes = static_cast<std::uint32_t>(encoded.size());
-  format::write_trace_samples(writer, header, encoded);
+  format::write_decoded_samples(writer, block.header, block.samples);
 }
 
 }  // namespace
@@ -93,9 +87,7 @@ std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace) {
   format::MemorySink sink;
   format::RecordWriter writer(sink);
   writer.file_header(format::trace_header());
-  writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::process));
-  writer.record(trace.process);
-  writer.end_section();
+  format::write_trace_process(writer, trace.process);
   std::map<std::uint32_t, std::vector<const format::TraceBlock*>> by_thread;
   for (const format::TraceBlock& block : trace.blocks) by_thread[block.header.thread].push_back(&block);
   for (auto& [thread, blocks] : by_thread) {
@@ -113,11 +105,7 @@ std::vector<std::uint8_t> operations_trace(const format::TraceFile& trace) {
     out.flush();
   }
   for (const format::TraceSampleBlock& block : trace.sample_blocks) copy_sample_block(writer, trace, block);
-  if (trace.clock) {
-    writer.begin_section(static_cast<std::uint32_t>(format::TraceSection::clock));
-    writer.record(*trace.clock);
-    writer.end_section();
-  }
+  if (trace.clock) format::write_trace_clock(writer, *trace.clock);
   writer.finish();  // complete even when the original was cut short: the warnings say that
   return sink.bytes();
 }
