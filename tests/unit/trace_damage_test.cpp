@@ -4,7 +4,8 @@
 // ends with its output (JSON that parses) or refuses with "parperf: " and what is wrong. Three
 // hand-built runs (MPI with OpenMP, locks and puts, clocks the repair must move; OpenSHMEM collectives
 // over active sets; a random hybrid run) written as `parperf run --trace` leaves them, each mutant
-// one or two of their trace files damaged (trace_file_damage.hpp), every command run in this process
+// one or two of their trace files damaged and, one in three, a profile beside them (what the events
+// mean: a site's kind, a communicator) (trace_file_damage.hpp), every command run in this process
 // as the `parperf` command runs it. Fixed seeds; runs under ASan/UBSan too, where the fuzzing that
 // this test keeps found a signed overflow in the Perfetto export (a put to rank 2^63-1).
 // PARPERF_TRACE_MUTANTS=N tries N mutants instead of the default.
@@ -24,7 +25,9 @@
 #include <vector>
 
 #include "cli/application.hpp"
+#include "format/profile_reader.hpp"
 #include "support/temp_dir.hpp"
+#include "unit/format_test_profiles.hpp"
 #include "unit/trace_file_damage.hpp"
 
 namespace parperf::test {
@@ -101,6 +104,16 @@ TEST(TraceDamage, DamagedTracesNeverBreakReportWhatIfOrExport) {
     for (const auto& entry : fs::directory_iterator(run))
       if (entry.path().extension() == ".ppt") traces.push_back(entry.path());
     std::sort(traces.begin(), traces.end());
+    if (random(3) == 0) {  // the profile beside a trace: what its events mean
+      std::vector<fs::path> profiles;
+      for (const auto& entry : fs::directory_iterator(run))
+        if (entry.path().extension() == ".ppf") profiles.push_back(entry.path());
+      std::sort(profiles.begin(), profiles.end());
+      const fs::path& file = profiles[random(static_cast<std::uint32_t>(profiles.size()))];
+      format::Profile profile = format::read_profile_file(file);
+      damage_profile(profile, random);
+      write_profile_file(file, profile);
+    }
     for (std::uint32_t damaged = 1 + random(2); damaged > 0; --damaged) {
       const fs::path& file = traces[random(static_cast<std::uint32_t>(traces.size()))];
       format::TraceFile trace = format::read_trace_file(file);  // a damaged file that still reads

@@ -250,4 +250,37 @@ void damage_trace(format::TraceFile& trace, SeededRandom& random) {
   }
 }
 
+void damage_profile(format::Profile& profile, SeededRandom& random) {
+  for (std::uint32_t changes = 1 + random(3); changes > 0; --changes) {
+    const std::uint32_t what = random(6);
+    if (what <= 2 && !profile.sites.empty()) {
+      format::Site& site = profile.sites[below(random, profile.sites.size())];
+      const format::Site& other = profile.sites[below(random, profile.sites.size())];
+      if (what == 0) site.kind = other.kind;
+      if (what == 1) site.name = other.name;
+      if (what == 2) site.parent = random(2) ? other.id : damaged(site.parent, random);
+    } else if (what == 3 && !profile.mpi.communicators.empty()) {
+      format::Communicator& c = profile.mpi.communicators[below(random, profile.mpi.communicators.size())];
+      switch (random(4)) {
+        case 0:
+          c.members_hash = damaged(c.members_hash, random);
+          break;
+        case 1:
+          c.ordinal = damaged(c.ordinal, random);
+          break;
+        case 2:
+          c.id = damaged(c.id, random);
+          break;
+        default:
+          c.rank = static_cast<std::int64_t>(random(static_cast<std::uint32_t>(c.size) + 1));
+          break;
+      }
+    } else if (what == 4) {
+      profile.has_mpi = !profile.has_mpi;
+    } else {
+      profile.has_shmem = !profile.has_shmem;
+    }
+  }
+}
+
 }  // namespace parperf::test

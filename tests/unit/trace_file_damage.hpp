@@ -29,4 +29,9 @@ void write_traced_run(const std::filesystem::path& directory, const analysis::Tr
 // block lost, repeated or moved to another thread; the process or clock record's values.
 void damage_trace(format::TraceFile& trace, SeededRandom& random);
 
+// One to three changes to the profile beside a trace, which gives its events their meaning: a site's
+// kind or name borrowed from another site (an MPI_Send's events then read as a barrier's), a
+// communicator's identity or this process's rank in it damaged, the MPI or OpenSHMEM flag flipped.
+void damage_profile(format::Profile& profile, SeededRandom& random);
+
 }  // namespace parperf::test
