@@ -86,10 +86,15 @@ void write_decimal(char* out, long value) {
 }
 
 [[noreturn]] void exec_child(const WaitingSignals& signals, pid_t parent, char* const* argv,
-                             char* const* envp, char* pid_digits, int error_pipe) {
+                             char* const* envp, char* pid_digits, int error_pipe, int output) {
   die_with_parent(parent);
   signals.restore();
-  write_decimal(pid_digits, static_cast<long>(getpid()));
+  if (pid_digits != nullptr) write_decimal(pid_digits, static_cast<long>(getpid()));
+  if (output >= 0 && dup2(output, STDOUT_FILENO) < 0) {  // dup2's copy is not close-on-exec
+    const int error = errno;
+    [[maybe_unused]] const auto written = write(error_pipe, &error, sizeof error);
+    _exit(127);
+  }
   execvpe(argv[0], argv, envp);
   // Tell the parent why: the pipe closes on a successful exec, so a message here means failure.
   const int error = errno;
@@ -100,21 +105,32 @@ void write_decimal(char* out, long value) {
 }  // namespace
 
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
-                      const char* pid_variable) {
+                      const char* pid_variable, const std::function<void(int)>& read_output) {
   // Everything the child needs is built here: between fork and exec only async-signal-safe calls.
   std::vector<char*> child_argv;
   for (const auto& arg : argv) child_argv.push_back(const_cast<char*>(arg.c_str()));
   child_argv.push_back(nullptr);
-  std::string pid_entry = std::string(pid_variable) + "=";
+  std::string pid_entry = pid_variable ? std::string(pid_variable) + "=" : std::string();
   const std::size_t digits_at = pid_entry.size();
-  pid_entry.resize(digits_at + 24);
+  if (pid_variable) pid_entry.resize(digits_at + 24);
   std::vector<char*> child_envp;
   for (const auto& entry : environment) child_envp.push_back(const_cast<char*>(entry.c_str()));
-  child_envp.push_back(pid_entry.data());
+  if (pid_variable) child_envp.push_back(pid_entry.data());
   child_envp.push_back(nullptr);
 
   int error_pipe[2];
   if (pipe2(error_pipe, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  int output_pipe[2] = {-1, -1};
+  if (read_output && pipe2(output_pipe, O_CLOEXEC) != 0) {
+    const int error = errno;
+    close(error_pipe[0]);
+    close(error_pipe[1]);
+    throw std::system_error(error, std::generic_category(), "pipe");
+  }
+  const auto close_pipes = [&] {
+    for (int fd : {error_pipe[0], error_pipe[1], output_pipe[0], output_pipe[1]})
+      if (fd >= 0) close(fd);
+  };
   std::fflush(nullptr);  // or buffered output would be written twice
 
   WaitingSignals signals;
@@ -122,18 +138,25 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
   const pid_t child = fork();
   if (child < 0) {
     const int error = errno;
-    close(error_pipe[0]);
-    close(error_pipe[1]);
+    close_pipes();
     throw std::system_error(error, std::generic_category(), "fork");
   }
   if (child == 0) {
     close(error_pipe[0]);
-    exec_child(signals, parent, child_argv.data(), child_envp.data(), pid_entry.data() + digits_at,
-               error_pipe[1]);
+    exec_child(signals, parent, child_argv.data(), child_envp.data(),
+               pid_variable ? pid_entry.data() + digits_at : nullptr, error_pipe[1], output_pipe[1]);
   }
   g_child.store(child);
   if (const int pending = g_pending_signal.exchange(0); pending != 0) kill(child, pending);
   close(error_pipe[1]);
+  error_pipe[1] = -1;
+  if (read_output) {
+    close(output_pipe[1]);
+    output_pipe[1] = -1;
+    read_output(output_pipe[0]);  // to the end: the child's exit (or exec's failure) closes it
+    close(output_pipe[0]);
+    output_pipe[0] = -1;
+  }
 
   ChildResult result;
   result.pid = static_cast<int>(child);

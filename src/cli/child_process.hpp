@@ -1,6 +1,7 @@
 // Running the measured program as a child process and waiting for it, the way system(3) does.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,13 +16,15 @@ struct ChildResult {
 };
 
 // Forks and execs `argv` (argv[0] is searched in PATH) with `environment` ("NAME=value" entries)
-// plus `pid_variable`=<the child's own pid>, then waits for it. While it waits, parperf passes
+// plus `pid_variable`=<the child's own pid> (none when null), then waits for it. With
+// `read_output`, the child's standard output is a pipe whose read end read_output is given while the
+// child runs (it reads to the end; the pipe is closed after it). While it waits, parperf passes
 // SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGUSR1 and SIGUSR2 sent to it on to the program and lives on to
 // finish the run directory (a launcher or batch system that terminates parperf still lets the runtime
 // write its profile); those the terminal sends to the whole foreground group (Ctrl-C) reach the
 // program directly and are not sent twice. The program gets SIGKILL when parperf dies (a parent-death
 // signal): it is never left running alone. Throws std::system_error when fork or wait fails.
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
-                      const char* pid_variable);
+                      const char* pid_variable, const std::function<void(int)>& read_output = {});
 
 }  // namespace parperf::cli

@@ -5,8 +5,11 @@
 // prints.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "analysis/run_data.hpp"
 
 namespace parperf::cli {
 
@@ -18,5 +21,12 @@ bool continues_as_mpi_job(int processes);
 // colour decided): under mpirun with `processes` when > 0, else itself (one process of the user's job).
 // Returns only by throwing, when it could not start it.
 [[noreturn]] void hand_over_to_mpi_job(int processes, std::vector<std::string> arguments);
+
+// Before `--np K` starts the job: the run's profiles loaded here, in one process, so that what every
+// process would find wrong in them alike (no such directory, a damaged or missing profile) is said
+// once in one line, not by the job followed by the launcher's notice of the job it aborted. The
+// traces, which can be far larger than one process should read, are the job's. Returns the run for
+// the command's own checks; none for a directory of `parperf locality` alone, which is the job's too.
+std::optional<analysis::RunData> load_run_before_mpi_job(const std::string& directory, bool partial);
 
 }  // namespace parperf::cli

@@ -183,7 +183,10 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool co
 }
 
 void run_report(const ReportCommandOptions& o) {
-  if (continues_as_mpi_job(o.processes)) hand_over_report(o);
+  if (continues_as_mpi_job(o.processes)) {
+    if (o.processes > 0) load_run_before_mpi_job(o.directory, o.partial);
+    hand_over_report(o);
+  }
   const report::ReportOptions options = report_options(o);  // option errors before the (slower) load
   const format::StoredLocality locality = format::read_stored_locality(o.directory);
   if (!locality.empty() &&

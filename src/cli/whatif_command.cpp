@@ -126,12 +126,20 @@ std::vector<std::string> whatif_arguments(const WhatIfOptions& o) {
 
 void run_whatif(const WhatIfOptions& o) {
   const analysis::ReplayChanges changes = changes_of(o);  // option errors before the (slower) load
-  if (continues_as_mpi_job(o.processes)) hand_over_to_mpi_job(o.processes, whatif_arguments(o));
+  // A run without traces is refused before --np starts a job to replay it.
+  const auto require_traces = [&](const analysis::RunData& run) {
+    if (!analysis::has_traces(run.directory))
+      throw std::runtime_error(
+          fmt::format("{} has no event trace to replay: record the run with `parperf run --trace`",
+                      report::printable(o.directory)));
+  };
+  if (continues_as_mpi_job(o.processes)) {
+    // As report --np: the profiles read here first (mpi_job_handover.hpp).
+    if (o.processes > 0) require_traces(analysis::load_run(o.directory, analysis::LoadOptions{o.partial}));
+    hand_over_to_mpi_job(o.processes, whatif_arguments(o));
+  }
   const analysis::RunData run = analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
-  if (!analysis::has_traces(run.directory))
-    throw std::runtime_error(
-        fmt::format("{} has no event trace to replay: record the run with `parperf run --trace`",
-                    report::printable(o.directory)));
+  require_traces(run);
   const TraceSource& source = trace_source();
   TracedRun job;
   const analysis::SiteTable no_sites;  // a replay names no sites; the traces point to it while analysed

@@ -9,7 +9,9 @@
 //   `parperf run` writes them escaped, never raw to the terminal;
 // - a malformed PARPERF_PID is reported (it silently turned measurement off);
 // - `parperf whatif`'s network and scale options that cannot give a finite prediction are refused
-//   (latency=1e300 predicted an infinite run, "gain -inf").
+//   (latency=1e300 predicted an infinite run, "gain -inf");
+// - `--np K` on a directory that is no run, or a run without traces to replay, is refused in one line
+//   before any job starts (the job said it, then mpirun's notice of the job it aborted).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -102,6 +104,23 @@ TEST(CommandLineMessages, WhatIfChangesThatCannotGiveAFinitePredictionAreRefused
     EXPECT_TRUE(has(result.err, message)) << options.back() << ": " << describe(result);
     EXPECT_FALSE(has(result.err, "no-such-run")) << "the options are refused before the run is read";
   }
+}
+
+TEST(CommandLineMessages, NpOnNoRunIsRefusedInOneLineBeforeAnyJobStarts) {
+  TempDir tmp;
+  const std::string missing = (tmp / "missing").string();
+  for (const char* command : {"report", "whatif"}) {
+    const auto result = parperf({command, "--np", "2", missing});
+    EXPECT_EQ(result.exit_code, 1) << describe(result);
+    EXPECT_EQ(result.err, "parperf: " + missing + ": no such directory\n") << describe(result);
+  }
+  const auto run = parperf({"run", "-q", "-o", (tmp / "run").string(), "--", "/bin/true"});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  const auto result = parperf({"whatif", "--np", "2", (tmp / "run").string()});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_EQ(result.err, "parperf: " + (tmp / "run").string() +
+                            " has no event trace to replay: record the run with `parperf run --trace`\n")
+      << describe(result);
 }
 
 TEST(CommandLineMessages, ControlCharactersOfAProgramNameNeverReachTheTerminal) {

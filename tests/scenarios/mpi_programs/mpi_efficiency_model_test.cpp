@@ -265,6 +265,24 @@ TEST_F(SampledPipeline, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
       << "`mpirun -np 2 parperf whatif` hands over to the parallel analysis too";
 }
 
+// `parperf report --np 2 DIR | true`: the reader of the report is gone before the job writes it.
+// The report's output passes through parperf, which drops what no one reads and ends as a command
+// whose reader went away (SIGPIPE, 141 in the shell). mpirun wrote into the closed pipe itself before:
+// Open MPI 4.1's launcher then crashed in its SIGPIPE handling ("Segmentation fault", status 139,
+// its stack on stderr). Its exit status when the whole report fits the pipe before `true` is gone: 0.
+TEST_F(SampledPipeline, AReportWhoseReaderIsGoneEndsQuietly) {
+  ProcessOptions launcher;
+  launcher.timeout_seconds = kMpiTimeoutSeconds;
+  launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  const ProcessResult result = run_process(
+      {"/bin/bash", "-c", "\"$0\" report --json --np 2 \"$1\" | true; echo \"status ${PIPESTATUS[0]}\"",
+       parperf_command().string(), directory_.string()},
+      launcher);
+  EXPECT_TRUE(result.out == "status 141\n" || result.out == "status 0\n") << describe(result);
+  EXPECT_EQ(result.err.find("Segmentation fault"), std::string::npos) << describe(result);
+  EXPECT_EQ(result.err.find("SIGPIPE"), std::string::npos) << describe(result);
+}
+
 // A trace whose operation lasts longer than the whole trace (a damaged duration: a flipped bit makes it
 // years) is refused naming the file, never reported as the program's time. The run's trace of rank 1,
 // decoded, its first operation given a duration of 10^6 s, and written again (cut down to what the
