@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -164,6 +165,11 @@ void run_whatif(const WhatIfOptions& o) {
         fmt::format("the run replayed with these changes would take longer than parperf can count ({} ns): "
                     "give a smaller latency or a larger bandwidth",
                     w.predicted_ns));
+  // What the replay could not see (a trace cut short, a rank without one, clocks left uncorrected):
+  // a prediction from part of the run is said to be one, as the report says it.
+  for (const std::vector<std::string>* warnings : {&run.warnings, &std::as_const(job.analysis->warnings)})
+    for (const std::string& warning : *warnings)
+      fmt::print(stderr, "parperf: warning: {}\n", report::printable(warning));
   if (o.json)
     fmt::print("{}\n", report::json_text(report::whatif_json(w)));
   else

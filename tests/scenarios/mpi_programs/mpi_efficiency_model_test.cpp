@@ -265,6 +265,19 @@ TEST_F(SampledPipeline, TheParallelAnalysisFindsTheSameFunctionsAndReplays) {
       << "`mpirun -np 2 parperf whatif` hands over to the parallel analysis too";
 }
 
+// A what-if of a run whose trace was cut short (the program killed while it traced) is a prediction from
+// part of the run: parperf whatif says so, as the report does (it printed its prediction alone).
+TEST_F(SampledPipeline, AWhatIfOfATraceCutShortSaysSo) {
+  const std::filesystem::path cut = *tmp_ / "cut";
+  std::filesystem::copy(directory_, cut);
+  const std::filesystem::path file = cut / "trace.1.ppt";
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) * 2 / 3);
+  const ProcessResult result = run_process({parperf_command().string(), "whatif", cut.string()});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_NE(result.err.find("parperf: warning: trace.1.ppt: the trace ends early"), std::string::npos)
+      << describe(result);
+}
+
 // `parperf report --np 2 DIR | true`: the reader of the report is gone before the job writes it.
 // The report's output passes through parperf, which drops what no one reads and ends as a command
 // whose reader went away (SIGPIPE, 141 in the shell). mpirun wrote into the closed pipe itself before:
