@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fmt/core.h>
@@ -281,7 +282,9 @@ void run_report(const ReportCommandOptions& o) {
     if (o.csv.empty()) {
       fmt::print("{}\n", report::json_text(json));
     } else {
-      std::filesystem::create_directories(o.csv);
+      if (std::error_code error; !std::filesystem::create_directories(o.csv, error) && error)
+        throw std::runtime_error(fmt::format("{}: cannot create the directory for the tables: {}",
+                                             report::printable(o.csv), error.message()));
       for (const report::CsvTable& table : report::csv_tables(json))
         write_text_file(std::filesystem::path(o.csv) / table.file, table.text);
       fmt::print("parperf: wrote the report's tables (intervals, src_points, findings, pop .csv) into {}\n",

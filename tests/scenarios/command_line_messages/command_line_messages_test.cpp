@@ -10,11 +10,14 @@
 // - a malformed PARPERF_PID is reported (it silently turned measurement off);
 // - `parperf whatif`'s network and scale options that cannot give a finite prediction are refused
 //   (latency=1e300 predicted an infinite run, "gain -inf");
+// - `parperf report --csv DIR` where DIR cannot be made says which directory and why (it printed
+//   "filesystem error: cannot create directories: ..." in the library's words);
 // - `--np K` on a directory that is no run, or a run without traces to replay, is refused in one line
 //   before any job starts (the job said it, then mpirun's notice of the job it aborted).
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -104,6 +107,19 @@ TEST(CommandLineMessages, WhatIfChangesThatCannotGiveAFinitePredictionAreRefused
     EXPECT_TRUE(has(result.err, message)) << options.back() << ": " << describe(result);
     EXPECT_FALSE(has(result.err, "no-such-run")) << "the options are refused before the run is read";
   }
+}
+
+TEST(CommandLineMessages, ATablesDirectoryThatCannotBeMadeIsNamed) {
+  TempDir tmp;
+  const auto run = parperf({"run", "-q", "-o", (tmp / "run").string(), "--", "/bin/true"});
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  std::ofstream(tmp / "a-file") << "not a directory";
+  const std::string tables = (tmp / "a-file" / "tables").string();
+  const auto result = parperf({"report", "--csv", tables, (tmp / "run").string()});
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_EQ(result.err,
+            "parperf: " + tables + ": cannot create the directory for the tables: Not a directory\n")
+      << describe(result);
 }
 
 TEST(CommandLineMessages, NpOnNoRunIsRefusedInOneLineBeforeAnyJobStarts) {
