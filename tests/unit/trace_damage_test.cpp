@@ -176,5 +176,48 @@ TEST(TraceDamage, DamagedTracesNeverBreakReportWhatIfOrExport) {
   std::printf("%d commands ended with their output, %d refused:\n%s", accepted, refusals, summary.c_str());
 }
 
+// Each thread's blocks are numbered from 0 as the writer wrote them. A number given twice would count
+// the block's events twice (a repeated block was analysed as it came: its messages matched twice, a
+// cycle broken): refused, naming the file and the thread. A number skipped is a block that never
+// reached the file: the commands say which, and go on.
+TEST(TraceDamage, ABlockNumberedTwiceIsRefusedAndOneSkippedIsSaid) {
+  TempDir tmp;
+  TraceRunBuilder builder;
+  write_traced_run(tmp / "run", rich_run(builder, 3));
+  const fs::path file = tmp / "run" / "trace.1.ppt";
+  const format::TraceFile intact = format::read_trace_file(file);
+  ASSERT_FALSE(intact.blocks.empty());
+  const std::uint32_t thread = intact.blocks.front().header.thread;
+
+  format::TraceFile repeated = intact;
+  repeated.blocks.push_back(intact.blocks.front());
+  write_trace_file(file, repeated);
+  for (const char* command : {"report", "whatif", "export"}) {
+    std::vector<std::string> arguments = {command, (tmp / "run").string()};
+    if (std::string(command) == "export")
+      arguments.insert(arguments.end(), {"--csv", (tmp / "t.csv").string()});
+    const Outcome o = parperf(arguments, tmp.path());
+    EXPECT_EQ(o.status, 1) << command << ": " << o.err;
+    EXPECT_EQ(o.err, "parperf: " + file.string() + ": corrupt: thread " + std::to_string(thread) +
+                         " has two blocks of events numbered 0\n")
+        << command;
+  }
+
+  format::TraceFile skipped = intact;
+  skipped.blocks.front().header.sequence = 3;
+  write_trace_file(file, skipped);
+  const std::string said =
+      "parperf: warning: trace.1.ppt: thread " + std::to_string(thread) +
+      " lacks 3 blocks of events (numbers 0 to 2; lost while tracing, or cut out of the file)";
+  for (const char* command : {"whatif", "export"}) {
+    std::vector<std::string> arguments = {command, (tmp / "run").string()};
+    if (std::string(command) == "export")
+      arguments.insert(arguments.end(), {"--csv", (tmp / "t.csv").string()});
+    const Outcome o = parperf(arguments, tmp.path());
+    EXPECT_EQ(o.status, 0) << command << ": " << o.err;
+    EXPECT_NE(o.err.find(said), std::string::npos) << command << ": " << o.err;
+  }
+}
+
 }  // namespace
 }  // namespace parperf::test

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "analysis/run_loader.hpp"
 #include "format/profile_files.hpp"
@@ -12,6 +14,37 @@
 namespace parperf::analysis {
 
 bool has_traces(const std::filesystem::path& directory) { return !format::find_traces(directory).empty(); }
+
+namespace {
+
+// Each thread's blocks are numbered 0, 1, 2, ... as the writer wrote them (trace_records.hpp). Two
+// blocks with one number are damage that would count their events twice: refused. A number skipped is
+// a block that never reached the file (lost while tracing, or cut out): its events are missing from
+// the timeline and every analysis of it, which is said. (Blocks missing after the last are a trace cut
+// short, said as such.)
+void check_block_numbers(const format::TraceFile& trace, const std::filesystem::path& path,
+                         const std::string& name, std::vector<std::string>& warnings) {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> numbers;  // (thread, sequence)
+  numbers.reserve(trace.blocks.size());
+  for (const format::TraceBlock& block : trace.blocks)
+    numbers.emplace_back(block.header.thread, block.header.sequence);
+  std::sort(numbers.begin(), numbers.end());
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const auto [thread, sequence] = numbers[i];
+    const bool first = i == 0 || numbers[i - 1].first != thread;
+    const std::uint64_t expected = first ? 0 : numbers[i - 1].second + 1;
+    if (!first && sequence == numbers[i - 1].second)
+      throw LoadError(fmt::format("{}: corrupt: thread {} has two blocks of events numbered {}",
+                                  path.string(), thread, sequence));
+    if (sequence != expected)
+      warnings.push_back(fmt::format(
+          "{}: thread {} lacks {} block{} of events (numbers {} to {}; lost while tracing, or cut out of the "
+          "file): its timeline and every figure from the trace miss them",
+          name, thread, sequence - expected, sequence - expected == 1 ? "" : "s", expected, sequence - 1));
+  }
+}
+
+}  // namespace
 
 RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vector<std::string>& warnings) {
   RankTrace rank;
@@ -22,6 +55,7 @@ RankTrace read_rank_trace(const RunData& run, const std::string& name, std::vect
     throw LoadError(e.what());
   }
   rank.rank = rank.trace->process.rank;
+  check_block_numbers(*rank.trace, run.directory / name, name, warnings);
   if (!rank.trace->cut_short.empty())
     warnings.push_back(fmt::format("{}: the trace ends early ({})", name, rank.trace->cut_short));
   if (rank.trace->clock && rank.trace->clock->lost_events)

@@ -162,7 +162,15 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
   const json* stage = path_interval(run.report, "stage");
   const json* side = path_interval(run.report, "side");
   ASSERT_TRUE(stage && side) << path.dump();
-  EXPECT_GT(number(*stage, "share"), 0.9) << "the stages of all ranks, one after the other, are the run";
+  // Every rank's stage of every round is on the path, each whole: a stage sleeps at least its unit, so
+  // their time on the path is at least 4 ranks x 2 rounds x 40 ms (less 1 ms for the clock repair's
+  // moves). Not a share of the path: what the path holds besides (each hand-off's wake-up of the next
+  // rank, the barriers' skew) grows with the machine's load, and the share fell to 0.896 of a 0.36 s
+  // path on two busy cores.
+  const double stages = 4 * 2 * std::stod(kUnitMs) * 1e-3;
+  EXPECT_GT(number(*stage, "time"), stages - 1e-3)
+      << "the stages of all ranks, one after the other, are the path";
+  EXPECT_GT(number(*stage, "share"), 0.5) << "the stages are most of the path";
   EXPECT_LT(number(*side, "share"), 0.02) << "'side' runs while the other ranks' stages do: off the path";
   EXPECT_GT(number(*side, "total_time"), 0.1) << "'side' did run (2 x 60 ms)";
   EXPECT_EQ(field(path, "locations").size(), 4u) << "the path runs through every rank";
