@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-extern char** environ;
-
 #include <fmt/core.h>
 
 #include <cerrno>
@@ -19,6 +17,8 @@ extern char** environ;
 #include "cli/trace_source.hpp"
 #include "format/locality_file.hpp"
 #include "format/profile_files.hpp"
+
+extern char** environ;
 
 namespace parperf::cli {
 

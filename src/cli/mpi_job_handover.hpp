@@ -17,8 +17,10 @@ namespace parperf::cli {
 // process is one of several an mpirun started; never inside parperf-report-mpi itself.
 bool continues_as_mpi_job(int processes);
 
-// Replaces this process with parperf-report-mpi running `arguments` (the subcommand and its options,
-// colour decided): under mpirun with `processes` when > 0, else itself (one process of the user's job).
+// Continues as parperf-report-mpi running `arguments` (the subcommand and its options, colour
+// decided). With `processes` > 0: runs it under mpirun as a child whose output passes through this
+// process (what no reader takes is dropped, so that mpirun never writes into a closed pipe), then
+// ends as the job ended. Otherwise (one process of the user's job) replaces this process with it.
 // Returns only by throwing, when it could not start it.
 [[noreturn]] void hand_over_to_mpi_job(int processes, std::vector<std::string> arguments);
 
