@@ -11,12 +11,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "analysis/run_loader.hpp"
 #include "cli/child_process.hpp"
 #include "cli/mpi_launch.hpp"
 #include "cli/trace_source.hpp"
-#include "format/locality_file.hpp"
-#include "format/profile_files.hpp"
 
 extern char** environ;
 
@@ -95,13 +92,6 @@ void hand_over_to_mpi_job(int processes, std::vector<std::string> arguments) {
   std::fflush(stdout);
   execv(argv[0], argv.data());
   throw std::runtime_error(fmt::format("cannot start {}: {}", command.front(), std::strerror(errno)));
-}
-
-std::optional<analysis::RunData> load_run_before_mpi_job(const std::string& directory, bool partial) {
-  if (std::filesystem::is_directory(directory) && format::find_profiles(directory).empty() &&
-      !format::read_stored_locality(directory).empty())
-    return std::nullopt;
-  return analysis::load_run(directory, analysis::LoadOptions{partial});
 }
 
 }  // namespace parperf::cli

@@ -5,11 +5,8 @@
 // prints.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
-
-#include "analysis/run_data.hpp"
 
 namespace parperf::cli {
 
@@ -23,12 +20,5 @@ bool continues_as_mpi_job(int processes);
 // ends as the job ended. Otherwise (one process of the user's job) replaces this process with it.
 // Returns only by throwing, when it could not start it.
 [[noreturn]] void hand_over_to_mpi_job(int processes, std::vector<std::string> arguments);
-
-// Before `--np K` starts the job: the run's profiles loaded here, in one process, so that what every
-// process would find wrong in them alike (no such directory, a damaged or missing profile) is said
-// once in one line, not by the job followed by the launcher's notice of the job it aborted. The
-// traces, which can be far larger than one process should read, are the job's. Returns the run for
-// the command's own checks; none for a directory of `parperf locality` alone, which is the job's too.
-std::optional<analysis::RunData> load_run_before_mpi_job(const std::string& directory, bool partial);
 
 }  // namespace parperf::cli

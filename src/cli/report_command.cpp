@@ -184,14 +184,18 @@ std::vector<std::string> report_arguments(const ReportCommandOptions& o, bool co
 }
 
 void run_report(const ReportCommandOptions& o) {
+  const format::StoredLocality locality = format::read_stored_locality(o.directory);
+  const bool locality_only = !locality.empty() && format::find_profiles(o.directory).empty();
   if (continues_as_mpi_job(o.processes)) {
-    if (o.processes > 0) load_run_before_mpi_job(o.directory, o.partial);
+    // Before `--np K` starts the job: the run's profiles read here, in one process, so that what every
+    // process would find wrong in them alike (no such directory, a damaged or missing profile) is said
+    // once in one line, not by the job followed by the launcher's notice of the job it aborted. The
+    // traces, which can be far larger than one process should read, are the job's.
+    if (o.processes > 0 && !locality_only) analysis::load_run(o.directory, analysis::LoadOptions{o.partial});
     hand_over_report(o);
   }
   const report::ReportOptions options = report_options(o);  // option errors before the (slower) load
-  const format::StoredLocality locality = format::read_stored_locality(o.directory);
-  if (!locality.empty() &&
-      format::find_profiles(o.directory).empty()) {  // a `parperf locality` run directory
+  if (locality_only) {                                      // a `parperf locality` run directory
     if (!o.html.empty()) {
       report::Report only_locality;
       only_locality.run.directory = o.directory;

@@ -135,7 +135,7 @@ void run_whatif(const WhatIfOptions& o) {
                       report::printable(o.directory)));
   };
   if (continues_as_mpi_job(o.processes)) {
-    // As report --np: the profiles read here first (mpi_job_handover.hpp).
+    // As report --np: the profiles read here first, so that their errors are said once, before the job.
     if (o.processes > 0) require_traces(analysis::load_run(o.directory, analysis::LoadOptions{o.partial}));
     hand_over_to_mpi_job(o.processes, whatif_arguments(o));
   }
