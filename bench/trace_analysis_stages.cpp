@@ -96,9 +96,11 @@ int measure(const std::filesystem::path& directory, int repetitions) {
   for (int r = 0; r < repetitions; ++r) {
     stages.set_base();
     analysis::Communication communication;
-    std::optional<analysis::ActivityGraphDraft> draft;
-    stages.run("match communication", [&] { communication = analysis::match_communication(traces); });
-    stages.run("read the graph's nodes", [&] { draft.emplace(traces); });
+    std::optional<analysis::ActivityGraphDraft> draft(std::in_place, traces,
+                                                      analysis::ActivityGraphDraft::unread);
+    stages.run("match, count the nodes",
+               [&] { communication = analysis::match_communication(traces, &draft->counter()); });
+    stages.run("read the graph's nodes", [&] { draft->read(); });
     std::optional<analysis::ActivityGraph> graph;
     stages.run("link the graph", [&] {
       graph.emplace(std::move(*draft).finish(communication));

@@ -1,10 +1,11 @@
 // The activity graph's node vectors are reserved once, before the first node is made, for every node
 // the traces make: each point of a location, and a hub for each instance of an MPI collective, an
 // OpenMP barrier and an OpenSHMEM barrier or collective over an active set (count_nodes,
-// node_counting.hpp). A count that misses a kind of node doubles the vectors while the graph is linked,
-// where building it holds the most; one that counts too many holds memory the graph never uses.
-// Built from hand-made traces with every kind of point, without start-up or shut-down calls (whose
-// window would cut points off), so that the reservation is exactly the nodes.
+// node_counting.hpp), whether counted in a pass of its own or beside the matching, which sees the
+// threads' events interleaved (one analysis thread). A count that misses a kind of node doubles the vectors
+// while the graph is linked, where building it holds the most; one that counts too many holds memory the
+// graph never uses. Built from hand-made traces with every kind of point, without start-up or shut-down calls
+// (whose window would cut points off), so that the reservation is exactly the nodes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,6 +24,14 @@ using test::TraceRunBuilder;
 
 format::TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0) {
   return {.kind = kind, .ticks = test::ms(when_ms), .site = site};
+}
+
+// The graph with its nodes counted beside the matching (analyse_traces on one thread).
+ActivityGraph counted_beside_matching(const TraceRun& run) {
+  ActivityGraphDraft draft(run, ActivityGraphDraft::unread);
+  const Communication communication = match_communication(run, &draft.counter());
+  draft.read();
+  return std::move(draft).finish(communication);
 }
 
 void expect_reserved_for_exactly(const ActivityGraph& g, std::size_t nodes) {
@@ -78,6 +87,8 @@ TEST(ActivityGraphNodes, TheVectorsAreReservedOnceForThePointsOfEveryKindAndTheH
   EXPECT_EQ(g.linked.openmp_barriers, 2u) << "each rank's team";
   EXPECT_EQ(g.nodes() - g.first_hub(), 3u) << "the hubs";
   expect_reserved_for_exactly(g, 2 * (21 + 5) + 3);
+  SCOPED_TRACE("counted beside the matching");
+  expect_reserved_for_exactly(counted_beside_matching(run), 2 * (21 + 5) + 3);
 }
 
 // Two PEs: shmem_barrier_all twice (2 points each), a barrier and a reduction over the active set of
@@ -103,6 +114,8 @@ TEST(ActivityGraphNodes, TheVectorsAreReservedOnceForTheHubsOfOpenShmemBarriersA
   EXPECT_EQ(g.linked.shmem_collectives, 2u);
   EXPECT_EQ(g.nodes() - g.first_hub(), 4u) << "the hubs";
   expect_reserved_for_exactly(g, 2 * 8 + 4);
+  SCOPED_TRACE("counted beside the matching");
+  expect_reserved_for_exactly(counted_beside_matching(run), 2 * 8 + 4);
 }
 
 }  // namespace

@@ -81,6 +81,10 @@ class GraphBuilder {
     if (graph_.locations.empty() || graph_.start_ns > graph_.end_ns) graph_.start_ns = graph_.end_ns = 0;
     make_phases(!switches_.empty());
   }
+  StreamObserver& counter() {
+    if (!counter_) counter_.emplace(traces_);
+    return *counter_;
+  }
   bool switched_recording() const { return !switches_.empty(); }
   // A part's, when another part's ranks switched and its own did not.
   void make_phases_of_run() { make_phases(true); }
@@ -231,7 +235,8 @@ class GraphBuilder {
   // The node vectors reserved for every point and hub (node_counting.hpp) before the first node is
   // made: they then hold what the graph needs, not up to twice that from growing by doubling.
   void reserve_nodes() {
-    counts_ = count_nodes(traces_);
+    counts_ = counter_ && counter_->ended() ? counter_->counts() : count_nodes(traces_);
+    counter_.reset();
     // The graph numbers its nodes in 32 bits: a run that would make more is refused before any is made,
     // where its numbers would wrap.
     if (counts_.nodes >= kNoNode)
@@ -995,9 +1000,10 @@ class GraphBuilder {
   ChunkedVector<GraphEdge> linked_edges_;
   ChunkedVector<std::uint32_t> edge_targets_;
   std::vector<LocationBuild> built_;
-  std::vector<RankRead> reads_;  // by rank, from its reading to its commit
-  OrderedShare share_;           // the ranks' reading, on this thread and a helper's
-  NodeCounts counts_;            // each location's points and operations, as read_rank reserves them
+  std::vector<RankRead> reads_;         // by rank, from its reading to its commit
+  OrderedShare share_;                  // the ranks' reading, on this thread and a helper's
+  NodeCounts counts_;                   // each location's points and operations, as read_rank reserves them
+  std::optional<NodeCounter> counter_;  // counting beside another pass (counter()), until read
   std::vector<std::uint32_t> build_location_;
   struct Switch {
     std::int64_t rank;
@@ -1025,6 +1031,7 @@ ActivityGraphDraft::ActivityGraphDraft(const TraceRun& traces, Unread)
     : builder_(std::make_unique<GraphBuilder>(traces)) {}
 void ActivityGraphDraft::read() { builder_->read(); }
 void ActivityGraphDraft::help_read() { builder_->help_read(); }
+StreamObserver& ActivityGraphDraft::counter() { return builder_->counter(); }
 ActivityGraphDraft::ActivityGraphDraft(ActivityGraphDraft&&) noexcept = default;
 ActivityGraphDraft& ActivityGraphDraft::operator=(ActivityGraphDraft&&) noexcept = default;
 ActivityGraphDraft::~ActivityGraphDraft() = default;

@@ -287,6 +287,11 @@ ActivityGraph build_activity_graph(const TraceRun& traces, const Communication& 
 // another thread once it is free (after the matching), reads ranks ahead of it, which `read` then
 // makes nodes in turn: the same draft. help_read returns at once when `read` has not begun (then
 // `read` reads alone), and otherwise once no rank is left to read; the draft must outlive it.
+//
+// Before reading, the draft counts the nodes it will make, a pass over every event of its own; given
+// `counter()` as the observer of another pass over all_thread_streams (match_communication's) that
+// read every stream to its end before `read`, it counts beside that pass instead (on one thread:
+// the whole trace is then decoded twice, not three times).
 class GraphBuilder;
 // The run's numbers of a part's names (graph_part_build.hpp): for each of its intervals, operations'
 // names and interval stacks, as it numbered them, the run's number.
@@ -309,6 +314,7 @@ class ActivityGraphDraft {
   ActivityGraphDraft(const TraceRun& traces, Unread);
   void read();
   void help_read();
+  StreamObserver& counter();
   ActivityGraphDraft(ActivityGraphDraft&&) noexcept;
   ActivityGraphDraft& operator=(ActivityGraphDraft&&) noexcept;
   ~ActivityGraphDraft();

@@ -120,9 +120,10 @@ inline std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& ran
 // Reads every operation of the run's ranks in corrected time order and hands the matching what it
 // pairs: sink.message(key, is_send, side, kind, bytes) for a send or a receive (a Sendrecv is both),
 // sink.collective(key, members, side, kind, name, root) for a collective's member, and
-// sink.one_sided(transfer) for a put or get.
+// sink.one_sided(transfer) for a put or get. `observer`, when given, sees every event read
+// (observe_streams).
 template <class Sink>
-void read_calls(const TraceRun& traces, Sink& sink) {
+void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = nullptr) {
   // Each rank's context, the first trace of a rank as the streams find it; by rank in a table when
   // the ranks are numbered densely (always, for MPI), else in a hash map.
   std::unordered_map<std::int64_t, RankContext> sparse_ranks;
@@ -137,6 +138,7 @@ void read_calls(const TraceRun& traces, Sink& sink) {
       dense_ranks[static_cast<std::size_t>(number)] = &context;
     }
   auto streams = all_thread_streams(traces);
+  if (observer) observe_streams(streams, *observer);
   const auto each_operation = [&](const TimelineEvent& e) {
     const auto number = static_cast<std::uint64_t>(e.rank);
     const RankContext& rank =
@@ -174,6 +176,7 @@ void read_calls(const TraceRun& traces, Sink& sink) {
   // Only the operations are matched: the intervals' events never enter the merge.
   merge_timeline(streams, traces.clocks, each_operation, nullptr,
                  event_kind_bit(format::TraceEventKind::operation));
+  if (observer) observer->end();
 }
 
 }  // namespace parperf::analysis::communication_calls

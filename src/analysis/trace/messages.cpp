@@ -67,9 +67,9 @@ struct Matcher {
 
 }  // namespace
 
-Communication match_communication(const TraceRun& traces) {
+Communication match_communication(const TraceRun& traces, StreamObserver* observer) {
   Matcher matcher;
-  communication_calls::read_calls(traces, matcher);
+  communication_calls::read_calls(traces, matcher, observer);
   return matcher.finish();
 }
 

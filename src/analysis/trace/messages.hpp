@@ -92,8 +92,9 @@ struct Communication {
   std::vector<OneSidedTransfer> one_sided;      // in corrected time order
 };
 
-// Matches the communication of every rank of the run. Pure; reads the whole trace once.
-Communication match_communication(const TraceRun& traces);
+// Matches the communication of every rank of the run. Pure; reads the whole trace once, which
+// `observer`, when given, sees event by event (timeline_merge.hpp).
+Communication match_communication(const TraceRun& traces, StreamObserver* observer = nullptr);
 
 // "file.c:42" (the file's name, without its directory) of a rank's site, or its name when the profile has no
 // source position for it.

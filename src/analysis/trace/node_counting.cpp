@@ -3,118 +3,135 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <unordered_map>
+#include <stdexcept>
 #include <utility>
 
-#include "analysis/trace/site_index.hpp"
-#include "analysis/trace/timeline_merge.hpp"
-
 namespace parperf::analysis::graph_points {
-namespace {
 
-// The most hubs the linking can add, counted from the events before any instance is matched
-// (count_nodes): each bound is met by a complete run.
+void NodeCounter::begin(const std::vector<std::unique_ptr<ThreadEvents>>& streams) {
+  ranks_.clear();
+  streams_.clear();
+  ended_ = false;
+  for (const RankTrace& rank : traces_.ranks) {
+    RankFacts& r = ranks_.emplace_back(RankFacts{SiteIndex(rank.profile), {}});
+    if (!rank.profile) continue;
+    for (const format::Site& s : rank.profile->sites) {
+      SiteFacts f;
+      f.operation = operation_points(s.kind) > 0;
+      f.points = static_cast<std::uint8_t>(operation_points(s.kind));
+      f.keeps_match = keeps_match(s.kind);
+      f.task_create = is_kind(s.kind, SiteKind::omp_task_create);
+      f.mpi_collective = format::is_mpi_collective_kind(s.kind);
+      f.openmp_barrier = is_openmp_barrier(s.kind);
+      if (format::is_shmem_kind(s.kind)) {
+        f.shmem_barrier_all = s.name == "shmem_barrier_all" || s.name == "shmem_sync_all";
+        f.shmem_set_collective = !f.shmem_barrier_all && is_shmem_set_collective(s.kind);
+      }
+      r.facts.push_back(f);
+    }
+  }
+  // The streams come rank by rank, in the ranks' order (all_thread_streams).
+  std::size_t r = 0;
+  for (const auto& stream : streams) {
+    while (r < traces_.ranks.size() && traces_.ranks[r].rank != stream->rank()) ++r;
+    if (r == traces_.ranks.size()) throw std::logic_error("node counting: a stream of no rank of the run");
+    streams_.emplace_back().rank = r;
+  }
+}
+
+void NodeCounter::event(std::size_t stream, const format::TraceEvent& e) {
+  StreamCount& c = streams_[stream];
+  ++c.size.events;
+  const RankFacts& rank = ranks_[c.rank];
+  const std::uint32_t slot = rank.sites.slot(e.site);
+  const SiteFacts* s = slot == SiteIndex::kNone ? nullptr : &rank.facts[slot];
+  switch (e.kind) {
+    case format::TraceEventKind::enter:
+    case format::TraceEventKind::leave:
+      c.size.points += s ? 1 : 0;
+      return;
+    case format::TraceEventKind::recording_off:
+    case format::TraceEventKind::recording_on:
+      ++c.size.points;
+      return;
+    case format::TraceEventKind::operation:
+      break;
+    default:
+      return;
+  }
+  if (!s) return;
+  c.size.points += s->points;
+  c.size.operations += s->operation ? 1 : 0;
+  c.size.matches += s->operation && s->keeps_match ? 1 : 0;
+  if (s->task_create && e.match != 0) ++c.size.points;
+  // The bound on the hubs (counts()).
+  if (e.communicator != 0 && s->mpi_collective) ++c.collective_calls[e.communicator];
+  if (s->openmp_barrier && e.match != 0) c.barriers.push_back(e.match);
+  c.barriers_all += s->shmem_barrier_all ? 1 : 0;
+  c.set_calls += s->shmem_set_collective ? 1 : 0;
+}
+
+// The most hubs the linking can add, from the events before any instance is matched; each bound is
+// met by a complete run:
 //  - An MPI collective's instance on a communicator: at most as many as its most calling member made.
 //  - An OpenMP barrier's (the k-th barrier of a parallel region's instance, by the threads of a rank
 //    that passed it): per region instance, as many as the thread that passed the most.
 //  - shmem_barrier_all and shmem_sync_all (the n-th call of every PE): as many as the PE that called
 //    them most.
 //  - A collective over an active set: it joins two or more PEs, so at most half of its calls.
-class HubBound {
- public:
-  void begin_rank() { collective_calls_.clear(); }
-  void begin_thread() { barriers_all_ = 0; }
-  void add(const format::Site& s, const format::TraceEvent& e) {
-    if (e.communicator != 0 && format::is_mpi_collective_kind(s.kind)) ++collective_calls_[e.communicator];
-    if (is_openmp_barrier(s.kind) && e.match != 0) thread_barriers_.push_back(e.match);
-    if (format::is_shmem_kind(s.kind)) {
-      if (s.name == "shmem_barrier_all" || s.name == "shmem_sync_all")
-        ++barriers_all_;
-      else if (is_shmem_set_collective(s.kind))
-        ++set_calls_;
-    }
-  }
-  void end_thread() {
-    std::sort(thread_barriers_.begin(), thread_barriers_.end());
-    for (std::size_t i = 0, n = 0; i < thread_barriers_.size(); i += n) {
-      n = 1;
-      while (i + n < thread_barriers_.size() && thread_barriers_[i + n] == thread_barriers_[i]) ++n;
-      rank_barriers_.emplace_back(thread_barriers_[i], n);
-    }
-    thread_barriers_.clear();
-    most_barriers_all_ = std::max(most_barriers_all_, barriers_all_);
-  }
-  void end_rank(const format::Profile* profile) {
-    std::sort(rank_barriers_.begin(), rank_barriers_.end());  // the most of a region: its last
-    for (std::size_t i = 0; i < rank_barriers_.size(); ++i)
-      if (i + 1 == rank_barriers_.size() || rank_barriers_[i + 1].first != rank_barriers_[i].first)
-        openmp_barriers_ += rank_barriers_[i].second;
-    rank_barriers_.clear();
-    if (!profile) return;
-    for (const format::Communicator& c : profile->mpi.communicators)
-      if (const auto calls = collective_calls_.find(c.id + 1); calls != collective_calls_.end()) {
-        std::uint64_t& most = most_collective_calls_[std::pair(c.members_hash, c.ordinal)];
-        most = std::max(most, calls->second);
-      }
-  }
-  std::uint64_t total() const {
-    std::uint64_t hubs = openmp_barriers_ + most_barriers_all_ + set_calls_ / 2;
-    for (const auto& [communicator, calls] : most_collective_calls_) hubs += calls;
-    return hubs;
-  }
-
- private:
+NodeCounts NodeCounter::counts() const {
+  NodeCounts counts;
   // By communicator (members' hash, ordinal): the most collective calls one rank made on it.
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls_;
-  std::unordered_map<std::uint32_t, std::uint64_t> collective_calls_;  // the rank's, by the events' id
-  // Flat, not maps (a run of tiny parallel regions has one instance a region, hundreds of thousands):
-  // the thread's barriers by region, then each thread's count of each region's.
-  std::vector<std::int64_t> thread_barriers_;
-  std::vector<std::pair<std::int64_t, std::uint64_t>> rank_barriers_;
-  std::uint64_t openmp_barriers_ = 0;
-  std::uint64_t barriers_all_ = 0, most_barriers_all_ = 0;
-  std::uint64_t set_calls_ = 0;
-};
-
-}  // namespace
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> most_collective_calls;
+  std::uint64_t openmp_barriers = 0, most_barriers_all = 0, set_calls = 0;
+  std::size_t s = 0;
+  for (std::size_t r = 0; r < traces_.ranks.size(); ++r) {
+    counts.rank_begin.push_back(counts.locations.size());
+    std::unordered_map<std::uint32_t, std::uint64_t> collective_calls;  // the rank's, by the events' id
+    // Flat, not maps (a run of tiny parallel regions has one instance a region, hundreds of
+    // thousands): each thread's count of each region instance's barriers.
+    std::vector<std::pair<std::int64_t, std::uint64_t>> rank_barriers;
+    for (; s < streams_.size() && streams_[s].rank == r; ++s) {
+      const StreamCount& c = streams_[s];
+      counts.locations.push_back(c.size);
+      counts.nodes += c.size.points;
+      for (const auto& [id, calls] : c.collective_calls) collective_calls[id] += calls;
+      std::vector<std::int64_t> barriers = c.barriers;
+      std::sort(barriers.begin(), barriers.end());
+      for (std::size_t i = 0, n = 0; i < barriers.size(); i += n) {
+        n = 1;
+        while (i + n < barriers.size() && barriers[i + n] == barriers[i]) ++n;
+        rank_barriers.emplace_back(barriers[i], n);
+      }
+      most_barriers_all = std::max(most_barriers_all, c.barriers_all);
+      set_calls += c.set_calls;
+    }
+    std::sort(rank_barriers.begin(), rank_barriers.end());  // the most of a region: its last
+    for (std::size_t i = 0; i < rank_barriers.size(); ++i)
+      if (i + 1 == rank_barriers.size() || rank_barriers[i + 1].first != rank_barriers[i].first)
+        openmp_barriers += rank_barriers[i].second;
+    if (const format::Profile* profile = traces_.ranks[r].profile)
+      for (const format::Communicator& c : profile->mpi.communicators)
+        if (const auto calls = collective_calls.find(c.id + 1); calls != collective_calls.end()) {
+          std::uint64_t& most = most_collective_calls[std::pair(c.members_hash, c.ordinal)];
+          most = std::max(most, calls->second);
+        }
+  }
+  counts.nodes += openmp_barriers + most_barriers_all + set_calls / 2;
+  for (const auto& [communicator, calls] : most_collective_calls) counts.nodes += calls;
+  return counts;
+}
 
 NodeCounts count_nodes(const TraceRun& traces) {
-  NodeCounts counts;
-  HubBound hubs;
-  for (const RankTrace& rank : traces.ranks) {
-    counts.rank_begin.push_back(counts.locations.size());
-    const SiteIndex sites(rank.profile);
-    hubs.begin_rank();
-    for (auto& stream : thread_streams(rank.trace)) {
-      hubs.begin_thread();
-      LocationSize& size = counts.locations.emplace_back();
-      double local = 0;
-      format::TraceEvent e;
-      while (stream->next(local, e)) {
-        ++size.events;
-        const std::uint32_t slot = sites.slot(e.site);
-        const format::Site* s = slot == SiteIndex::kNone ? nullptr : &rank.profile->sites[slot];
-        if (e.kind == format::TraceEventKind::enter || e.kind == format::TraceEventKind::leave) {
-          size.points += s ? 1 : 0;
-        } else if (e.kind == format::TraceEventKind::recording_off ||
-                   e.kind == format::TraceEventKind::recording_on) {
-          ++size.points;
-        } else if (e.kind == format::TraceEventKind::operation && s) {
-          const std::uint32_t points = operation_points(s->kind);
-          size.points += points;
-          size.operations += points > 0 ? 1 : 0;
-          size.matches += points > 0 && keeps_match(s->kind) ? 1 : 0;
-          if (is_kind(s->kind, SiteKind::omp_task_create) && e.match != 0) ++size.points;
-          hubs.add(*s, e);
-        }
-      }
-      hubs.end_thread();
-      counts.nodes += size.points;
-    }
-    hubs.end_rank(rank.profile);
-  }
-  counts.nodes += hubs.total();
-  return counts;
+  NodeCounter counter(traces);
+  auto streams = all_thread_streams(traces);
+  counter.begin(streams);
+  double local = 0;
+  format::TraceEvent e;
+  for (std::size_t i = 0; i < streams.size(); ++i)
+    while (streams[i]->next(local, e)) counter.event(i, e);
+  counter.end();
+  return counter.counts();
 }
 
 }  // namespace parperf::analysis::graph_points

@@ -77,7 +77,33 @@ class DecodedThread final : public ThreadEvents {
   std::optional<format::BlockEvents> block_events_;  // the current block's
 };
 
+// A stream whose events an observer sees as they are read.
+class ObservedThread final : public ThreadEvents {
+ public:
+  ObservedThread(std::unique_ptr<ThreadEvents> inner, std::size_t index, StreamObserver& observer)
+      : ThreadEvents(inner->rank(), inner->thread()),
+        inner_(std::move(inner)),
+        index_(index),
+        observer_(observer) {}
+  bool next(double& local_ns, format::TraceEvent& event) override {
+    if (!inner_->next(local_ns, event)) return false;
+    observer_.event(index_, event);
+    return true;
+  }
+
+ private:
+  std::unique_ptr<ThreadEvents> inner_;
+  std::size_t index_;
+  StreamObserver& observer_;
+};
+
 }  // namespace
+
+void observe_streams(std::vector<std::unique_ptr<ThreadEvents>>& streams, StreamObserver& observer) {
+  observer.begin(streams);
+  for (std::size_t i = 0; i < streams.size(); ++i)
+    streams[i] = std::make_unique<ObservedThread>(std::move(streams[i]), i, observer);
+}
 
 void merge_timeline(std::vector<std::unique_ptr<ThreadEvents>>& streams, const ClockCorrection& clocks,
                     const std::function<void(const TimelineEvent&)>& emit, const ClockRepair* repair,

@@ -83,6 +83,21 @@ class TraceClock {
   double origin_, ns_per_tick_, skew_rate_, skew_offset_;
 };
 
+// A pass that rides on another's decoding: sees every event of a list of streams (all_thread_streams)
+// as that pass reads them, the kinds it passes over too; streams interleave, each in its own order.
+// The node counting (node_counting.hpp) rides on the matching's (one decoding of every event fewer).
+class StreamObserver {
+ public:
+  virtual ~StreamObserver() = default;
+  virtual void begin(const std::vector<std::unique_ptr<ThreadEvents>>& streams) = 0;
+  virtual void event(std::size_t stream, const format::TraceEvent& event) = 0;
+  // Every stream was read to its end (not called when the pass stopped at an error).
+  virtual void end() = 0;
+};
+
+// `streams`, each wrapped so that `observer` sees its events as they are read.
+void observe_streams(std::vector<std::unique_ptr<ThreadEvents>>& streams, StreamObserver& observer);
+
 // The threads' streams of one decoded trace: each thread's blocks in sequence order, ticks turned
 // into ns with the trace's calibration (its clock record, else the estimate of its process record).
 std::vector<std::unique_ptr<ThreadEvents>> thread_streams(std::shared_ptr<const format::TraceFile> trace);
