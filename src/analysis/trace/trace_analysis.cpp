@@ -67,11 +67,10 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   auto graph = std::make_shared<ActivityGraph>(std::move(*draft).finish(communication));
   draft.reset();
   a.repair = repair_clock_condition(*graph);
-  repair_communication(communication, a.repair);
-  a.network = fit_network(*graph);
-  // Everything after reads the repaired graph (and the wait states the matched calls) and writes
-  // only its own results: four parts, shared out between two threads as each is free, the longest
-  // (POP and the self-check) taken as soon as it can start, the shortest last. A replay holds
+  // Everything after reads the repaired graph (and the wait states the matched calls, moved as the
+  // repair moved their locations) and writes only its own results: four parts, shared out between
+  // two threads as each is free, the longest (POP and the self-check, after fitting the network
+  // they replay on) taken as soon as it can start, the shortest last. A replay holds
   // 13 bytes an event, 8 a node: POP's two and the self-check are one part, never run beside another
   // replay (two held 26 bytes an event beside the graph's 33 in a halo exchange, more than the
   // linking), and only once the wait states have let go of the matched messages (0.18 an event, 88
@@ -81,6 +80,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   std::latch communication_freed(1);
   run_parts(threads, {[&] {
                         const CountDownOnExit freed(communication_freed);  // also when the wait states fail
+                        repair_communication(communication, a.repair);
                         a.waits = find_wait_states(traces, communication);
                         communication = {};
                       },
@@ -98,6 +98,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
                         }
                       },
                       [&] {
+                        a.network = fit_network(*graph);
                         communication_freed.wait();
                         a.pop = pop_factors(*graph, a.network);
                         a.replayed_ns = replay(*graph, a.network, {}).length();  // the self-check
