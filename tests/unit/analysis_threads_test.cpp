@@ -69,6 +69,8 @@ TEST(AnalysisThreads, TwoThreadsGiveTheOneThreadsAnalysisToTheBit) {
   ASSERT_FALSE(one.waits.patterns.empty()) << "the constructed run has waiting to find";
   ASSERT_GT(one.repair.moved, 0u) << "the constructed run has a clock to repair";
   EXPECT_EQ(one.graph->time, two.graph->time) << "the repaired times differ";
+  // One thread counts the nodes beside the matching, two in a pass of their own: the same reservation.
+  EXPECT_EQ(one.graph->time.capacity(), two.graph->time.capacity()) << "the nodes were counted differently";
   // (The costs follow from the times and the edges.)
   EXPECT_TRUE(one.graph->with_in_edges == two.graph->with_in_edges) << "the nodes with edges differ";
   EXPECT_EQ(one.graph->in_edge_begin, two.graph->in_edge_begin) << "the edges differ";
