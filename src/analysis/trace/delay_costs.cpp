@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
 #include <vector>
 
@@ -20,22 +19,28 @@ struct Cause {
   std::uint64_t waits = 0;
 };
 
-// A node as measured (ActivityGraph::measured), a hub's worked out once: every member of a collective
-// that waited at it asks which arrival came last, and a hub's edges are all its members' (a scan of
-// them for each member made the delay costs quadratic in the members).
+// A node as measured (ActivityGraph::measured), worked out once for each node that edges lead into
+// (about one in six in a halo exchange; 16 bytes each): the walks pass many of them several times, and
+// each time compared the times of its edges' sources, other ranks' nodes far away in memory; every
+// member of a collective that waited at a hub asks which arrival came last, and a hub's edges are all
+// its members' (a scan of them for each member made the delay costs quadratic in the members). A node
+// without edges is bound by its previous one: worked out when asked, from two neighbouring times.
 class MeasuredSteps {
  public:
-  explicit MeasuredSteps(const ActivityGraph& g) : g_(g), hubs_(g.nodes() - g.first_hub()) {}
-  ActivityGraph::Step operator()(std::uint32_t node) {
-    if (!g_.is_hub(node)) return g_.measured(node);
-    std::optional<ActivityGraph::Step>& hub = hubs_[node - g_.first_hub()];
-    if (!hub) hub = g_.measured(node);
-    return *hub;
+  explicit MeasuredSteps(const ActivityGraph& g) : g_(g), with_edges_(g.with_in_edges.marked()) {
+    g.with_in_edges.for_each_marked([&](std::uint64_t node, std::uint32_t r) {
+      with_edges_[r] = g.measured(static_cast<std::uint32_t>(node));
+    });
+  }
+  ActivityGraph::Step operator()(std::uint32_t node) const {
+    if (const std::uint32_t r = g_.with_in_edges.rank(node); r != RankBitmap::kUnmarked)
+      return with_edges_[r];
+    return g_.measured(node, {});
   }
 
  private:
   const ActivityGraph& g_;
-  std::vector<std::optional<ActivityGraph::Step>> hubs_;
+  std::vector<ActivityGraph::Step> with_edges_;  // by the node's rank among those with edges
 };
 
 // One wait's walk: from the node that waited, through the hubs to the arrival that came last (the
@@ -93,7 +98,7 @@ struct OnePart {
 // Walks `w` on graph g from its node (which g holds) until it is done or reaches a node g does not
 // hold (then w.node is that node).
 template <class Where>
-void advance(const ActivityGraph& g, const Where& where, MeasuredSteps& steps, WaitWalk& w) {
+void advance(const ActivityGraph& g, const Where& where, const MeasuredSteps& steps, WaitWalk& w) {
   std::uint32_t j = where.local(w.node);
   while (w.stage != WaitWalk::done) {
     if (w.stage == WaitWalk::charging && (w.steps >= kMaxSteps || w.remaining_ns <= 0)) {
@@ -150,10 +155,10 @@ void advance(const ActivityGraph& g, const Where& where, MeasuredSteps& steps, W
 // The walks of g's waits, in node order: each node bound by an edge whose source's location was
 // not its own, with a node before it.
 template <class Where, class F>
-void for_each_wait(const ActivityGraph& g, const Where& where, F f) {
+void for_each_wait(const ActivityGraph& g, const Where& where, const MeasuredSteps& steps, F f) {
   g.for_each_node_with_edges([&](std::uint32_t k) {  // (a node without edges is bound by its previous)
     if (g.is_hub(k)) return;
-    const std::int32_t waited_for = g.bound_by(k);
+    const std::int32_t waited_for = steps(k).bound_by;
     if (waited_for < 0) return;
     const std::uint32_t previous = g.previous(k);
     if (previous == kNoNode) return;
@@ -233,9 +238,9 @@ DelayCosts delay_result(const Charged& charged,
 
 DelayCosts delay_costs(const ActivityGraph& g) {
   Charged charged;
-  MeasuredSteps steps(g);
+  const MeasuredSteps steps(g);
   const WholeGraph whole;
-  for_each_wait(g, whole, [&](WaitWalk w) {
+  for_each_wait(g, whole, steps, [&](WaitWalk w) {
     advance(g, whole, steps, w);
     charged.add(w);
   });
@@ -247,12 +252,12 @@ DelayCosts delay_costs(const ActivityGraph& g) {
 DelayCosts delay_costs(const GraphPart& part, PartExchange& exchange) {
   const ActivityGraph& g = part.graph;
   const OnePart where{part};
-  MeasuredSteps steps(g);
+  const MeasuredSteps steps(g);
   // In rounds: each part walks the walks it holds as far as its nodes go, then the parts hand each
   // other the walks that crossed, and the finished ones home to the part of their wait; until none
   // is under way.
   std::vector<WaitWalk> walking, finished;
-  for_each_wait(g, where, [&](WaitWalk w) { walking.push_back(std::move(w)); });
+  for_each_wait(g, where, steps, [&](WaitWalk w) { walking.push_back(std::move(w)); });
   const auto owner = [&](std::uint32_t node) {  // of a node one of this part's walks reached
     const std::uint32_t k = part.local(node);
     return part.ghost_owner[k - part.first_ghost];
