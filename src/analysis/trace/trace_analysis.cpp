@@ -35,9 +35,9 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   // The matching takes less time than the reading (a real 8-rank run: 130 against 240 ms): once it
   // is done, its thread reads ranks ahead of the draft's (help_read), which holds one rank's points
   // more at most.
-  // On one thread the draft counts its nodes while the communication is matched (the matching
-  // decodes every event anyway), and the trace is decoded twice instead of three times; on two, it
-  // counts beside the matching, which would otherwise have it wait.
+  // On one thread the draft counts its nodes as the matching reads the events (it decodes every event
+  // anyway): the trace is decoded twice instead of three times. On two, the draft's thread counts in a
+  // pass of its own while the other matches: counting with the matching would leave it waiting.
   Communication communication;
   std::optional<ActivityGraphDraft> draft(std::in_place, traces, ActivityGraphDraft::unread);
   if (threads <= 1) {
