@@ -84,6 +84,33 @@ TEST(TimelineMerge, EqualTimesComeByRankThenThreadThenStreamOrder) {
   EXPECT_EQ(order, (std::vector<std::string>{"0:1#0", "0:2#0", "1:0#0", "1:0#1"}));
 }
 
+// What a pass riding on the merge's decoding (the node counting) relies on: it sees every event of
+// every stream, in each stream's order, those of the kinds the merge does not give too.
+TEST(TimelineMerge, AnObserverSeesEveryEventOfEachStreamInItsOrderTheKindsPassedOverToo) {
+  struct Seen final : StreamObserver {
+    std::vector<std::vector<std::uint32_t>> sites;  // by stream
+    void begin(const std::vector<std::unique_ptr<ThreadEvents>>& streams) override {
+      sites.assign(streams.size(), {});
+    }
+    void event(std::size_t stream, const format::TraceEvent& e) override {
+      sites.at(stream).push_back(e.site);
+    }
+    void end() override {}
+  } seen;
+  std::vector<std::unique_ptr<ThreadEvents>> streams;
+  streams.push_back(std::make_unique<ListedEvents>(1, 0, std::vector<double>{5, 30, 40}));
+  streams.push_back(std::make_unique<ListedEvents>(0, 0, std::vector<double>{10, 20}));
+  observe_streams(streams, seen);
+  ASSERT_EQ(streams.size(), 2u);
+  EXPECT_EQ(streams[0]->rank(), 1) << "a wrapped stream keeps its rank and thread";
+  std::size_t given = 0;
+  merge_timeline(
+      streams, ClockCorrection{}, [&](const TimelineEvent&) { ++given; }, nullptr,
+      event_kind_bit(format::TraceEventKind::operation));
+  EXPECT_EQ(given, 0u) << "the merge gives only operations, and the streams hold none";
+  EXPECT_EQ(seen.sites, (std::vector<std::vector<std::uint32_t>>{{0, 1, 2}, {0, 1}}));
+}
+
 TEST(TimelineMerge, ADecodedTracesThreadsFollowTheirBlocksSequenceAndTheCalibration) {
   auto trace = std::make_shared<format::TraceFile>();
   trace->process.rank = 2;
