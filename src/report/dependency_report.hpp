@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,9 +29,17 @@ nlohmann::ordered_json clock_repair_json(const analysis::ClockRepair& repair);
 // One sentence: how many events the repair moved and how far, or none.
 std::string clock_repair_sentence(const analysis::ClockRepair& repair);
 
-// The largest causes (at most `count`, each at least 1 % of all waiting) as delay_cause_sentence
-// words them, capitalised: "Rank 2's interval "compute" at solver.c:40 makes 5 other locations wait
-// 3.10 s in all", for the text and HTML sections.
+// The largest causes (at most `count`, each at least 1 % of the waiting traced back to computation)
+// as delay_cause_sentence words them, capitalised: "Rank 2's interval "compute" at solver.c:40 makes
+// 5 other locations wait 3.10 s in all", for the text and HTML sections.
 std::vector<std::string> delay_cause_sentences(const analysis::TraceAnalysis& analysis, std::size_t count);
+// What the causes add up to, for the text and HTML sections: the waiting in all, how much of it was
+// traced back to computation and, when not all, what the rest is. Empty when no location waited.
+std::string delay_costs_summary(const analysis::TraceAnalysis& analysis);
+
+// Said under "Intervals on the path" when none is on it.
+inline constexpr std::string_view kNoIntervalOnPath =
+    "none: no interval is on it (the program has none, or the path runs outside them; the activities "
+    "say what it runs through)";
 
 }  // namespace parperf::report

@@ -72,6 +72,64 @@ TEST(CriticalPathReport, TheTaskLinksAndThePiecesLeftUnlinkedAreCountedInTheText
   EXPECT_EQ(j["linked"]["messages"], 0) << "every kind is in the JSON, with or without links: " << j;
 }
 
+TEST(CriticalPathReport, APathThatRunsThroughNoIntervalSaysSoUnderItsIntervals) {
+  analysis::TraceAnalysis a = path_with_a_hidden_interval();
+  a.critical_path.intervals.clear();  // a program without annotations: only its MPI calls are traced
+  const std::string text = critical_path_text(a);
+  const std::string heading = "  Intervals on the path (time on it, share of it):\n";
+  ASSERT_NE(text.find(heading), std::string::npos) << text;
+  EXPECT_EQ(text.find(heading + "    none: no interval is on it"), text.find(heading))
+      << "an empty list under the heading leaves the reader guessing\n"
+      << text;
+}
+
+// 100 s of waiting, of which 1 s traced back to computation (rank 0's "work" 0.6 s, rank 1's code
+// outside every interval 0.4 s): an oversubscribed run, whose waits trace back to time inside MPI
+// calls while the ranks were not scheduled.
+analysis::TraceAnalysis waits_mostly_behind_calls() {
+  analysis::TraceAnalysis a;
+  auto graph = std::make_shared<analysis::ActivityGraph>();
+  graph->locations = {{.rank = 0}, {.rank = 1}};
+  a.graph = graph;
+  a.ranks = 2;
+  a.delays.waiting_ns = 100e9;
+  a.delays.charged_ns = 1e9;
+  a.delays.causes.push_back(
+      {.rank = 0, .interval = {"work", 1, "pipe.c", 12}, .delay_ns = 0.6e9, .waiting = 1, .waits = 30});
+  a.delays.causes.push_back({.rank = 1, .interval = {}, .delay_ns = 0.4e9, .waiting = 1, .waits = 20});
+  return a;
+}
+
+TEST(DelayCausesReport, WaitingMostlyBehindCallsIsSaidAndItsComputationStillNamed) {
+  analysis::TraceAnalysis a = waits_mostly_behind_calls();
+  std::string text = delay_costs_text(a);
+  EXPECT_NE(
+      text.find("100.00 s of waiting in all; 1.00 s of it traced back to the computation that caused it (the "
+                "rest to time inside MPI, OpenSHMEM or OpenMP calls"),
+      std::string::npos)
+      << "the report does not say what the 99 s not traced back to computation are\n"
+      << text;
+  EXPECT_NE(text.find("Rank 0's interval \"work\" at pipe.c:12 makes 1 other location wait 600 ms"),
+            std::string::npos)
+      << "each cause is under 1 % of all the waiting, yet they are all of the computation behind it\n"
+      << text;
+  EXPECT_NE(text.find("Rank 1's code outside every interval makes 1 other location wait 400 ms"),
+            std::string::npos)
+      << text;
+
+  a.delays.charged_ns = 0;
+  a.delays.causes.clear();
+  text = delay_costs_text(a);
+  EXPECT_NE(
+      text.find(
+          "100.00 s of waiting in all, none of it traced back to computation: all of it to time inside"),
+      std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(':', text.find("none of it")), text.find(": all of it"))
+      << "no list follows, so no colon announces one\n"
+      << text;
+}
+
 // Rank 0 works 100 ms in "work" (pipe.c:12), then sends; rank 1 waits for it from the start: rank
 // 0's "work" made one other location wait about 100 ms.
 analysis::TraceAnalysis late_work() {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "report/dependency_report.hpp"
 #include "report/html/data_uri.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/page_data.hpp"
@@ -260,6 +261,10 @@ TEST(ReportHtml, ATracedRunShowsItsFactorsItsCriticalPathAndWhatCausedTheWaiting
 
   const json& delays = data["delay_costs"];
   EXPECT_DOUBLE_EQ(delays["waiting"].get<double>(), 0.04);
+  EXPECT_EQ(delays["summary"],
+            "40 ms of waiting in all; 40 ms of it traced back to the computation that caused it")
+      << "the page words the waiting otherwise than the text report";
+  EXPECT_EQ(path["no_interval"], std::string(kNoIntervalOnPath));
   ASSERT_EQ(delays["causes"].size(), 1u);
   EXPECT_NE(delays["causes"][0].get<std::string>().find(
                 "Rank 0's interval \"stage\" at pipe.c:12 makes 1 other location wait 40 ms"),

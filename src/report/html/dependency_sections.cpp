@@ -25,11 +25,13 @@ json critical_path_section(const analysis::TraceAnalysis& a) {
     j["locations"][k]["name"] = location_label(run, p.locations[k].rank, p.locations[k].thread);
   if (a.graph) j["dependencies"] = linked_sentence(*a.graph);
   j["clock_repair"] = clock_repair_sentence(a.repair);
+  j["no_interval"] = std::string(kNoIntervalOnPath);
   return j;
 }
 
 json delay_costs_section(const analysis::TraceAnalysis& a) {
   json j{{"waiting", a.delays.waiting_ns * 1e-9}, {"charged", a.delays.charged_ns * 1e-9}};
+  j["summary"] = delay_costs_summary(a);
   j["causes"] = delay_cause_sentences(a, 10);
   return j;
 }

@@ -301,8 +301,10 @@
       { title: 'Share', num: true, value: (r) => r.share, cell: (r) => fmtPct(r.share) },
     ];
     parts.push(el('h3', null, 'Intervals on the path'));
-    parts.push(el('div', { 'data-testid': 'path-intervals' }, sortableTable(shareColumns(pathIntervalLabel, 'Interval'),
-      path.intervals.filter((i) => i.time > 0), { limit: 10, className: 'compact' })));
+    const onPath = path.intervals.filter((i) => i.time > 0);
+    parts.push(el('div', { 'data-testid': 'path-intervals' }, onPath.length ?
+      sortableTable(shareColumns(pathIntervalLabel, 'Interval'), onPath, { limit: 10, className: 'compact' }) :
+      el('p', null, path.no_interval)));
     const off = path.intervals.filter((i) => i.off_path);
     if (off.length) parts.push(el('ul', { 'data-testid': 'path-off' }, off.map((i) => el('li', null,
       `${pathIntervalLabel(i)} is off the path (${fmtPct(i.share)} of it for ${fmtTime(i.total_time)} of work): making it faster gains nothing`))));
@@ -325,8 +327,10 @@
   }
   function delayCostsView(delays) {
     if (!(delays.waiting > 0)) return el('p', null, 'No location waited for another.');
-    return [el('p', null, `${fmtTime(delays.waiting)} of waiting in all; ${fmtTime(delays.charged)} of it traced back to the computation that caused it:`),
-      el('ol', { 'data-testid': 'delay-causes' }, delays.causes.map((c) => el('li', null, c)))];
+    if (!(delays.charged > 0)) return el('p', { 'data-testid': 'delay-summary' }, `${delays.summary}.`);
+    return [el('p', { 'data-testid': 'delay-summary' }, `${delays.summary}:`),
+      delays.causes.length ? el('ol', { 'data-testid': 'delay-causes' }, delays.causes.map((c) => el('li', null, c))) :
+        el('p', null, 'No one cause accounts for 1 % of it.')];
   }
 
   // ---- the interval tree ------------------------------------------------------------------------
