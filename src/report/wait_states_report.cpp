@@ -100,7 +100,17 @@ std::string wait_states_text(const analysis::TraceAnalysis& a) {
         "traced)\n",
         a.unmatched_sends, a.unmatched_receives, a.incomplete_collectives);
   out += clock_check_text(a.clock);
-  if (a.waits.patterns.empty()) out += "  No wait states: no rank or thread waited for another.\n";
+  // The patterns are MPI's and OpenMP's: a run's OpenSHMEM waits are not among them, and "no rank
+  // waited" would deny the waiting the SRC points and the root causes of waiting show.
+  const bool shmem = a.graph && std::find(a.graph->segment.begin(), a.graph->segment.end(),
+                                          analysis::SegmentKind::shmem) != a.graph->segment.end();
+  if (a.waits.patterns.empty())
+    out += shmem ? "  No wait states in its MPI messages and collectives or OpenMP barriers and locks.\n"
+                 : "  No wait states: no rank or thread waited for another.\n";
+  if (shmem)
+    out +=
+        "  OpenSHMEM's barriers, collectives, locks and waits are not analysed as wait states here: their "
+        "waiting is in the SRC points and, traced back to what caused it, in the root causes of waiting.\n";
   const RunLocations run = run_locations(a);
   for (const analysis::PatternWaits& p : a.waits.patterns) out += pattern_text(p, run);
   for (const std::string& w : a.warnings) out += fmt::format("  warning: {}\n", w);

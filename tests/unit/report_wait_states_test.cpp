@@ -54,5 +54,28 @@ TEST(WaitStatesReport, JsonHasEveryFigureInSeconds) {
   EXPECT_EQ(p["causes"][0]["rank"], 0);
 }
 
+// Two PEs: PE 1 reaches a shmem_barrier_all 40 ms after PE 0, which waits for it there. The
+// patterns are MPI's and OpenMP's: the section must not say that no one waited.
+TEST(WaitStatesReport, AnOpenShmemRunsWaitsAreSaidToBeElsewhereNotDenied) {
+  TraceRunBuilder b;
+  for (std::int64_t pe = 0; pe < 2; ++pe) {
+    b.rank(pe, 2);
+    const auto barrier_all = b.site(SiteKind::shmem_barrier, "shmem_barrier_all", "pes.c", 9);
+    b.op(barrier_all, pe == 0 ? 10 : 50, 50.2, -1, 0, 0, 0, false);
+  }
+  const analysis::TraceAnalysis a = analysis::analyse_traces(b.build());
+  ASSERT_GT(a.delays.waiting_ns, 30e6) << "the construction has PE 0 wait 40 ms";
+  const std::string text = wait_states_text(a);
+  EXPECT_EQ(text.find("no rank or thread waited"), std::string::npos)
+      << "the section denies the 40 ms PE 0 waited at the barrier\n"
+      << text;
+  EXPECT_NE(
+      text.find("OpenSHMEM's barriers, collectives, locks and waits are not analysed as wait states here"),
+      std::string::npos)
+      << text;
+  EXPECT_EQ(wait_states_text(late_sender_run()).find("OpenSHMEM"), std::string::npos)
+      << "an MPI run's section speaks of OpenSHMEM";
+}
+
 }  // namespace
 }  // namespace parperf::report
