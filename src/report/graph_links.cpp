@@ -40,6 +40,7 @@ constexpr UnlinkedKind kUnlinked[] = {
     {"nonblocking_collectives", &analysis::GraphUnlinked::nonblocking_collectives},
     {"shmem_collectives", &analysis::GraphUnlinked::shmem_collectives},
     {"shmem_waits", &analysis::GraphUnlinked::shmem_waits},
+    {"shmem_locks", &analysis::GraphUnlinked::shmem_locks},
     {"outside_window", &analysis::GraphUnlinked::outside_window},
     {"cycles_broken", &analysis::GraphUnlinked::cycles_broken},
     {"task_pieces", &analysis::GraphUnlinked::task_pieces},

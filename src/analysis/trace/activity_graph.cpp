@@ -756,6 +756,9 @@ class GraphBuilder {
   void link_shmem() {
     for (const ShmemInstance& in : *shmem_instances_)
       if ((*shmem_calls_)[in.first].set == 0) link_shmem_instance(in);
+    for (const LocationBuild& l : built_)
+      for (const Operation& op : l.operations)
+        if (format::is_shmem_kind(op.kind) && acquires_shmem_lock(name_of(op))) ++graph_.unlinked.shmem_locks;
     std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
     for (const LocationBuild& l : built_)
       for (const Operation& op : l.operations)

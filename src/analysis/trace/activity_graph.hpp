@@ -40,6 +40,7 @@
 #include <memory>
 #include <ranges>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -79,6 +80,14 @@ inline constexpr int kEdgeKindCount = 11;
 constexpr bool network_edge(EdgeKind kind) {
   return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
          kind == EdgeKind::shmem_wait || kind == EdgeKind::shmem_quiet;
+}
+
+// Whether an operation, by its name (ActivityGraph::operations), acquires an OpenSHMEM lock
+// (shmem_set_lock): its time is waiting for another PE's release, but the trace does not say which
+// lock, so that release is not linked (GraphUnlinked::shmem_locks) and the waiting is taken as
+// measured, also by a replay on an ideal network (it is no transfer).
+inline bool acquires_shmem_lock(std::string_view operation) {
+  return operation.starts_with("shmem_") && operation.ends_with("set_lock");
 }
 
 // An index into ActivityGraph::operations (a node's, 2 bytes: a run has a few dozen operations' names).
@@ -149,6 +158,9 @@ struct GraphUnlinked {
   std::uint64_t nonblocking_collectives = 0;  // MPI_I...: their completion is not linked
   std::uint64_t shmem_collectives = 0;        // OpenSHMEM collectives: incomplete, or without their set
   std::uint64_t shmem_waits = 0;              // no put into the PE before the wait ended
+  // shmem_set_lock: the trace does not say which lock, so whose release it waited for is not known;
+  // its waiting is taken as measured (the replay keeps it, also on an ideal network)
+  std::uint64_t shmem_locks = 0;
   std::uint64_t outside_window = 0;           // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;            // dependencies dropped to break a cycle
   // OpenMP task pieces without an id (a trace before 2.2) or whose task's creation is not traced
