@@ -161,8 +161,8 @@ struct GraphUnlinked {
   // shmem_set_lock: the trace does not say which lock, so whose release it waited for is not known;
   // its waiting is taken as measured (the replay keeps it, also on an ideal network)
   std::uint64_t shmem_locks = 0;
-  std::uint64_t outside_window = 0;           // an end inside start-up or shut-down
-  std::uint64_t cycles_broken = 0;            // dependencies dropped to break a cycle
+  std::uint64_t outside_window = 0;  // an end inside start-up or shut-down
+  std::uint64_t cycles_broken = 0;   // dependencies dropped to break a cycle
   // OpenMP task pieces without an id (a trace before 2.2) or whose task's creation is not traced
   std::uint64_t task_pieces = 0;
 };
