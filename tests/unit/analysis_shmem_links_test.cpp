@@ -269,6 +269,35 @@ TEST(ShmemLock, AnAcquisitionsWaitingIsTakenAsMeasuredAlsoOnAnIdealNetwork) {
   EXPECT_LT(*pop.overall.serialisation_efficiency, 0.5) << "the PEs hold the lock one after the other";
 }
 
+// PE 0 waits in shmem_int_wait_until from 2 to 20.1 ms for a flag PE 1 sets with an atomic at 20 ms
+// (no put: the wait is not linked), then works until 30 ms; both meet at a barrier_all that ends at
+// 30.1 ms. The wait is for another PE, not a transfer: an ideal network keeps it (dropping it predicted
+// 20 ms for this 29 ms run).
+TEST(ShmemWait, AWaitWithoutAPutIsTakenAsMeasuredAlsoOnAnIdealNetwork) {
+  TraceRunBuilder b;
+  for (std::int64_t pe = 0; pe < 2; ++pe) {
+    start_pe(b, pe, 2);
+    const auto barrier_all = b.site(SiteKind::shmem_barrier, "shmem_barrier_all");
+    if (pe == 0)
+      b.op(b.site(SiteKind::shmem_point_sync, "shmem_int_wait_until"), 2, 20.1, -1, 0, 0, 0, false)
+          .op(barrier_all, 30, 30.1, -1, 0, 0, 0, false);
+    else
+      b.op(b.site(SiteKind::shmem_atomic, "shmem_int_atomic_set"), 20, 20.05, 0, 0, 4, 0, false)
+          .op(barrier_all, 20.1, 30.1, -1, 0, 0, 0, false);
+    b.op(b.site(SiteKind::shmem_management, "shmem_finalize"), 31, 32, -1, 0, 0, 0, false);
+  }
+  const TraceRun run = b.build();
+  const ActivityGraph g = build_activity_graph(run, match_communication(run));
+  EXPECT_EQ(g.unlinked.shmem_waits, 1u) << "no put into PE 0: the wait is not linked";
+  ReplayChanges ideal;
+  ideal.network = ReplayChanges::Network::ideal;
+  const double measured = g.end_ns - g.start_ns;
+  ASSERT_NEAR(measured, 30 * kMs, 0.01 * kMs);
+  // The ideal network removes the atomic's and the barrier's own time, 0.15 ms at most on the path.
+  EXPECT_GE(replay(g, NetworkModel{}, ideal).length(), measured - 0.2 * kMs)
+      << "an ideal network does not bring the flag PE 0 waits for any sooner";
+}
+
 TEST(ShmemActiveSet, ItsMatchHoldsTheSetAndItsMembers) {
   format::ShmemActiveSet set;
   ASSERT_TRUE(format::shmem_active_set_of(format::shmem_active_set_match(3, 2, 5), set));

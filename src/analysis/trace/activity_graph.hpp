@@ -89,6 +89,13 @@ constexpr bool network_edge(EdgeKind kind) {
 inline bool acquires_shmem_lock(std::string_view operation) {
   return operation.starts_with("shmem_") && operation.ends_with("set_lock");
 }
+// Whether it waits for a value another PE writes (shmem_wait, shmem_int_wait_until, ...): linked to
+// the last put into its PE when there is one (EdgeKind::shmem_wait); else (the value came by an
+// atomic, or from a PE without a trace: GraphUnlinked::shmem_waits) its waiting is taken as measured,
+// as a lock's.
+inline bool waits_for_shmem_value(std::string_view operation) {
+  return operation.starts_with("shmem_") && operation.find("wait") != std::string_view::npos;
+}
 
 // An index into ActivityGraph::operations (a node's, 2 bytes: a run has a few dozen operations' names).
 using OperationName = std::uint16_t;

@@ -96,11 +96,13 @@ double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, 
   return std::max(0.0, g.time[k] - arrival);
 }
 
-// Per operation name (ActivityGraph::operations): whether its time is waiting the graph does not
-// link, taken as measured by every replay (acquires_shmem_lock).
+// Per operation name (ActivityGraph::operations): whether its time is waiting for another PE, which
+// an ideal network does not take away when the graph has no edge for it (acquires_shmem_lock: never;
+// waits_for_shmem_value: when no put was found).
 std::vector<std::uint8_t> unlinked_waits(const ActivityGraph& g) {
   std::vector<std::uint8_t> waits(g.operations.size(), 0);
-  for (std::size_t o = 0; o < g.operations.size(); ++o) waits[o] = acquires_shmem_lock(g.operations[o]);
+  for (std::size_t o = 0; o < g.operations.size(); ++o)
+    waits[o] = acquires_shmem_lock(g.operations[o]) || waits_for_shmem_value(g.operations[o]);
   return waits;
 }
 
@@ -113,7 +115,7 @@ double network_cost(const ActivityGraph& g, const NetworkModel& fitted, const Re
   const SegmentKind s = g.segment[k];
   if (s == SegmentKind::mpi || s == SegmentKind::shmem) {
     if (changes.network == Network::ideal)
-      return s == SegmentKind::shmem && unlinked[g.operation[k]] ? g.measured(k, in).cost : 0;
+      return s == SegmentKind::shmem && unlinked[g.operation[k]] && in.empty() ? g.measured(k, in).cost : 0;
     if (changes.network != Network::measured) return cost_beyond_transfer(g, fitted, k, in);
   } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
     return 0;
