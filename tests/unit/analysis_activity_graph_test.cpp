@@ -262,6 +262,18 @@ TEST(Pop, TheIdealNetworkAloneKeepsTheOpenMpSynchronizationThatTheIdealRuntimeAl
   EXPECT_DOUBLE_EQ(mpi_pop.ideal_mpi_time_ns, 200);
 }
 
+TEST(Pop, AnIdealNetworkLeavesFileIoAsMeasuredForItIsNoTransfer) {
+  // One rank: 100 of work, 30 in MPI_File_write, 100 of work, 30 in an MPI_Send.
+  ActivityGraph g = graph(
+      {{{0, SegmentKind::startup}, {100}, {130, SegmentKind::mpi}, {230}, {260, SegmentKind::mpi}}}, {});
+  g.operations = {"", "MPI_File_write", "MPI_Send"};
+  g.operation[2] = 1;
+  g.operation[4] = 2;
+  const Pop pop = pop_factors(g, NetworkModel{});
+  EXPECT_DOUBLE_EQ(pop.ideal_time_ns, 230) << "an ideal network frees the send's 30, not the file system's";
+  EXPECT_DOUBLE_EQ(*pop.overall.transfer_efficiency, 230.0 / 260);
+}
+
 TEST(NetworkModel, ItIsNeverSlowerThanAMessageThatWasNotWaitedForSoTheReplayGivesTheRunBack) {
   // Two messages of 1 MiB. Rank 1 waited for the first (sent at 100) until 10100: the one receive
   // that observed a transfer, slowed on the way (a descheduled receiver). Rank 0 posted its receive

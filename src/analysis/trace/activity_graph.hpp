@@ -96,6 +96,13 @@ inline bool acquires_shmem_lock(std::string_view operation) {
 inline bool waits_for_shmem_value(std::string_view operation) {
   return operation.starts_with("shmem_") && operation.find("wait") != std::string_view::npos;
 }
+// Whether it reads or writes a file (MPI_File_read..., MPI_File_write..., MPI_File_sync): its time is
+// the file system's, which no network model changes.
+inline bool does_file_io(std::string_view operation) {
+  return operation.starts_with("MPI_File_") &&
+         (operation.find("read") != std::string_view::npos ||
+          operation.find("write") != std::string_view::npos || operation == "MPI_File_sync");
+}
 
 // An index into ActivityGraph::operations (a node's, 2 bytes: a run has a few dozen operations' names).
 using OperationName = std::uint16_t;

@@ -96,26 +96,29 @@ double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, 
   return std::max(0.0, g.time[k] - arrival);
 }
 
-// Per operation name (ActivityGraph::operations): whether its time is waiting for another PE, which
-// an ideal network does not take away when the graph has no edge for it (acquires_shmem_lock: never;
-// waits_for_shmem_value: when no put was found).
-std::vector<std::uint8_t> unlinked_waits(const ActivityGraph& g) {
-  std::vector<std::uint8_t> waits(g.operations.size(), 0);
-  for (std::size_t o = 0; o < g.operations.size(); ++o)
-    waits[o] = acquires_shmem_lock(g.operations[o]) || waits_for_shmem_value(g.operations[o]);
-  return waits;
+// Per operation name (ActivityGraph::operations): whether its time, when the graph has no edge into
+// it, is no transfer for an ideal network to take away: waiting for another PE that the trace cannot
+// link (acquires_shmem_lock: never linked; waits_for_shmem_value: linked when a put was found), or
+// the file system's (does_file_io).
+std::vector<std::uint8_t> kept_on_ideal_network(const ActivityGraph& g) {
+  std::vector<std::uint8_t> kept(g.operations.size(), 0);
+  for (std::size_t o = 0; o < g.operations.size(); ++o) {
+    const std::string& name = g.operations[o];
+    kept[o] = acquires_shmem_lock(name) || waits_for_shmem_value(name) || does_file_io(name);
+  }
+  return kept;
 }
 
 // A node's own cost in the replay before balancing and scaling: as measured, less what the changed
-// network or runtime takes over. `in`: its in_edges; `unlinked`: unlinked_waits(g).
+// network or runtime takes over. `in`: its in_edges; `kept`: kept_on_ideal_network(g).
 double network_cost(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
-                    const std::vector<std::uint8_t>& unlinked, std::uint32_t k, ActivityGraph::EdgeRange in) {
+                    const std::vector<std::uint8_t>& kept, std::uint32_t k, ActivityGraph::EdgeRange in) {
   using Network = ReplayChanges::Network;
   if (g.is_hub(k)) return 0;
   const SegmentKind s = g.segment[k];
   if (s == SegmentKind::mpi || s == SegmentKind::shmem) {
     if (changes.network == Network::ideal)
-      return s == SegmentKind::shmem && unlinked[g.operation[k]] && in.empty() ? g.measured(k, in).cost : 0;
+      return kept[g.operation[k]] && in.empty() ? g.measured(k, in).cost : 0;
     if (changes.network != Network::measured) return cost_beyond_transfer(g, fitted, k, in);
   } else if (s == SegmentKind::openmp && changes.ideal_openmp) {
     return 0;
@@ -129,20 +132,20 @@ class ReplayCosts {
  public:
   ReplayCosts(const ActivityGraph& g, const NetworkModel& fitted, const ReplayChanges& changes,
               const MeansOf& means)
-      : g_(g), fitted_(fitted), changes_(changes), unlinked_(unlinked_waits(g)) {
+      : g_(g), fitted_(fitted), changes_(changes), kept_(kept_on_ideal_network(g)) {
     for (const auto& [name, factor] : changes.scale)
       if (factor > 0) scalings_.push_back({frames_inside(g, name), factor});
     if (changes.balance.empty()) return;
     all_.resize(g.nodes());
     for (std::uint32_t k = 0; k < g.nodes(); ++k)
-      all_[k] = network_cost(g, fitted, changes, unlinked_, k, g.in_edges(k));
+      all_[k] = network_cost(g, fitted, changes, kept_, k, g.in_edges(k));
     for (const std::string& name : changes.balance) balance_interval(g, name, all_, means);
     for (std::uint32_t k = 0; k < g.nodes(); ++k) all_[k] = scaled(k, all_[k]);
   }
 
   // `in`: the node's in_edges.
   double operator()(std::uint32_t k, ActivityGraph::EdgeRange in) const {
-    return all_.empty() ? scaled(k, network_cost(g_, fitted_, changes_, unlinked_, k, in)) : all_[k];
+    return all_.empty() ? scaled(k, network_cost(g_, fitted_, changes_, kept_, k, in)) : all_[k];
   }
 
  private:
@@ -160,7 +163,7 @@ class ReplayCosts {
   const ActivityGraph& g_;
   const NetworkModel& fitted_;
   const ReplayChanges& changes_;
-  const std::vector<std::uint8_t> unlinked_;
+  const std::vector<std::uint8_t> kept_;  // kept_on_ideal_network
   std::vector<Scaling> scalings_;
   std::vector<double> all_;
 };
