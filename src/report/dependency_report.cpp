@@ -164,6 +164,15 @@ json pop_json(const analysis::PopFactors& overall, const analysis::Pop* traced) 
   return j;
 }
 
+std::string unexplained_startup_sentence(const analysis::CriticalPath& p) {
+  if (!p.startup_unexplained) return {};
+  return fmt::format(
+      "{} of the path ({}) is start-up: a location's time before its first event, which no traced "
+      "dependency explains (a thread created by code the trace does not link, a process started late); "
+      "whatever ran before may be what held it back, so no interval is said to be off the path",
+      format_duration(seconds(p.startup_ns)), format_percent(p.startup_ns / p.length_ns));
+}
+
 std::string critical_path_text(const analysis::TraceAnalysis& a) {
   const analysis::CriticalPath& p = a.critical_path;
   std::string out = "Critical path (from the event trace)\n";
@@ -192,6 +201,7 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
       out += fmt::format("    {} is off the path ({} of it for {} of work): making it faster gains nothing\n",
                          printable(interval_label(i.interval)), format_percent(i.share),
                          format_duration(seconds(i.total_ns)));
+  if (const std::string s = unexplained_startup_sentence(p); !s.empty()) out += fmt::format("    {}\n", s);
   out += functions_text(p.functions);
   out += "  Activities on the path:\n";
   for (std::size_t k = 0; k < std::min(p.activities.size(), kPathRowsShown); ++k)
@@ -256,6 +266,7 @@ json critical_path_json(const analysis::CriticalPath& p) {
                            {"samples", p.functions.samples},
                            {"on_path", p.functions.path_samples}};
   j["location_changes"] = p.location_changes;
+  j["startup"] = seconds(p.startup_ns);
   j["computation"] = seconds(p.computation_ns);
   j["while_others_work"] = seconds(p.while_others_work_ns);
   j["while_others_wait"] = seconds(p.while_others_wait_ns);

@@ -37,6 +37,10 @@ std::vector<std::string> delay_cause_sentences(const analysis::TraceAnalysis& an
 // traced back to computation and, when not all, what the rest is. Empty when no location waited.
 std::string delay_costs_summary(const analysis::TraceAnalysis& analysis);
 
+// When the path's start-up is so large that no interval is judged off it
+// (CriticalPath::startup_unexplained), the sentence that says so and why; else empty.
+std::string unexplained_startup_sentence(const analysis::CriticalPath& path);
+
 // Said under "Intervals on the path" when none is on it.
 inline constexpr std::string_view kNoIntervalOnPath =
     "none: no interval is on it (the program has none, or the path runs outside them; the activities "

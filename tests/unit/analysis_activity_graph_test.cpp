@@ -364,6 +364,25 @@ TEST(CriticalPath, ItsComputationIsSplitByWhatTheOthersDidMeanwhileAndAnInterval
       << "B works 400 (more than the path's 300) with none of it on the path: making it faster gains nothing";
 }
 
+TEST(CriticalPath, AStartUpNoDependencyExplainsLeavesNoIntervalOffThePath) {
+  // Thread 0 computes 0..100 in B and ends; thread 1's first event is at 100 (it was created then, by
+  // code the trace does not link) and it computes 100..300 in A. The path is thread 1's start-up, then
+  // A: B has none of it, yet B may be what held thread 1 back.
+  ActivityGraph g = graph({{{0, SegmentKind::startup}, {100, SegmentKind::useful, 2}},
+                           {{100, SegmentKind::startup}, {300, SegmentKind::useful, 1}}},
+                          {});
+  const CriticalPath path = path_through_a_and_b(g);
+  EXPECT_DOUBLE_EQ(path.length_ns, 300);
+  EXPECT_DOUBLE_EQ(path.startup_ns, 100) << "thread 1's time before its first event";
+  EXPECT_TRUE(path.startup_unexplained);
+  ASSERT_EQ(path.intervals.size(), 2u);
+  EXPECT_EQ(path.intervals[1].interval.name, "B");
+  EXPECT_DOUBLE_EQ(path.intervals[1].time_ns, 0);
+  EXPECT_FALSE(path.intervals[1].off_path)
+      << "B works a third of the path before thread 1 begins: the trace cannot tell that it did not hold "
+         "thread 1 back, so it must not say that making B faster gains nothing";
+}
+
 TEST(CriticalPath, OthersWorkIsCountedForEachPieceWalkedBackAndForALocationWhoseComputationsOverlap) {
   // Rank 0 computes 0..100 and 150..300 (the path, walked back: the later piece first). Rank 1's
   // clock left its computations overlapping, 0..120 and 60..200 (a node earlier than the one before

@@ -83,6 +83,25 @@ TEST(CriticalPathReport, APathThatRunsThroughNoIntervalSaysSoUnderItsIntervals) 
       << text;
 }
 
+TEST(CriticalPathReport, AnUnexplainedStartUpIsSaidWhereTheIntervalsOffThePathWouldBe) {
+  analysis::TraceAnalysis a = path_with_a_hidden_interval();
+  for (analysis::PathInterval& i : a.critical_path.intervals)
+    i.off_path = false;  // as the analysis leaves them
+  a.critical_path.startup_ns = 30e6;
+  a.critical_path.startup_unexplained = true;
+  const std::string text = critical_path_text(a);
+  EXPECT_NE(
+      text.find("30 ms of the path (30%) is start-up: a location's time before its first event, which no "
+                "traced dependency explains"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("so no interval is said to be off the path"), std::string::npos) << text;
+  EXPECT_NEAR(critical_path_json(a.critical_path)["startup"].get<double>(), 0.03, 1e-12);
+  a.critical_path.startup_unexplained = false;
+  EXPECT_EQ(critical_path_text(a).find("start-up:"), std::string::npos)
+      << "a start-up too short to matter is only an activity";
+}
+
 // 100 s of waiting, of which 1 s traced back to computation (rank 0's "work" 0.6 s, rank 1's code
 // outside every interval 0.4 s): an oversubscribed run, whose waits trace back to time inside MPI
 // calls while the ranks were not scheduled.

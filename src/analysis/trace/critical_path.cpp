@@ -276,10 +276,18 @@ CriticalPath assemble(const ActivityGraph& g, PathSums& sums, const std::vector<
   for (auto& [name, a] : by_name) named.push_back(std::move(a));
   merge_pieces(path.pieces);
   path.intervals = ranked(intervals, path.length_ns);
-  // Off the path: a share too small to gain from (under 1 %) of work too large to be noise.
+  if (const std::size_t id = operations + startup;
+      id < sums.activities.rows.size() && sums.activities.present[id])
+    path.startup_ns = sums.activities.rows[id].time_ns;
+  // Off the path: a share too small to gain from (under 1 %) of work too large to be noise. Not when
+  // the path runs through start-up that is as large (a location's time before its first event, which
+  // no traced dependency explains: a thread created by code the trace does not link): whatever ran
+  // before that location began may be what held it back.
   constexpr double kOffPathShare = 0.01, kOffPathWork = 0.05;
+  path.startup_unexplained = path.length_ns > 0 && path.startup_ns >= kOffPathWork * path.length_ns;
   for (PathInterval& i : path.intervals)
-    i.off_path = path.length_ns > 0 && i.share < kOffPathShare && i.total_ns >= kOffPathWork * path.length_ns;
+    i.off_path = path.length_ns > 0 && !path.startup_unexplained && i.share < kOffPathShare &&
+                 i.total_ns >= kOffPathWork * path.length_ns;
   path.locations = ranked(sums.locations, path.length_ns);
   path.activities = ranked(std::move(named), path.length_ns);
   return path;

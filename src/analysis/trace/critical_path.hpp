@@ -31,7 +31,8 @@ struct PathInterval : PathShare {
   GraphInterval interval;  // time inside it (and what it contains), on the path
   double total_ns = 0;     // its time on every location, on the path or not
   // It works (total_ns at least 5 % of the path's length) but has under 1 % of the path: making it
-  // faster gains nothing. Every report names these (text, JSON, HTML) by this flag.
+  // faster gains nothing. Every report names these (text, JSON, HTML) by this flag. Never set when
+  // the path's unexplained start-up is as large (CriticalPath::startup_ns).
   bool off_path = false;
 };
 
@@ -56,6 +57,12 @@ struct CriticalPath {
   double computation_ns = 0;             // its computation,
   double while_others_work_ns = 0;       // weighted by the share of the other locations working,
   double while_others_wait_ns = 0;       // and by the share waiting or idle
+  // Its start-up: time before a location's first event, which no traced dependency explains (a thread
+  // created by code the trace does not link, a process started late). At 5 % of the path or more,
+  // no interval is judged off the path (PathInterval::off_path): what held that location back is
+  // not known.
+  double startup_ns = 0;
+  bool startup_unexplained = false;  // startup_ns is 5 % of the path or more
   // Its measured spans (start-up left out: not the program's time), by location and time, those that
   // touch merged: where a location's samples were taken on the path. Empty when not asked for
   // (PathPieces::none), and once analyse_traces found the path's functions from them.

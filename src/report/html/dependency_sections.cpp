@@ -26,6 +26,7 @@ json critical_path_section(const analysis::TraceAnalysis& a) {
   if (a.graph) j["dependencies"] = linked_sentence(*a.graph);
   j["clock_repair"] = clock_repair_sentence(a.repair);
   j["no_interval"] = std::string(kNoIntervalOnPath);
+  if (const std::string s = unexplained_startup_sentence(p); !s.empty()) j["startup_note"] = s;
   return j;
 }
 

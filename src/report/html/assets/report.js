@@ -305,6 +305,7 @@
     parts.push(el('div', { 'data-testid': 'path-intervals' }, onPath.length ?
       sortableTable(shareColumns(pathIntervalLabel, 'Interval'), onPath, { limit: 10, className: 'compact' }) :
       el('p', null, path.no_interval)));
+    if (path.startup_note) parts.push(el('p', { 'data-testid': 'path-startup' }, `${path.startup_note}.`));
     const off = path.intervals.filter((i) => i.off_path);
     if (off.length) parts.push(el('ul', { 'data-testid': 'path-off' }, off.map((i) => el('li', null,
       `${pathIntervalLabel(i)} is off the path (${fmtPct(i.share)} of it for ${fmtTime(i.total_time)} of work): making it faster gains nothing`))));
