@@ -11,6 +11,7 @@
 #include "report/dependency_report.hpp"
 #include "report/graph_links.hpp"
 #include "report/src_summary.hpp"
+#include "report/wait_states_report.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
 namespace parperf::report {
@@ -182,6 +183,42 @@ TEST(DelayCausesReport, TheTextSectionAndTheFindingsWordACauseWithTheSameSentenc
   EXPECT_EQ(finding.rfind(sentences[0], 0), 0u)
       << "the finding and the report word the same cause differently:\n  finding: " << finding
       << "\n  report:  " << sentences[0];
+}
+
+// One process of two threads of its own (no OpenMP): thread 0 runs "init" 0.1..100 ms, thread 1 is
+// created then and runs "work" 100..300 ms. Nothing in the trace links them.
+analysis::TraceAnalysis unlinked_threads() {
+  TraceRunBuilder b;
+  b.rank(0, 1);
+  const auto init = b.site(SiteKind::user, "init", "t.c", 5);
+  const auto work = b.site(SiteKind::user, "work", "t.c", 9);
+  b.event({.kind = format::TraceEventKind::enter, .ticks = test::ms(0.1), .site = init})
+      .event({.kind = format::TraceEventKind::leave, .ticks = test::ms(100), .site = init});
+  b.event({.kind = format::TraceEventKind::enter, .ticks = test::ms(100), .site = work}, 1)
+      .event({.kind = format::TraceEventKind::leave, .ticks = test::ms(300), .site = work}, 1);
+  return analysis::analyse_traces(b.build());
+}
+
+TEST(IndependentLocations, ARunWhoseThreadsNoTracedDependencyLinksSaysSoAndPredictsNoGainForThem) {
+  const analysis::TraceAnalysis a = unlinked_threads();
+  ASSERT_TRUE(a.graph && a.graph->locations_independent());
+  ASSERT_FALSE(a.warnings.empty());
+  EXPECT_NE(a.warnings.back().find("the trace links no dependency between the run's 2 locations"),
+            std::string::npos)
+      << a.warnings.back();
+  EXPECT_NE(wait_states_text(a).find("links no dependency"), std::string::npos)
+      << "the report does not pass the warning on";
+  // A finding about "work" would be replayed with it balanced: over independent threads that says
+  // nothing of what the program's own synchronization made them wait for.
+  analysis::Finding f;
+  f.kind = analysis::FindingKind::idle_within_processes;
+  f.interval = analysis::IntervalIdentity{.kind = 1, .name = "work", .file = "t.c", .line = 9};
+  std::vector<analysis::Finding> findings{f};
+  analysis::add_replayed_gains(findings, a);
+  EXPECT_TRUE(findings[0].replay.empty()) << "a replay's gain was claimed: " << findings[0].replay;
+  EXPECT_TRUE(a.critical_path.startup_unexplained) << "thread 1's 100 ms before its first event";
+
+  EXPECT_FALSE(late_work().graph->locations_independent()) << "two ranks linked by their message";
 }
 
 }  // namespace

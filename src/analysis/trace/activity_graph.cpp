@@ -1094,6 +1094,14 @@ void ActivityGraph::set_edges(const std::vector<GraphEdge>& unplaced, std::vecto
   place_edges(*this, unplaced, targets);
 }
 
+bool ActivityGraph::locations_independent() const {
+  const GraphCounts& c = linked;
+  const std::uint64_t links = c.messages + c.collectives + c.openmp_barriers + c.forks + c.lock_handovers +
+                              c.shmem_barriers + c.shmem_waits + c.shmem_quiets + c.shmem_collectives +
+                              c.task_creations + c.task_waits;
+  return locations.size() > 1 && links == 0;
+}
+
 std::uint32_t ActivityGraph::location_of(std::uint32_t node) const {
   if (is_hub(node)) return kHub;
   // The last location that begins at or before the node (an empty one before it begins there too).

@@ -221,6 +221,10 @@ struct ActivityGraph {
   // Its location (index into locations), or kHub: a search of the locations' ranges. Passes that walk
   // a location's nodes know it already; those that jump along edges look it up.
   std::uint32_t location_of(std::uint32_t node) const;
+  // Whether it has several locations and no dependency between any of them was linked: their
+  // synchronization is not in the trace (threads of the program's own: only OpenMP's are traced), and
+  // every pass takes them as independent, so a replay cannot say what a change to one does to another.
+  bool locations_independent() const;
   // The edges into `node`, as indices into `edges`, in the order they were linked.
   using EdgeRange = std::ranges::iota_view<std::uint32_t, std::uint32_t>;
   EdgeRange in_edges(std::uint32_t node) const {

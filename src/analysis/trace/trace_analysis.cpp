@@ -1,5 +1,7 @@
 #include "analysis/trace/trace_analysis.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <latch>
 #include <optional>
@@ -25,6 +27,16 @@ class CountDownOnExit {
 };
 
 }  // namespace
+
+std::string independent_locations_warning(const ActivityGraph& g) {
+  if (!g.locations_independent()) return {};
+  return fmt::format(
+      "the trace links no dependency between the run's {} locations (their synchronization is not in it: "
+      "threads of the program's own are not traced, only OpenMP's): the critical path, the replay and "
+      "`parperf whatif` take them as independent, and what a change would gain through that "
+      "synchronization is in none of their figures",
+      g.locations.size());
+}
 
 TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   // Reading the traces into the graph's nodes needs nothing matched: it runs while the communication
@@ -108,6 +120,7 @@ TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads) {
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());
   a.warnings.insert(a.warnings.end(), sample_warnings.begin(), sample_warnings.end());
+  if (std::string w = independent_locations_warning(*a.graph); !w.empty()) a.warnings.push_back(std::move(w));
   return a;
 }
 

@@ -51,6 +51,10 @@ struct TraceAnalysis {
   std::vector<std::string> warnings;  // the traces' (cut short, events lost) and the clocks'
 };
 
+// The warning of a run whose locations no traced dependency links (ActivityGraph::locations_independent),
+// or empty: both analyses add it to their warnings.
+std::string independent_locations_warning(const ActivityGraph& graph);
+
 // `threads`: how many threads it may run on. With two or more, parts that depend on neither's results
 // run at once (side_by_side.hpp); the results are the same whatever the number.
 TraceAnalysis analyse_traces(const TraceRun& traces, unsigned threads = 1);

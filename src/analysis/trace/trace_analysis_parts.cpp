@@ -111,6 +111,7 @@ TraceAnalysis analyse_traces_by_parts(const TraceRun& traces, const RankPartitio
   a.warnings = traces.warnings;
   a.warnings.insert(a.warnings.end(), traces.clocks.warnings.begin(), traces.clocks.warnings.end());
   a.warnings.insert(a.warnings.end(), sample_warnings.begin(), sample_warnings.end());
+  if (std::string w = independent_locations_warning(*a.graph); !w.empty()) a.warnings.push_back(std::move(w));
   return a;
 }
 

@@ -123,7 +123,10 @@ ReplayPlan first_parts_plan(const ReplayPlan& mine, PartExchange& exchange) {
 }  // namespace
 
 void add_replayed_gains(std::vector<Finding>& findings, const TraceAnalysis& a) {
-  if (!a.graph) return;
+  // Locations the trace does not link are replayed as independent: balancing an interval over them
+  // would gain nothing whatever their untraced synchronization made them wait for. (The run's graph,
+  // the same on every part.)
+  if (!a.graph || a.graph->locations_independent()) return;
   const ActivityGraph& g = *a.graph;
   std::optional<std::string> top_cause;
   for (const DelayCause& c : a.delays.causes)
