@@ -102,8 +102,9 @@ std::string wait_states_text(const analysis::TraceAnalysis& a) {
   out += clock_check_text(a.clock);
   // The patterns are MPI's and OpenMP's: a run's OpenSHMEM waits are not among them, and "no rank
   // waited" would deny the waiting the SRC points and the root causes of waiting show.
-  const bool shmem = a.graph && std::find(a.graph->segment.begin(), a.graph->segment.end(),
-                                          analysis::SegmentKind::shmem) != a.graph->segment.end();
+  // (The run's names of operations: analysed by parts, the graph here has no nodes.)
+  const bool shmem = a.graph && std::any_of(a.graph->operations.begin(), a.graph->operations.end(),
+                                            [](const std::string& o) { return o.starts_with("shmem_"); });
   if (a.waits.patterns.empty())
     out += shmem ? "  No wait states in its MPI messages and collectives or OpenMP barriers and locks.\n"
                  : "  No wait states: no rank or thread waited for another.\n";
