@@ -46,6 +46,9 @@ const std::uint32_t kRandomRuns = [] {
 std::vector<std::string> rendered(const TraceAnalysis& a) {
   std::vector<std::string> out = {
       report::wait_states_json(a).dump(),
+      report::wait_states_text(a),  // the text too: it reads the run's graph, which parts hold without nodes
+      report::critical_path_text(a),
+      report::delay_costs_text(a),
       report::critical_path_json(a.critical_path).dump(),
       report::delay_costs_json(a.delays).dump(),
       report::clock_repair_json(a.repair).dump(),
