@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "analysis/rank_list.hpp"
 
 namespace parperf::analysis {
@@ -11,6 +13,7 @@ namespace {
 struct Measurement {
   double offset = 0;
   double local = 0;
+  double error = 0;  // half the exchange's round trip on the rank's clock
 };
 
 // The exchange with the smallest round trip among `records` of `rank` in `phase` (a writer keeps
@@ -30,7 +33,8 @@ std::optional<Measurement> measure(const format::MpiInfo& rank_side, const forma
   if (!own || !master) return std::nullopt;
   // In doubles: the sum of two u64 stamps may not fit in a u64, and the offset may be negative.
   const double local = (static_cast<double>(own->send_ns) + static_cast<double>(own->recv_ns)) / 2;
-  return Measurement{static_cast<double>(master->master_ns) - local, local};
+  const double error = std::abs(static_cast<double>(own->recv_ns) - static_cast<double>(own->send_ns)) / 2;
+  return Measurement{static_cast<double>(master->master_ns) - local, local, error};
 }
 
 RankClock fit(std::int64_t rank, const std::optional<Measurement>& init,
@@ -42,12 +46,14 @@ RankClock fit(std::int64_t rank, const std::optional<Measurement>& init,
   clock.corrected = true;
   clock.offset = first->offset;
   clock.anchor = first->local;
-  if (init) clock.offset_init = init->offset;
-  if (finalize) clock.offset_finalize = finalize->offset;
+  if (init) clock.offset_init = init->offset, clock.error_init = init->error;
+  if (finalize) clock.offset_finalize = finalize->offset, clock.error_finalize = finalize->error;
   if (init && finalize) {
     // Exchanges in the wrong order or at the same moment (a damaged profile) give no drift to trust.
-    if (finalize->local > init->local)
+    if (finalize->local > init->local) {
       clock.drift = (finalize->offset - init->offset) / (finalize->local - init->local);
+      clock.drift_error = (init->error + finalize->error) / (finalize->local - init->local);
+    }
   }
   return clock;
 }

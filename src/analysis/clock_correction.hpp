@@ -27,6 +27,11 @@ struct RankClock {
   std::optional<double> offset_init;      // ns to add at the init exchange, when measured
   std::optional<double> offset_finalize;  // ns to add at the finalize exchange, when measured
   double drift = 0;                       // dimensionless: ns of offset gained per ns of local time
+  // How far each measured offset can be from the truth: half its exchange's round trip (rank 0's
+  // reading fell between the rank's send and receive), and what the two give the drift. A busy machine
+  // that delayed an exchange widens them.
+  std::optional<double> error_init, error_finalize;  // ns
+  double drift_error = 0;                            // dimensionless
   // The line m(t) goes through: the offset at the local time `anchor` (ns), from the init exchange,
   // or from the finalize exchange when only that one was measured.
   double offset = 0;

@@ -40,7 +40,10 @@ json mpi_run_json(const std::optional<MpiSummary>& mpi) {
                      {"corrected", c.corrected},
                      {"offset_init", optional_value(c.offset_init)},
                      {"offset_finalize", optional_value(c.offset_finalize)},
-                     {"drift", c.drift}});
+                     {"drift", c.drift},
+                     {"offset_init_error", optional_value(c.offset_init_error)},
+                     {"offset_finalize_error", optional_value(c.offset_finalize_error)},
+                     {"drift_error", c.drift_error}});
   return {{"library", mpi->library},
           {"latency", mpi->latency},
           {"bandwidth", mpi->bandwidth},

@@ -43,8 +43,9 @@ std::optional<MpiSummary> summarize_mpi(const analysis::RunData& run, const anal
     auto in_seconds = [](const std::optional<double>& ns) {
       return ns ? std::optional<double>(*ns / 1e9) : std::nullopt;
     };
-    summary.clock.push_back(ClockLine{rank, clock.corrected, in_seconds(clock.offset_init),
-                                      in_seconds(clock.offset_finalize), clock.drift});
+    summary.clock.push_back(ClockLine{
+        rank, clock.corrected, in_seconds(clock.offset_init), in_seconds(clock.offset_finalize), clock.drift,
+        in_seconds(clock.error_init), in_seconds(clock.error_finalize), clock.drift_error});
   }
   return summary;
 }

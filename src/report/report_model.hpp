@@ -36,6 +36,9 @@ struct ClockLine {
   std::optional<double> offset_init;
   std::optional<double> offset_finalize;
   double drift = 0;  // dimensionless
+  // How far each offset and the drift can be off (half the exchanges' round trips: RankClock)
+  std::optional<double> offset_init_error, offset_finalize_error;
+  double drift_error = 0;
 };
 
 // What the MPI collector says about the run (rank 0's view, or the lowest rank that has one).

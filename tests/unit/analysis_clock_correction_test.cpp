@@ -42,6 +42,11 @@ TEST(analysis_clock_correction, KnownOffsetAndDriftAreRecoveredAndApplied) {
   EXPECT_NEAR(*c.offset_init, 5e6, 1e-3) << "offset = master − (send + recv) / 2 = 1.005 s − 1 s";
   EXPECT_NEAR(*c.offset_finalize, 6e6, 1e-3) << "101.006 s − 101 s";
   EXPECT_NEAR(c.drift, 1e-5, 1e-15) << "(6 ms − 5 ms) / (101 s − 1 s)";
+  // Rank 0 answered somewhere in each 2 ms round trip: each offset is within 1 ms, the drift within
+  // (1 ms + 1 ms) / 100 s.
+  EXPECT_NEAR(*c.error_init, 1e6, 1e-3);
+  EXPECT_NEAR(*c.error_finalize, 1e6, 1e-3);
+  EXPECT_NEAR(c.drift_error, 2e-5, 1e-15);
   // m(t) = t + o_s + drift · (t − s_s): at the exchanges themselves, then between and beyond them.
   EXPECT_NEAR(c.apply(1e9), 1.005e9, 1e-3);
   EXPECT_NEAR(c.apply(101e9), 101.006e9, 1e-3);

@@ -180,7 +180,8 @@ TEST(report_mpi, TheRunSaysWhichMpiAndHowTheClocksWereCorrected) {
   EXPECT_EQ(mpi["thread_level"], "funneled");
   ASSERT_EQ(mpi["clock"].size(), 3u);
   EXPECT_EQ(keys_of(mpi["clock"][1]),
-            (std::set<std::string>{"rank", "corrected", "offset_init", "offset_finalize", "drift"}));
+            (std::set<std::string>{"rank", "corrected", "offset_init", "offset_finalize", "drift",
+                                   "offset_init_error", "offset_finalize_error", "drift_error"}));
   EXPECT_EQ(mpi["clock"][1]["rank"], 1);
   EXPECT_EQ(mpi["clock"][1]["corrected"], true);
   EXPECT_DOUBLE_EQ(mpi["clock"][1]["offset_init"].get<double>(), 0.0);
