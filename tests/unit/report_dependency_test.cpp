@@ -20,14 +20,20 @@ namespace {
 using format::SiteKind;
 using test::TraceRunBuilder;
 
-// A path of 100 ms: "stage" is 90 ms of it; "side" works 30 ms beside it and none on it, which the
-// analysis judged off the path; "tiny" works 1 ms, too little to name.
-analysis::TraceAnalysis path_with_a_hidden_interval() {
+// An analysis of two ranks of one thread each, for the sections below to fill.
+analysis::TraceAnalysis two_ranks() {
   analysis::TraceAnalysis a;
   auto graph = std::make_shared<analysis::ActivityGraph>();
   graph->locations = {{.rank = 0}, {.rank = 1}};
   a.graph = graph;
   a.ranks = 2;
+  return a;
+}
+
+// A path of 100 ms: "stage" is 90 ms of it; "side" works 30 ms beside it and none on it, which the
+// analysis judged off the path; "tiny" works 1 ms, too little to name.
+analysis::TraceAnalysis path_with_a_hidden_interval() {
+  analysis::TraceAnalysis a = two_ranks();
   analysis::CriticalPath& p = a.critical_path;
   p.length_ns = 100e6;
   p.intervals.push_back({{90e6, 0.9}, {"stage", 1, "pipe.c", 12}, 90e6, false});
@@ -107,11 +113,7 @@ TEST(CriticalPathReport, AnUnexplainedStartUpIsSaidWhereTheIntervalsOffThePathWo
 // outside every interval 0.4 s): an oversubscribed run, whose waits trace back to time inside MPI
 // calls while the ranks were not scheduled.
 analysis::TraceAnalysis waits_mostly_behind_calls() {
-  analysis::TraceAnalysis a;
-  auto graph = std::make_shared<analysis::ActivityGraph>();
-  graph->locations = {{.rank = 0}, {.rank = 1}};
-  a.graph = graph;
-  a.ranks = 2;
+  analysis::TraceAnalysis a = two_ranks();
   a.delays.waiting_ns = 100e9;
   a.delays.charged_ns = 1e9;
   a.delays.causes.push_back(
