@@ -42,9 +42,11 @@ void name_late_rank(Finding& finding, const SrcPoint& p) {
   finding.evidence.push_back({"late_rank_synchronization", late->synchronization});
 }
 
-// An MPI call site, in the terms of the communication pattern behind the loss.
+// An MPI call site, in the terms of the communication pattern behind the loss. A window's fences are
+// matched across its group as a collective's instances are (docs/mpi.md): their loss is the arrivals'.
 void classify_mpi(Finding& finding, const SrcPoint& p, MpiClass cls) {
-  if (is_collective(cls) && p.synchronization > 0 && p.arrival_spread > 0) {
+  const bool instances = is_collective(cls) || is(p.identity.kind, SiteKind::mpi_one_sided_sync);
+  if (instances && p.synchronization > 0 && p.arrival_spread > 0) {
     finding.kind = FindingKind::mpi_collective_arrival;
     finding.evidence.push_back({"arrival_spread", p.arrival_spread});
     finding.evidence.push_back({"synchronization", p.synchronization});

@@ -112,6 +112,13 @@ inline constexpr std::uint32_t kFirstMpiKind = 64;
 inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpiKind && kind < 128; }
 // Collective operations: their instances are matched across ranks (CollectiveInstanceRecord).
 inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
+// The calls whose events with a communicator are instances matched across its members: the
+// collectives, and MPI_Win_fence, which the collector traces with its window's group as the
+// communicator when the fence synchronizes (src/runtime/mpi/windows.hpp); no other one-sided
+// synchronization carries one.
+inline constexpr bool is_mpi_instance_kind(std::uint32_t kind) {
+  return is_mpi_collective_kind(kind) || kind == 91;
+}
 inline constexpr bool is_shmem_kind(std::uint32_t kind) { return kind >= 128 && kind < 160; }
 inline constexpr std::uint32_t kFirstUpcKind = 160;
 inline constexpr bool is_upc_kind(std::uint32_t kind) { return kind >= kFirstUpcKind && kind < 192; }

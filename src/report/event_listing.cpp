@@ -171,7 +171,7 @@ class Listing {
     const format::SiteKindInfo* row = format::site_kind_info(kind);
     const bool point_to_point = row && row->site_class == format::SiteClass::point_to_point;
     if (point_to_point && event.partner >= 0) line += fmt::format("  tag {}", event.match);
-    if (format::is_mpi_collective_kind(kind) && event.communicator)
+    if (format::is_mpi_instance_kind(kind) && event.communicator)
       line += fmt::format("  instance {}", event.match);
     line += source(text);
     print(e, depth, line);

@@ -26,6 +26,8 @@ constexpr LinkedKind kLinked[] = {
     {"task_waits", "tasks waited for", &analysis::GraphCounts::task_waits},
     {"shmem_quiets", "OpenSHMEM quiets", &analysis::GraphCounts::shmem_quiets},
     {"shmem_collectives", "OpenSHMEM active-set collectives", &analysis::GraphCounts::shmem_collectives},
+    {"window_completions", "MPI window synchronizations completing transfers",
+     &analysis::GraphCounts::window_completions},
 };
 
 struct UnlinkedKind {

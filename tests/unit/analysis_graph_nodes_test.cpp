@@ -91,6 +91,26 @@ TEST(ActivityGraphNodes, TheVectorsAreReservedOnceForThePointsOfEveryKindAndTheH
   expect_reserved_for_exactly(counted_beside_matching(run), 2 * (21 + 5) + 3);
 }
 
+// Two ranks: a fence that opens the first epoch (MPI_MODE_NOPRECEDE: traced without its window's
+// group, no instance), then two that end epochs (instances of the window's group): 2 points each, 6 a
+// rank. Hubs: the two linked fences' instances.
+TEST(ActivityGraphNodes, TheVectorsAreReservedOnceForTheHubsOfAWindowsFences) {
+  TraceRunBuilder b;
+  for (std::int64_t r = 0; r < 2; ++r) {
+    b.rank(r, 2);
+    const auto fence = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_fence", "f.c", 4);
+    const double late = 3.0 * static_cast<double>(r);  // rank 1 arrives later at each fence
+    b.op(fence, 1, 2, -1, 0, 0, 0, false).op(fence, 3 + late, 7, -1, 0).op(fence, 8 + late, 12, -1, 1);
+  }
+  const TraceRun run = b.build();
+  const ActivityGraph g = build_activity_graph(run, match_communication(run));
+  EXPECT_EQ(g.linked.collectives, 2u) << "the fences that end an epoch, as barriers";
+  EXPECT_EQ(g.nodes() - g.first_hub(), 2u) << "the hubs";
+  expect_reserved_for_exactly(g, 2 * 6 + 2);
+  SCOPED_TRACE("counted beside the matching");
+  expect_reserved_for_exactly(counted_beside_matching(run), 2 * 6 + 2);
+}
+
 // Two PEs: shmem_barrier_all twice (2 points each), a barrier and a reduction over the active set of
 // both (2 each): 8 points a PE. Hubs: each barrier_all's instance, the set barrier's and the
 // reduction's: 4.

@@ -1,8 +1,8 @@
 // The OpenSHMEM edges of the activity graph (activity_graph.hpp) that complete transfers and join
 // active sets: a shmem_quiet, or the quiet a shmem_barrier_all implies, ends after the PE's
-// outstanding puts and non-blocking gets are complete; a collective over an active set joins its
-// members. Built from hand-made OpenSHMEM traces whose answers follow from their construction
-// (times in ms).
+// outstanding puts and non-blocking gets are complete (and an MPI window synchronization after the
+// process's puts and gets); a collective over an active set joins its members. Built from hand-made
+// traces whose answers follow from their construction (times in ms).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -86,7 +86,9 @@ std::vector<Link> edges_of_kind(const ActivityGraph& g, EdgeKind kind) {
   return found;
 }
 
-std::vector<Link> quiet_edges(const ActivityGraph& g) { return edges_of_kind(g, EdgeKind::shmem_quiet); }
+std::vector<Link> quiet_edges(const ActivityGraph& g) {
+  return edges_of_kind(g, EdgeKind::transfer_completion);
+}
 
 TEST(ShmemQuiet, ItsEndWaitsForEveryOutstandingPutEachCarryingItsBytesAndThoseAfterIt) {
   const QuietRun r = quiet_run();
@@ -104,7 +106,7 @@ TEST(ShmemQuiet, ItsEndWaitsForEveryOutstandingPutEachCarryingItsBytesAndThoseAf
   EXPECT_DOUBLE_EQ(g.time[edges[2].edge.source], 31 * kMs);
   EXPECT_DOUBLE_EQ(g.time[edges[2].target], 50 * kMs) << "the barrier_all's implied quiet";
   EXPECT_EQ(edges[2].edge.bytes, 8u);
-  EXPECT_TRUE(network_edge(EdgeKind::shmem_quiet)) << "a quiet's time is transfer time";
+  EXPECT_TRUE(network_edge(EdgeKind::transfer_completion)) << "a quiet's time is transfer time";
 }
 
 TEST(ShmemQuiet, OnASlowerNetworkTheQuietEndsWhenTheQueueOfItsPutsHasDrained) {
@@ -236,6 +238,47 @@ TEST(ShmemInstances, GroupedLinkedAndNumberedAsTheWholeGraphLinksThem) {
 // waited for, so its waiting cannot be linked to a release: taken as measured, it is waiting for
 // another PE, not a transfer, and an ideal network keeps it (an ideal network that dropped it predicted
 // 13 ms for this 33 ms run, and POP blamed the network for the lock's serialisation).
+// Rank 0 of two, MPI: a 2 MB put (10 ms) and a 1 MB get (11 ms) from rank 1, a put into itself, a
+// flush_local (complete at the origin only) and a shmem_quiet (OpenSHMEM's: it completes none of
+// MPI's), then MPI_Win_fence from 12 to 30 ms; an 8-byte put (31 ms) and MPI_Win_unlock from 40 to
+// 41 ms. MPI's transfers complete at the window synchronization after them, as a quiet's do.
+TEST(MpiWindow, ASynchronizationEndsAfterTheProcesssPutsAndGetsSinceThePreviousOne) {
+  TraceRunBuilder b;
+  for (std::int64_t r = 0; r < 2; ++r) {
+    b.rank(r, 2);
+    if (r == 1) continue;
+    const auto put = b.site(SiteKind::mpi_one_sided, "MPI_Put");
+    const auto get = b.site(SiteKind::mpi_one_sided, "MPI_Get");
+    const auto flush_local = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_flush_local");
+    const auto quiet = b.site(SiteKind::shmem_memory_sync, "shmem_quiet");
+    const auto fence = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_fence");
+    const auto unlock = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_unlock");
+    b.op(put, 10, 10.2, 1, 0, 2 * kMB, 0, false)
+        .op(get, 11, 11.1, 1, 0, kMB, 0, false)
+        .op(put, 11.2, 11.3, 0, 0, kMB, 0, false)
+        .op(flush_local, 11.4, 11.5, 1, 0, 0, 0, false)
+        .op(quiet, 11.6, 11.7, -1, 0, 0, 0, false)
+        .op(fence, 12, 30, -1, 0, 0, 0, false)
+        .op(put, 31, 31.1, 1, 0, 8, 0, false)
+        .op(unlock, 40, 41, 1, 0, 0, 0, false);
+  }
+  const TraceRun run = b.build();
+  const ActivityGraph g = build_activity_graph(run, match_communication(run));
+  EXPECT_EQ(g.linked.window_completions, 2u) << "the fence and the unlock";
+  EXPECT_EQ(g.linked.shmem_quiets, 0u) << "an OpenSHMEM quiet completes no MPI transfer";
+  const std::vector<Link> edges = quiet_edges(g);
+  ASSERT_EQ(edges.size(), 3u)
+      << "the put and the get into rank 1 before the fence, the put before the unlock";
+  EXPECT_DOUBLE_EQ(g.time[edges[0].edge.source], 10 * kMs);
+  EXPECT_DOUBLE_EQ(g.time[edges[0].target], 30 * kMs) << "into the fence's end";
+  EXPECT_EQ(edges[0].edge.bytes, 3 * kMB) << "the put drains the get's bytes behind it";
+  EXPECT_DOUBLE_EQ(g.time[edges[1].edge.source], 11 * kMs);
+  EXPECT_EQ(edges[1].edge.bytes, kMB);
+  EXPECT_DOUBLE_EQ(g.time[edges[2].edge.source], 31 * kMs);
+  EXPECT_DOUBLE_EQ(g.time[edges[2].target], 41 * kMs) << "into the unlock's end";
+  EXPECT_EQ(edges[2].edge.bytes, 8u);
+}
+
 TEST(ShmemLock, AnAcquisitionsWaitingIsTakenAsMeasuredAlsoOnAnIdealNetwork) {
   TraceRunBuilder b;
   for (std::int64_t pe = 0; pe < 3; ++pe) {

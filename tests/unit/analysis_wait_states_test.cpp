@@ -127,6 +127,31 @@ TEST(WaitStates, AllreduceIsWaitAtNxN) {
   EXPECT_EQ(find(states, WaitPattern::wait_at_barrier), nullptr);
 }
 
+// A fence the collector traced with its window's group (one that may end an epoch) is a Wait at
+// Fence; one traced without (MPI_MODE_NOPRECEDE: it need not synchronize) is no instance at all.
+TEST(WaitStates, AFenceWithItsWindowsGroupIsWaitAtFenceAndOneWithoutIsNoWait) {
+  TraceRunBuilder b;
+  const double arrive[] = {10, 40, 25};
+  for (int r = 0; r < 3; ++r) {
+    b.rank(r, 3);
+    const auto fence = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_fence", "rma.c", 12);
+    b.op(fence, 1, 2, -1, 0, 0, 0, /*on_world=*/false);  // MPI_MODE_NOPRECEDE
+    b.op(fence, arrive[r], 41, -1, 0);
+  }
+  const WaitStates states = wait_states_of(b);
+  const PatternWaits* w = find(states, WaitPattern::wait_at_fence);
+  ASSERT_NE(w, nullptr);
+  EXPECT_NEAR(w->lost_ns, (30 + 15) * kMs, kNs) << "ranks 0 and 2 wait for rank 1's arrival";
+  EXPECT_EQ(w->instances, 2u) << "the fence without a group waited for no one";
+  ASSERT_EQ(w->causes.size(), 1u);
+  EXPECT_EQ(w->causes[0].rank, 1);
+  EXPECT_EQ(w->sites[0].location, "rma.c:12");
+  EXPECT_EQ(find(states, WaitPattern::wait_at_barrier), nullptr);
+  EXPECT_EQ(find(states, WaitPattern::wait_at_nxn), nullptr);
+  EXPECT_EQ(pattern_key(WaitPattern::wait_at_fence), "wait_at_fence");
+  EXPECT_EQ(pattern_title(WaitPattern::wait_at_fence), "Wait at Fence");
+}
+
 TEST(WaitStates, NonRootRanksThatEnterABroadcastBeforeTheRootAreALateBroadcast) {
   TraceRunBuilder b;
   const double arrive[] = {500, 100, 300};  // the root, rank 0, comes last

@@ -154,7 +154,7 @@ class GraphBuilder {
     shmem_instances_ = part_ ? &part_->shmem_instances : &instances;
     graph_.unlinked.shmem_collectives += part_ ? part_->shmem_without_set : shmem.without_set;
     link_shmem();
-    link_shmem_quiets();
+    link_transfer_completions();
     link_shmem_sets();
     shmem_calls_ = nullptr;
     shmem_instances_ = nullptr;
@@ -768,7 +768,8 @@ class GraphBuilder {
     // A wait ends after the last put into its PE from another PE that began before the wait ended.
     std::unordered_map<std::int64_t, std::vector<std::pair<double, const OneSidedTransfer*>>> puts;
     for (const OneSidedTransfer& t : communication_->one_sided)
-      if (t.put && t.target != t.origin.rank) puts[t.target].emplace_back(t.origin.start_ns, &t);
+      if (t.put && format::is_shmem_kind(t.kind) && t.target != t.origin.rank)
+        puts[t.target].emplace_back(t.origin.start_ns, &t);
     for (auto& [pe, list] : puts)
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [pe, pe_waits] : waits)
@@ -803,12 +804,18 @@ class GraphBuilder {
   // PE itself are copies complete on return, a blocking get has its data on return, and shmem_fence only
   // orders: none of them is linked. Contexts are not told apart: a context's quiet is taken to complete every
   // transfer of the PE.
-  void link_shmem_quiets() {
-    // Per location, its transfers to other PEs that a quiet completes: (event index, bytes), in order.
+  // MPI's puts, gets and accumulates are all non-blocking: each completes at its origin's next window
+  // synchronization that completes transfers (a fence, an unlock, a flush, MPI_Win_complete), linked
+  // the same way. Windows are not told apart, as contexts are not; a request-based call (MPI_Rput)
+  // that an MPI_Wait completed earlier is taken to complete at that synchronization still.
+  void link_transfer_completions() {
+    // Per location, its transfers to other processes that a completion completes: (event index, bytes),
+    // in order.
     std::map<std::pair<std::int64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>>
         transfers;
     for (const OneSidedTransfer& t : communication_->one_sided)
-      if (t.target != t.origin.rank && (t.put || is_kind(t.kind, SiteKind::shmem_get_nbi)))
+      if (t.target != t.origin.rank &&
+          (t.put || is_kind(t.kind, SiteKind::shmem_get_nbi) || is_kind(t.kind, SiteKind::mpi_one_sided)))
         transfers[std::pair(t.origin.rank, t.origin.thread)].emplace_back(t.origin.index, t.bytes);
     for (const LocationBuild& l : built_) {
       const auto found = transfers.find(std::pair(l.rank, l.thread));
@@ -819,34 +826,38 @@ class GraphBuilder {
       for (auto& [event, bytes] : list) event = l.operation_events.rank(event);
       std::sort(list.begin(), list.end());
       auto next = list.begin();
-      std::vector<std::pair<const Operation*, std::uint64_t>> outstanding;
+      // OpenSHMEM's completions complete OpenSHMEM's transfers, MPI's MPI's (a program may use both).
+      std::vector<std::pair<const Operation*, std::uint64_t>> outstanding[2];
       for (std::uint64_t o = 0; o < l.operations.size(); ++o) {
         const Operation& op = l.operations[o];
+        const bool mpi = format::is_mpi_kind(op.kind);
         while (next != list.end() && next->first < o) ++next;
         if (next != list.end() && next->first == o) {
-          outstanding.emplace_back(&op, next->second);
-        } else if (completes_transfers(op) && !outstanding.empty()) {
-          link_quiet(outstanding, op);
-          outstanding.clear();
+          outstanding[mpi].emplace_back(&op, next->second);
+        } else if (completes_transfers(op) && !outstanding[mpi].empty()) {
+          link_completion(outstanding[mpi], op);
+          ++(mpi ? graph_.linked.window_completions : graph_.linked.shmem_quiets);
+          outstanding[mpi].clear();
         }
       }
     }
   }
   bool completes_transfers(const Operation& op) const {
-    return (is_kind(op.kind, SiteKind::shmem_memory_sync) &&
-            name_of(op).find("quiet") != std::string_view::npos) ||
-           (is_kind(op.kind, SiteKind::shmem_barrier) &&
-            name_of(op).find("barrier") != std::string_view::npos);
+    const std::string_view name = name_of(op);
+    if (is_kind(op.kind, SiteKind::mpi_one_sided_sync))
+      return name == "MPI_Win_fence" || name == "MPI_Win_unlock" || name == "MPI_Win_unlock_all" ||
+             name == "MPI_Win_flush" || name == "MPI_Win_flush_all" || name == "MPI_Win_complete";
+    return (is_kind(op.kind, SiteKind::shmem_memory_sync) && name.find("quiet") != std::string_view::npos) ||
+           (is_kind(op.kind, SiteKind::shmem_barrier) && name.find("barrier") != std::string_view::npos);
   }
-  void link_quiet(const std::vector<std::pair<const Operation*, std::uint64_t>>& outstanding,
-                  const Operation& quiet) {
+  void link_completion(const std::vector<std::pair<const Operation*, std::uint64_t>>& outstanding,
+                       const Operation& completion) {
     std::uint64_t bytes = 0;  // from the transfer on to the last
     for (const auto& [transfer, size] : outstanding) bytes += size;
     for (const auto& [transfer, size] : outstanding) {
-      edge(transfer->begin, quiet.end, EdgeKind::shmem_quiet, bytes);
+      edge(transfer->begin, completion.end, EdgeKind::transfer_completion, bytes);
       bytes -= size;
     }
-    ++graph_.linked.shmem_quiets;
   }
 
   // Collectives over an active set (shmem_barrier, broadcast, reductions, collect, alltoall): the
@@ -1098,7 +1109,7 @@ bool ActivityGraph::locations_independent() const {
   const GraphCounts& c = linked;
   const std::uint64_t links = c.messages + c.collectives + c.openmp_barriers + c.forks + c.lock_handovers +
                               c.shmem_barriers + c.shmem_waits + c.shmem_quiets + c.shmem_collectives +
-                              c.task_creations + c.task_waits;
+                              c.task_creations + c.task_waits + c.window_completions;
   return locations.size() > 1 && links == 0;
 }
 

@@ -19,7 +19,9 @@
 // collective over an active set its members (as an MPI collective); a
 // `shmem_wait_until` ends after the last put into that PE that began before it ended; a `shmem_quiet`
 // (or the quiet a `shmem_barrier_all` or `shmem_barrier` implies) ends after the PE's puts and
-// non-blocking gets since its previous quiet are complete; an OpenMP task begins after its creation,
+// non-blocking gets since its previous quiet are complete, an MPI window synchronization (fence,
+// unlock, flush, complete) after its process's puts and gets since the previous one; a window's
+// fences join its group as a barrier does; an OpenMP task begins after its creation,
 // and a taskwait or taskgroup ends after the tasks it waits for (task_links.hpp).
 //
 // Cost. A node's time is max(previous node of its location, every edge's source) + its own cost:
@@ -70,7 +72,9 @@ enum class EdgeKind : std::uint8_t {
   lock,           // release -> acquisition
   shmem_barrier,  // arrival -> hub -> end
   shmem_wait,     // put begin -> wait end
-  shmem_quiet,    // an outstanding put's or non-blocking get's begin -> quiet end
+  // an outstanding put's or non-blocking get's begin -> the end of the OpenSHMEM quiet or MPI window
+  // synchronization that completes it
+  transfer_completion,
   task_creation,  // an OpenMP task's creation -> its first piece's begin
   task_wait,      // a task's last piece's end -> the taskwait or taskgroup end that waits for it
 };
@@ -79,7 +83,7 @@ inline constexpr int kEdgeKindCount = 11;
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
   return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
-         kind == EdgeKind::shmem_wait || kind == EdgeKind::shmem_quiet;
+         kind == EdgeKind::shmem_wait || kind == EdgeKind::transfer_completion;
 }
 
 // Whether an operation, by its name (ActivityGraph::operations), acquires an OpenSHMEM lock
@@ -163,6 +167,7 @@ struct GraphCounts {
   std::uint64_t shmem_quiets = 0;       // quiets (and barriers) that completed outstanding transfers
   std::uint64_t shmem_collectives = 0;  // instances of collectives over an active set
   std::uint64_t task_creations = 0, task_waits = 0;
+  std::uint64_t window_completions = 0;  // MPI window synchronizations that completed outstanding transfers
 };
 
 // What could not be linked, by why.

@@ -1,5 +1,5 @@
-// Wait at Barrier, Wait at N x N, Late Broadcast and Early Reduce (wait_states.hpp), from the
-// matched collective instances.
+// Wait at Barrier, Wait at N x N, Late Broadcast, Early Reduce and Wait at Fence (wait_states.hpp),
+// from the matched collective instances (a window's fences are instances of its group).
 #include <algorithm>
 #include <string_view>
 
@@ -55,6 +55,13 @@ void tally_rooted(const TraceRun& traces, WaitTally& tally, const CollectiveInst
   if (last) tally_member(traces, tally, WaitPattern::early_reduce, *root, last->start_ns, last->rank);
 }
 
+// The pattern of an instance in which every member waits for the last.
+WaitPattern all_wait_pattern(const CollectiveInstance& c) {
+  if (is_kind(c.kind, SiteKind::mpi_barrier)) return WaitPattern::wait_at_barrier;
+  if (is_kind(c.kind, SiteKind::mpi_one_sided_sync)) return WaitPattern::wait_at_fence;  // MPI_Win_fence
+  return WaitPattern::wait_at_nxn;
+}
+
 }  // namespace
 
 void tally_collective_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally) {
@@ -63,10 +70,7 @@ void tally_collective_waits(const TraceRun& traces, const Communication& communi
     if (c.root >= 0)
       tally_rooted(traces, tally, c);
     else
-      tally_all_wait_for_last(
-          traces, tally,
-          is_kind(c.kind, SiteKind::mpi_barrier) ? WaitPattern::wait_at_barrier : WaitPattern::wait_at_nxn,
-          c);
+      tally_all_wait_for_last(traces, tally, all_wait_pattern(c), c);
   }
 }
 

@@ -27,12 +27,12 @@ struct CommunicatorIdentity {
   std::uint32_t size = 0;
 };
 
-// What one site is to the matching, worked out once: its kind, name, and class of one-sided
-// transfer (the site-kind table is searched linearly).
+// What one site is to the matching, worked out once: its kind, name, and the data its one-sided
+// calls move (the site-kind table is searched linearly, MPI's calls told apart by name).
 struct SiteFacts {
   std::uint32_t kind = 0;
   std::string_view name;
-  const format::SiteKindInfo* one_sided = nullptr;  // a put's or get's row, else null
+  OneSidedData one_sided = OneSidedData::none;
 };
 
 // What one rank's events refer to, looked up once: per event, only table loads (the sites and
@@ -53,12 +53,8 @@ struct RankContext {
         sites(rank.profile) {
     if (!rank.profile) return;
     facts.reserve(rank.profile->sites.size());
-    for (const format::Site& s : rank.profile->sites) {
-      const format::SiteKindInfo* info = format::site_kind_info(s.kind);
-      const bool one_sided =
-          info && (info->site_class == format::SiteClass::put || info->site_class == format::SiteClass::get);
-      facts.push_back({s.kind, s.name, one_sided ? info : nullptr});
-    }
+    for (const format::Site& s : rank.profile->sites)
+      facts.push_back({s.kind, s.name, one_sided_data(s.kind, s.name)});
     const auto& all = rank.profile->mpi.communicators;
     std::uint64_t largest = 0;
     for (const format::Communicator& c : all) largest = std::max<std::uint64_t>(largest, c.id + 1ull);
@@ -100,8 +96,7 @@ inline std::tuple<double, std::int32_t, std::uint32_t, std::uint32_t> merge_key(
 // The put or get `e` is, or nothing for another operation.
 inline std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& rank, const SiteFacts* site,
                                                           const TimelineEvent& e) {
-  const format::SiteKindInfo* info = site ? site->one_sided : nullptr;
-  if (!info) return std::nullopt;
+  if (!site || site->one_sided == OneSidedData::none) return std::nullopt;
   OneSidedTransfer t;
   t.origin = {
       .rank = static_cast<std::int32_t>(e.rank),
@@ -110,9 +105,9 @@ inline std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& ran
       .index = static_cast<std::uint32_t>(e.index),
       .start_ns = e.time_ns,
       .end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick)};
-  t.kind = static_cast<CallKind>(info->kind);
+  t.kind = static_cast<CallKind>(site->kind);
   t.target = e.event.partner;
-  t.put = info->site_class == format::SiteClass::put;
+  t.put = site->one_sided == OneSidedData::put;
   t.bytes = e.event.bytes;
   return t;
 }
@@ -158,7 +153,7 @@ void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = n
     side.start_ns = e.time_ns;
     side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
     side.index = static_cast<std::uint32_t>(e.index);
-    if (format::is_mpi_collective_kind(kind)) {
+    if (format::is_mpi_instance_kind(kind)) {
       sink.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size, side,
                       kind, site ? site->name : std::string_view{}, e.event.partner);
       return;

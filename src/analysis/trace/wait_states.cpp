@@ -24,6 +24,8 @@ std::string_view pattern_key(WaitPattern pattern) {
       return "omp_barrier";
     case WaitPattern::omp_lock:
       return "omp_lock";
+    case WaitPattern::wait_at_fence:
+      return "wait_at_fence";
   }
   return "unknown";
 }
@@ -46,6 +48,8 @@ std::string_view pattern_title(WaitPattern pattern) {
       return "OpenMP barrier";
     case WaitPattern::omp_lock:
       return "OpenMP lock";
+    case WaitPattern::wait_at_fence:
+      return "Wait at Fence";
   }
   return "unknown";
 }

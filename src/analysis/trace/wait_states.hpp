@@ -19,6 +19,8 @@
 //                    arrived last at that barrier instance.
 //   omp_lock         OpenMP locks and critical sections: the time a thread waited to acquire them;
 //                    caused by the thread that acquired the same lock before it (and held it then).
+//   wait_at_fence    MPI_Win_fence that may end an epoch (no MPI_MODE_NOPRECEDE): each rank waits
+//                    from its arrival to the last arrival of the window's group; caused by the last.
 // Non-blocking collectives have no wait state here: the call that starts them does not wait.
 #pragma once
 
@@ -43,8 +45,9 @@ enum class WaitPattern {
   early_reduce,
   omp_barrier,
   omp_lock,
+  wait_at_fence,  // last: the patterns' order is the JSON's and the tallies' exchanged by parts
 };
-inline constexpr int kWaitPatternCount = 8;
+inline constexpr int kWaitPatternCount = 9;
 
 // "late_sender" (JSON) and "Late Sender" (text).
 std::string_view pattern_key(WaitPattern pattern);

@@ -5,7 +5,7 @@
 #include <new>
 
 #include "runtime/mpi/communicator_samples.hpp"
-#include "runtime/mpi/handle_key.hpp"
+#include "runtime/mpi/handle_table.hpp"
 #include "runtime/plain_mutex.hpp"
 #include "runtime/private_memory.hpp"
 
@@ -14,14 +14,7 @@ using runtime::allocate_private;
 using runtime::release_private;
 namespace {
 
-struct Entry {
-  std::atomic<std::uintptr_t> key{0};  // 0 empty, kRemoved after unregistering
-  CommunicatorInfo info;
-};
-
-constexpr std::size_t kTableSize = 1024;
-constexpr std::uintptr_t kRemoved = ~std::uintptr_t{0};
-Entry g_table[kTableSize];
+constinit HandleTable<CommunicatorInfo, 1024> g_communicators;
 runtime::PlainMutex g_registration_mutex;  // registration is collective and rare
 
 // How many communicators with a given member hash this process registered.
@@ -54,29 +47,12 @@ std::uint64_t members_hash(const int* world_ranks, int size) {
   return h;
 }
 
-Entry* find_entry(std::uintptr_t key) {
-  for (std::size_t i = mix(key) & (kTableSize - 1), probes = 0; probes < kTableSize;
-       i = (i + 1) & (kTableSize - 1), ++probes) {
-    const std::uintptr_t k = g_table[i].key.load(std::memory_order_acquire);
-    if (k == key) return &g_table[i];
-    if (k == 0) return nullptr;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-void register_communicator(MPI_Comm comm) noexcept {
-  if (comm == MPI_COMM_NULL) return;
-  int inter = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
-  int size = 0, rank = 0;
-  if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS || size < 1)
-    return;
-
+// The MPI_COMM_WORLD ranks of `comm`'s members, in `comm`'s order (size entries, private memory the
+// caller releases), or null when MPI cannot say.
+int* world_ranks_of(MPI_Comm comm, int size) {
   const std::size_t list_bytes = sizeof(int) * static_cast<std::size_t>(size);
   int* world_ranks = static_cast<int*>(allocate_private(list_bytes, alignof(int)));
-  if (!world_ranks) return;
+  if (!world_ranks) return nullptr;
   MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
   int* local = static_cast<int*>(allocate_private(list_bytes, alignof(int)));
   bool translated = false;
@@ -88,43 +64,60 @@ void register_communicator(MPI_Comm comm) noexcept {
   if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
   if (world_group != MPI_GROUP_NULL) PMPI_Group_free(&world_group);
   release_private(local, list_bytes);
-  if (!translated) {
-    release_private(world_ranks, list_bytes);
-    return;
-  }
+  if (translated) return world_ranks;
+  release_private(world_ranks, list_bytes);
+  return nullptr;
+}
+
+// An intracommunicator's size and this process's rank in it; false for an intercommunicator or
+// when MPI cannot say.
+bool size_and_rank(MPI_Comm comm, int& size, int& rank) {
+  int inter = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return false;
+  return PMPI_Comm_size(comm, &size) == MPI_SUCCESS && PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS &&
+         size >= 1;
+}
+
+// A new slot for a group with these members; the caller holds the registration mutex.
+std::int32_t add_slot(const int* world_ranks, int size, int rank) {
+  const std::uint64_t hash = members_hash(world_ranks, size);
+  return add_communicator(hash, next_ordinal(hash), static_cast<std::uint32_t>(size), rank);
+}
+
+}  // namespace
+
+void register_communicator(MPI_Comm comm) noexcept {
+  int size = 0, rank = 0;
+  if (!size_and_rank(comm, size, rank)) return;
+  const std::size_t list_bytes = sizeof(int) * static_cast<std::size_t>(size);
+  int* world_ranks = world_ranks_of(comm, size);
+  if (!world_ranks) return;
 
   std::lock_guard lock(g_registration_mutex);
-  const std::uint64_t hash = members_hash(world_ranks, size);
-  const std::int32_t slot =
-      add_communicator(hash, next_ordinal(hash), static_cast<std::uint32_t>(size), rank);
-  const std::uintptr_t key = handle_key(comm);
-  for (std::size_t i = mix(key) & (kTableSize - 1), probes = 0; probes < kTableSize;
-       i = (i + 1) & (kTableSize - 1), ++probes) {
-    const std::uintptr_t k = g_table[i].key.load(std::memory_order_relaxed);
-    if (k != 0 && k != kRemoved && k != key) continue;
-    Entry& e = g_table[i];
-    e.info.slot = slot;
-    e.info.size = size;
-    e.info.world_ranks = comm == MPI_COMM_WORLD ? nullptr : world_ranks;
-    if (comm == MPI_COMM_WORLD) release_private(world_ranks, list_bytes);
-    e.key.store(key, std::memory_order_release);
-    return;
-  }
-  release_private(world_ranks, list_bytes);  // table full: the communicator stays unknown
+  const CommunicatorInfo info{add_slot(world_ranks, size, rank), size,
+                              comm == MPI_COMM_WORLD ? nullptr : world_ranks};
+  const bool known = g_communicators.insert(comm, info);  // else the table is full: it stays unknown
+  if (!known || !info.world_ranks) release_private(world_ranks, list_bytes);
+}
+
+GroupSlot register_group_slot(MPI_Comm comm) noexcept {
+  GroupSlot group;
+  int rank = 0;
+  if (!size_and_rank(comm, group.size, rank)) return group;
+  group.world_ranks = world_ranks_of(comm, group.size);
+  if (!group.world_ranks) return group;
+  std::lock_guard lock(g_registration_mutex);
+  group.slot = add_slot(group.world_ranks, group.size, rank);
+  return group;
 }
 
 void unregister_communicator(MPI_Comm comm) noexcept {
+  // The member list stays allocated: a reader may still hold it (a few bytes per communicator).
   std::lock_guard lock(g_registration_mutex);
-  if (Entry* e = find_entry(handle_key(comm))) {
-    // The member list stays allocated: a reader may still hold it (a few bytes per communicator).
-    e->key.store(kRemoved, std::memory_order_release);
-  }
+  g_communicators.remove(comm);
 }
 
-const CommunicatorInfo* find_communicator(MPI_Comm comm) noexcept {
-  Entry* e = find_entry(handle_key(comm));
-  return e ? &e->info : nullptr;
-}
+const CommunicatorInfo* find_communicator(MPI_Comm comm) noexcept { return g_communicators.find(comm); }
 
 std::int64_t world_rank_of(MPI_Comm comm, int rank) noexcept {
   if (rank < 0) return -1;  // MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ROOT are negative

@@ -24,6 +24,18 @@ struct CommunicatorInfo {
 void register_communicator(MPI_Comm comm) noexcept;
 void unregister_communicator(MPI_Comm comm) noexcept;
 
+// A slot of its own for a group of `comm`'s members whose synchronizations are matched apart from
+// `comm`'s collectives (a window's fences: windows.hpp). Identified across ranks as communicators
+// are: its members and how many registrations with the same members came before it (the window's
+// creation is collective over them, so every member counts the same). Not on a hot path.
+struct GroupSlot {
+  std::int32_t slot = -1;  // -1 when the table is full
+  int size = 0;
+  const int* world_ranks = nullptr;  // the members' MPI_COMM_WORLD ranks (size of them), never freed;
+                                     // null for an intercommunicator or a failed query
+};
+GroupSlot register_group_slot(MPI_Comm comm) noexcept;
+
 // The registered communicator, or null. Lock-free.
 const CommunicatorInfo* find_communicator(MPI_Comm comm) noexcept;
 

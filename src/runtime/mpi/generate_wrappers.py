@@ -347,25 +347,45 @@ def render_abort(side, spec, plan):
     plan.measured = False
 
 
+def after_success(side, plan, lines):
+    """Lines run once the call returned, whether measured or not, only when it succeeded."""
+    plan.finish.append("finish_plain(call);")
+    if side.fortran:
+        plan.prologue.append("fortran::ErrorCode error(ierror);")
+        plan.always_args["ierror"] = "error.get()"
+        plan.epilogue += ["if (error.succeeded()) {", *[f"  {line}" for line in lines], "}"]
+    else:
+        plan.epilogue += ["if (result == MPI_SUCCESS) {", *[f"  {line}" for line in lines], "}"]
+
+
 def render_comm_create(side, spec, plan):
     # Registration is collective like the creation itself, so every member registers, whether
     # this call is measured or not; a failed call created nothing.
     (newcomm,) = spec.args
     p = side.param(newcomm, "MPI_Comm*")
-    plan.finish.append("finish_plain(call);")
     if side.fortran:
-        plan.prologue.append("fortran::ErrorCode error(ierror);")
-        plan.always_args["ierror"] = "error.get()"
-        plan.epilogue += ["if (error.succeeded()) {",
-                          f"  const MPI_Comm created = PMPI_Comm_f2c(*{p.name});",
-                          "  after_comm_create(&created);", "}"]
+        after_success(side, plan, [f"const MPI_Comm created = PMPI_Comm_f2c(*{p.name});",
+                                   "after_comm_create(&created);"])
     else:
-        plan.epilogue.append(f"if (result == MPI_SUCCESS) after_comm_create({p.name});")
+        after_success(side, plan, [f"after_comm_create({p.name});"])
 
 
 def render_comm_free(side, spec, plan):
     (comm,) = spec.args
     plan.prologue.append(f"before_comm_free({side.handle_of(side.param(comm, 'MPI_Comm*'))});")
+    plan.finish.append("finish_plain(call);")
+
+
+def render_win_create(side, spec, plan):
+    # Like a communicator's creation: every member registers the new window, measured or not.
+    comm, newwin = spec.args
+    created = side.handle_of(side.param(newwin, "MPI_Win*"))
+    after_success(side, plan, [f"after_win_create({side.value(comm, 'MPI_Comm', plan)}, {created});"])
+
+
+def render_win_free(side, spec, plan):
+    (win,) = spec.args
+    plan.prologue.append(f"before_win_free({side.handle_of(side.param(win, 'MPI_Win*'))});")
     plan.finish.append("finish_plain(call);")
 
 
@@ -391,6 +411,7 @@ FINISHES = {
     "test_some": completion("some", False),  # Testsome: outcount says what completed, no flag
     "collective": (render_collective, 3),
     "one_sided": simple("one_sided", "int", "MPI_Datatype", "int", "MPI_Win"),
+    "window_fence": simple("window_fence", "int", "MPI_Win"),
     "io": simple("io", "int", "MPI_Datatype"),
     "init": (render_init, 0),
     "init_thread": (render_init_thread, 1),
@@ -399,6 +420,8 @@ FINISHES = {
     "control": (render_control, 1),
     "comm_create": (render_comm_create, 1),
     "comm_free": (render_comm_free, 1),
+    "win_create": (render_win_create, 2),
+    "win_free": (render_win_free, 1),
 }
 
 # The functions of collective_bytes.hpp and the types they take.

@@ -11,6 +11,7 @@
 #include "runtime/mpi/communication_threads.hpp"
 #include "runtime/mpi/communicators.hpp"
 #include "runtime/mpi/requests.hpp"
+#include "runtime/mpi/windows.hpp"
 
 namespace parperf::mpi {
 namespace {
@@ -301,11 +302,18 @@ void finish_collective(Call& call, MPI_Comm comm, int root, std::uint64_t bytes,
   record(r);
 }
 
-// One-sided partners are window ranks; translating them would query the window's group on every
-// call, so they are not reported (the bytes and the time are).
-void finish_one_sided(Call& call, int count, MPI_Datatype type, int /*target*/, MPI_Win /*win*/) noexcept {
+// One-sided partners are ranks of the window's group: translated through the table the window's
+// creation filled (windows.hpp), not by querying the group on every call.
+void finish_one_sided(Call& call, int count, MPI_Datatype type, int target, MPI_Win win) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
+  r.partner = window_world_rank(win, target);
+  record(r);
+}
+
+void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept {
+  CallRecord r = end_call(call);
+  if ((assertion & MPI_MODE_NOPRECEDE) == 0) r.communicator = window_slot(win);
   record(r);
 }
 

@@ -82,8 +82,12 @@ void finish_collective(Call& call, MPI_Comm comm, int root, std::uint64_t bytes,
                        const MPI_Request* request) noexcept;
 
 // One-sided communication and its synchronization; `target` is the rank in the window's group (or
-// -1 for a synchronization of the whole window).
+// -1 for a synchronization of the whole window), reported as its MPI_COMM_WORLD rank (the partner).
 void finish_one_sided(Call& call, int count, MPI_Datatype type, int target, MPI_Win win) noexcept;
+// MPI_Win_fence. One that may end an epoch (no MPI_MODE_NOPRECEDE: every member gives that
+// assertion or none) is traced as an instance of its window's fences (windows.hpp); one that opens
+// the first epoch need not synchronize and is traced as the other synchronizations are.
+void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept;
 // MPI-IO reads and writes.
 void finish_io(Call& call, int count, MPI_Datatype type) noexcept;
 
@@ -113,5 +117,11 @@ void control_profiling(int level) noexcept;
 void after_comm_create(const MPI_Comm* created) noexcept;
 // Before MPI_Comm_free / MPI_Comm_disconnect.
 void before_comm_free(MPI_Comm comm) noexcept;
+// A window was created over `comm` (Win_create, Win_allocate, Win_allocate_shared,
+// Win_create_dynamic): registered so that its fences can be matched across its group. Collective
+// over `comm`, like the creation.
+void after_win_create(MPI_Comm comm, MPI_Win win) noexcept;
+// Before MPI_Win_free.
+void before_win_free(MPI_Win win) noexcept;
 
 }  // namespace parperf::mpi

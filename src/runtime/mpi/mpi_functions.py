@@ -263,14 +263,17 @@ add("MPI_Group_union MPI_Group_intersection MPI_Group_difference",
 add("MPI_Group_free", "MPI_Group* group", "mpi_management", finish("plain"))
 
 # --- One-sided -----------------------------------------------------------------------------------
+# Creators register the new window once PMPI returned (its fences are matched across its group),
+# MPI_Win_free unregisters it before.
 add("MPI_Win_create", "void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win",
-    "mpi_management", finish("plain"))
+    "mpi_management", finish("win_create", "comm", "win"))
 # baseptr is really a void** (the standard keeps void* so that any pointer's address converts).
 add("MPI_Win_allocate MPI_Win_allocate_shared",
     "MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win",
-    "mpi_management", finish("plain"), fortran_cptr=True)
-add("MPI_Win_create_dynamic", "MPI_Info info, MPI_Comm comm, MPI_Win* win", "mpi_management", finish("plain"))
-add("MPI_Win_free", "MPI_Win* win", "mpi_management", finish("plain"))
+    "mpi_management", finish("win_create", "comm", "win"), fortran_cptr=True)
+add("MPI_Win_create_dynamic", "MPI_Info info, MPI_Comm comm, MPI_Win* win", "mpi_management",
+    finish("win_create", "comm", "win"))
+add("MPI_Win_free", "MPI_Win* win", "mpi_management", finish("win_free", "win"))
 
 PUT = ("const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,"
        " MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype")
@@ -303,7 +306,8 @@ add("MPI_Compare_and_swap",
 # Synchronization moves no data of its own; the target is the rank it names, else -1 (the window).
 WHOLE_WINDOW = finish("one_sided", "0", "MPI_DATATYPE_NULL", "-1", "win")
 ONE_RANK = finish("one_sided", "0", "MPI_DATATYPE_NULL", "rank", "win")
-add("MPI_Win_fence MPI_Win_lock_all", "int assertion, MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
+add("MPI_Win_fence", "int assertion, MPI_Win win", "mpi_one_sided_sync", finish("window_fence", "assertion", "win"))
+add("MPI_Win_lock_all", "int assertion, MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
 add("MPI_Win_lock", "int lock_type, int rank, int assertion, MPI_Win win", "mpi_one_sided_sync", ONE_RANK)
 add("MPI_Win_unlock MPI_Win_flush MPI_Win_flush_local", "int rank, MPI_Win win", "mpi_one_sided_sync",
     ONE_RANK)

@@ -9,6 +9,7 @@
 #include "runtime/mpi/communicators.hpp"
 #include "runtime/mpi/measure.hpp"
 #include "runtime/mpi/mpi_section.hpp"
+#include "runtime/mpi/windows.hpp"
 
 namespace parperf::mpi {
 namespace {
@@ -84,6 +85,14 @@ void after_comm_create(const MPI_Comm* created) noexcept {
 
 void before_comm_free(MPI_Comm comm) noexcept {
   if (g_initialised) unregister_communicator(comm);
+}
+
+void after_win_create(MPI_Comm comm, MPI_Win win) noexcept {
+  if (g_initialised) register_window(win, comm);
+}
+
+void before_win_free(MPI_Win win) noexcept {
+  if (g_initialised) unregister_window(win);
 }
 
 }  // namespace parperf::mpi

@@ -77,6 +77,17 @@ void expect_self_check(const std::filesystem::path& directory) {
       << "the replay of the unchanged run does not give the run's time back: " << w.dump();
 }
 
+// `parperf report --json --np 2 DIR`: the analysis by parts, in a job of its own.
+json report_json_np2(const std::filesystem::path& directory) {
+  ProcessOptions launcher;
+  launcher.timeout_seconds = kMpiTimeoutSeconds;
+  launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  const ProcessResult np = run_process(
+      {parperf_command().string(), "report", "--json", "--np", "2", directory.string()}, launcher);
+  EXPECT_EQ(np.exit_code, 0) << describe(np);
+  return json::parse(np.out, nullptr, false);
+}
+
 class Imbalance : public testing::TestWithParam<int> {};
 
 TEST_P(Imbalance, LoadBalanceIsMeanOverMaxOfTheRanksWorkAndNothingElseIsLost) {
@@ -179,13 +190,7 @@ TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
   EXPECT_GT(number(*side, "total_time"), 0.1) << "'side' did run (2 x 60 ms)";
   EXPECT_EQ(field(path, "locations").size(), 4u) << "the path runs through every rank";
   // Serial and parallel analysis give the same path and factors.
-  ProcessOptions launcher;
-  launcher.timeout_seconds = kMpiTimeoutSeconds;
-  launcher.env = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
-  const ProcessResult np = run_process(
-      {parperf_command().string(), "report", "--json", "--np", "2", run.directory.string()}, launcher);
-  ASSERT_EQ(np.exit_code, 0) << describe(np);
-  const json parallel = json::parse(np.out, nullptr, false);
+  const json parallel = report_json_np2(run.directory);
   for (const char* key : {"critical_path", "pop", "delay_costs", "clock_repair"})
     EXPECT_EQ(parallel[key], run.report[key]) << key << " differs in `parperf report --np 2`";
 }
@@ -346,6 +351,69 @@ TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
   const double measured_even = number(pop(even), "run_time");
   EXPECT_NEAR(number(w, "predicted_time"), measured_even, 0.1 * measured_even) << w.dump();
   EXPECT_GT(number(w, "gain"), 0.2 * number(w, "measured_time")) << w.dump();
+}
+
+// pop_cases.c's `fence`: `imbalance` synchronized by a window's fences instead of barriers. A fence
+// that may end an epoch completes once every rank entered it; the collector traces each as an
+// instance of the window's group, and the graph links it as it links a barrier. Unlinked, each rank's
+// fence kept its measured waiting as its own cost: balancing the work predicted a slower run. The
+// collector names each put's target, so the fence that completes it is linked to it too.
+TEST(Fences, AWindowsFencesAreLinkedAsBarriersAreAndTheirWaitingIsAWaitState) {
+  constexpr int kRanks = 4, kRounds = 2;
+  TempDir tmp;
+  const TracedRun uneven = traced(tmp, "uneven", kRanks,
+                                  {PARPERF_PROGRAM_MPI_POP_CASES, "fence", kUnitMs, std::to_string(kRounds)});
+  ASSERT_EQ(uneven.work.size(), static_cast<std::size_t>(kRanks));
+  EXPECT_NEAR(number(pop(uneven), "load_balance"), mean_over_max(uneven.work), 0.03) << pop(uneven).dump();
+
+  // Each rank but the last (which arrives two units after the one before it) waits at each fence for
+  // the last, as long as the last worked more: per rank, the difference of their work over both rounds.
+  // Beside it, each wait holds the spread of the ranks' exits from the fence before (wake-ups: a few ms
+  // on 2 busy cores) and the put's time (microseconds).
+  const json& states = field(uneven.report, "wait_states");
+  const json* fence = nullptr;
+  for (const json& p : field(states, "patterns"))
+    if (text_of(p, "pattern") == "wait_at_fence") fence = &p;
+  ASSERT_NE(fence, nullptr) << "no Wait at Fence among the wait states: " << states.dump();
+  EXPECT_EQ(integer(*fence, "instances"), (kRanks - 1) * kRounds)
+      << "every rank but the last waits at each of the " << kRounds
+      << " fences that end an epoch (the one that opens the first, MPI_MODE_NOPRECEDE, need not wait)";
+  const double last = *std::max_element(uneven.work.begin(), uneven.work.end());
+  double expected = 0;
+  for (double w : uneven.work) expected += last - w;
+  EXPECT_NEAR(number(*fence, "lost"), expected, 0.05 * expected + 0.005 * (kRanks - 1) * kRounds)
+      << "the ranks wait at the fences for the last rank's extra work: " << fence->dump();
+  ASSERT_FALSE(field(*fence, "causes").empty()) << fence->dump();
+  EXPECT_EQ(integer(field(*fence, "causes")[0], "rank"), kRanks - 1) << fence->dump();
+
+  // Balanced, each round's work takes the ranks' mean instead of the
+  // last rank's (the most in every round, by two units): the replay gains the difference of their
+  // work over both rounds; everything else (fences, puts: microseconds, and the spread of the ranks'
+  // exits from each fence, a few ms on 2 busy cores) is the same in both. Unlinked, each fence kept
+  // its measured waiting, and balancing predicted a longer run.
+  const json* work = nullptr;
+  for (const json& i : field(field(uneven.report, "critical_path"), "intervals"))
+    if (text_of(i, "name") == "work") work = &i;
+  ASSERT_NE(work, nullptr) << uneven.report["critical_path"].dump();
+  // The path runs through the last rank's work in every round (the rest of it is the fences' own
+  // time: on 2 cores shared by 4 ranks polling in them, and more with other load, a fifth of the path).
+  EXPECT_NEAR(number(*work, "time"), last, 0.02 * last + 0.005 * kRounds)
+      << "the last rank's work between the fences is on the path";
+  const double mean = std::accumulate(uneven.work.begin(), uneven.work.end(), 0.0) / kRanks;
+  const json w = whatif_json(uneven.directory, {"--balance", "work"});
+  EXPECT_NEAR(number(w, "gain"), last - mean, 0.02 * (last - mean) + 0.005 * kRounds)
+      << "balancing the work between fences gains the last rank's extra work over the mean: " << w.dump();
+  expect_self_check(uneven.directory);
+
+  // Each round's put (into the right neighbour, named by its world rank) completes at its rank's fence.
+  EXPECT_EQ(integer(field(field(uneven.report, "dependencies"), "linked"), "window_completions"),
+            kRanks * kRounds)
+      << uneven.report["dependencies"].dump();
+
+  // The analysis by parts links the fences alike.
+  const json parallel = report_json_np2(uneven.directory);
+  for (const char* key : {"critical_path", "pop", "delay_costs", "wait_states", "dependencies"})
+    EXPECT_EQ(parallel[key], uneven.report[key]) << key << " differs in `parperf report --np 2`";
 }
 
 TEST(WhatIf, AnIdealNetworkPredictsTheRunWithTinyMessagesAndTransferEfficiencyShowsTheLargeOnes) {

@@ -16,6 +16,12 @@
  *              of a ring and receives as many from each (MPI_Send and MPI_Recv, even ranks sending
  *              first; N even or 2): with large messages transfer efficiency < 1, and `parperf whatif
  *              --ideal-network` predicts the run with 8-byte messages.
+ *   fence      `imbalance` synchronized by one-sided communication instead of barriers: a window over
+ *              MPI_COMM_WORLD (one fence with MPI_MODE_NOPRECEDE opens its first epoch); each round,
+ *              rank r works (1 + 2r) units in "work", puts 8 bytes into its right neighbour's window
+ *              and calls MPI_Win_fence, which completes only once every rank entered it: load
+ *              balance as `imbalance`, every rank but the last waits at each fence for it, and
+ *              `parperf whatif --balance work` predicts the run of `even`.
  *
  * Work sleeps (mpi_work.h). Each rank prints on stderr the work it really did, in seconds:
  * "pop_cases: rank R work W s", for the tests to derive the expected factors on a busy machine. */
@@ -53,19 +59,33 @@ int main(int argc, char** argv) {
   const int rounds = argc > 3 ? atoi(argv[3]) : 2;
   const long bytes = argc > 4 ? atol(argv[4]) : 8;
   const int known = !strcmp(name, "imbalance") || !strcmp(name, "even") || !strcmp(name, "chain") ||
-                    !strcmp(name, "pipeline") || !strcmp(name, "exchange");
+                    !strcmp(name, "pipeline") || !strcmp(name, "exchange") || !strcmp(name, "fence");
   if (!known || unit < 0 || rounds < 1 || bytes < 1) {
     if (rank == 0)
-      fprintf(stderr, "usage: pop_cases imbalance|even|chain|pipeline|exchange [unit_ms] [rounds] [bytes]\n");
+      fprintf(stderr,
+              "usage: pop_cases imbalance|even|chain|pipeline|exchange|fence [unit_ms] [rounds] [bytes]\n");
     MPI_Finalize();
     return 2;
   }
   char* out = calloc((size_t)bytes, 1);
   char* in = calloc((size_t)bytes, 1);
+  const int fenced = !strcmp(name, "fence");
+  long long* window_memory = NULL;
+  MPI_Win window = MPI_WIN_NULL;
+  if (fenced) {
+    MPI_Win_allocate((MPI_Aint)sizeof(long long), (int)sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD,
+                     &window_memory, &window);
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, window);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   for (int round = 0; round < rounds; ++round) {
     if (!strcmp(name, "imbalance")) {
       work_in(&work_site, (1 + 2 * rank) * unit);
+    } else if (fenced) {
+      work_in(&work_site, (1 + 2 * rank) * unit);
+      const long long value = rank;
+      MPI_Put(&value, 1, MPI_LONG_LONG, (rank + 1) % size, 0, 1, MPI_LONG_LONG, window);
+      MPI_Win_fence(round == rounds - 1 ? MPI_MODE_NOSUCCEED : 0, window);
     } else if (!strcmp(name, "even")) {
       work_in(&work_site, size * unit);
     } else if (!strcmp(name, "chain") || !strcmp(name, "pipeline")) {
@@ -86,9 +106,13 @@ int main(int argc, char** argv) {
         if (rank % 2 == 1) MPI_Send(out, (int)bytes, MPI_BYTE, to, direction, MPI_COMM_WORLD);
       }
     }
-    if (strcmp(name, "exchange")) MPI_Barrier(MPI_COMM_WORLD);
+    if (strcmp(name, "exchange") && !fenced) MPI_Barrier(MPI_COMM_WORLD);
   }
   fprintf(stderr, "pop_cases: rank %d work %.6f s\n", rank, worked);
+  if (fenced && *window_memory != (rank + size - 1) % size)
+    fprintf(stderr, "pop_cases: rank %d found %lld in its window, not its left neighbour's rank\n", rank,
+            *window_memory);
+  if (fenced) MPI_Win_free(&window);
   free(out);
   free(in);
   MPI_Finalize();
