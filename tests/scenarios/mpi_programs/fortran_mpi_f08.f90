@@ -6,8 +6,9 @@
 ! The calls, their counts and their SITE markers are those listed at the top of fortran_use_mpi.f90.
 ! No timing ground truth: the test checks that every call is captured, at its line, with its count.
 !
-! Prints on rank 0: "fortran_mpi_f08: checksum 615" (2 ranks): what rank 0 received with MPI_Irecv,
-! 100 x 2 + 100 x 3, the broadcast values 10 + 20 + 30 + 40 and the sums 3 + 5 + 7.
+! Prints on rank 0: "fortran_mpi_f08: checksum 622" (2 ranks): what rank 0 received with MPI_Irecv,
+! 100 x 2 + 100 x 3, the broadcast values 10 + 20 + 30 + 40, the sums 3 + 5 + 7 and the 7 rank 1
+! put into its window.
 program fortran_mpi_f08 ! SITE:f_program
   use mpi_f08 ! SITE:f_use
   implicit none
@@ -16,6 +17,9 @@ program fortran_mpi_f08 ! SITE:f_program
   type(MPI_Request) :: requests(2)
   double precision :: outgoing(100), incoming(100), total, mine
   integer(kind=8) :: checksum
+  integer :: slot(1), putvalue
+  type(MPI_Win) :: win
+  integer(kind=MPI_ADDRESS_KIND) :: window_bytes, displacement
 
   call MPI_Init() ! SITE:f_init
   call MPI_Comm_rank(MPI_COMM_WORLD, rank) ! SITE:f_rank
@@ -59,6 +63,20 @@ program fortran_mpi_f08 ! SITE:f_program
     call MPI_Allreduce(mine, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD) ! SITE:f_allreduce
     checksum = checksum + int(total, kind=8)
   end do
+
+  slot = 0
+  window_bytes = 4
+  displacement = 0
+  call MPI_Win_create(slot, window_bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win) ! SITE:f_win_create
+  do k = 1, 2
+    call MPI_Win_fence(0, win) ! SITE:f_fence
+    if (k == 1 .and. rank < 2) then
+      putvalue = 6 + rank
+      call MPI_Put(putvalue, 1, MPI_INTEGER, 1 - rank, displacement, 1, MPI_INTEGER, win) ! SITE:f_put
+    end if
+  end do
+  if (rank == 0) checksum = checksum + slot(1)
+  call MPI_Win_free(win) ! SITE:f_win_free
 
   if (rank == 0) print '(a, i0)', 'fortran_mpi_f08: checksum ', checksum
   call MPI_Finalize() ! SITE:f_finalize

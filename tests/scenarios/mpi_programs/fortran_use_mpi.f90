@@ -10,11 +10,15 @@
 !   ranks 0 and 1, twice: MPI_Irecv (f_irecv) and MPI_Isend (f_isend) of 100 doubles (800 bytes)
 !     with the other one, then MPI_Waitall (f_waitall) of both: 2 each
 !   MPI_Bcast 4 (f_bcast) of one integer from rank 0, MPI_Allreduce 3 (f_allreduce) of one double
+!   MPI_Win_create 1 (f_win_create): a window of one integer over MPI_COMM_WORLD; MPI_Win_fence 2
+!     (f_fence), between them ranks 0 and 1 MPI_Put 1 (f_put) one integer (4 bytes) into the other's
+!     window (rank 1 puts 7); MPI_Win_free 1 (f_win_free)
 !   MPI_Finalize 1 (f_finalize)
 ! No timing ground truth: the test checks that every call is captured, at its line, with its count.
 !
-! Prints on rank 0: "fortran_use_mpi: checksum 615" (2 ranks): what rank 0 received with MPI_Irecv,
-! 100 x 2 + 100 x 3, the broadcast values 10 + 20 + 30 + 40 and the sums 3 + 5 + 7.
+! Prints on rank 0: "fortran_use_mpi: checksum 622" (2 ranks): what rank 0 received with MPI_Irecv,
+! 100 x 2 + 100 x 3, the broadcast values 10 + 20 + 30 + 40, the sums 3 + 5 + 7 and the 7 rank 1
+! put into its window.
 program fortran_use_mpi ! SITE:f_program
   use mpi ! SITE:f_use
   implicit none
@@ -22,6 +26,11 @@ program fortran_use_mpi ! SITE:f_program
   integer :: message(10), requests(2)
   double precision :: outgoing(100), incoming(100), total, mine
   integer(kind=8) :: checksum
+  integer :: putvalue, win
+  ! Written by the other rank's MPI_Put: volatile, or the compiler reads the 0 it stored (the
+  ! `use mpi` interface does not tell it that MPI holds the array).
+  integer, volatile :: slot(1)
+  integer(kind=MPI_ADDRESS_KIND) :: window_bytes, displacement
 
   call MPI_Init(ierr) ! SITE:f_init
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr) ! SITE:f_rank
@@ -65,6 +74,20 @@ program fortran_use_mpi ! SITE:f_program
     call MPI_Allreduce(mine, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr) ! SITE:f_allreduce
     checksum = checksum + int(total, kind=8)
   end do
+
+  slot = 0
+  window_bytes = 4
+  displacement = 0
+  call MPI_Win_create(slot, window_bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr) ! SITE:f_win_create
+  do k = 1, 2
+    call MPI_Win_fence(0, win, ierr) ! SITE:f_fence
+    if (k == 1 .and. rank < 2) then
+      putvalue = 6 + rank
+      call MPI_Put(putvalue, 1, MPI_INTEGER, 1 - rank, displacement, 1, MPI_INTEGER, win, ierr) ! SITE:f_put
+    end if
+  end do
+  if (rank == 0) checksum = checksum + slot(1)
+  call MPI_Win_free(win, ierr) ! SITE:f_win_free
 
   if (rank == 0) print '(a, i0)', 'fortran_use_mpi: checksum ', checksum
   call MPI_Finalize(ierr) ! SITE:f_finalize

@@ -798,7 +798,10 @@ TEST_P(FortranBindings, EveryCallIsCapturedAtItsLineWithItsCount) {
         Expected{"MPI_Isend", "f_isend", {2, 2}, {1600, 1600}},
         Expected{"MPI_Waitall", "f_waitall", {2, 2}, {-1, -1}},
         Expected{"MPI_Bcast", "f_bcast", {4, 4}, {-1, -1}},
-        Expected{"MPI_Allreduce", "f_allreduce", {3, 3}, {-1, -1}}}) {
+        Expected{"MPI_Allreduce", "f_allreduce", {3, 3}, {-1, -1}},
+        Expected{"MPI_Win_create", "f_win_create", {1, 1}, {-1, -1}},
+        Expected{"MPI_Win_fence", "f_fence", {2, 2}, {-1, -1}},
+        Expected{"MPI_Put", "f_put", {1, 1}, {4, 4}}}) {
     for (int rank = 0; rank < 2; ++rank) {
       EXPECT_EQ(calls_named(program, e.name, rank), e.count[rank])
           << e.name << " on rank " << rank << ": each call once (not again by the C wrapper)\n"
@@ -813,13 +816,14 @@ TEST_P(FortranBindings, EveryCallIsCapturedAtItsLineWithItsCount) {
   }
   // Set-up calls, where the collector lists them: once, at their line. gfortran's line table puts
   // some calls of a main program whose arguments are all its own variables (MPI_Init(ierr),
-  // MPI_Finalize(ierr)) on the program's header, the `program` or the `use` statement, at -O0 as at
-  // -O2 (addr2line agrees): those lines are accepted for them, and nothing else.
+  // MPI_Win_free(win, ierr), MPI_Finalize(ierr)) on the program's header, the `program` or the `use`
+  // statement, at -O0 as at -O2 (addr2line agrees): those lines are accepted for them, and nothing else.
   const std::int64_t program_line = site_line(source, "f_program");
   const std::int64_t use_line = site_line(source, "f_use");
   for (const auto& [name, marker] :
        {std::pair{"MPI_Init", "f_init"}, std::pair{"MPI_Comm_rank", "f_rank"},
-        std::pair{"MPI_Comm_size", "f_size"}, std::pair{"MPI_Finalize", "f_finalize"}}) {
+        std::pair{"MPI_Comm_size", "f_size"}, std::pair{"MPI_Win_free", "f_win_free"},
+        std::pair{"MPI_Finalize", "f_finalize"}}) {
     for (int rank = 0; rank < 2; ++rank) {
       if (calls_named(program, name, rank) == 0) continue;
       EXPECT_EQ(calls_named(program, name, rank), 1) << name << " on rank " << rank;
@@ -842,6 +846,11 @@ TEST_P(FortranBindings, EveryCallIsCapturedAtItsLineWithItsCount) {
   const Communicator* world = communicator(all, 2, 0, {0, 1});
   ASSERT_NE(world, nullptr);
   EXPECT_EQ(world->collectives, 5 + 4 + 3) << "barriers, broadcasts and reductions";
+  // The window, registered through the Fortran binding as a communicator of the world's members after
+  // the world: its fences are its collectives (docs/mpi.md).
+  const Communicator* window = communicator(all, 2, 1, {0, 1});
+  ASSERT_NE(window, nullptr);
+  EXPECT_EQ(window->collectives, 2) << "the window's two fences, matched across the ranks";
 }
 
 INSTANTIATE_TEST_SUITE_P(Fortran, FortranBindings, ::testing::Values("use_mpi", "mpi_f08"));
