@@ -219,16 +219,17 @@ std::string critical_path_text(const analysis::TraceAnalysis& a) {
   out += fmt::format("  {}\n", linked_sentence(*a.graph));
   const analysis::GraphUnlinked& u = a.graph->unlinked;
   const std::uint64_t unlinked = u.sends + u.receives + u.incomplete_collectives + u.nonblocking_collectives +
-                                 u.shmem_collectives + u.shmem_waits + u.shmem_locks + u.outside_window +
-                                 u.cycles_broken + u.task_pieces;
+                                 u.shmem_collectives + u.shmem_waits + u.shmem_locks + u.window_waits +
+                                 u.outside_window + u.cycles_broken + u.task_pieces;
   if (unlinked > 0)
     out += fmt::format(
         "  Not linked (their waiting is taken as measured): {} sends, {} receives, {} incomplete and {} "
         "non-blocking collectives, {} OpenSHMEM collectives without every member or their active set, {} "
-        "waits without a put, {} OpenSHMEM lock acquisitions (the trace does not say which lock), {} in "
-        "start-up or shut-down, {} cycles broken, {} OpenMP task pieces without their task's creation\n",
+        "waits without a put, {} OpenSHMEM lock acquisitions (the trace does not say which lock), {} MPI "
+        "window locks, starts and waits (the trace does not say whom they waited for), {} in start-up or "
+        "shut-down, {} cycles broken, {} OpenMP task pieces without their task's creation\n",
         u.sends, u.receives, u.incomplete_collectives, u.nonblocking_collectives, u.shmem_collectives,
-        u.shmem_waits, u.shmem_locks, u.outside_window, u.cycles_broken, u.task_pieces);
+        u.shmem_waits, u.shmem_locks, u.window_waits, u.outside_window, u.cycles_broken, u.task_pieces);
   out += fmt::format("  {}\n", clock_repair_sentence(a.repair));
   return out;
 }

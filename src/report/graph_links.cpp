@@ -43,6 +43,7 @@ constexpr UnlinkedKind kUnlinked[] = {
     {"shmem_collectives", &analysis::GraphUnlinked::shmem_collectives},
     {"shmem_waits", &analysis::GraphUnlinked::shmem_waits},
     {"shmem_locks", &analysis::GraphUnlinked::shmem_locks},
+    {"window_waits", &analysis::GraphUnlinked::window_waits},
     {"outside_window", &analysis::GraphUnlinked::outside_window},
     {"cycles_broken", &analysis::GraphUnlinked::cycles_broken},
     {"task_pieces", &analysis::GraphUnlinked::task_pieces},

@@ -80,8 +80,13 @@ std::string why(const Finding& f, const analysis::SrcPoint& p) {
   return text;
 }
 
-// Whom a call waiting for its partner waits for, by the kind of call.
-std::string_view waits_for(std::uint32_t kind) {
+// Whom a call waiting for its partner waits for, by the kind of call (and, for a window's
+// synchronizations, which one: they share a kind).
+std::string_view waits_for(std::uint32_t kind, std::string_view name) {
+  if (name == "MPI_Win_lock" || name == "MPI_Win_lock_all")
+    return "for another rank to release the window lock it takes";
+  if (name == "MPI_Win_start") return "for its targets to post their windows";
+  if (name == "MPI_Win_wait") return "for its origins to complete their accesses";
   if (is(kind, SiteKind::mpi_recv) || is(kind, SiteKind::mpi_probe)) return "for a late sender";
   if (is(kind, SiteKind::mpi_send)) return "for a late receiver";
   if (is(kind, SiteKind::mpi_sendrecv)) return "for its partner";
@@ -92,10 +97,13 @@ std::string_view waits_for(std::uint32_t kind) {
   return "for its partners";
 }
 
-std::string partner_text(const analysis::RankAtSite& r) {
+// The partners of a waiting call; a one-sided call's is the target of its access.
+std::string partner_text(const analysis::RankAtSite& r, std::uint32_t kind) {
   if (r.partner_min < 0 || r.partner_max < r.partner_min) return "";
-  if (r.partner_min == r.partner_max) return fmt::format(" (rank {})", r.partner_min);
-  return fmt::format(" (ranks {}-{})", r.partner_min, r.partner_max);
+  const std::string_view whose =
+      is(kind, SiteKind::mpi_one_sided) || is(kind, SiteKind::mpi_one_sided_sync) ? "target " : "";
+  if (r.partner_min == r.partner_max) return fmt::format(" ({}rank {})", whose, r.partner_min);
+  return fmt::format(" ({}ranks {}-{})", whose, r.partner_min, r.partner_max);
 }
 
 // A finding about an MPI call site, in the terms of the communication pattern behind the loss.
@@ -120,8 +128,8 @@ std::string mpi_text(const Finding& f, const analysis::SrcPoint& p) {
         call, p.arrival_spread, p.synchronization, lost);
   if (f.kind == FindingKind::mpi_waits_for_partner && f.waiting_rank)
     return fmt::format("rank {} waits {:.3f} s in {} {}{}; {}", f.waiting_rank->rank,
-                       f.waiting_rank->real_sync, call, waits_for(p.identity.kind),
-                       partner_text(*f.waiting_rank), lost);
+                       f.waiting_rank->real_sync, call, waits_for(p.identity.kind, p.identity.name),
+                       partner_text(*f.waiting_rank, p.identity.kind), lost);
   return fmt::format(
       "{} of processor time is lost in {}: {} in the calls themselves, {} waiting for partners",
       percent(f.share), call, format_duration(p.starts), format_duration(p.wait));

@@ -100,6 +100,16 @@ inline bool acquires_shmem_lock(std::string_view operation) {
 inline bool waits_for_shmem_value(std::string_view operation) {
   return operation.starts_with("shmem_") && operation.find("wait") != std::string_view::npos;
 }
+// Whether it is an MPI window synchronization that waits for other ranks the trace does not link it
+// to: an exclusive lock's previous holders (MPI_Win_lock, _lock_all: the trace does not say which
+// window or lock type), the posts and completes of post-start-complete-wait (MPI_Win_start,
+// MPI_Win_wait: their groups are not traced), a fence that opens the first epoch (MPI_MODE_NOPRECEDE,
+// or traced by an older collector). Its waiting is taken as measured when nothing is linked into it
+// (GraphUnlinked::window_waits); a fence that ends an epoch is linked as a barrier.
+inline bool waits_for_window(std::string_view operation) {
+  return operation == "MPI_Win_lock" || operation == "MPI_Win_lock_all" || operation == "MPI_Win_start" ||
+         operation == "MPI_Win_wait" || operation == "MPI_Win_fence";
+}
 // Whether it reads or writes a file (MPI_File_read..., MPI_File_write..., MPI_File_sync): its time is
 // the file system's, which no network model changes.
 inline bool does_file_io(std::string_view operation) {
@@ -180,6 +190,9 @@ struct GraphUnlinked {
   // shmem_set_lock: the trace does not say which lock, so whose release it waited for is not known;
   // its waiting is taken as measured (the replay keeps it, also on an ideal network)
   std::uint64_t shmem_locks = 0;
+  // MPI_Win_lock, _lock_all, _start and _wait (waits_for_window): whom they waited for is not traced;
+  // their waiting is taken as measured, also on an ideal network
+  std::uint64_t window_waits = 0;
   std::uint64_t outside_window = 0;  // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;   // dependencies dropped to break a cycle
   // OpenMP task pieces without an id (a trace before 2.2) or whose task's creation is not traced

@@ -34,7 +34,7 @@ struct SentOperation {
 // The run's counts, every part's summed: GraphCounts and GraphUnlinked are 64-bit counts and nothing
 // else (a field of another kind added to either must be summed here by name).
 static_assert(sizeof(GraphCounts) == 12 * sizeof(std::uint64_t) &&
-              sizeof(GraphUnlinked) == 10 * sizeof(std::uint64_t));
+              sizeof(GraphUnlinked) == 11 * sizeof(std::uint64_t));
 template <class T>
 void sum_counts(PartExchange& exchange, T& counts) {
   T run{};

@@ -412,6 +412,7 @@ FINISHES = {
     "collective": (render_collective, 3),
     "one_sided": simple("one_sided", "int", "MPI_Datatype", "int", "MPI_Win"),
     "window_fence": simple("window_fence", "int", "MPI_Win"),
+    "window_wait": simple("window_wait", "int", "MPI_Win"),
     "io": simple("io", "int", "MPI_Datatype"),
     "init": (render_init, 0),
     "init_thread": (render_init_thread, 1),

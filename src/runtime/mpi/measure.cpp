@@ -317,6 +317,13 @@ void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept {
   record(r);
 }
 
+void finish_window_wait(Call& call, int target, MPI_Win win) noexcept {
+  CallRecord r = end_call(call);
+  r.partner = window_world_rank(win, target);
+  r.real_sync = waiting_part(r.end - r.start, 0);
+  record(r);
+}
+
 void finish_io(Call& call, int count, MPI_Datatype type) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);

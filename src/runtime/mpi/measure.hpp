@@ -88,6 +88,10 @@ void finish_one_sided(Call& call, int count, MPI_Datatype type, int target, MPI_
 // assertion or none) is traced as an instance of its window's fences (windows.hpp); one that opens
 // the first epoch need not synchronize and is traced as the other synchronizations are.
 void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept;
+// MPI_Win_lock (`target`: the rank whose lock it takes), MPI_Win_lock_all, MPI_Win_start and
+// MPI_Win_wait (-1): their time beyond the call's own overhead is waiting for other ranks (a lock's
+// holder, the partners of post-start-complete-wait), its Real_sync.
+void finish_window_wait(Call& call, int target, MPI_Win win) noexcept;
 // MPI-IO reads and writes.
 void finish_io(Call& call, int count, MPI_Datatype type) noexcept;
 

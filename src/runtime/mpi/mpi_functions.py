@@ -307,14 +307,19 @@ add("MPI_Compare_and_swap",
 WHOLE_WINDOW = finish("one_sided", "0", "MPI_DATATYPE_NULL", "-1", "win")
 ONE_RANK = finish("one_sided", "0", "MPI_DATATYPE_NULL", "rank", "win")
 add("MPI_Win_fence", "int assertion, MPI_Win win", "mpi_one_sided_sync", finish("window_fence", "assertion", "win"))
-add("MPI_Win_lock_all", "int assertion, MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
-add("MPI_Win_lock", "int lock_type, int rank, int assertion, MPI_Win win", "mpi_one_sided_sync", ONE_RANK)
+# Synchronizations that wait for other ranks (a lock's holder, post-start-complete-wait's partners):
+# their time beyond the call's own overhead is waiting (Real_sync).
+add("MPI_Win_lock_all", "int assertion, MPI_Win win", "mpi_one_sided_sync", finish("window_wait", "-1", "win"))
+add("MPI_Win_lock", "int lock_type, int rank, int assertion, MPI_Win win", "mpi_one_sided_sync",
+    finish("window_wait", "rank", "win"))
 add("MPI_Win_unlock MPI_Win_flush MPI_Win_flush_local", "int rank, MPI_Win win", "mpi_one_sided_sync",
     ONE_RANK)
-add("MPI_Win_unlock_all MPI_Win_complete MPI_Win_wait MPI_Win_flush_all MPI_Win_flush_local_all MPI_Win_sync",
+add("MPI_Win_wait", "MPI_Win win", "mpi_one_sided_sync", finish("window_wait", "-1", "win"))
+add("MPI_Win_unlock_all MPI_Win_complete MPI_Win_flush_all MPI_Win_flush_local_all MPI_Win_sync",
     "MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
-add("MPI_Win_start MPI_Win_post", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync",
-    WHOLE_WINDOW)
+add("MPI_Win_start", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync",
+    finish("window_wait", "-1", "win"))
+add("MPI_Win_post", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
 add("MPI_Win_test", "MPI_Win win, int* flag", "mpi_one_sided_sync", WHOLE_WINDOW)
 
 # --- MPI-IO --------------------------------------------------------------------------------------

@@ -416,6 +416,43 @@ TEST(Fences, AWindowsFencesAreLinkedAsBarriersAreAndTheirWaitingIsAWaitState) {
     EXPECT_EQ(parallel[key], uneven.report[key]) << key << " differs in `parperf report --np 2`";
 }
 
+// pop_cases.c's `lock`: the ranks take turns holding an exclusive lock on rank 0's window while they
+// work. The trace does not say whom an MPI_Win_lock waited for (the lock's previous holder), so its
+// waiting is taken as measured, on an ideal network too: the lock serialises the ranks, as `chain`'s
+// messages do, and no network makes that faster. (Taken as a transfer, the waiting gave transfer
+// efficiency 0.25 and an ideal network a 75 % gain on 4 ranks.)
+TEST(WindowLock, AnExclusiveLockSerialisesTheRanksAndAnIdealNetworkGainsNothing) {
+  constexpr int kRanks = 2, kRounds = 3;
+  TempDir tmp;
+  const TracedRun run =
+      traced(tmp, "run", kRanks, {PARPERF_PROGRAM_MPI_POP_CASES, "lock", kUnitMs, std::to_string(kRounds)});
+  ASSERT_EQ(run.work.size(), static_cast<std::size_t>(kRanks));
+  const double most = *std::max_element(run.work.begin(), run.work.end());
+  const double run_time = number(pop(run), "run_time");
+  // Serialisation is the most useful time over the run on an ideal network, which keeps the locks'
+  // waiting: the run less the other calls' costs (microseconds, and the wake-ups below).
+  const double ser = number(pop(run), "serialisation_efficiency");
+  EXPECT_NEAR(ser, most / run_time, 0.03) << pop(run).dump();
+  EXPECT_NEAR(ser, 1.0 / kRanks, 0.1) << "the ranks work one after the other: " << pop(run).dump();
+  EXPECT_GT(number(pop(run), "load_balance"), 0.9) << pop(run).dump();
+  // What an ideal network may still take: the other calls' waits for a woken rank to get a core back
+  // (the barriers', and the flush's and unlock's after a sleep), each up to a scheduling period on 2
+  // busy cores (12 ms, as for `chain`).
+  constexpr double kWakeUpS = 0.012;
+  const double wake_ups = kRounds * kRanks + kRounds;
+  const double floor = 1 - wake_ups * kWakeUpS / run_time;
+  ASSERT_GT(floor, 0.5) << "the run is too short to tell a lock from a slow network: " << pop(run).dump();
+  EXPECT_GT(number(pop(run), "transfer_efficiency"), floor)
+      << "the lock's waiting is no transfer: " << pop(run).dump();
+  const json w = whatif_json(run.directory, {"--ideal-network"});
+  EXPECT_LT(number(w, "gain"), (1 - floor) * number(w, "measured_time")) << w.dump();
+  EXPECT_EQ(integer(field(field(run.report, "dependencies"), "unlinked"), "window_waits"),
+            kRanks * kRounds + 1)
+      << "each MPI_Win_lock (and rank 0's shared one, to read the counter) is said to be taken as measured: "
+      << run.report["dependencies"].dump();
+  expect_self_check(run.directory);
+}
+
 TEST(WhatIf, AnIdealNetworkPredictsTheRunWithTinyMessagesAndTransferEfficiencyShowsTheLargeOnes) {
   TempDir tmp;
   // 16 MiB messages: transfer efficiency about 0.7 on this machine. The copies through shared memory

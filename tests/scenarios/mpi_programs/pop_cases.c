@@ -22,6 +22,11 @@
  *              and calls MPI_Win_fence, which completes only once every rank entered it: load
  *              balance as `imbalance`, every rank but the last waits at each fence for it, and
  *              `parperf whatif --balance work` predicts the run of `even`.
+ *   lock       each round every rank takes an exclusive lock on rank 0's window (a counter), reads the
+ *              counter, works one unit in "work" holding the lock, writes the counter plus one and
+ *              unlocks; then MPI_Barrier. The ranks work one after the other: serialisation efficiency
+ *              1/N as `chain`'s, load balance and transfer efficiency 1 (the waiting is for the lock,
+ *              not for data: an ideal network gains nothing).
  *
  * Work sleeps (mpi_work.h). Each rank prints on stderr the work it really did, in seconds:
  * "pop_cases: rank R work W s", for the tests to derive the expected factors on a busy machine. */
@@ -59,24 +64,27 @@ int main(int argc, char** argv) {
   const int rounds = argc > 3 ? atoi(argv[3]) : 2;
   const long bytes = argc > 4 ? atol(argv[4]) : 8;
   const int known = !strcmp(name, "imbalance") || !strcmp(name, "even") || !strcmp(name, "chain") ||
-                    !strcmp(name, "pipeline") || !strcmp(name, "exchange") || !strcmp(name, "fence");
+                    !strcmp(name, "pipeline") || !strcmp(name, "exchange") || !strcmp(name, "fence") ||
+                    !strcmp(name, "lock");
   if (!known || unit < 0 || rounds < 1 || bytes < 1) {
     if (rank == 0)
-      fprintf(stderr,
-              "usage: pop_cases imbalance|even|chain|pipeline|exchange|fence [unit_ms] [rounds] [bytes]\n");
+      fprintf(
+          stderr,
+          "usage: pop_cases imbalance|even|chain|pipeline|exchange|fence|lock [unit_ms] [rounds] [bytes]\n");
     MPI_Finalize();
     return 2;
   }
   char* out = calloc((size_t)bytes, 1);
   char* in = calloc((size_t)bytes, 1);
-  const int fenced = !strcmp(name, "fence");
+  const int fenced = !strcmp(name, "fence"), locked = !strcmp(name, "lock");
   long long* window_memory = NULL;
   MPI_Win window = MPI_WIN_NULL;
-  if (fenced) {
+  if (fenced || locked) {
     MPI_Win_allocate((MPI_Aint)sizeof(long long), (int)sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD,
                      &window_memory, &window);
-    MPI_Win_fence(MPI_MODE_NOPRECEDE, window);
+    *window_memory = 0;
   }
+  if (fenced) MPI_Win_fence(MPI_MODE_NOPRECEDE, window);
   MPI_Barrier(MPI_COMM_WORLD);
   for (int round = 0; round < rounds; ++round) {
     if (!strcmp(name, "imbalance")) {
@@ -86,6 +94,15 @@ int main(int argc, char** argv) {
       const long long value = rank;
       MPI_Put(&value, 1, MPI_LONG_LONG, (rank + 1) % size, 0, 1, MPI_LONG_LONG, window);
       MPI_Win_fence(round == rounds - 1 ? MPI_MODE_NOSUCCEED : 0, window);
+    } else if (locked) {
+      long long count = 0;
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, window);
+      MPI_Get(&count, 1, MPI_LONG_LONG, 0, 0, 1, MPI_LONG_LONG, window);
+      MPI_Win_flush(0, window);
+      work_in(&work_site, unit);
+      ++count;
+      MPI_Put(&count, 1, MPI_LONG_LONG, 0, 0, 1, MPI_LONG_LONG, window);
+      MPI_Win_unlock(0, window);
     } else if (!strcmp(name, "even")) {
       work_in(&work_site, size * unit);
     } else if (!strcmp(name, "chain") || !strcmp(name, "pipeline")) {
@@ -112,7 +129,14 @@ int main(int argc, char** argv) {
   if (fenced && *window_memory != (rank + size - 1) % size)
     fprintf(stderr, "pop_cases: rank %d found %lld in its window, not its left neighbour's rank\n", rank,
             *window_memory);
-  if (fenced) MPI_Win_free(&window);
+  if (locked && rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, window);
+    if (*window_memory != (long long)size * rounds)
+      fprintf(stderr, "pop_cases: the counter is %lld after %d rounds of %d ranks\n", *window_memory, rounds,
+              size);
+    MPI_Win_unlock(0, window);
+  }
+  if (fenced || locked) MPI_Win_free(&window);
   free(out);
   free(in);
   MPI_Finalize();
