@@ -117,7 +117,7 @@ inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >
 // communicator when the fence synchronizes (src/runtime/mpi/windows.hpp); no other one-sided
 // synchronization carries one.
 inline constexpr bool is_mpi_instance_kind(std::uint32_t kind) {
-  return is_mpi_collective_kind(kind) || kind == 91;
+  return is_mpi_collective_kind(kind) || kind == static_cast<std::uint32_t>(SiteKind::mpi_one_sided_sync);
 }
 inline constexpr bool is_shmem_kind(std::uint32_t kind) { return kind >= 128 && kind < 160; }
 inline constexpr std::uint32_t kFirstUpcKind = 160;

@@ -758,11 +758,9 @@ class GraphBuilder {
       if ((*shmem_calls_)[in.first].set == 0) link_shmem_instance(in);
     for (const LocationBuild& l : built_)
       for (const Operation& op : l.operations)
-        if (format::is_shmem_kind(op.kind) && acquires_shmem_lock(name_of(op))) ++graph_.unlinked.shmem_locks;
-    for (const LocationBuild& l : built_)
-      for (const Operation& op : l.operations)
-        if (is_kind(op.kind, SiteKind::mpi_one_sided_sync) && waits_for_window(name_of(op)) &&
-            name_of(op) != "MPI_Win_fence")
+        if (format::is_shmem_kind(op.kind) && acquires_shmem_lock(name_of(op)))
+          ++graph_.unlinked.shmem_locks;
+        else if (is_kind(op.kind, SiteKind::mpi_one_sided_sync) && waits_for_window(name_of(op)))
           ++graph_.unlinked.window_waits;
     std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
     for (const LocationBuild& l : built_)

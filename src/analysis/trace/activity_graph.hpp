@@ -100,15 +100,16 @@ inline bool acquires_shmem_lock(std::string_view operation) {
 inline bool waits_for_shmem_value(std::string_view operation) {
   return operation.starts_with("shmem_") && operation.find("wait") != std::string_view::npos;
 }
-// Whether it is an MPI window synchronization that waits for other ranks the trace does not link it
+// Whether it is an MPI window synchronization that waits for other ranks the trace never links it
 // to: an exclusive lock's previous holders (MPI_Win_lock, _lock_all: the trace does not say which
 // window or lock type), the posts and completes of post-start-complete-wait (MPI_Win_start,
-// MPI_Win_wait: their groups are not traced), a fence that opens the first epoch (MPI_MODE_NOPRECEDE,
-// or traced by an older collector). Its waiting is taken as measured when nothing is linked into it
-// (GraphUnlinked::window_waits); a fence that ends an epoch is linked as a barrier.
+// MPI_Win_wait: their groups are not traced). Its waiting is taken as measured
+// (GraphUnlinked::window_waits). A fence is linked as a barrier when it ends an epoch; one that opens
+// the first (MPI_MODE_NOPRECEDE, or traced by an older collector) has no edge into it and is taken as
+// measured too (replay.cpp).
 inline bool waits_for_window(std::string_view operation) {
   return operation == "MPI_Win_lock" || operation == "MPI_Win_lock_all" || operation == "MPI_Win_start" ||
-         operation == "MPI_Win_wait" || operation == "MPI_Win_fence";
+         operation == "MPI_Win_wait";
 }
 // Whether it reads or writes a file (MPI_File_read..., MPI_File_write..., MPI_File_sync): its time is
 // the file system's, which no network model changes.
