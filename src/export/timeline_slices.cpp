@@ -66,8 +66,12 @@ void for_each_argument(const TimelineItem& item, const std::function<void(const 
         if (e->partner >= 0) number(format::is_mpi_collective_kind(kind) ? "root" : "partner", e->partner);
         if (e->communicator) number("communicator", e->communicator - 1);
         if (is_point_to_point(kind)) number("tag", e->match);
-        if (format::is_mpi_collective_kind(kind) || (format::is_mpi_instance_kind(kind) && e->communicator))
+        if (format::is_mpi_collective_kind(kind) ||
+            (item.site && format::is_mpi_instance(kind, item.site->name) && e->communicator))
           number("sequence", e->match);
+        if (item.site && format::takes_window_lock(kind, item.site->name) && e->communicator)
+          if (const std::string_view type = format::window_lock_type_name(e->match); !type.empty())
+            text("lock", type);
         number("duration_ns", ns(e->duration));
         if (e->wait) number("wait_ns", ns(e->wait));
         if (e->sync) number("sync_ns", ns(e->sync));

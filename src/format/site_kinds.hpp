@@ -114,10 +114,30 @@ inline constexpr bool is_mpi_kind(std::uint32_t kind) { return kind >= kFirstMpi
 inline constexpr bool is_mpi_collective_kind(std::uint32_t kind) { return kind >= 80 && kind <= 84; }
 // The calls whose events with a communicator are instances matched across its members: the
 // collectives, and MPI_Win_fence, which the collector traces with its window's group as the
-// communicator when the fence synchronizes (src/runtime/mpi/windows.hpp); no other one-sided
-// synchronization carries one.
-inline constexpr bool is_mpi_instance_kind(std::uint32_t kind) {
-  return is_mpi_collective_kind(kind) || kind == static_cast<std::uint32_t>(SiteKind::mpi_one_sided_sync);
+// communicator when the fence synchronizes (src/runtime/mpi/windows.hpp). The window's locks and
+// unlocks carry it too, as a message's channel (WindowLockType), and are no instances.
+inline constexpr bool is_mpi_instance(std::uint32_t kind, std::string_view name) {
+  return is_mpi_collective_kind(kind) ||
+         (kind == static_cast<std::uint32_t>(SiteKind::mpi_one_sided_sync) && name == "MPI_Win_fence");
+}
+// What the trace's `match` (TraceEvent) of an MPI_Win_lock or MPI_Win_lock_all says of the lock it
+// takes (the event's communicator is its window's, its partner the rank whose lock it is, -1 for
+// every rank's).
+enum class WindowLockType : std::int64_t { exclusive = 1, shared = 2 };
+inline constexpr bool takes_window_lock(std::uint32_t kind, std::string_view name) {
+  return kind == static_cast<std::uint32_t>(SiteKind::mpi_one_sided_sync) &&
+         (name == "MPI_Win_lock" || name == "MPI_Win_lock_all");
+}
+// An OpenSHMEM lock call's `match` (shmem_set_lock, a shmem_test_lock that took the lock,
+// shmem_clear_lock) is the lock's identity, the same on every PE: this bit and the lock's offset in
+// the program's image for a global or static lock, else its address (the symmetric heap lies at one
+// address in every PE). 0: not known (a collector before it was traced, a test_lock that failed).
+inline constexpr std::int64_t kShmemLockInImage = std::int64_t{1} << 62;
+// "exclusive" or "shared" for a lock's `match`, "" for a value no collector writes.
+inline constexpr std::string_view window_lock_type_name(std::int64_t match) {
+  if (match == static_cast<std::int64_t>(WindowLockType::exclusive)) return "exclusive";
+  if (match == static_cast<std::int64_t>(WindowLockType::shared)) return "shared";
+  return "";
 }
 inline constexpr bool is_shmem_kind(std::uint32_t kind) { return kind >= 128 && kind < 160; }
 inline constexpr std::uint32_t kFirstUpcKind = 160;

@@ -171,8 +171,11 @@ class Listing {
     const format::SiteKindInfo* row = format::site_kind_info(kind);
     const bool point_to_point = row && row->site_class == format::SiteClass::point_to_point;
     if (point_to_point && event.partner >= 0) line += fmt::format("  tag {}", event.match);
-    if (format::is_mpi_instance_kind(kind) && event.communicator)
+    if (format::is_mpi_instance(kind, text.name) && event.communicator)
       line += fmt::format("  instance {}", event.match);
+    if (format::takes_window_lock(kind, text.name) && event.communicator)
+      if (const std::string_view type = format::window_lock_type_name(event.match); !type.empty())
+        line += fmt::format("  {}", type);
     line += source(text);
     print(e, depth, line);
   }

@@ -28,6 +28,8 @@ constexpr LinkedKind kLinked[] = {
     {"shmem_collectives", "OpenSHMEM active-set collectives", &analysis::GraphCounts::shmem_collectives},
     {"window_completions", "MPI window synchronizations completing transfers",
      &analysis::GraphCounts::window_completions},
+    {"window_lock_handovers", "MPI window lock handovers", &analysis::GraphCounts::window_lock_handovers},
+    {"shmem_lock_handovers", "OpenSHMEM lock handovers", &analysis::GraphCounts::shmem_lock_handovers},
 };
 
 struct UnlinkedKind {

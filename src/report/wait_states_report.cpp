@@ -100,18 +100,23 @@ std::string wait_states_text(const analysis::TraceAnalysis& a) {
         "traced)\n",
         a.unmatched_sends, a.unmatched_receives, a.incomplete_collectives);
   out += clock_check_text(a.clock);
-  // The patterns are MPI's and OpenMP's: a run's OpenSHMEM waits are not among them, and "no rank
-  // waited" would deny the waiting the SRC points and the root causes of waiting show.
+  // The patterns are MPI's and OpenMP's, and the locks' handovers: a run's other OpenSHMEM waits are
+  // not among them, and "no rank waited" would deny the waiting the SRC points and the root causes of
+  // waiting show.
   // (The run's names of operations: analysed by parts, the graph here has no nodes.)
   const bool shmem = a.graph && std::any_of(a.graph->operations.begin(), a.graph->operations.end(),
                                             [](const std::string& o) { return o.starts_with("shmem_"); });
   if (a.waits.patterns.empty())
-    out += shmem ? "  No wait states in its MPI messages and collectives or OpenMP barriers and locks.\n"
-                 : "  No wait states: no rank or thread waited for another.\n";
+    out +=
+        shmem
+            ? "  No wait states in its MPI messages and collectives, OpenMP barriers and locks or OpenSHMEM "
+              "locks.\n"
+            : "  No wait states: no rank or thread waited for another.\n";
   if (shmem)
     out +=
-        "  OpenSHMEM's barriers, collectives, locks and waits are not analysed as wait states here: their "
-        "waiting is in the SRC points and, traced back to what caused it, in the root causes of waiting.\n";
+        "  OpenSHMEM's barriers, collectives and waits are not analysed as wait states here (its locks are: "
+        "Lock Competition): their waiting is in the SRC points and, traced back to what caused it, in the "
+        "root causes of waiting.\n";
   const RunLocations run = run_locations(a);
   for (const analysis::PatternWaits& p : a.waits.patterns) out += pattern_text(p, run);
   for (const std::string& w : a.warnings) out += fmt::format("  warning: {}\n", w);

@@ -36,10 +36,13 @@ inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0
 // round an MPI_Allreduce, every fourth an MPI_Bcast from rank i mod ranks; recording is off for a
 // while in round 6; odd ranks run "compute" inside "halo" (the names and interval stacks met in
 // another order by ranks, and so by parts); each round every rank puts 1 KiB into rank r + 2's memory;
-// rank 0 sends a message nobody receives and rank 2 receives one nobody sends. Odd ranks' clocks are
+// rank 0 sends a message nobody receives and rank 2 receives one nobody sends; then each rank holds
+// rank 0's lock of the world's window for 0.8 ms, one after the other (rank 1 shared in even rounds),
+// so that after their clocks' correction some holds are handed on and some granted before the
+// previous holder released the lock (not linked). Odd ranks' clocks are
 // corrected 3 ms too far back, so that their receives end before their sends began: the repair moves them.
-// Every kind of edge a part can cut: messages and collectives' hubs between ranks, forks, barriers' hubs and
-// locks within one.
+// Every kind of edge a part can cut: messages, collectives' hubs and window locks between ranks, forks,
+// barriers' hubs and locks within one.
 inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
   for (int r = 0; r < ranks; ++r) {
     b.rank(r, static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(r % 3));
@@ -53,6 +56,8 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
     const auto barrier = b.site(SiteKind::omp_barrier, "omp barrier", "rich.c", 42);
     const auto halo = b.site(SiteKind::user, "halo", "rich.c", 50);
     const auto put = b.site(SiteKind::shmem_put, "shmem_putmem", "rich.c", 60);
+    const auto win_lock = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_lock", "rich.c", 70);
+    const auto win_unlock = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_unlock", "rich.c", 71);
     std::int64_t collectives = 0;
     for (int i = 0; i < 12; ++i) {
       const double t = 1 + 40.0 * i;
@@ -80,6 +85,12 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
       if (i == 3 && r == 2) b.op(recv, t + 27, t + 27.5, 1, 998, 8);  // never sent
       if (i == 6)
         b.event(at(TraceEventKind::recording_off, t + 26)).event(at(TraceEventKind::recording_on, t + 30));
+      const bool shared = r == 1 && i % 2 == 0;
+      const double granted = t + 31.2 + 0.9 * r;
+      b.op(win_lock, t + 31, granted, 0,
+           static_cast<std::int64_t>(shared ? format::WindowLockType::shared
+                                            : format::WindowLockType::exclusive));
+      b.op(win_unlock, granted + 0.8, granted + 0.85, 0, 0);
     }
     if (r % 2 == 1) b.correct_clock(r, -3);
   }

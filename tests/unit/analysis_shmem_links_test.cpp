@@ -13,6 +13,7 @@
 #include "analysis/trace/pop_factors.hpp"
 #include "analysis/trace/replay.hpp"
 #include "analysis/trace/shmem_instances.hpp"
+#include "analysis/trace/wait_states.hpp"
 #include "format/shmem_active_set.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
@@ -232,12 +233,6 @@ TEST(ShmemInstances, GroupedLinkedAndNumberedAsTheWholeGraphLinksThem) {
   EXPECT_EQ(in[4].hub, 2u) << "so it joins its members through a hub";
 }
 
-// Three PEs take one lock in turn after a barrier_all at 2 ms: PE k's shmem_set_lock waits from 3 ms
-// until PE k-1 has held it 10 ms and cleared it (0.1 ms), then PE k holds it 10 ms; all meet at a
-// last barrier_all, which PE 2 reaches at 33.4 ms. The trace does not say which lock a set_lock
-// waited for, so its waiting cannot be linked to a release: taken as measured, it is waiting for
-// another PE, not a transfer, and an ideal network keeps it (an ideal network that dropped it predicted
-// 13 ms for this 33 ms run, and POP blamed the network for the lock's serialisation).
 // Rank 0 of two, MPI: a 2 MB put (10 ms) and a 1 MB get (11 ms) from rank 1, a put into itself, a
 // flush_local (complete at the origin only) and a shmem_quiet (OpenSHMEM's: it completes none of
 // MPI's), then MPI_Win_fence from 12 to 30 ms; an 8-byte put (31 ms) and MPI_Win_unlock from 40 to
@@ -279,23 +274,39 @@ TEST(MpiWindow, ASynchronizationEndsAfterTheProcesssPutsAndGetsSinceThePreviousO
   EXPECT_EQ(edges[2].edge.bytes, 8u);
 }
 
-TEST(ShmemLock, AnAcquisitionsWaitingIsTakenAsMeasuredAlsoOnAnIdealNetwork) {
-  TraceRunBuilder b;
+// Three PEs take one lock in turn after a barrier_all at 2 ms: PE k's shmem_set_lock waits from 3.05 ms
+// until PE k-1 has held it 10 ms and cleared it (0.1 ms), then PE k holds it 10 ms; all meet at a
+// last barrier_all, which PE 2 reaches at 33.4 ms. PE 2 first tries the lock with shmem_test_lock,
+// which fails. `identity`: the lock's, as the collector names it in each call (0: a collector that
+// did not name it). The run points to the profiles `b` holds.
+TraceRun lock_run(TraceRunBuilder& b, std::int64_t identity) {
   for (std::int64_t pe = 0; pe < 3; ++pe) {
     start_pe(b, pe, 3);
     const auto barrier_all = b.site(SiteKind::shmem_barrier, "shmem_barrier_all");
-    const auto set_lock = b.site(SiteKind::shmem_lock, "shmem_set_lock");
-    const auto clear_lock = b.site(SiteKind::shmem_lock, "shmem_clear_lock");
+    const auto set_lock = b.site(SiteKind::shmem_lock, "shmem_set_lock", "lock.c", 7);
+    const auto test_lock = b.site(SiteKind::shmem_lock, "shmem_test_lock", "lock.c", 6);
+    const auto clear_lock = b.site(SiteKind::shmem_lock, "shmem_clear_lock", "lock.c", 9);
     const double acquired = 3.1 + 10.1 * static_cast<double>(pe);
-    b.op(barrier_all, 2, 3, -1, 0, 0, 0, false)
-        .op(set_lock, 3, acquired, -1, 0, 0, 0, false)
-        .op(clear_lock, acquired + 10, acquired + 10.1, -1, 0, 0, 0, false)
+    b.op(barrier_all, 2, 3, -1, 0, 0, 0, false);
+    if (pe == 2) b.op(test_lock, 3, 3.05, -1, 0, 0, 0, false);
+    b.op(set_lock, 3.05, acquired, -1, identity, 0, 0, false)
+        .op(clear_lock, acquired + 10, acquired + 10.1, -1, identity, 0, 0, false)
         .op(barrier_all, acquired + 10.2, 33.5, -1, 0, 0, 0, false)
         .op(b.site(SiteKind::shmem_management, "shmem_finalize"), 34, 35, -1, 0, 0, 0, false);
   }
-  const TraceRun run = b.build();
+  return b.build();
+}
+
+// Without the lock's name, a set_lock's waiting cannot be linked to a release: taken as measured, it
+// is waiting for another PE, not a transfer, and an ideal network keeps it (an ideal network that
+// dropped it predicted 13 ms for this 33 ms run, and POP blamed the network for the lock's
+// serialisation).
+TEST(ShmemLock, AnAcquisitionsWaitingIsTakenAsMeasuredAlsoOnAnIdealNetwork) {
+  TraceRunBuilder b;  // holds the profiles the run points to
+  const TraceRun run = lock_run(b, 0);
   const ActivityGraph g = build_activity_graph(run, match_communication(run));
-  EXPECT_EQ(g.unlinked.shmem_locks, 3u) << "each shmem_set_lock is counted unlinked";
+  EXPECT_EQ(g.unlinked.shmem_locks, 3u) << "each shmem_set_lock that names no lock is counted unlinked";
+  EXPECT_EQ(g.linked.shmem_lock_handovers, 0u);
   ReplayChanges ideal;
   ideal.network = ReplayChanges::Network::ideal;
   const double measured = g.end_ns - g.start_ns;
@@ -310,6 +321,42 @@ TEST(ShmemLock, AnAcquisitionsWaitingIsTakenAsMeasuredAlsoOnAnIdealNetwork) {
   ASSERT_TRUE(pop.overall.transfer_efficiency && pop.overall.serialisation_efficiency);
   EXPECT_GT(*pop.overall.transfer_efficiency, 0.95) << "no data moved: nothing for a faster network to gain";
   EXPECT_LT(*pop.overall.serialisation_efficiency, 0.5) << "the PEs hold the lock one after the other";
+}
+
+// The collector names each lock call's lock: each set_lock is linked to the previous holder's
+// clear_lock, and waits behind it on any network.
+TEST(ShmemLock, AnAcquisitionIsLinkedToThePreviousHoldersRelease) {
+  TraceRunBuilder b;
+  const TraceRun run = lock_run(b, format::kShmemLockInImage | 0x4048);
+  const Communication communication = match_communication(run);
+  const ActivityGraph g = build_activity_graph(run, communication);
+  EXPECT_EQ(g.linked.shmem_lock_handovers, 2u) << "PE 0 hands the lock to PE 1, PE 1 to PE 2";
+  EXPECT_EQ(g.unlinked.shmem_locks, 0u);
+  EXPECT_EQ(g.linked.window_lock_handovers, 0u) << "no MPI window's";
+  ASSERT_EQ(communication.shmem_locks.handovers.size(), 2u);
+  EXPECT_EQ(communication.shmem_locks.handovers[0].release.rank, 0);
+  EXPECT_NEAR(communication.shmem_locks.handovers[0].release.end_ns, 13.2 * kMs, 1e-3 * kMs);
+  EXPECT_EQ(communication.shmem_locks.handovers[1].acquisition.rank, 2);
+  EXPECT_NEAR(communication.shmem_locks.handovers[1].acquisition.end_ns, 23.3 * kMs, 1e-3 * kMs);
+  ReplayChanges ideal;
+  ideal.network = ReplayChanges::Network::ideal;
+  // The holds, 3 x 10 ms one after the other, stay; the calls' own time goes.
+  const double predicted = replay(g, NetworkModel{}, ideal).length();
+  EXPECT_GE(predicted, 30 * kMs) << "an ideal network does not free a PE from waiting for the holder";
+  const Pop pop = pop_factors(g, NetworkModel{});
+  ASSERT_TRUE(pop.overall.transfer_efficiency && pop.overall.serialisation_efficiency);
+  EXPECT_GT(*pop.overall.transfer_efficiency, 0.95);
+  EXPECT_LT(*pop.overall.serialisation_efficiency, 0.5);
+  // Lock Competition: PE 1 waited from 3.05 to 13.2 ms, PE 2 to 23.3 ms.
+  const WaitStates states = find_wait_states(run, communication);
+  const PatternWaits* competition = nullptr;
+  for (const PatternWaits& p : states.patterns)
+    if (p.pattern == WaitPattern::lock_competition) competition = &p;
+  ASSERT_NE(competition, nullptr);
+  EXPECT_NEAR(competition->lost_ns, (10.15 + 20.25) * kMs, 1e-3 * kMs);
+  EXPECT_EQ(competition->instances, 2u);
+  ASSERT_FALSE(competition->sites.empty());
+  EXPECT_EQ(competition->sites[0].location, "lock.c:7");
 }
 
 // PE 0 waits in shmem_int_wait_until from 2 to 20.1 ms for a flag PE 1 sets with an atomic at 20 ms

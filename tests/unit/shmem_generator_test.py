@@ -22,6 +22,8 @@ OSHMEM_DECLSPEC  void pshmem_ctx_long_iget(shmem_ctx_t ctx, long* target, const 
 OSHMEM_DECLSPEC  void pshmem_putmem_nbi(void *target, const void *source, size_t len, int pe);
 OSHMEM_DECLSPEC  void pshmem_double_p(double* addr, double value, int pe);
 OSHMEM_DECLSPEC  void pshmem_set_lock(volatile long *lock);
+OSHMEM_DECLSPEC  int pshmem_test_lock(volatile long *lock);
+OSHMEM_DECLSPEC  void pshmem_clear_lock(volatile long *lock);
 OSHMEM_DECLSPEC  void pshmem_int_wait_until(volatile int *addr, int cmp, int value);
 OSHMEM_DECLSPEC void pshmem_broadcast64(void *target, const void *source, size_t nlong, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync);
 OSHMEM_DECLSPEC  void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
@@ -45,7 +47,8 @@ def both(*names):
 class Generator(unittest.TestCase):
     def setUp(self):
         self.text = generated(HEADER, both("shmem_int_put", "shmem_ctx_long_iget", "shmem_putmem_nbi",
-                                           "shmem_double_p", "shmem_set_lock", "shmem_int_wait_until",
+                                           "shmem_double_p", "shmem_set_lock", "shmem_test_lock", "shmem_clear_lock",
+                                           "shmem_int_wait_until",
                                            "shmem_broadcast64", "shmem_barrier", "shmem_barrier_all", "shmem_my_pe")
                               | {"pshmem_float_put"})
 
@@ -68,7 +71,13 @@ class Generator(unittest.TestCase):
         self.assertIn("1 * sizeof(value), pe)", self.wrapper_of("shmem_double_p"))
 
     def test_waiting_calls_and_collectives(self):
-        self.assertIn("finish_waiting(call)", self.wrapper_of("shmem_set_lock"))
+        self.assertIn("finish_lock(call, lock, parperf::shmem::LockStep::wait_for_it, true)",
+                      self.wrapper_of("shmem_set_lock"))
+        # A test_lock took the lock when it returned 0; a clear_lock releases it: each names its lock.
+        self.assertIn("finish_lock(call, lock, parperf::shmem::LockStep::try_it, result == 0)",
+                      self.wrapper_of("shmem_test_lock"))
+        self.assertIn("finish_lock(call, lock, parperf::shmem::LockStep::release, false)",
+                      self.wrapper_of("shmem_clear_lock"))
         self.assertIn("finish_waiting(call)", self.wrapper_of("shmem_int_wait_until"))
         self.assertIn("static_cast<std::uint64_t>(nlong) * 8, PE_start + (PE_root << logPE_stride), "
                       "format::shmem_active_set_match(PE_start, logPE_stride, PE_size))",

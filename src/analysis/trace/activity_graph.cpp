@@ -20,6 +20,7 @@
 #include "analysis/trace/rank_reading.hpp"
 #include "analysis/trace/shmem_instances.hpp"
 #include "analysis/trace/task_links.hpp"
+#include "analysis/trace/window_locks.hpp"
 #include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
 
@@ -144,6 +145,10 @@ class GraphBuilder {
     link_messages();
     link_collectives();
     link_openmp();
+    link_remote_locks(communication_->window_locks, &GraphCounts::window_lock_handovers,
+                      &GraphUnlinked::window_waits);
+    link_remote_locks(communication_->shmem_locks, &GraphCounts::shmem_lock_handovers,
+                      &GraphUnlinked::shmem_locks);
     ShmemCalls shmem;  // the run's calls, or the part's links hold every part's
     std::vector<ShmemInstance> instances;
     if (!part_) {
@@ -753,15 +758,34 @@ class GraphBuilder {
     }
   }
 
+  // An MPI window's or OpenSHMEM lock from its previous holder's release to its next holder's
+  // acquisition: the end of the unlock to the end of the lock (window_locks.hpp), counted in `linked`;
+  // the acquisitions not linked in `unlinked`. On a part, a handover is its acquisition's.
+  void link_remote_locks(const LockHandovers& locks, std::uint64_t GraphCounts::*linked,
+                         std::uint64_t GraphUnlinked::*unlinked) {
+    for (const LockHandover& h : locks.handovers) {
+      const bool counts = !part_ || part_->own_rank(h.acquisition.rank);
+      const Operation* release = operation(h.release);
+      const Operation* acquisition = operation(h.acquisition);
+      if (!release || !acquisition) {
+        if (counts) ++graph_.unlinked.outside_window;
+        continue;
+      }
+      edge(release->end, acquisition->end, EdgeKind::remote_lock);
+      if (counts) ++(graph_.linked.*linked);
+    }
+    for (const CallSide& lock : locks.unlinked)
+      if (!part_ || part_->own_rank(lock.rank)) ++(graph_.unlinked.*unlinked);
+  }
+
   void link_shmem() {
     for (const ShmemInstance& in : *shmem_instances_)
       if ((*shmem_calls_)[in.first].set == 0) link_shmem_instance(in);
     for (const LocationBuild& l : built_)
       for (const Operation& op : l.operations)
-        if (format::is_shmem_kind(op.kind) && acquires_shmem_lock(name_of(op)))
-          ++graph_.unlinked.shmem_locks;
-        else if (is_kind(op.kind, SiteKind::mpi_one_sided_sync) && waits_for_window(name_of(op)))
-          ++graph_.unlinked.window_waits;
+        if (is_kind(op.kind, SiteKind::mpi_one_sided_sync) && waits_for_window(name_of(op)) &&
+            window_lock_call(name_of(op)) == WindowLockCall::none)
+          ++graph_.unlinked.window_waits;  // a lock's are the matching's (link_remote_locks)
     std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
     for (const LocationBuild& l : built_)
       for (const Operation& op : l.operations)
@@ -1112,7 +1136,8 @@ bool ActivityGraph::locations_independent() const {
   const GraphCounts& c = linked;
   const std::uint64_t links = c.messages + c.collectives + c.openmp_barriers + c.forks + c.lock_handovers +
                               c.shmem_barriers + c.shmem_waits + c.shmem_quiets + c.shmem_collectives +
-                              c.task_creations + c.task_waits + c.window_completions;
+                              c.task_creations + c.task_waits + c.window_completions +
+                              c.window_lock_handovers + c.shmem_lock_handovers;
   return locations.size() > 1 && links == 0;
 }
 

@@ -77,19 +77,23 @@ enum class EdgeKind : std::uint8_t {
   transfer_completion,
   task_creation,  // an OpenMP task's creation -> its first piece's begin
   task_wait,      // a task's last piece's end -> the taskwait or taskgroup end that waits for it
+  // an MPI window lock's or OpenSHMEM lock's release (its unlock's end) -> the next holder's lock's end
+  remote_lock,
 };
-inline constexpr int kEdgeKindCount = 11;
+inline constexpr int kEdgeKindCount = 12;
 
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
   return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
-         kind == EdgeKind::shmem_wait || kind == EdgeKind::transfer_completion;
+         kind == EdgeKind::shmem_wait || kind == EdgeKind::transfer_completion ||
+         kind == EdgeKind::remote_lock;
 }
 
 // Whether an operation, by its name (ActivityGraph::operations), acquires an OpenSHMEM lock
-// (shmem_set_lock): its time is waiting for another PE's release, but the trace does not say which
-// lock, so that release is not linked (GraphUnlinked::shmem_locks) and the waiting is taken as
-// measured, also by a replay on an ideal network (it is no transfer).
+// (shmem_set_lock): its time is waiting for another PE's release, linked to the previous holder's
+// shmem_clear_lock when the trace names the lock (window_locks.hpp). Without an edge into it
+// (GraphUnlinked::shmem_locks) its waiting is taken as measured, also by a replay on an ideal network
+// (it is no transfer).
 inline bool acquires_shmem_lock(std::string_view operation) {
   return operation.starts_with("shmem_") && operation.ends_with("set_lock");
 }
@@ -100,13 +104,13 @@ inline bool acquires_shmem_lock(std::string_view operation) {
 inline bool waits_for_shmem_value(std::string_view operation) {
   return operation.starts_with("shmem_") && operation.find("wait") != std::string_view::npos;
 }
-// Whether it is an MPI window synchronization that waits for other ranks the trace never links it
-// to: an exclusive lock's previous holders (MPI_Win_lock, _lock_all: the trace does not say which
-// window or lock type), the posts and completes of post-start-complete-wait (MPI_Win_start,
-// MPI_Win_wait: their groups are not traced). Its waiting is taken as measured
-// (GraphUnlinked::window_waits). A fence is linked as a barrier when it ends an epoch; one that opens
-// the first (MPI_MODE_NOPRECEDE, or traced by an older collector) has no edge into it and is taken as
-// measured too (replay.cpp).
+// Whether it is an MPI window synchronization that waits for other ranks: a lock's previous holders
+// (MPI_Win_lock, _lock_all: linked to them when the trace names the window and the holds' order is
+// consistent, window_locks.hpp), the posts and completes of post-start-complete-wait (MPI_Win_start,
+// MPI_Win_wait: never linked, their groups are not traced). Without an edge into it its waiting is
+// taken as measured (GraphUnlinked::window_waits). A fence is linked as a barrier when it ends an
+// epoch; one that opens the first (MPI_MODE_NOPRECEDE, or traced by an older collector) has no edge
+// into it and is taken as measured too (replay.cpp).
 inline bool waits_for_window(std::string_view operation) {
   return operation == "MPI_Win_lock" || operation == "MPI_Win_lock_all" || operation == "MPI_Win_start" ||
          operation == "MPI_Win_wait";
@@ -179,6 +183,8 @@ struct GraphCounts {
   std::uint64_t shmem_collectives = 0;  // instances of collectives over an active set
   std::uint64_t task_creations = 0, task_waits = 0;
   std::uint64_t window_completions = 0;  // MPI window synchronizations that completed outstanding transfers
+  std::uint64_t window_lock_handovers = 0;  // an MPI window lock's release -> its next holder's lock
+  std::uint64_t shmem_lock_handovers = 0;   // an OpenSHMEM lock's clear_lock -> its next set_lock
 };
 
 // What could not be linked, by why.
@@ -188,11 +194,14 @@ struct GraphUnlinked {
   std::uint64_t nonblocking_collectives = 0;  // MPI_I...: their completion is not linked
   std::uint64_t shmem_collectives = 0;        // OpenSHMEM collectives: incomplete, or without their set
   std::uint64_t shmem_waits = 0;              // no put into the PE before the wait ended
-  // shmem_set_lock: the trace does not say which lock, so whose release it waited for is not known;
-  // its waiting is taken as measured (the replay keeps it, also on an ideal network)
+  // shmem_set_lock (and a shmem_test_lock that took its lock) not linked to the holder it may have
+  // waited for (window_locks.hpp: a collector that did not name the lock, a lock granted before its
+  // previous holder released it); its waiting is taken as measured (the replay keeps it, also on an
+  // ideal network)
   std::uint64_t shmem_locks = 0;
-  // MPI_Win_lock, _lock_all, _start and _wait (waits_for_window): whom they waited for is not traced;
-  // their waiting is taken as measured, also on an ideal network
+  // MPI_Win_start and _wait, and the MPI_Win_lock and _lock_all calls not linked to the holder they
+  // may have waited for (window_locks.hpp): their waiting is taken as measured, also on an ideal
+  // network
   std::uint64_t window_waits = 0;
   std::uint64_t outside_window = 0;  // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;   // dependencies dropped to break a cycle

@@ -17,6 +17,7 @@
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 #include "analysis/trace/tuple_hash.hpp"
+#include "analysis/trace/window_locks.hpp"
 
 namespace parperf::analysis::communication_calls {
 
@@ -33,7 +34,19 @@ struct SiteFacts {
   std::uint32_t kind = 0;
   std::string_view name;
   OneSidedData one_sided = OneSidedData::none;
+  WindowLockCall window_lock = WindowLockCall::none;
+  bool shmem_lock = false;  // window_lock is an OpenSHMEM lock's (kShmemLocks)
 };
+
+inline SiteFacts site_facts(const format::Site& s) {
+  SiteFacts f{s.kind, s.name, one_sided_data(s.kind, s.name)};
+  if (is_kind(s.kind, format::SiteKind::mpi_one_sided_sync)) f.window_lock = window_lock_call(s.name);
+  if (is_kind(s.kind, format::SiteKind::shmem_lock)) {
+    f.window_lock = shmem_lock_call(s.name);
+    f.shmem_lock = true;
+  }
+  return f;
+}
 
 // What one rank's events refer to, looked up once: per event, only table loads (the sites and
 // communicators by id, densely numbered by the collectors) and no map of the rank's clock.
@@ -53,8 +66,7 @@ struct RankContext {
         sites(rank.profile) {
     if (!rank.profile) return;
     facts.reserve(rank.profile->sites.size());
-    for (const format::Site& s : rank.profile->sites)
-      facts.push_back({s.kind, s.name, one_sided_data(s.kind, s.name)});
+    for (const format::Site& s : rank.profile->sites) facts.push_back(site_facts(s));
     const auto& all = rank.profile->mpi.communicators;
     std::uint64_t largest = 0;
     for (const format::Communicator& c : all) largest = std::max<std::uint64_t>(largest, c.id + 1ull);
@@ -114,9 +126,9 @@ inline std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& ran
 
 // Reads every operation of the run's ranks in corrected time order and hands the matching what it
 // pairs: sink.message(key, is_send, side, kind, bytes) for a send or a receive (a Sendrecv is both),
-// sink.collective(key, members, side, kind, name, root) for a collective's member, and
-// sink.one_sided(transfer) for a put or get. `observer`, when given, sees every event read
-// (observe_streams).
+// sink.collective(key, members, side, kind, name, root) for a collective's member,
+// sink.one_sided(transfer) for a put or get, and sink.window_lock(event) for an MPI window's lock or
+// unlock. `observer`, when given, sees every event read (observe_streams).
 template <class Sink>
 void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = nullptr) {
   // Each rank's context, the first trace of a rank as the streams find it; by rank in a table when
@@ -141,19 +153,46 @@ void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = n
     const SiteFacts* site = rank.facts_of(e.event.site);
     if (e.event.partner >= 0)
       if (const auto transfer = one_sided_transfer(rank, site, e)) sink.one_sided(*transfer);
+    const auto call_side = [&] {
+      CallSide side;
+      side.rank = static_cast<std::int32_t>(e.rank);
+      side.thread = e.thread;
+      side.site = e.event.site;
+      side.start_ns = e.time_ns;
+      side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
+      side.index = static_cast<std::uint32_t>(e.index);
+      return side;
+    };
+    if (site && site->window_lock != WindowLockCall::none) {
+      WindowLockEvent lock;
+      lock.call = site->window_lock;
+      if (site->shmem_lock) {
+        // Its match is its lock (0: a test_lock that did not take it, or a collector that did not
+        // name the lock).
+        if (e.event.match == 0 && site->name.ends_with("test_lock")) return;
+        lock.known_window = e.event.match != 0;
+        lock.window = kShmemLocks;
+        lock.target = e.event.match;
+      } else {
+        // Its communicator is its window's (none from a collector that did not trace it).
+        const CommunicatorIdentity* window =
+            e.event.communicator ? rank.communicator(e.event.communicator) : nullptr;
+        lock.known_window = window != nullptr;
+        if (window) lock.window = {window->members_hash, window->ordinal};
+        lock.target = e.event.partner;
+        lock.shared = e.event.match == static_cast<std::int64_t>(format::WindowLockType::shared);
+      }
+      lock.side = call_side();
+      sink.window_lock(lock);
+      return;
+    }
     if (e.event.communicator == 0) return;
     const CommunicatorIdentity* communicator = rank.communicator(e.event.communicator);
     if (!communicator) return;  // not in the profile: no identity to match on
     const CommunicatorIdentity& id = *communicator;
-    CallSide side;
-    side.rank = static_cast<std::int32_t>(e.rank);
-    side.thread = e.thread;
-    side.site = e.event.site;
+    const CallSide side = call_side();
     const std::uint32_t kind = site ? site->kind : 0;
-    side.start_ns = e.time_ns;
-    side.end_ns = rank.clock->apply(e.local_ns + static_cast<double>(e.event.duration) * rank.ns_per_tick);
-    side.index = static_cast<std::uint32_t>(e.index);
-    if (format::is_mpi_instance_kind(kind)) {
+    if (format::is_mpi_instance(kind, site ? site->name : std::string_view{})) {
       sink.collective({id.members_hash, id.ordinal, static_cast<std::uint64_t>(e.event.match)}, id.size, side,
                       kind, site ? site->name : std::string_view{}, e.event.partner);
       return;

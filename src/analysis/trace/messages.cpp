@@ -51,8 +51,12 @@ struct Matcher {
     result.collectives.push_back(std::move(instance));
     open_instances.erase(it);
   }
+  std::vector<WindowLockEvent> window_locks;
+
   void one_sided(const OneSidedTransfer& t) { result.one_sided.push_back(t); }
+  void window_lock(const WindowLockEvent& e) { window_locks.push_back(e); }
   Communication finish() {
+    hand_over_locks(std::move(window_locks), result.window_locks, result.shmem_locks);
     for (const auto& [key, calls] : waiting)
       (calls.waiting_sends() ? result.unmatched_sends : result.unmatched_receives) += calls.waiting();
     result.incomplete_collectives = open_instances.size();

@@ -80,6 +80,20 @@ struct OneSidedTransfer {
   std::uint64_t bytes = 0;
 };
 
+// A lock of another process handed on (window_locks.hpp): `acquisition`'s MPI_Win_lock (_lock_all,
+// shmem_set_lock, shmem_test_lock) returned after `release`'s MPI_Win_unlock (_unlock_all,
+// shmem_clear_lock), of the lock's previous holder, released it.
+struct LockHandover {
+  CallSide release;
+  CallSide acquisition;
+};
+// The handovers of one family of such locks (MPI windows', OpenSHMEM's), and the acquisitions that
+// may have waited for a holder and are not linked to one (window_locks.hpp).
+struct LockHandovers {
+  std::vector<LockHandover> handovers;  // by the acquisition's call, then the release's
+  std::vector<CallSide> unlinked;       // in their calls' order
+};
+
 struct Communication {
   // By the later of their two calls in the merged timeline. In chunks, not one array: 0.18 an event
   // in a halo exchange, 88 bytes each, and an array growing by doubling held its old and new copies
@@ -90,6 +104,8 @@ struct Communication {
   std::vector<CollectiveInstance> collectives;  // complete instances, by communicator then sequence
   std::uint64_t incomplete_collectives = 0;     // instances some members of which were not traced
   std::vector<OneSidedTransfer> one_sided;      // in corrected time order
+  LockHandovers window_locks;                   // MPI windows' locks
+  LockHandovers shmem_locks;                    // OpenSHMEM's
 };
 
 // Matches the communication of every rank of the run. Pure; reads the whole trace once, which

@@ -21,7 +21,7 @@ void NodeCounter::begin(const std::vector<std::unique_ptr<ThreadEvents>>& stream
       f.points = static_cast<std::uint8_t>(operation_points(s.kind));
       f.keeps_match = keeps_match(s.kind);
       f.task_create = is_kind(s.kind, SiteKind::omp_task_create);
-      f.mpi_collective = format::is_mpi_instance_kind(s.kind);
+      f.mpi_collective = format::is_mpi_instance(s.kind, s.name);
       f.openmp_barrier = is_openmp_barrier(s.kind);
       if (format::is_shmem_kind(s.kind)) {
         f.shmem_barrier_all = s.name == "shmem_barrier_all" || s.name == "shmem_sync_all";

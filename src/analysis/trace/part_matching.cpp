@@ -104,6 +104,8 @@ struct OwnCalls {
     members.push_back({key, size, side, kind, std::string(name), root});
   }
   void one_sided(const OneSidedTransfer& t) { transfers.push_back(t); }
+  std::vector<WindowLockEvent> window_locks;
+  void window_lock(const WindowLockEvent& e) { window_locks.push_back(e); }
 };
 
 std::uint32_t instance_part(const InstanceKey& key, std::uint32_t parts) {
@@ -316,6 +318,26 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
     return merge_key(a.origin) < merge_key(b.origin);
   });
   result.one_sided = std::move(one_sided);
+
+  // The window locks: every part's lock and unlock calls on every part, which hands the locks on as
+  // the whole run's matching does (the handovers depend only on the calls), keeping what touches its
+  // ranks.
+  PartBytes locks;
+  for (const WindowLockEvent& e : calls.window_locks) locks.put(e);
+  std::vector<WindowLockEvent> every_lock;
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(locks.bytes()))
+    for (PartBytesReader in(each); !in.done();) every_lock.push_back(in.take<WindowLockEvent>());
+  LockHandovers windows, shmem;
+  hand_over_locks(std::move(every_lock), windows, shmem);
+  const auto ours = [&](const CallSide& side) { return calls.part_of(side.rank) == part; };
+  const auto keep_ours = [&](const LockHandovers& run, LockHandovers& kept) {
+    for (const LockHandover& h : run.handovers)
+      if (ours(h.release) || ours(h.acquisition)) kept.handovers.push_back(h);
+    for (const CallSide& side : run.unlinked)
+      if (ours(side)) kept.unlinked.push_back(side);
+  };
+  keep_ours(windows, result.window_locks);
+  keep_ours(shmem, result.shmem_locks);
   result.unmatched_sends = sum_of_parts(exchange, unmatched_sends);
   result.unmatched_receives = sum_of_parts(exchange, unmatched_receives);
   result.incomplete_collectives = sum_of_parts(exchange, incomplete);

@@ -26,6 +26,8 @@ std::string_view pattern_key(WaitPattern pattern) {
       return "omp_lock";
     case WaitPattern::wait_at_fence:
       return "wait_at_fence";
+    case WaitPattern::lock_competition:
+      return "lock_competition";
   }
   return "unknown";
 }
@@ -50,6 +52,8 @@ std::string_view pattern_title(WaitPattern pattern) {
       return "OpenMP lock";
     case WaitPattern::wait_at_fence:
       return "Wait at Fence";
+    case WaitPattern::lock_competition:
+      return "Lock Competition";
   }
   return "unknown";
 }
@@ -59,6 +63,7 @@ WaitStates find_wait_states(const TraceRun& traces, const Communication& communi
   tally_message_waits(traces, communication, tally);
   tally_collective_waits(traces, communication, tally);
   tally_openmp_waits(traces, tally);
+  tally_window_lock_waits(traces, communication, tally);
   return tally.result();
 }
 
@@ -69,6 +74,7 @@ WaitStates find_wait_states(const TraceRun& own, const Communication& communicat
   tally_message_waits(own, communication, mine);
   tally_collective_waits(own, communication, mine);
   tally_openmp_waits(own, mine);
+  tally_window_lock_waits(own, communication, mine);
   PartBytes bytes;
   mine.write(bytes);
   WaitTally run;

@@ -21,6 +21,10 @@
 //                    caused by the thread that acquired the same lock before it (and held it then).
 //   wait_at_fence    MPI_Win_fence that may end an epoch (no MPI_MODE_NOPRECEDE): each rank waits
 //                    from its arrival to the last arrival of the window's group; caused by the last.
+//   lock_competition an MPI window lock (MPI_Win_lock, _lock_all) handed on from a previous holder
+//                    (window_locks.hpp) waited from its call to that holder's release (the latest
+//                    one's, after shared holders); caused by that holder, as Scalasca's RMA Lock
+//                    Competition.
 // Non-blocking collectives have no wait state here: the call that starts them does not wait.
 #pragma once
 
@@ -45,9 +49,10 @@ enum class WaitPattern {
   early_reduce,
   omp_barrier,
   omp_lock,
-  wait_at_fence,  // last: the patterns' order is the JSON's and the tallies' exchanged by parts
+  wait_at_fence,
+  lock_competition,  // last: the patterns' order is the JSON's and the tallies' exchanged by parts
 };
-inline constexpr int kWaitPatternCount = 9;
+inline constexpr int kWaitPatternCount = 10;
 
 // "late_sender" (JSON) and "Late Sender" (text).
 std::string_view pattern_key(WaitPattern pattern);

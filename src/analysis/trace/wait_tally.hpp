@@ -66,5 +66,6 @@ class WaitTally {
 void tally_message_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
 void tally_collective_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
 void tally_openmp_waits(const TraceRun& traces, WaitTally& tally);
+void tally_window_lock_waits(const TraceRun& traces, const Communication& communication, WaitTally& tally);
 
 }  // namespace parperf::analysis

@@ -92,7 +92,7 @@ def fortran_type(param):
 
 # Literals a finish specification may use, and the type each stands for.
 LITERALS = {
-    "0": "int", "1": "int", "-1": "int", "MPI_ANY_SOURCE": "int", "MPI_ANY_TAG": "int",
+    "0": "int", "1": "int", "-1": "int", "MPI_ANY_SOURCE": "int", "MPI_ANY_TAG": "int", "MPI_LOCK_SHARED": "int",
     "true": "bool", "false": "bool",
     "MPI_COMM_NULL": "MPI_Comm", "MPI_DATATYPE_NULL": "MPI_Datatype",
     "nullptr": "MPI_Request*",
@@ -413,6 +413,8 @@ FINISHES = {
     "one_sided": simple("one_sided", "int", "MPI_Datatype", "int", "MPI_Win"),
     "window_fence": simple("window_fence", "int", "MPI_Win"),
     "window_wait": simple("window_wait", "int", "MPI_Win"),
+    "window_lock": simple("window_lock", "int", "int", "MPI_Win"),
+    "window_unlock": simple("window_unlock", "int", "MPI_Win"),
     "io": simple("io", "int", "MPI_Datatype"),
     "init": (render_init, 0),
     "init_thread": (render_init_thread, 1),

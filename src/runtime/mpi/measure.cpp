@@ -324,6 +324,25 @@ void finish_window_wait(Call& call, int target, MPI_Win win) noexcept {
   record(r);
 }
 
+void finish_window_lock(Call& call, int lock_type, int target, MPI_Win win) noexcept {
+  CallRecord r = end_call(call);
+  r.partner = window_world_rank(win, target);
+  r.real_sync = waiting_part(r.end - r.start, 0);
+  // Traced as a message's channel is (call_record.hpp): the window's slot, and the lock's type in the
+  // tag. Not as an instance: locks are not matched across the window's members.
+  r.message_communicator = window_slot(win);
+  r.tag = static_cast<std::int64_t>(lock_type == MPI_LOCK_SHARED ? format::WindowLockType::shared
+                                                                 : format::WindowLockType::exclusive);
+  record(r);
+}
+
+void finish_window_unlock(Call& call, int target, MPI_Win win) noexcept {
+  CallRecord r = end_call(call);
+  r.partner = window_world_rank(win, target);
+  r.message_communicator = window_slot(win);
+  record(r);
+}
+
 void finish_io(Call& call, int count, MPI_Datatype type) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);

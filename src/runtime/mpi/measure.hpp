@@ -92,6 +92,13 @@ void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept;
 // MPI_Win_wait (-1): their time beyond the call's own overhead is waiting for other ranks (a lock's
 // holder, the partners of post-start-complete-wait), its Real_sync.
 void finish_window_wait(Call& call, int target, MPI_Win win) noexcept;
+// MPI_Win_lock (`target`: the rank whose lock it takes) and MPI_Win_lock_all (MPI_LOCK_SHARED, -1: every
+// rank's): waiting as finish_window_wait's, and traced with the window's slot and the lock's type
+// (format::WindowLockType) so that the analysis can hand the lock on from its previous holder.
+void finish_window_lock(Call& call, int lock_type, int target, MPI_Win win) noexcept;
+// MPI_Win_unlock (`target`) and MPI_Win_unlock_all (-1): the release of what the lock took, traced
+// with the window's slot.
+void finish_window_unlock(Call& call, int target, MPI_Win win) noexcept;
 // MPI-IO reads and writes.
 void finish_io(Call& call, int count, MPI_Datatype type) noexcept;
 

@@ -308,15 +308,19 @@ WHOLE_WINDOW = finish("one_sided", "0", "MPI_DATATYPE_NULL", "-1", "win")
 ONE_RANK = finish("one_sided", "0", "MPI_DATATYPE_NULL", "rank", "win")
 add("MPI_Win_fence", "int assertion, MPI_Win win", "mpi_one_sided_sync", finish("window_fence", "assertion", "win"))
 # Synchronizations that wait for other ranks (a lock's holder, post-start-complete-wait's partners):
-# their time beyond the call's own overhead is waiting (Real_sync).
-add("MPI_Win_lock_all", "int assertion, MPI_Win win", "mpi_one_sided_sync", finish("window_wait", "-1", "win"))
+# their time beyond the call's own overhead is waiting (Real_sync). A lock and its unlock name their
+# window and the lock's type in the trace, so that the analysis can hand a lock from one holder to the
+# next (-1: every rank's lock of the window).
+add("MPI_Win_lock_all", "int assertion, MPI_Win win", "mpi_one_sided_sync",
+    finish("window_lock", "MPI_LOCK_SHARED", "-1", "win"))
 add("MPI_Win_lock", "int lock_type, int rank, int assertion, MPI_Win win", "mpi_one_sided_sync",
-    finish("window_wait", "rank", "win"))
-add("MPI_Win_unlock MPI_Win_flush MPI_Win_flush_local", "int rank, MPI_Win win", "mpi_one_sided_sync",
-    ONE_RANK)
+    finish("window_lock", "lock_type", "rank", "win"))
+add("MPI_Win_unlock", "int rank, MPI_Win win", "mpi_one_sided_sync", finish("window_unlock", "rank", "win"))
+add("MPI_Win_unlock_all", "MPI_Win win", "mpi_one_sided_sync", finish("window_unlock", "-1", "win"))
+add("MPI_Win_flush MPI_Win_flush_local", "int rank, MPI_Win win", "mpi_one_sided_sync", ONE_RANK)
 add("MPI_Win_wait", "MPI_Win win", "mpi_one_sided_sync", finish("window_wait", "-1", "win"))
-add("MPI_Win_unlock_all MPI_Win_complete MPI_Win_flush_all MPI_Win_flush_local_all MPI_Win_sync",
-    "MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
+add("MPI_Win_complete MPI_Win_flush_all MPI_Win_flush_local_all MPI_Win_sync", "MPI_Win win",
+    "mpi_one_sided_sync", WHOLE_WINDOW)
 add("MPI_Win_start", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync",
     finish("window_wait", "-1", "win"))
 add("MPI_Win_post", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)

@@ -168,6 +168,13 @@ FINISHES = {
     "plain": lambda public, ret, params: "finish_plain(call);",
     "waiting": lambda public, ret, params: "finish_waiting(call);",
     "set_waiting": lambda public, ret, params: f"finish_waiting(call, {active_set(public, params)});",
+    # A lock call names its lock (its only argument); test_lock took it when it returned 0.
+    "set_lock": lambda public, ret, params:
+        f"finish_lock(call, {params[0][1]}, parperf::shmem::LockStep::wait_for_it, true);",
+    "test_lock": lambda public, ret, params:
+        f"finish_lock(call, {params[0][1]}, parperf::shmem::LockStep::try_it, result == 0);",
+    "clear_lock": lambda public, ret, params:
+        f"finish_lock(call, {params[0][1]}, parperf::shmem::LockStep::release, false);",
     "put": finish_rma("put"),
     "get": finish_rma("get"),
     "atomic": finish_atomic,

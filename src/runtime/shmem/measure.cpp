@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "runtime/collector_api.h"
+#include "runtime/shmem/lock_identity.hpp"
 #include "runtime/shmem/shmem_section.hpp"
 
 namespace parperf::shmem {
@@ -68,6 +69,13 @@ void finish_waiting(Call& call, std::int64_t active_set) noexcept {
   parperf_operation operation = end_call(call);
   operation.wait = operation.end - operation.start;
   operation.match = active_set;
+  parperf_collector_record(&operation, nullptr);
+}
+
+void finish_lock(Call& call, const volatile long* lock, LockStep step, bool acquired) noexcept {
+  parperf_operation operation = end_call(call);
+  if (step == LockStep::wait_for_it) operation.wait = operation.end - operation.start;
+  if (step == LockStep::release || acquired) operation.match = lock_identity(lock);
   parperf_collector_record(&operation, nullptr);
 }
 

@@ -39,11 +39,16 @@ struct Call {
 // the pshmem_ function.
 bool begin(Call& call, const char* name, format::SiteKind kind, const void* caller) noexcept;
 
-// A call with nothing to add: fence, quiet, the symmetric heap, test, clear_lock...
+// A call with nothing to add: fence, quiet, the symmetric heap, test...
 void finish_plain(Call& call) noexcept;
-// A call whose whole time is waiting: for a lock (set_lock), for a value (wait, wait_until), for the
+// A call whose whole time is waiting: for a value (wait, wait_until), for the
 // other PEs of an active set (barrier, sync: `active_set` its match, format/shmem_active_set.hpp).
 void finish_waiting(Call& call, std::int64_t active_set = 0) noexcept;
+// A lock call on the lock at `lock`: shmem_set_lock (`acquired`, its whole time waiting),
+// shmem_test_lock (`acquired` when it took the lock) or shmem_clear_lock (`release`). The lock's
+// identity (lock_identity.hpp) is its match when it took or released the lock, 0 when it did not.
+enum class LockStep { wait_for_it, try_it, release };
+void finish_lock(Call& call, const volatile long* lock, LockStep step, bool acquired) noexcept;
 // A put, get or atomic into PE `pe`'s memory, moving `bytes`: an operation with its partner, and a
 // cell of the traffic matrix.
 void finish_rma(Call& call, format::OneSidedOperation operation, std::uint64_t bytes, int pe) noexcept;

@@ -3,6 +3,7 @@
 #include <pshmem.h>
 
 #include "runtime/collector_api.h"
+#include "runtime/shmem/lock_identity.hpp"
 #include "runtime/shmem/measure.hpp"
 #include "runtime/shmem/shmem_section.hpp"
 #include "runtime/shmem/termination.hpp"
@@ -19,6 +20,7 @@ void after_init() noexcept {
   initialised = true;
   parperf_collector_code_loaded();  // the components shmem_init opened: samples in them are walked through
   set_process(pshmem_my_pe(), pshmem_n_pes());
+  remember_program_image();
   install_termination_writer();
 }
 

@@ -38,9 +38,10 @@ RULES = [
     # Barriers: a PE's time in one is waiting for the last to arrive (its share of the arrival spread).
     (r"barrier_all|sync_all", "shmem_barrier", "waiting"),
     (r"barrier|sync", "shmem_barrier", "set_waiting"),
-    # Locks: acquiring one is waiting for it.
-    (r"set_lock", "shmem_lock", "waiting"),
-    (r"clear_lock|test_lock", "shmem_lock", "plain"),
+    # Locks: acquiring one is waiting for it; each call names its lock (lock_identity.hpp).
+    (r"set_lock", "shmem_lock", "set_lock"),
+    (r"test_lock", "shmem_lock", "test_lock"),
+    (r"clear_lock", "shmem_lock", "clear_lock"),
     # Point-to-point synchronization: waiting on a location another PE writes.
     (r"(" + T + r")?wait(_until)?", "shmem_point_sync", "waiting"),
     (T + r"test", "shmem_point_sync", "plain"),

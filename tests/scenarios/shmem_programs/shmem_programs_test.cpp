@@ -293,6 +293,45 @@ TEST(ShmemPop, AChainOfWaitUntilAndPutIsSerialisation) {
       << "the path runs through every PE";
 }
 
+// pop_shmem.c's `lock`: the PEs take turns holding a lock while they work, a global variable in the
+// first round and one on the symmetric heap in the second. The collector names each lock call's lock
+// the same way on every PE (its offset in the program, which each PE loads elsewhere; its address on
+// the heap), so each set_lock is linked to the previous holder's clear_lock: the lock serialises the
+// PEs, and no network makes that faster.
+TEST(ShmemPop, ALockTakenInTurnIsSerialisationAndEachHolderHandsItOn) {
+  constexpr int kPes = 4, kRounds = 2;
+  TempDir tmp;
+  const ShmemPop run = traced_pop(tmp, kPes, "lock");
+  ASSERT_EQ(run.work.size(), static_cast<std::size_t>(kPes));
+  const json& dependencies = field(run.report, "dependencies");
+  EXPECT_EQ(integer(field(dependencies, "linked"), "shmem_lock_handovers"), (kPes - 1) * kRounds)
+      << "in each round every holder but the first got the lock from the one before (the rounds' locks "
+         "differ): "
+      << dependencies.dump();
+  EXPECT_EQ(integer(field(dependencies, "unlinked"), "shmem_locks"), 0) << dependencies.dump();
+  const json& pop = field(run.report, "pop");
+  const double most = *std::max_element(run.work.begin(), run.work.end());
+  const double all = std::accumulate(run.work.begin(), run.work.end(), 0.0);
+  EXPECT_NEAR(number(pop, "serialisation_efficiency"), most / all, 0.05) << pop.dump();
+  EXPECT_NEAR(number(pop, "serialisation_efficiency"), 1.0 / kPes, 0.1) << pop.dump();
+  EXPECT_GT(number(pop, "load_balance"), 0.9) << pop.dump();
+  EXPECT_GT(number(pop, "transfer_efficiency"), 0.9) << "the lock's waiting is no transfer: " << pop.dump();
+  // Lock Competition: in each round the k-th holder waits for the k - 1 holds before its own, a PE's
+  // mean hold each (kPes (kPes - 1) / 2 holds a round). Each hold may differ from the mean by an
+  // oversleep, and each waiter may come late to its set_lock by a wake-up from the barrier: up to 12 ms
+  // each on 2 busy cores (mpi_efficiency_model_test.cpp's kWakeUpS).
+  constexpr double kWakeUpS = 0.012;
+  const json* competition = nullptr;
+  for (const json& p : field(field(run.report, "wait_states"), "patterns"))
+    if (text_of(p, "pattern") == "lock_competition") competition = &p;
+  ASSERT_NE(competition, nullptr) << run.report["wait_states"].dump();
+  const double holds = kPes * (kPes - 1) / 2.0 * kRounds;
+  const double waits = (kPes - 1) * kRounds;
+  EXPECT_NEAR(number(*competition, "lost"), holds * all / (kPes * kRounds), (holds + waits) * kWakeUpS)
+      << competition->dump();
+  EXPECT_GE(integer(*competition, "instances"), (kPes - 1) * kRounds) << competition->dump();
+}
+
 // A shmem_quiet after large non-blocking puts (quiet_transfer.c): its time is their transfer. On 2
 // PEs, each round puts 32 MiB with shmem_putmem_nbi, which returns at once under OSHMEM in shared
 // memory; the copy happens in the quiet. The replay on a network of bandwidth B (latency 0) must end
