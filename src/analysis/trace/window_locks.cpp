@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 #include <utility>
 
@@ -59,16 +58,20 @@ std::vector<Hold> holds_of(std::vector<WindowLockEvent>& events, std::vector<Cal
 LockHandovers hand_over_window_locks(std::vector<WindowLockEvent> events) {
   LockHandovers out;
   const std::vector<Hold> holds = holds_of(events, out.unlinked);
-  // Only a rank's lock that someone took exclusively was ever waited for: shared holds do not
-  // exclude each other.
-  std::set<std::pair<WindowKey, std::int64_t>> exclusive;
+  // The holds of each rank's lock, and of every rank's lock of a window (lock_all): looked up by
+  // key, so that a run of many locks is not scanned once per lock.
+  std::map<std::pair<WindowKey, std::int64_t>, std::vector<const Hold*>> by_lock;
+  std::map<WindowKey, std::vector<const Hold*>> every_rank;
   for (const Hold& h : holds)
-    if (!h.shared && h.target >= 0) exclusive.emplace(h.window, h.target);
-  for (const auto& [window, target] : exclusive) {
+    (h.target < 0 ? every_rank[h.window] : by_lock[{h.window, h.target}]).push_back(&h);
+  for (const auto& [lock, own] : by_lock) {
+    // Only a rank's lock that someone took exclusively was ever waited for: shared holds do not
+    // exclude each other.
+    if (std::all_of(own.begin(), own.end(), [](const Hold* h) { return h->shared; })) continue;
     // The rank's lock's holds (and those of every rank's lock, taken shared), in the order granted.
-    std::vector<const Hold*> chain;
-    for (const Hold& h : holds)
-      if (h.window == window && (h.target == target || h.target < 0)) chain.push_back(&h);
+    std::vector<const Hold*> chain = own;
+    if (const auto all = every_rank.find(lock.first); all != every_rank.end())
+      chain.insert(chain.end(), all->second.begin(), all->second.end());
     std::sort(chain.begin(), chain.end(), [](const Hold* a, const Hold* b) {
       return std::pair(a->lock.end_ns, merge_order(a->lock)) <
              std::pair(b->lock.end_ns, merge_order(b->lock));
