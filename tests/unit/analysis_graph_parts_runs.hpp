@@ -39,7 +39,8 @@ inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0
 // rank 0 sends a message nobody receives and rank 2 receives one nobody sends; then each rank holds
 // rank 0's lock of the world's window for 0.8 ms, one after the other (rank 1 shared in even rounds),
 // so that after their clocks' correction some holds are handed on and some granted before the
-// previous holder released the lock (not linked). Odd ranks' clocks are
+// previous holder released the lock (not linked); and thread 1 takes an OpenSHMEM lock in turn, 0.7 ms
+// each, after the parallel region. Odd ranks' clocks are
 // corrected 3 ms too far back, so that their receives end before their sends began: the repair moves them.
 // Every kind of edge a part can cut: messages, collectives' hubs and window locks between ranks, forks,
 // barriers' hubs and locks within one.
@@ -58,6 +59,8 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
     const auto put = b.site(SiteKind::shmem_put, "shmem_putmem", "rich.c", 60);
     const auto win_lock = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_lock", "rich.c", 70);
     const auto win_unlock = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_unlock", "rich.c", 71);
+    const auto set_lock = b.site(SiteKind::shmem_lock, "shmem_set_lock", "rich.c", 80);
+    const auto clear_lock = b.site(SiteKind::shmem_lock, "shmem_clear_lock", "rich.c", 81);
     std::int64_t collectives = 0;
     for (int i = 0; i < 12; ++i) {
       const double t = 1 + 40.0 * i;
@@ -91,6 +94,11 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
            static_cast<std::int64_t>(shared ? format::WindowLockType::shared
                                             : format::WindowLockType::exclusive));
       b.op(win_unlock, granted + 0.8, granted + 0.85, 0, 0);
+      // Thread 1, after the parallel region: an OpenSHMEM lock taken in turn.
+      const std::int64_t shmem_lock = format::kShmemLockInImage | 0x40;
+      const double got = t + 20.5 + 0.8 * r;
+      b.op(set_lock, t + 20, got, -1, shmem_lock, 0, 1, false);
+      b.op(clear_lock, got + 0.7, got + 0.75, -1, shmem_lock, 0, 1, false);
     }
     if (r % 2 == 1) b.correct_clock(r, -3);
   }

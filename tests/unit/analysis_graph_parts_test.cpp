@@ -145,6 +145,7 @@ TEST(GraphParts, EachNodeIsInOnePartAndEveryEdgeCutIsAGhostOfTheOtherPart) {
   ASSERT_GT(g.linked.lock_handovers, 0u);
   ASSERT_GT(g.linked.window_lock_handovers, 0u);
   ASSERT_GT(g.unlinked.window_waits, 0u) << "some window lock granted before its previous holder released it";
+  ASSERT_GT(g.linked.shmem_lock_handovers, 0u);
   for (std::uint32_t parts : {1u, 2u, 3u, 5u, 8u}) {
     const GraphPartition partition = partition_locations(g, w.run, partition_ranks(w.run, parts));
     std::vector<std::uint32_t> holders(g.nodes(), 0);
@@ -659,7 +660,8 @@ TEST(GraphParts, LinkedFromItsOwnRanksEachPartIsTheWholeGraphsPart) {
         const auto counts = [](const ActivityGraph& g) {
           return std::tuple(g.linked.messages, g.linked.collectives, g.linked.openmp_barriers, g.linked.forks,
                             g.linked.lock_handovers, g.linked.task_creations, g.linked.task_waits,
-                            g.linked.window_lock_handovers, g.unlinked.window_waits, g.unlinked.sends,
+                            g.linked.window_lock_handovers, g.unlinked.window_waits,
+                            g.linked.shmem_lock_handovers, g.unlinked.shmem_locks, g.unlinked.sends,
                             g.unlinked.receives, g.unlinked.incomplete_collectives, g.unlinked.outside_window,
                             g.unlinked.nonblocking_collectives);
         };
