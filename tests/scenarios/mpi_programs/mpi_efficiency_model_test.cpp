@@ -479,6 +479,18 @@ TEST(WindowLock, AnExclusiveLockSerialisesTheRanksAndAFasterHolderShortensTheOth
       << "making the work under the lock twice as fast gains half of every rank's work: " << faster.dump();
   expect_self_check(run.directory);
 
+  // `parperf trace` says which lock each MPI_Win_lock took.
+  const ProcessResult listing = run_process({parperf_command().string(), "trace", run.directory.string()});
+  ASSERT_EQ(listing.exit_code, 0) << describe(listing);
+  std::size_t exclusive = 0, shared = 0;
+  for (const std::string& line : lines_of(listing.out))
+    if (line.find("'MPI_Win_lock'") != std::string::npos) {
+      exclusive += line.find("  exclusive") != std::string::npos;
+      shared += line.find("  shared") != std::string::npos;
+    }
+  EXPECT_EQ(exclusive, static_cast<std::size_t>(kRanks * kRounds)) << listing.out;
+  EXPECT_EQ(shared, 1u) << "rank 0 reads the counter under a shared lock: " << listing.out;
+
   // The analysis by parts hands the locks on alike.
   const json parallel = report_json_np2(run.directory);
   for (const char* key : {"critical_path", "pop", "delay_costs", "wait_states", "dependencies"})
