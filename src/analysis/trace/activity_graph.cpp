@@ -784,7 +784,7 @@ class GraphBuilder {
     for (const LocationBuild& l : built_)
       for (const Operation& op : l.operations)
         if (is_kind(op.kind, SiteKind::mpi_one_sided_sync) && waits_for_window(name_of(op)) &&
-            window_lock_call(name_of(op)) == WindowLockCall::none)
+            window_lock_call(op.kind, name_of(op)) == WindowLockCall::none)
           ++graph_.unlinked.window_waits;  // a lock's are the matching's (link_remote_locks)
     std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
     for (const LocationBuild& l : built_)

@@ -35,18 +35,7 @@ struct SiteFacts {
   std::string_view name;
   OneSidedData one_sided = OneSidedData::none;
   WindowLockCall window_lock = WindowLockCall::none;
-  bool shmem_lock = false;  // window_lock is an OpenSHMEM lock's (kShmemLocks)
 };
-
-inline SiteFacts site_facts(const format::Site& s) {
-  SiteFacts f{s.kind, s.name, one_sided_data(s.kind, s.name)};
-  if (is_kind(s.kind, format::SiteKind::mpi_one_sided_sync)) f.window_lock = window_lock_call(s.name);
-  if (is_kind(s.kind, format::SiteKind::shmem_lock)) {
-    f.window_lock = shmem_lock_call(s.name);
-    f.shmem_lock = true;
-  }
-  return f;
-}
 
 // What one rank's events refer to, looked up once: per event, only table loads (the sites and
 // communicators by id, densely numbered by the collectors) and no map of the rank's clock.
@@ -66,7 +55,8 @@ struct RankContext {
         sites(rank.profile) {
     if (!rank.profile) return;
     facts.reserve(rank.profile->sites.size());
-    for (const format::Site& s : rank.profile->sites) facts.push_back(site_facts(s));
+    for (const format::Site& s : rank.profile->sites)
+      facts.push_back({s.kind, s.name, one_sided_data(s.kind, s.name), window_lock_call(s.kind, s.name)});
     const auto& all = rank.profile->mpi.communicators;
     std::uint64_t largest = 0;
     for (const format::Communicator& c : all) largest = std::max<std::uint64_t>(largest, c.id + 1ull);
@@ -165,12 +155,12 @@ void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = n
     };
     if (site && site->window_lock != WindowLockCall::none) {
       WindowLockEvent lock;
-      lock.call = site->window_lock;
-      if (site->shmem_lock) {
-        // Its match is its lock (0: a test_lock that did not take it, or a collector that did not
-        // name the lock).
-        if (e.event.match == 0 && site->name.ends_with("test_lock")) return;
-        lock.known_window = e.event.match != 0;
+      lock.call = site->window_lock == WindowLockCall::try_lock ? WindowLockCall::lock : site->window_lock;
+      if (is_kind(site->kind, format::SiteKind::shmem_lock)) {
+        // Its match is its lock, a positive number (0: a test_lock that did not take it, or a
+        // collector that did not name the lock).
+        if (e.event.match == 0 && site->window_lock == WindowLockCall::try_lock) return;
+        lock.known_window = e.event.match > 0;
         lock.window = kShmemLocks;
         lock.target = e.event.match;
       } else {

@@ -21,7 +21,8 @@
 //                    caused by the thread that acquired the same lock before it (and held it then).
 //   wait_at_fence    MPI_Win_fence that may end an epoch (no MPI_MODE_NOPRECEDE): each rank waits
 //                    from its arrival to the last arrival of the window's group; caused by the last.
-//   lock_competition an MPI window lock (MPI_Win_lock, _lock_all) handed on from a previous holder
+//   lock_competition an MPI window lock (MPI_Win_lock, _lock_all) or an OpenSHMEM lock (set_lock, a
+//                    test_lock that took it) handed on from a previous holder
 //                    (window_locks.hpp) waited from its call to that holder's release (the latest
 //                    one's, after shared holders); caused by that holder, as Scalasca's RMA Lock
 //                    Competition.

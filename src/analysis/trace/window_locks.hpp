@@ -26,21 +26,22 @@
 #include <vector>
 
 #include "analysis/trace/messages.hpp"
+#include "format/site_kinds.hpp"
 
 namespace parperf::analysis {
 
-// What a call does to its window's locks, by its name (its kind is mpi_one_sided_sync).
-enum class WindowLockCall : std::uint8_t { none, lock, unlock };
-inline WindowLockCall window_lock_call(std::string_view name) {
-  if (name == "MPI_Win_lock" || name == "MPI_Win_lock_all") return WindowLockCall::lock;
-  if (name == "MPI_Win_unlock" || name == "MPI_Win_unlock_all") return WindowLockCall::unlock;
-  return WindowLockCall::none;
-}
-// The same for an OpenSHMEM lock call (its kind is shmem_lock): shmem_set_lock and a shmem_test_lock
-// that took the lock (its match names the lock; 0 when it did not take it) lock, shmem_clear_lock
-// unlocks.
-inline WindowLockCall shmem_lock_call(std::string_view name) {
-  if (name.ends_with("set_lock") || name.ends_with("test_lock")) return WindowLockCall::lock;
+// What a call does to a lock of another process: an MPI window's (kind mpi_one_sided_sync:
+// MPI_Win_lock, _lock_all, MPI_Win_unlock, _unlock_all), an OpenSHMEM lock (kind shmem_lock:
+// shmem_set_lock; shmem_test_lock, which may not take it (its match is then 0); shmem_clear_lock).
+enum class WindowLockCall : std::uint8_t { none, lock, try_lock, unlock };
+inline WindowLockCall window_lock_call(std::uint32_t kind, std::string_view name) {
+  if (format::takes_window_lock(kind, name)) return WindowLockCall::lock;
+  if (kind == static_cast<std::uint32_t>(format::SiteKind::mpi_one_sided_sync) &&
+      (name == "MPI_Win_unlock" || name == "MPI_Win_unlock_all"))
+    return WindowLockCall::unlock;
+  if (kind != static_cast<std::uint32_t>(format::SiteKind::shmem_lock)) return WindowLockCall::none;
+  if (name.ends_with("set_lock")) return WindowLockCall::lock;
+  if (name.ends_with("test_lock")) return WindowLockCall::try_lock;
   if (name.ends_with("clear_lock")) return WindowLockCall::unlock;
   return WindowLockCall::none;
 }
@@ -62,8 +63,8 @@ struct WindowLockEvent {
   WindowKey window;
   // World rank whose lock it takes or releases; -1 every rank's (_all). OpenSHMEM: the lock's identity.
   std::int64_t target = -1;
-  WindowLockCall call = WindowLockCall::none;
-  bool shared = false;  // a lock's type
+  WindowLockCall call = WindowLockCall::none;  // lock (a try_lock that took it) or unlock
+  bool shared = false;                         // a lock's type
   CallSide side;
 };
 

@@ -315,12 +315,17 @@ TEST(ShmemPop, ALockTakenInTurnIsSerialisationAndEachHolderHandsItOn) {
   EXPECT_NEAR(number(pop, "serialisation_efficiency"), most / all, 0.05) << pop.dump();
   EXPECT_NEAR(number(pop, "serialisation_efficiency"), 1.0 / kPes, 0.1) << pop.dump();
   EXPECT_GT(number(pop, "load_balance"), 0.9) << pop.dump();
-  EXPECT_GT(number(pop, "transfer_efficiency"), 0.9) << "the lock's waiting is no transfer: " << pop.dump();
+  // Up to 12 ms for a woken PE to get a core back on 2 busy cores (mpi_efficiency_model_test.cpp's
+  // kWakeUpS). What an ideal network may take from the run: a wake-up at each PE's set_lock (its
+  // holder's release reaches it) and at each barrier; taken as a transfer, the lock's waiting would
+  // leave about 1/kPes.
+  constexpr double kWakeUpS = 0.012;
+  const double floor = 1 - (kPes * kRounds + kRounds + 1) * kWakeUpS / number(pop, "run_time");
+  ASSERT_GT(floor, 1.5 / kPes) << "the run is too short to tell a lock from a slow network: " << pop.dump();
+  EXPECT_GT(number(pop, "transfer_efficiency"), floor) << "the lock's waiting is no transfer: " << pop.dump();
   // Lock Competition: in each round the k-th holder waits for the k - 1 holds before its own, a PE's
   // mean hold each (kPes (kPes - 1) / 2 holds a round). Each hold may differ from the mean by an
-  // oversleep, and each waiter may come late to its set_lock by a wake-up from the barrier: up to 12 ms
-  // each on 2 busy cores (mpi_efficiency_model_test.cpp's kWakeUpS).
-  constexpr double kWakeUpS = 0.012;
+  // oversleep, and each waiter may come late to its set_lock by a wake-up from the barrier.
   const json* competition = nullptr;
   for (const json& p : field(field(run.report, "wait_states"), "patterns"))
     if (text_of(p, "pattern") == "lock_competition") competition = &p;
