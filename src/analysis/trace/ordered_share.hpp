@@ -67,6 +67,7 @@ class OrderedShare {
       phase_.wait(phase, std::memory_order_acquire);
       phase = phase_.load(std::memory_order_acquire);
     }
+    if (phase == Phase::finished) return;
     for (;;) {
       const std::size_t committed = committed_.load(std::memory_order_acquire);
       if (committed >= count_) return;
@@ -104,10 +105,12 @@ class OrderedShare {
     explicit Finished(OrderedShare& share) : share_(share) {}
     Finished(const Finished&) = delete;
     Finished& operator=(const Finished&) = delete;
+    // Every item counted committed before the phase says finished: a helper woken by the phase
+    // must not find the commits still at 0 and read an item after the owner failed.
     ~Finished() {
-      share_.set_phase(Phase::finished);
       share_.committed_.store(share_.count_, std::memory_order_release);
       share_.committed_.notify_all();
+      share_.set_phase(Phase::finished);
     }
 
    private:
