@@ -243,6 +243,11 @@ void SliceBuilder::add(const analysis::TimelineEvent& e) {
     case TraceEventKind::operation:
     case TraceEventKind::writer_wait: {
       const bool is_operation = e.event.kind == TraceEventKind::operation;
+      // A further member of an MPI_Win_post's or _start's group names a partner of that call: no
+      // slice of its own (the timelines show each call once).
+      if (is_operation &&
+          format::is_window_group_member(names_.site(e.rank, e.event.site).kind, e.event.match))
+        break;
       s.operation = e.event;
       s.operation_site = is_operation ? &names_.site(e.rank, e.event.site) : nullptr;
       s.operation_running = true;

@@ -133,6 +133,16 @@ inline constexpr bool takes_window_lock(std::uint32_t kind, std::string_view nam
 // the program's image for a global or static lock, else its address (the symmetric heap lies at one
 // address in every PE). 0: not known (a collector before it was traced, a test_lock that failed).
 inline constexpr std::int64_t kShmemLockInImage = std::int64_t{1} << 62;
+// MPI_Win_post and MPI_Win_start are traced with their window as the communicator, their group's
+// first member's MPI_COMM_WORLD rank as the partner (-1: none, or not in MPI_COMM_WORLD's group) and
+// its size as the match, followed by one event for each further member, at the call's end with no
+// duration, whose match is this; MPI_Win_complete, _wait and _test with their window and a match of 1
+// when they ended their epoch (a test that returned false: 0).
+inline constexpr std::int64_t kWindowGroupMember = -1;
+// Whether an operation event is such a further member: part of the call before it, not a call.
+inline constexpr bool is_window_group_member(std::uint32_t kind, std::int64_t match) {
+  return kind == static_cast<std::uint32_t>(SiteKind::mpi_one_sided_sync) && match == kWindowGroupMember;
+}
 // "exclusive" or "shared" for a lock's `match`, "" for a value no collector writes.
 inline constexpr std::string_view window_lock_type_name(std::int64_t match) {
   if (match == static_cast<std::int64_t>(WindowLockType::exclusive)) return "exclusive";

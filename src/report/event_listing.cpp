@@ -176,6 +176,8 @@ class Listing {
     if (format::takes_window_lock(kind, text.name) && event.communicator)
       if (const std::string_view type = format::window_lock_type_name(event.match); !type.empty())
         line += fmt::format("  {}", type);
+    if (format::is_window_group_member(kind, event.match) && event.communicator)
+      line += "  (a further member of the call's group)";
     line += source(text);
     print(e, depth, line);
   }

@@ -30,6 +30,7 @@ constexpr LinkedKind kLinked[] = {
      &analysis::GraphCounts::window_completions},
     {"window_lock_handovers", "MPI window lock handovers", &analysis::GraphCounts::window_lock_handovers},
     {"shmem_lock_handovers", "OpenSHMEM lock handovers", &analysis::GraphCounts::shmem_lock_handovers},
+    {"window_epoch_links", "MPI post-start-complete-wait links", &analysis::GraphCounts::window_epoch_links},
 };
 
 struct UnlinkedKind {

@@ -23,6 +23,7 @@ parperf_add_unit_test(analysis_test
     ${CMAKE_CURRENT_LIST_DIR}/analysis_user_call_path_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_shmem_links_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_window_locks_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/analysis_window_epochs_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/analysis_plt_stubs_test.cpp
   LINK parperf_analysis)
 

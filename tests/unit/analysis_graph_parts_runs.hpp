@@ -3,6 +3,7 @@
 // same runs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "analysis/trace/trace_run.hpp"
@@ -40,7 +41,8 @@ inline TraceEvent at(TraceEventKind kind, double when_ms, std::uint32_t site = 0
 // rank 0's lock of the world's window for 0.8 ms, one after the other (rank 1 shared in even rounds),
 // so that after their clocks' correction some holds are handed on and some granted before the
 // previous holder released the lock (not linked); and thread 1 takes an OpenSHMEM lock in turn, 0.7 ms
-// each, after the parallel region. Odd ranks' clocks are
+// each, after the parallel region; then post-start-complete-wait around the ring on the world's
+// window (each rank exposes it to r - 1 and accesses r + 1's). Odd ranks' clocks are
 // corrected 3 ms too far back, so that their receives end before their sends began: the repair moves them.
 // Every kind of edge a part can cut: messages, collectives' hubs and window locks between ranks, forks,
 // barriers' hubs and locks within one.
@@ -61,6 +63,10 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
     const auto win_unlock = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_unlock", "rich.c", 71);
     const auto set_lock = b.site(SiteKind::shmem_lock, "shmem_set_lock", "rich.c", 80);
     const auto clear_lock = b.site(SiteKind::shmem_lock, "shmem_clear_lock", "rich.c", 81);
+    const auto post = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_post", "rich.c", 90);
+    const auto start = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_start", "rich.c", 91);
+    const auto complete = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_complete", "rich.c", 92);
+    const auto wait = b.site(SiteKind::mpi_one_sided_sync, "MPI_Win_wait", "rich.c", 93);
     std::int64_t collectives = 0;
     for (int i = 0; i < 12; ++i) {
       const double t = 1 + 40.0 * i;
@@ -99,6 +105,16 @@ inline analysis::TraceRun rich_run(TraceRunBuilder& b, int ranks) {
       const double got = t + 20.5 + 0.8 * r;
       b.op(set_lock, t + 20, got, -1, shmem_lock, 0, 1, false);
       b.op(clear_lock, got + 0.7, got + 0.75, -1, shmem_lock, 0, 1, false);
+      // Post-start-complete-wait: rank q posts at post_at(q); its start returns after its right
+      // neighbour's post, its wait after its left neighbour's complete began.
+      const auto post_at = [&](int q) { return t + 36.2 + 0.3 * q; };
+      const auto started = [&](int q) { return std::max(post_at(q) + 0.1, post_at((q + 1) % ranks)) + 0.05; };
+      const int left = (r + ranks - 1) % ranks;
+      const double waits_from = started(r) + 0.2;
+      b.op(post, post_at(r), post_at(r) + 0.05, left, 1)
+          .op(start, post_at(r) + 0.1, started(r), (r + 1) % ranks, 1)
+          .op(complete, started(r) + 0.1, started(r) + 0.15, -1, 1)
+          .op(wait, waits_from, std::max(waits_from, started(left) + 0.1) + 0.05, -1, 1);
     }
     if (r % 2 == 1) b.correct_clock(r, -3);
   }

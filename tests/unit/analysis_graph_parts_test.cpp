@@ -146,6 +146,7 @@ TEST(GraphParts, EachNodeIsInOnePartAndEveryEdgeCutIsAGhostOfTheOtherPart) {
   ASSERT_GT(g.linked.window_lock_handovers, 0u);
   ASSERT_GT(g.unlinked.window_waits, 0u) << "some window lock granted before its previous holder released it";
   ASSERT_GT(g.linked.shmem_lock_handovers, 0u);
+  ASSERT_GT(g.linked.window_epoch_links, 0u);
   for (std::uint32_t parts : {1u, 2u, 3u, 5u, 8u}) {
     const GraphPartition partition = partition_locations(g, w.run, partition_ranks(w.run, parts));
     std::vector<std::uint32_t> holders(g.nodes(), 0);
@@ -663,7 +664,7 @@ TEST(GraphParts, LinkedFromItsOwnRanksEachPartIsTheWholeGraphsPart) {
                             g.linked.window_lock_handovers, g.unlinked.window_waits,
                             g.linked.shmem_lock_handovers, g.unlinked.shmem_locks, g.unlinked.sends,
                             g.unlinked.receives, g.unlinked.incomplete_collectives, g.unlinked.outside_window,
-                            g.unlinked.nonblocking_collectives);
+                            g.unlinked.nonblocking_collectives, g.linked.window_epoch_links);
         };
         EXPECT_EQ(counts(part.graph), counts(whole)) << where << ": the run's counts of what was linked";
         for (std::uint32_t k = 0; k < part.graph.nodes(); ++k) {

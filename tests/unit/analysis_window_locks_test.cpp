@@ -14,6 +14,7 @@
 #include "analysis/trace/wait_states.hpp"
 #include "analysis/trace/window_locks.hpp"
 #include "format/site_kinds.hpp"
+#include "unit/analysis_handover_pairs.hpp"
 #include "unit/analysis_trace_run_builder.hpp"
 
 namespace parperf::analysis {
@@ -60,25 +61,6 @@ std::vector<WindowLockEvent> calls_of(const std::vector<Hold>& holds) {
     events.push_back(unlock);
   }
   return events;
-}
-
-// (releasing rank, its call, acquiring rank, its call) of each handover.
-struct Pair {
-  std::int32_t release_rank;
-  std::uint32_t release_call;
-  std::int32_t acquisition_rank;
-  std::uint32_t acquisition_call;
-  bool operator==(const Pair&) const = default;
-};
-std::vector<Pair> pairs(const LockHandovers& h) {
-  std::vector<Pair> out;
-  for (const LockHandover& x : h.handovers)
-    out.push_back({x.release.rank, x.release.index, x.acquisition.rank, x.acquisition.index});
-  return out;
-}
-void PrintTo(const Pair& p, std::ostream* os) {
-  *os << "rank " << p.release_rank << " call " << p.release_call << " -> rank " << p.acquisition_rank
-      << " call " << p.acquisition_call;
 }
 
 TEST(WindowLocks, ExclusiveHoldsAreHandedOnInTheOrderTheirLocksReturned) {

@@ -20,7 +20,6 @@
 #include "analysis/trace/rank_reading.hpp"
 #include "analysis/trace/shmem_instances.hpp"
 #include "analysis/trace/task_links.hpp"
-#include "analysis/trace/window_locks.hpp"
 #include "format/shmem_active_set.hpp"
 #include "format/site_kinds.hpp"
 
@@ -149,6 +148,8 @@ class GraphBuilder {
                       &GraphUnlinked::window_waits);
     link_remote_locks(communication_->shmem_locks, &GraphCounts::shmem_lock_handovers,
                       &GraphUnlinked::shmem_locks);
+    link_remote_locks(communication_->window_epochs, &GraphCounts::window_epoch_links,
+                      &GraphUnlinked::window_waits, EdgeKind::window_epoch);
     ShmemCalls shmem;  // the run's calls, or the part's links hold every part's
     std::vector<ShmemInstance> instances;
     if (!part_) {
@@ -760,9 +761,11 @@ class GraphBuilder {
 
   // An MPI window's or OpenSHMEM lock from its previous holder's release to its next holder's
   // acquisition: the end of the unlock to the end of the lock (window_locks.hpp), counted in `linked`;
-  // the acquisitions not linked in `unlinked`. On a part, a handover is its acquisition's.
+  // the acquisitions not linked in `unlinked`. On a part, a handover is its acquisition's. A
+  // post-start-complete-wait link (EdgeKind::window_epoch) leaves its post's or complete's begin
+  // (window_epochs.hpp).
   void link_remote_locks(const LockHandovers& locks, std::uint64_t GraphCounts::*linked,
-                         std::uint64_t GraphUnlinked::*unlinked) {
+                         std::uint64_t GraphUnlinked::*unlinked, EdgeKind kind = EdgeKind::remote_lock) {
     for (const LockHandover& h : locks.handovers) {
       const bool counts = !part_ || part_->own_rank(h.acquisition.rank);
       const Operation* release = operation(h.release);
@@ -771,7 +774,7 @@ class GraphBuilder {
         if (counts) ++graph_.unlinked.outside_window;
         continue;
       }
-      edge(release->end, acquisition->end, EdgeKind::remote_lock);
+      edge(kind == EdgeKind::window_epoch ? release->begin : release->end, acquisition->end, kind);
       if (counts) ++(graph_.linked.*linked);
     }
     for (const CallSide& lock : locks.unlinked)
@@ -781,11 +784,6 @@ class GraphBuilder {
   void link_shmem() {
     for (const ShmemInstance& in : *shmem_instances_)
       if ((*shmem_calls_)[in.first].set == 0) link_shmem_instance(in);
-    for (const LocationBuild& l : built_)
-      for (const Operation& op : l.operations)
-        if (is_kind(op.kind, SiteKind::mpi_one_sided_sync) && waits_for_window(name_of(op)) &&
-            window_lock_call(op.kind, name_of(op)) == WindowLockCall::none)
-          ++graph_.unlinked.window_waits;  // a lock's are the matching's (link_remote_locks)
     std::unordered_map<std::int64_t, std::vector<const Operation*>> waits;  // by PE
     for (const LocationBuild& l : built_)
       for (const Operation& op : l.operations)
@@ -1137,7 +1135,7 @@ bool ActivityGraph::locations_independent() const {
   const std::uint64_t links = c.messages + c.collectives + c.openmp_barriers + c.forks + c.lock_handovers +
                               c.shmem_barriers + c.shmem_waits + c.shmem_quiets + c.shmem_collectives +
                               c.task_creations + c.task_waits + c.window_completions +
-                              c.window_lock_handovers + c.shmem_lock_handovers;
+                              c.window_lock_handovers + c.shmem_lock_handovers + c.window_epoch_links;
   return locations.size() > 1 && links == 0;
 }
 

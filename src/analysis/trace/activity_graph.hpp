@@ -79,14 +79,17 @@ enum class EdgeKind : std::uint8_t {
   task_wait,      // a task's last piece's end -> the taskwait or taskgroup end that waits for it
   // an MPI window lock's or OpenSHMEM lock's release (its unlock's end) -> the next holder's lock's end
   remote_lock,
+  // an MPI_Win_post's begin -> the end of a start (or complete) of an origin it let go; an
+  // MPI_Win_complete's begin -> the end of its target's wait (window_epochs.hpp)
+  window_epoch,
 };
-inline constexpr int kEdgeKindCount = 12;
+inline constexpr int kEdgeKindCount = 13;
 
 // Edges whose time is moving data over the network: what a changed network changes.
 constexpr bool network_edge(EdgeKind kind) {
   return kind == EdgeKind::message || kind == EdgeKind::collective || kind == EdgeKind::shmem_barrier ||
          kind == EdgeKind::shmem_wait || kind == EdgeKind::transfer_completion ||
-         kind == EdgeKind::remote_lock;
+         kind == EdgeKind::remote_lock || kind == EdgeKind::window_epoch;
 }
 
 // Whether an operation, by its name (ActivityGraph::operations), acquires an OpenSHMEM lock
@@ -107,10 +110,10 @@ inline bool waits_for_shmem_value(std::string_view operation) {
 // Whether it is an MPI window synchronization that waits for other ranks: a lock's previous holders
 // (MPI_Win_lock, _lock_all: linked to them when the trace names the window and the holds' order is
 // consistent, window_locks.hpp), the posts and completes of post-start-complete-wait (MPI_Win_start,
-// MPI_Win_wait: never linked, their groups are not traced). Without an edge into it its waiting is
-// taken as measured (GraphUnlinked::window_waits). A fence is linked as a barrier when it ends an
-// epoch; one that opens the first (MPI_MODE_NOPRECEDE, or traced by an older collector) has no edge
-// into it and is taken as measured too (replay.cpp).
+// MPI_Win_wait: linked when the trace names their windows and groups, window_epochs.hpp). Without an edge
+// into it its waiting is taken as measured (GraphUnlinked::window_waits). A fence is linked as a barrier when
+// it ends an epoch; one that opens the first (MPI_MODE_NOPRECEDE, or traced by an older collector) has no
+// edge into it and is taken as measured too (replay.cpp).
 inline bool waits_for_window(std::string_view operation) {
   return operation == "MPI_Win_lock" || operation == "MPI_Win_lock_all" || operation == "MPI_Win_start" ||
          operation == "MPI_Win_wait";
@@ -185,6 +188,8 @@ struct GraphCounts {
   std::uint64_t window_completions = 0;  // MPI window synchronizations that completed outstanding transfers
   std::uint64_t window_lock_handovers = 0;  // an MPI window lock's release -> its next holder's lock
   std::uint64_t shmem_lock_handovers = 0;   // an OpenSHMEM lock's clear_lock -> its next set_lock
+  // MPI_Win_post -> a start (or complete) it let go, MPI_Win_complete -> the wait it let go
+  std::uint64_t window_epoch_links = 0;
 };
 
 // What could not be linked, by why.
@@ -199,9 +204,9 @@ struct GraphUnlinked {
   // previous holder released it); its waiting is taken as measured (the replay keeps it, also on an
   // ideal network)
   std::uint64_t shmem_locks = 0;
-  // MPI_Win_start and _wait, and the MPI_Win_lock and _lock_all calls not linked to the holder they
-  // may have waited for (window_locks.hpp): their waiting is taken as measured, also on an ideal
-  // network
+  // MPI_Win_start and _wait not linked to every partner they may have waited for (window_epochs.hpp),
+  // and the MPI_Win_lock and _lock_all calls not linked to the holder they may have waited for
+  // (window_locks.hpp): their waiting is taken as measured, also on an ideal network
   std::uint64_t window_waits = 0;
   std::uint64_t outside_window = 0;  // an end inside start-up or shut-down
   std::uint64_t cycles_broken = 0;   // dependencies dropped to break a cycle

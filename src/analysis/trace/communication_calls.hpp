@@ -17,6 +17,7 @@
 #include "analysis/trace/site_index.hpp"
 #include "analysis/trace/timeline_merge.hpp"
 #include "analysis/trace/tuple_hash.hpp"
+#include "analysis/trace/window_epochs.hpp"
 #include "analysis/trace/window_locks.hpp"
 
 namespace parperf::analysis::communication_calls {
@@ -35,6 +36,7 @@ struct SiteFacts {
   std::string_view name;
   OneSidedData one_sided = OneSidedData::none;
   WindowLockCall window_lock = WindowLockCall::none;
+  WindowEpochCall window_epoch = WindowEpochCall::none;
 };
 
 // What one rank's events refer to, looked up once: per event, only table loads (the sites and
@@ -56,7 +58,8 @@ struct RankContext {
     if (!rank.profile) return;
     facts.reserve(rank.profile->sites.size());
     for (const format::Site& s : rank.profile->sites)
-      facts.push_back({s.kind, s.name, one_sided_data(s.kind, s.name), window_lock_call(s.kind, s.name)});
+      facts.push_back({s.kind, s.name, one_sided_data(s.kind, s.name), window_lock_call(s.kind, s.name),
+                       window_epoch_call(s.kind, s.name)});
     const auto& all = rank.profile->mpi.communicators;
     std::uint64_t largest = 0;
     for (const format::Communicator& c : all) largest = std::max<std::uint64_t>(largest, c.id + 1ull);
@@ -117,8 +120,9 @@ inline std::optional<OneSidedTransfer> one_sided_transfer(const RankContext& ran
 // Reads every operation of the run's ranks in corrected time order and hands the matching what it
 // pairs: sink.message(key, is_send, side, kind, bytes) for a send or a receive (a Sendrecv is both),
 // sink.collective(key, members, side, kind, name, root) for a collective's member,
-// sink.one_sided(transfer) for a put or get, and sink.window_lock(event) for an MPI window's lock or
-// unlock. `observer`, when given, sees every event read (observe_streams).
+// sink.one_sided(transfer) for a put or get, sink.window_lock(event) for an MPI window's lock or
+// unlock, and sink.window_epoch(event) for a post-start-complete-wait call's event. `observer`, when given,
+// sees every event read (observe_streams).
 template <class Sink>
 void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = nullptr) {
   // Each rank's context, the first trace of a rank as the streams find it; by rank in a table when
@@ -174,6 +178,19 @@ void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = n
       }
       lock.side = call_side();
       sink.window_lock(lock);
+      return;
+    }
+    if (site && site->window_epoch != WindowEpochCall::none) {
+      WindowEpochEvent epoch;
+      const CommunicatorIdentity* window =
+          e.event.communicator ? rank.communicator(e.event.communicator) : nullptr;
+      epoch.known_window = window != nullptr;
+      if (window) epoch.window = {window->members_hash, window->ordinal};
+      epoch.call = site->window_epoch;
+      epoch.partner = e.event.partner;
+      epoch.match = e.event.match;
+      epoch.side = call_side();
+      sink.window_epoch(epoch);
       return;
     }
     if (e.event.communicator == 0) return;

@@ -33,7 +33,7 @@ struct SentOperation {
 
 // The run's counts, every part's summed: GraphCounts and GraphUnlinked are 64-bit counts and nothing
 // else (a field of another kind added to either must be summed here by name).
-static_assert(sizeof(GraphCounts) == 14 * sizeof(std::uint64_t) &&
+static_assert(sizeof(GraphCounts) == 15 * sizeof(std::uint64_t) &&
               sizeof(GraphUnlinked) == 11 * sizeof(std::uint64_t));
 template <class T>
 void sum_counts(PartExchange& exchange, T& counts) {
@@ -145,8 +145,10 @@ GraphPart link_graph_part(GraphPartDraft&& d, const Communication& communication
     for (const CallSide& mine : c.members)
       if (links.own_rank(mine.rank))
         for (const CallSide& other : c.members) send_side(mine, part_of(other.rank));
-  for (const LockHandovers* locks : {&communication.window_locks, &communication.shmem_locks})
-    for (const LockHandover& h : locks->handovers)  // a lock's release, for its next holder
+  for (const LockHandovers* locks :
+       {&communication.window_locks, &communication.shmem_locks, &communication.window_epochs})
+    for (const LockHandover& h :
+         locks->handovers)  // a lock's release (a post, a complete), for its next holder
       if (links.own_rank(h.release.rank)) send_side(h.release, part_of(h.acquisition.rank));
   for (const OneSidedTransfer& t : communication.one_sided)  // for the OpenSHMEM waits the puts end
     if (t.put && format::is_shmem_kind(t.kind) && t.target != t.origin.rank && links.own_rank(t.origin.rank))

@@ -55,8 +55,11 @@ struct Matcher {
 
   void one_sided(const OneSidedTransfer& t) { result.one_sided.push_back(t); }
   void window_lock(const WindowLockEvent& e) { window_locks.push_back(e); }
+  std::vector<WindowEpochEvent> window_epochs;
+  void window_epoch(const WindowEpochEvent& e) { window_epochs.push_back(e); }
   Communication finish() {
     hand_over_locks(std::move(window_locks), result.window_locks, result.shmem_locks);
+    result.window_epochs = link_window_epochs(std::move(window_epochs));
     for (const auto& [key, calls] : waiting)
       (calls.waiting_sends() ? result.unmatched_sends : result.unmatched_receives) += calls.waiting();
     result.incomplete_collectives = open_instances.size();

@@ -86,6 +86,9 @@ struct OneSidedTransfer {
 struct LockHandover {
   CallSide release;
   CallSide acquisition;
+  // Post-start-complete-wait's (window_epochs.hpp): `release` is an MPI_Win_complete letting a wait
+  // go, not an MPI_Win_post letting a start (or a lazily started epoch's complete) go.
+  bool completes = false;
 };
 // The handovers of one family of such locks (MPI windows', OpenSHMEM's), and the acquisitions that
 // may have waited for a holder and are not linked to one (window_locks.hpp).
@@ -106,6 +109,9 @@ struct Communication {
   std::vector<OneSidedTransfer> one_sided;      // in corrected time order
   LockHandovers window_locks;                   // MPI windows' locks
   LockHandovers shmem_locks;                    // OpenSHMEM's
+  // MPI's post-start-complete-wait (window_epochs.hpp): each post to the start (or the complete) it
+  // let go, each complete to the wait it let go; the starts and waits linked to none.
+  LockHandovers window_epochs;
 };
 
 // Matches the communication of every rank of the run. Pure; reads the whole trace once, which

@@ -106,6 +106,8 @@ struct OwnCalls {
   void one_sided(const OneSidedTransfer& t) { transfers.push_back(t); }
   std::vector<WindowLockEvent> window_locks;
   void window_lock(const WindowLockEvent& e) { window_locks.push_back(e); }
+  std::vector<WindowEpochEvent> window_epochs;
+  void window_epoch(const WindowEpochEvent& e) { window_epochs.push_back(e); }
 };
 
 std::uint32_t instance_part(const InstanceKey& key, std::uint32_t parts) {
@@ -338,6 +340,13 @@ Communication match_communication(const TraceRun& traces, const RankPartition& r
   };
   keep_ours(windows, result.window_locks);
   keep_ours(shmem, result.shmem_locks);
+  // Post-start-complete-wait alike: every part's calls on every part, linked as the whole run's are.
+  PartBytes epochs;
+  for (const WindowEpochEvent& e : calls.window_epochs) epochs.put(e);
+  std::vector<WindowEpochEvent> every_epoch_call;
+  for (const std::vector<std::uint8_t>& each : exchange.gather_all(epochs.bytes()))
+    for (PartBytesReader in(each); !in.done();) every_epoch_call.push_back(in.take<WindowEpochEvent>());
+  keep_ours(link_window_epochs(std::move(every_epoch_call)), result.window_epochs);
   result.unmatched_sends = sum_of_parts(exchange, unmatched_sends);
   result.unmatched_receives = sum_of_parts(exchange, unmatched_receives);
   result.incomplete_collectives = sum_of_parts(exchange, incomplete);

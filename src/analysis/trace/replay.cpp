@@ -98,8 +98,9 @@ double cost_beyond_transfer(const ActivityGraph& g, const NetworkModel& fitted, 
 
 // Per operation name (ActivityGraph::operations): whether its time, when the graph has no edge into
 // it, is no transfer for an ideal network to take away: waiting for another PE or rank that the trace
-// cannot link (acquires_shmem_lock, waits_for_window: never linked; waits_for_shmem_value: linked when
-// a put was found; MPI_Win_fence: linked when it ends an epoch), or the file system's (does_file_io).
+// could not link (acquires_shmem_lock and waits_for_window: linked when the trace names their lock,
+// window and group; waits_for_shmem_value: linked when a put was found; MPI_Win_fence: linked when it
+// ends an epoch), or the file system's (does_file_io).
 std::vector<std::uint8_t> kept_on_ideal_network(const ActivityGraph& g) {
   std::vector<std::uint8_t> kept(g.operations.size(), 0);
   for (std::size_t o = 0; o < g.operations.size(); ++o) {

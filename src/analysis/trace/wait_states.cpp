@@ -28,6 +28,10 @@ std::string_view pattern_key(WaitPattern pattern) {
       return "wait_at_fence";
     case WaitPattern::lock_competition:
       return "lock_competition";
+    case WaitPattern::late_post:
+      return "late_post";
+    case WaitPattern::early_wait:
+      return "early_wait";
   }
   return "unknown";
 }
@@ -54,6 +58,10 @@ std::string_view pattern_title(WaitPattern pattern) {
       return "Wait at Fence";
     case WaitPattern::lock_competition:
       return "Lock Competition";
+    case WaitPattern::late_post:
+      return "Late Post";
+    case WaitPattern::early_wait:
+      return "Early Wait";
   }
   return "unknown";
 }

@@ -26,6 +26,13 @@
 //                    (window_locks.hpp) waited from its call to that holder's release (the latest
 //                    one's, after shared holders); caused by that holder, as Scalasca's RMA Lock
 //                    Competition.
+//   late_post        an MPI_Win_start (or, when the start returned at once, the epoch's
+//                    MPI_Win_complete) linked to its targets' MPI_Win_post (window_epochs.hpp)
+//                    waited from its call to the last of those posts; caused by that target, as
+//                    Scalasca's RMA Late Post.
+//   early_wait       an MPI_Win_wait (or the MPI_Win_test that ended the exposure) waited from its
+//                    call to the last of its origins' MPI_Win_complete; caused by that origin, as
+//                    Scalasca's RMA Early Wait.
 // Non-blocking collectives have no wait state here: the call that starts them does not wait.
 #pragma once
 
@@ -51,9 +58,11 @@ enum class WaitPattern {
   omp_barrier,
   omp_lock,
   wait_at_fence,
-  lock_competition,  // last: the patterns' order is the JSON's and the tallies' exchanged by parts
+  lock_competition,
+  late_post,
+  early_wait,  // last: the patterns' order is the JSON's and the tallies' exchanged by parts
 };
-inline constexpr int kWaitPatternCount = 10;
+inline constexpr int kWaitPatternCount = 12;
 
 // "late_sender" (JSON) and "Late Sender" (text).
 std::string_view pattern_key(WaitPattern pattern);

@@ -1,5 +1,6 @@
 #include "runtime/mpi/call_record.hpp"
 
+#include "format/site_kinds.hpp"
 #include "runtime/collector_api.h"
 #include "runtime/mpi/communicator_samples.hpp"
 
@@ -46,6 +47,16 @@ void trace_message(const CallRecord& call, const ArrivedMessage& message) noexce
   operation.partner = message.sender;
   operation.communicator = static_cast<std::uint32_t>(message.communicator) + 1;
   operation.match = message.tag;
+  parperf_collector_trace(&operation);
+}
+
+void trace_group_member(const CallRecord& call, std::int64_t world_rank) noexcept {
+  parperf_operation operation = operation_at(call);
+  operation.start = call.end;
+  operation.end = call.end;
+  operation.partner = world_rank;
+  operation.communicator = static_cast<std::uint32_t>(call.message_communicator) + 1;
+  operation.match = format::kWindowGroupMember;
   parperf_collector_trace(&operation);
 }
 

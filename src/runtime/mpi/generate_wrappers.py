@@ -100,7 +100,7 @@ LITERALS = {
 
 # Open MPI's conversions of Fortran handles, by C handle type.
 F2C = {"MPI_Comm": "PMPI_Comm_f2c", "MPI_Datatype": "PMPI_Type_f2c", "MPI_Win": "PMPI_Win_f2c",
-       "MPI_File": "PMPI_File_f2c", "MPI_Request": "PMPI_Request_f2c"}
+       "MPI_File": "PMPI_File_f2c", "MPI_Request": "PMPI_Request_f2c", "MPI_Group": "PMPI_Group_f2c"}
 
 
 def fits(param_type, slot):
@@ -238,6 +238,14 @@ def render_probe_test(side, spec, plan):
     flag = side.pointee(side.param(flag, "int*"))
     status_value = "nullptr" if values[2] == "nullptr" else f"{flag} != 0 ? {values[2]} : nullptr"
     plan.finish.append(f"finish_probe(call, {values[0]}, {values[1]}, {status_value});")
+
+
+def render_window_test(side, spec, plan):
+    # MPI_Win_test: the flag says whether it ended the exposure epoch, as a wait would have.
+    win, flag = spec.args
+    (win_value,) = side.values((win,), ("MPI_Win",), plan)
+    flag = side.pointee(side.param(flag, "int*"))
+    plan.finish.append(f"finish_window_epoch_end(call, {flag} != 0, false, {win_value});")
 
 
 def render_start(side, spec, plan):
@@ -412,9 +420,11 @@ FINISHES = {
     "collective": (render_collective, 3),
     "one_sided": simple("one_sided", "int", "MPI_Datatype", "int", "MPI_Win"),
     "window_fence": simple("window_fence", "int", "MPI_Win"),
-    "window_wait": simple("window_wait", "int", "MPI_Win"),
     "window_lock": simple("window_lock", "int", "int", "MPI_Win"),
     "window_unlock": simple("window_unlock", "int", "MPI_Win"),
+    "window_group": simple("window_group", "MPI_Group", "bool", "MPI_Win"),
+    "window_epoch_end": simple("window_epoch_end", "bool", "bool", "MPI_Win"),
+    "window_test": (render_window_test, 2),
     "io": simple("io", "int", "MPI_Datatype"),
     "init": (render_init, 0),
     "init_thread": (render_init_thread, 1),

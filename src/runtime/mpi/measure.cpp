@@ -2,6 +2,7 @@
 // call's arguments say about bytes, partner, waiting and overlap, handed to the runtime in one call.
 #include "runtime/mpi/measure.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <utility>
 
@@ -317,10 +318,47 @@ void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept {
   record(r);
 }
 
-void finish_window_wait(Call& call, int target, MPI_Win win) noexcept {
+void finish_window_group(Call& call, MPI_Group group, bool waits, MPI_Win win) noexcept {
   CallRecord r = end_call(call);
-  r.partner = window_world_rank(win, target);
-  r.real_sync = waiting_part(r.end - r.start, 0);
+  if (waits) r.real_sync = waiting_part(r.end - r.start, 0);
+  int size = 0;
+  MPI_Group world = MPI_GROUP_NULL;
+  r.message_communicator = window_slot(win);
+  if (r.message_communicator < 0 || group == MPI_GROUP_NULL || PMPI_Group_size(group, &size) != MPI_SUCCESS ||
+      PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS) {
+    r.message_communicator = -1;  // untraced: the analysis counts the call as not linked
+    record(r);
+    return;
+  }
+  r.tag = size;
+  // The members' world ranks, a chunk at a time on the stack: the first is the call's partner, the
+  // others follow it in the trace.
+  constexpr int kChunk = 64;
+  int ranks[kChunk];
+  int world_ranks[kChunk];
+  if (size == 0) record(r);  // an empty group: no partner
+  for (int first = 0; first < size; first += kChunk) {
+    const int n = std::min(kChunk, size - first);
+    for (int i = 0; i < n; ++i) ranks[i] = first + i;
+    const bool translated = PMPI_Group_translate_ranks(group, n, ranks, world, world_ranks) == MPI_SUCCESS;
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t member = translated && world_ranks[i] != MPI_UNDEFINED ? world_ranks[i] : -1;
+      if (first + i > 0) {
+        trace_group_member(r, member);
+        continue;
+      }
+      r.partner = member;
+      record(r);
+    }
+  }
+  PMPI_Group_free(&world);
+}
+
+void finish_window_epoch_end(Call& call, bool ended, bool waits, MPI_Win win) noexcept {
+  CallRecord r = end_call(call);
+  if (waits) r.real_sync = waiting_part(r.end - r.start, 0);
+  r.message_communicator = window_slot(win);
+  r.tag = ended ? 1 : 0;
   record(r);
 }
 

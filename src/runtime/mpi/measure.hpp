@@ -88,13 +88,20 @@ void finish_one_sided(Call& call, int count, MPI_Datatype type, int target, MPI_
 // assertion or none) is traced as an instance of its window's fences (windows.hpp); one that opens
 // the first epoch need not synchronize and is traced as the other synchronizations are.
 void finish_window_fence(Call& call, int assertion, MPI_Win win) noexcept;
-// MPI_Win_lock (`target`: the rank whose lock it takes), MPI_Win_lock_all, MPI_Win_start and
-// MPI_Win_wait (-1): their time beyond the call's own overhead is waiting for other ranks (a lock's
-// holder, the partners of post-start-complete-wait), its Real_sync.
-void finish_window_wait(Call& call, int target, MPI_Win win) noexcept;
+// MPI_Win_post and MPI_Win_start (`waits`: its time beyond the call's own overhead is waiting for
+// the group's posts, its Real_sync): traced with the window's slot, the group's size and its members'
+// MPI_COMM_WORLD ranks (the first as the partner, the others after it, trace_group_member), so that
+// the analysis can pair each start with the posts it waited for. A member the world's group does
+// not hold is traced as -1.
+void finish_window_group(Call& call, MPI_Group group, bool waits, MPI_Win win) noexcept;
+// MPI_Win_complete and MPI_Win_wait (`ended` true), MPI_Win_test (`ended`: its flag): traced with the
+// window's slot and whether the call ended its epoch (the match, 1 or 0). A wait's (`waits`) time
+// beyond the call's own overhead is waiting for the origins' completes, its Real_sync.
+void finish_window_epoch_end(Call& call, bool ended, bool waits, MPI_Win win) noexcept;
 // MPI_Win_lock (`target`: the rank whose lock it takes) and MPI_Win_lock_all (MPI_LOCK_SHARED, -1: every
-// rank's): waiting as finish_window_wait's, and traced with the window's slot and the lock's type
-// (format::WindowLockType) so that the analysis can hand the lock on from its previous holder.
+// rank's): its time beyond the call's own overhead waiting for the lock's holder (Real_sync), and traced with
+// the window's slot and the lock's type (format::WindowLockType) so that the analysis can hand the lock on
+// from its previous holder.
 void finish_window_lock(Call& call, int lock_type, int target, MPI_Win win) noexcept;
 // MPI_Win_unlock (`target`) and MPI_Win_unlock_all (-1): the release of what the lock took, traced
 // with the window's slot.

@@ -318,13 +318,17 @@ add("MPI_Win_lock", "int lock_type, int rank, int assertion, MPI_Win win", "mpi_
 add("MPI_Win_unlock", "int rank, MPI_Win win", "mpi_one_sided_sync", finish("window_unlock", "rank", "win"))
 add("MPI_Win_unlock_all", "MPI_Win win", "mpi_one_sided_sync", finish("window_unlock", "-1", "win"))
 add("MPI_Win_flush MPI_Win_flush_local", "int rank, MPI_Win win", "mpi_one_sided_sync", ONE_RANK)
-add("MPI_Win_wait", "MPI_Win win", "mpi_one_sided_sync", finish("window_wait", "-1", "win"))
-add("MPI_Win_complete MPI_Win_flush_all MPI_Win_flush_local_all MPI_Win_sync", "MPI_Win win",
-    "mpi_one_sided_sync", WHOLE_WINDOW)
+add("MPI_Win_flush_all MPI_Win_flush_local_all MPI_Win_sync", "MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
+# Post-start-complete-wait: a post and a start name their window and their group's members, a
+# complete, wait and test their window (a test whether it ended the exposure epoch), so that the
+# analysis can link each start to the posts it waited for and each wait to the completes.
+add("MPI_Win_post", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync",
+    finish("window_group", "group", "false", "win"))
 add("MPI_Win_start", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync",
-    finish("window_wait", "-1", "win"))
-add("MPI_Win_post", "MPI_Group group, int assertion, MPI_Win win", "mpi_one_sided_sync", WHOLE_WINDOW)
-add("MPI_Win_test", "MPI_Win win, int* flag", "mpi_one_sided_sync", WHOLE_WINDOW)
+    finish("window_group", "group", "true", "win"))
+add("MPI_Win_complete", "MPI_Win win", "mpi_one_sided_sync", finish("window_epoch_end", "true", "false", "win"))
+add("MPI_Win_wait", "MPI_Win win", "mpi_one_sided_sync", finish("window_epoch_end", "true", "true", "win"))
+add("MPI_Win_test", "MPI_Win win, int* flag", "mpi_one_sided_sync", finish("window_test", "win", "flag"))
 
 # --- MPI-IO --------------------------------------------------------------------------------------
 add("MPI_File_open", "MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh",

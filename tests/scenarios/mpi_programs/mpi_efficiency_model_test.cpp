@@ -166,6 +166,13 @@ const json* path_interval(const json& report, const std::string& name) {
   return nullptr;
 }
 
+// The report's wait-state pattern `key` ("late_post"), or null when no wait was found in it.
+const json* wait_pattern(const json& report, const std::string& key) {
+  for (const json& p : field(field(report, "wait_states"), "patterns"))
+    if (text_of(p, "pattern") == key) return &p;
+  return nullptr;
+}
+
 TEST(CriticalPath, APipelinesStagesAreThePathAndTheHiddenSideIntervalIsOffIt) {
   TempDir tmp;
   const TracedRun run = traced(tmp, "run", 4, {PARPERF_PROGRAM_MPI_POP_CASES, "pipeline", kUnitMs, "2"});
@@ -355,6 +362,26 @@ TEST(WhatIf, BalancingTheUnevenWorkPredictsTheRunWithEvenWork) {
   EXPECT_GT(number(w, "gain"), 0.2 * number(w, "measured_time")) << w.dump();
 }
 
+// A run whose ranks wait in every round for the last one's extra work (pop_cases.c `fence`, `pscw`):
+// the last rank's work is on the path, and balancing the work gains its excess over the mean; beside
+// both, calls of microseconds and the last rank's late wake-ups (up to kWakeUpS a round), which its
+// work does not count. `between`: what synchronizes the rounds, for the messages.
+void expect_the_last_ranks_work_on_the_path_and_balanced(const TracedRun& run, int rounds,
+                                                         const char* between) {
+  const double last = *std::max_element(run.work.begin(), run.work.end());
+  const json* work = path_interval(run.report, "work");
+  ASSERT_NE(work, nullptr) << run.report["critical_path"].dump();
+  EXPECT_NEAR(number(*work, "time"), last, kWakeUpS * rounds)
+      << "the last rank's work between the " << between << " is on the path";
+  const double mean =
+      std::accumulate(run.work.begin(), run.work.end(), 0.0) / static_cast<double>(run.work.size());
+  const json w = whatif_json(run.directory, {"--balance", "work"});
+  EXPECT_NEAR(number(w, "gain"), last - mean, kWakeUpS * rounds)
+      << "balancing the work between the " << between
+      << " gains the last rank's extra work over the mean: " << w.dump();
+  expect_self_check(run.directory);
+}
+
 // pop_cases.c's `fence`: `imbalance` synchronized by a window's fences instead of barriers. A fence
 // that may end an epoch completes once every rank entered it; the collector traces each as an
 // instance of the window's group, and the graph links it as it links a barrier. Unlinked, each rank's
@@ -373,9 +400,7 @@ TEST(Fences, AWindowsFencesAreLinkedAsBarriersAreAndTheirWaitingIsAWaitState) {
   // Beside it, each wait holds the difference of the two ranks' exits from the fence before (each rank
   // measures its work from its own exit: up to a wake-up, kWakeUpS) and the put's time (microseconds).
   const json& states = field(uneven.report, "wait_states");
-  const json* fence = nullptr;
-  for (const json& p : field(states, "patterns"))
-    if (text_of(p, "pattern") == "wait_at_fence") fence = &p;
+  const json* fence = wait_pattern(uneven.report, "wait_at_fence");
   ASSERT_NE(fence, nullptr) << "no Wait at Fence among the wait states: " << states.dump();
   EXPECT_EQ(integer(*fence, "instances"), (kRanks - 1) * kRounds)
       << "every rank but the last waits at each of the " << kRounds
@@ -393,19 +418,9 @@ TEST(Fences, AWindowsFencesAreLinkedAsBarriersAreAndTheirWaitingIsAWaitState) {
   // work over both rounds; everything else (fences, puts: microseconds) is the same in both, but for
   // the last rank's late exit from a fence, which its work does not count (up to kWakeUpS a round).
   // Unlinked, each fence kept its measured waiting, and balancing predicted a longer run.
-  const json* work = nullptr;
-  for (const json& i : field(field(uneven.report, "critical_path"), "intervals"))
-    if (text_of(i, "name") == "work") work = &i;
-  ASSERT_NE(work, nullptr) << uneven.report["critical_path"].dump();
   // The path runs through the last rank's work in every round (the rest of it is the fences' own
   // time: on 2 cores shared by 4 ranks polling in them, and more with other load, a fifth of the path).
-  EXPECT_NEAR(number(*work, "time"), last, kWakeUpS * kRounds)
-      << "the last rank's work between the fences is on the path";
-  const double mean = std::accumulate(uneven.work.begin(), uneven.work.end(), 0.0) / kRanks;
-  const json w = whatif_json(uneven.directory, {"--balance", "work"});
-  EXPECT_NEAR(number(w, "gain"), last - mean, kWakeUpS * kRounds)
-      << "balancing the work between fences gains the last rank's extra work over the mean: " << w.dump();
-  expect_self_check(uneven.directory);
+  expect_the_last_ranks_work_on_the_path_and_balanced(uneven, kRounds, "fences");
 
   // Each round's put (into the right neighbour, named by its world rank) completes at its rank's fence.
   EXPECT_EQ(integer(field(field(uneven.report, "dependencies"), "linked"), "window_completions"),
@@ -413,6 +428,65 @@ TEST(Fences, AWindowsFencesAreLinkedAsBarriersAreAndTheirWaitingIsAWaitState) {
       << uneven.report["dependencies"].dump();
 
   // The analysis by parts links the fences alike.
+  const json parallel = report_json_np2(uneven.directory);
+  for (const char* key : {"critical_path", "pop", "delay_costs", "wait_states", "dependencies"})
+    EXPECT_EQ(parallel[key], uneven.report[key]) << key << " differs in `parperf report --np 2`";
+}
+
+// pop_cases.c's `pscw`: `imbalance` synchronized by post-start-complete-wait with both neighbours
+// of a ring (on 3 ranks, every other rank). The collector traces each post and start with its window
+// and group (two members: the call's own event and one more), each complete and wait with its window;
+// the graph links each post to the start of every origin it let go and each complete to the wait of
+// every target. Every rank's start waits for the last rank's post, after its extra work. (Unlinked,
+// each start and wait kept its measured waiting as its own cost: balancing the work predicted no
+// gain.)
+TEST(PostStartCompleteWait, EachStartIsLinkedToItsTargetsPostAndEachWaitToItsOriginsComplete) {
+  constexpr int kRanks = 3, kRounds = 2;
+  static_assert(kRanks == 3, "every rank neighbours every other: each waits for the last");
+  TempDir tmp;
+  const TracedRun uneven = traced(tmp, "uneven", kRanks,
+                                  {PARPERF_PROGRAM_MPI_POP_CASES, "pscw", kUnitMs, std::to_string(kRounds)});
+  ASSERT_EQ(uneven.work.size(), static_cast<std::size_t>(kRanks));
+  const json& dependencies = field(uneven.report, "dependencies");
+  // Each round, each rank's start to both neighbours' posts and its complete to both neighbours'
+  // waits (a start that returned before a post would be linked through its complete instead).
+  EXPECT_EQ(integer(field(dependencies, "linked"), "window_epoch_links"), 4 * kRanks * kRounds)
+      << "each MPI_Win_start is linked to its targets' MPI_Win_post and each MPI_Win_wait to its "
+         "origins' MPI_Win_complete: "
+      << dependencies.dump();
+  EXPECT_EQ(integer(field(dependencies, "unlinked"), "window_waits"), 0)
+      << "no start or wait is left unlinked: " << dependencies.dump();
+
+  // Late Post: ranks 0 and 1 start before the last rank posts, after its work (four and two units
+  // more than theirs a round); the last rank's start finds both posts there. Early Wait: none but
+  // wake-ups, every complete follows the same post (up to kWakeUpS each).
+  const json* late_post = wait_pattern(uneven.report, "late_post");
+  const json* early_wait = wait_pattern(uneven.report, "early_wait");
+  ASSERT_NE(late_post, nullptr) << "no Late Post among the wait states: "
+                                << uneven.report["wait_states"].dump();
+  // The ranks print their work in any order; rank r's is the r-th least (two units apart a round).
+  std::vector<double> by_rank = uneven.work;
+  std::sort(by_rank.begin(), by_rank.end());
+  EXPECT_NEAR(number(*late_post, "lost"), 2 * by_rank[2] - by_rank[0] - by_rank[1],
+              kWakeUpS * kRanks * kRounds)
+      << "the starts wait for the last rank's posts: " << late_post->dump();
+  ASSERT_FALSE(field(*late_post, "causes").empty()) << late_post->dump();
+  EXPECT_EQ(integer(field(*late_post, "causes")[0], "rank"), kRanks - 1) << late_post->dump();
+  if (early_wait) {
+    EXPECT_LT(number(*early_wait, "lost"), kWakeUpS * kRanks * kRounds)
+        << "the completes follow the last post at once: " << early_wait->dump();
+  }
+
+  // The path runs through the last rank's work in every round: every other rank waits for it at its
+  // start; beside it only calls of microseconds and wake-ups (up to kWakeUpS a round).
+  // Balanced, each round's work takes the ranks' mean instead of the last rank's: the replay gains
+  // the difference over both rounds, as for the fences.
+  expect_the_last_ranks_work_on_the_path_and_balanced(uneven, kRounds, "epochs");
+  // The start's and wait's waiting is for a partner, not for data: an ideal network keeps it.
+  const json ideal = whatif_json(uneven.directory, {"--ideal-network"});
+  EXPECT_LT(number(ideal, "gain"), kWakeUpS * kRounds * kRanks) << ideal.dump();
+
+  // The analysis by parts links the epochs alike.
   const json parallel = report_json_np2(uneven.directory);
   for (const char* key : {"critical_path", "pop", "delay_costs", "wait_states", "dependencies"})
     EXPECT_EQ(parallel[key], uneven.report[key]) << key << " differs in `parperf report --np 2`";
@@ -461,9 +535,7 @@ TEST(WindowLock, AnExclusiveLockSerialisesTheRanksAndAFasterHolderShortensTheOth
   // mean of a rank's work a round, within one oversleep of kWakeUpS) and calls of microseconds, less
   // how late the waiter came to its lock (up to a wake-up from the barrier before). The first holder
   // of a round waits for no one: the previous round's last holder released the lock before the barrier.
-  const json* competition = nullptr;
-  for (const json& p : field(field(run.report, "wait_states"), "patterns"))
-    if (text_of(p, "pattern") == "lock_competition") competition = &p;
+  const json* competition = wait_pattern(run.report, "lock_competition");
   ASSERT_NE(competition, nullptr) << "no Lock Competition among the wait states: "
                                   << run.report["wait_states"].dump();
   EXPECT_GE(integer(*competition, "instances"), (kRanks - 1) * kRounds) << competition->dump();

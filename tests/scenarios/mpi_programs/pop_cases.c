@@ -27,6 +27,13 @@
  *              unlocks; then MPI_Barrier. The ranks work one after the other: serialisation efficiency
  *              1/N as `chain`'s, load balance and transfer efficiency 1 (the waiting is for the lock,
  *              not for data: an ideal network gains nothing).
+ *   pscw       `imbalance` synchronized by post-start-complete-wait with both neighbours of a ring
+ *              instead of barriers: each round, rank r works (1 + 2r) units in "work", exposes its
+ *              window to its neighbours (MPI_Win_post of a group of two, one on 2 ranks), opens an
+ *              access epoch to them (MPI_Win_start), puts its rank into its right neighbour's window,
+ *              and ends both (MPI_Win_complete, MPI_Win_wait). Each start waits for both neighbours'
+ *              posts: on 3 ranks every rank waits for the last one's extra work, and `parperf whatif
+ *              --balance work` predicts the run of `even`.
  *
  * Work sleeps (mpi_work.h). Each rank prints on stderr the work it really did, in seconds:
  * "pop_cases: rank R work W s", for the tests to derive the expected factors on a busy machine. */
@@ -65,21 +72,29 @@ int main(int argc, char** argv) {
   const long bytes = argc > 4 ? atol(argv[4]) : 8;
   const int known = !strcmp(name, "imbalance") || !strcmp(name, "even") || !strcmp(name, "chain") ||
                     !strcmp(name, "pipeline") || !strcmp(name, "exchange") || !strcmp(name, "fence") ||
-                    !strcmp(name, "lock");
+                    !strcmp(name, "lock") || !strcmp(name, "pscw");
   if (!known || unit < 0 || rounds < 1 || bytes < 1) {
     if (rank == 0)
-      fprintf(
-          stderr,
-          "usage: pop_cases imbalance|even|chain|pipeline|exchange|fence|lock [unit_ms] [rounds] [bytes]\n");
+      fprintf(stderr,
+              "usage: pop_cases imbalance|even|chain|pipeline|exchange|fence|lock|pscw [unit_ms] [rounds] "
+              "[bytes]\n");
     MPI_Finalize();
     return 2;
   }
   char* out = calloc((size_t)bytes, 1);
   char* in = calloc((size_t)bytes, 1);
-  const int fenced = !strcmp(name, "fence"), locked = !strcmp(name, "lock");
+  const int fenced = !strcmp(name, "fence"), locked = !strcmp(name, "lock"), posted = !strcmp(name, "pscw");
   long long* window_memory = NULL;
   MPI_Win window = MPI_WIN_NULL;
-  if (fenced || locked) {
+  MPI_Group neighbours = MPI_GROUP_NULL;
+  if (posted) {
+    MPI_Group world_group;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    const int both[2] = {(rank + size - 1) % size, (rank + 1) % size};
+    MPI_Group_incl(world_group, both[0] == both[1] ? 1 : 2, both, &neighbours);
+    MPI_Group_free(&world_group);
+  }
+  if (fenced || locked || posted) {
     MPI_Win_allocate((MPI_Aint)sizeof(long long), (int)sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD,
                      &window_memory, &window);
     *window_memory = 0;
@@ -94,6 +109,14 @@ int main(int argc, char** argv) {
       const long long value = rank;
       MPI_Put(&value, 1, MPI_LONG_LONG, (rank + 1) % size, 0, 1, MPI_LONG_LONG, window);
       MPI_Win_fence(round == rounds - 1 ? MPI_MODE_NOSUCCEED : 0, window);
+    } else if (posted) {
+      work_in(&work_site, (1 + 2 * rank) * unit);
+      const long long value = rank;
+      MPI_Win_post(neighbours, 0, window);
+      MPI_Win_start(neighbours, 0, window);
+      MPI_Put(&value, 1, MPI_LONG_LONG, (rank + 1) % size, 0, 1, MPI_LONG_LONG, window);
+      MPI_Win_complete(window);
+      MPI_Win_wait(window);
     } else if (locked) {
       long long count = 0;
       MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, window);
@@ -123,10 +146,10 @@ int main(int argc, char** argv) {
         if (rank % 2 == 1) MPI_Send(out, (int)bytes, MPI_BYTE, to, direction, MPI_COMM_WORLD);
       }
     }
-    if (strcmp(name, "exchange") && !fenced) MPI_Barrier(MPI_COMM_WORLD);
+    if (strcmp(name, "exchange") && !fenced && !posted) MPI_Barrier(MPI_COMM_WORLD);
   }
   fprintf(stderr, "pop_cases: rank %d work %.6f s\n", rank, worked);
-  if (fenced && *window_memory != (rank + size - 1) % size)
+  if ((fenced || posted) && *window_memory != (rank + size - 1) % size)
     fprintf(stderr, "pop_cases: rank %d found %lld in its window, not its left neighbour's rank\n", rank,
             *window_memory);
   if (locked && rank == 0) {
@@ -136,7 +159,8 @@ int main(int argc, char** argv) {
               size);
     MPI_Win_unlock(0, window);
   }
-  if (fenced || locked) MPI_Win_free(&window);
+  if (fenced || locked || posted) MPI_Win_free(&window);
+  if (posted) MPI_Group_free(&neighbours);
   free(out);
   free(in);
   MPI_Finalize();
