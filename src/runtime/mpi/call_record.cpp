@@ -50,14 +50,14 @@ void trace_message(const CallRecord& call, const ArrivedMessage& message) noexce
   parperf_collector_trace(&operation);
 }
 
-void trace_group_member(const CallRecord& call, std::int64_t world_rank) noexcept {
+bool trace_group_member(const CallRecord& call, std::int64_t world_rank) noexcept {
   parperf_operation operation = operation_at(call);
   operation.start = call.end;
   operation.end = call.end;
   operation.partner = world_rank;
   operation.communicator = static_cast<std::uint32_t>(call.message_communicator) + 1;
   operation.match = format::kWindowGroupMember;
-  parperf_collector_trace(&operation);
+  return parperf_collector_trace(&operation) != 0;
 }
 
 }  // namespace parperf::mpi

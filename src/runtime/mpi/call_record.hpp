@@ -42,7 +42,8 @@ struct ArrivedMessage {
 void trace_message(const CallRecord& call, const ArrivedMessage& message) noexcept;
 // A member of an MPI_Win_post's or MPI_Win_start's group after the first (which is the call's own
 // partner, its group's size its tag): traced only, at the call's end with no duration, its window's
-// slot as the communicator and format::kWindowGroupMember as the match.
-void trace_group_member(const CallRecord& call, std::int64_t world_rank) noexcept;
+// slot as the communicator and format::kWindowGroupMember as the match. False when no trace is
+// recorded: the group's other members need not be translated.
+bool trace_group_member(const CallRecord& call, std::int64_t world_rank) noexcept;
 
 }  // namespace parperf::mpi

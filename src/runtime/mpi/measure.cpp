@@ -337,14 +337,15 @@ void finish_window_group(Call& call, MPI_Group group, bool waits, MPI_Win win) n
   int ranks[kChunk];
   int world_ranks[kChunk];
   if (size == 0) record(r);  // an empty group: no partner
-  for (int first = 0; first < size; first += kChunk) {
+  bool traced = true;        // until the first further member finds no trace recorded
+  for (int first = 0; first < size && traced; first += kChunk) {
     const int n = std::min(kChunk, size - first);
     for (int i = 0; i < n; ++i) ranks[i] = first + i;
     const bool translated = PMPI_Group_translate_ranks(group, n, ranks, world, world_ranks) == MPI_SUCCESS;
     for (int i = 0; i < n; ++i) {
       const std::int64_t member = translated && world_ranks[i] != MPI_UNDEFINED ? world_ranks[i] : -1;
       if (first + i > 0) {
-        trace_group_member(r, member);
+        if (!(traced = trace_group_member(r, member))) break;
         continue;
       }
       r.partner = member;
