@@ -12,6 +12,8 @@ namespace parperf::exports {
 
 OTF2_Paradigm paradigm_of(std::uint32_t kind) {
   if (format::is_mpi_kind(kind)) return OTF2_PARADIGM_MPI;
+  if (format::is_shmem_kind(kind)) return OTF2_PARADIGM_SHMEM;
+  if (format::is_upc_kind(kind)) return OTF2_PARADIGM_UPC;
   if (kind >= 16 && kind < 64) return OTF2_PARADIGM_OPENMP;
   return OTF2_PARADIGM_USER;
 }
@@ -46,6 +48,7 @@ OTF2_RegionRole role_of(std::uint32_t kind) {
     case SiteKind::omp_barrier:
     case SiteKind::omp_implementation_barrier:
     case SiteKind::mpi_barrier:
+    case SiteKind::shmem_barrier:
       return OTF2_REGION_ROLE_BARRIER;
     case SiteKind::omp_implicit_barrier:
     case SiteKind::omp_join_barrier:
@@ -66,14 +69,26 @@ OTF2_RegionRole role_of(std::uint32_t kind) {
     case SiteKind::omp_task_create:
       return OTF2_REGION_ROLE_TASK_CREATE;
     case SiteKind::mpi_broadcast:
+    case SiteKind::shmem_broadcast:
       return OTF2_REGION_ROLE_COLL_ONE2ALL;
     case SiteKind::mpi_reduction:
     case SiteKind::mpi_all_to_all:
+    case SiteKind::shmem_reduction:
+    case SiteKind::shmem_all_to_all:
       return OTF2_REGION_ROLE_COLL_ALL2ALL;
     case SiteKind::mpi_gather_scatter:
+    case SiteKind::shmem_gather_scatter:
       return OTF2_REGION_ROLE_COLL_OTHER;
     case SiteKind::mpi_one_sided:
     case SiteKind::mpi_one_sided_sync:
+    case SiteKind::shmem_put:
+    case SiteKind::shmem_get:
+    case SiteKind::shmem_put_nbi:
+    case SiteKind::shmem_get_nbi:
+    case SiteKind::shmem_atomic:
+    case SiteKind::shmem_memory_sync:
+    case SiteKind::shmem_lock:
+    case SiteKind::shmem_point_sync:
       return OTF2_REGION_ROLE_RMA;
     case SiteKind::mpi_io:
       return OTF2_REGION_ROLE_FILE_IO;

@@ -9,7 +9,7 @@
 
 namespace parperf::exports {
 
-// MPI, OpenMP, or the user's (intervals and annotations).
+// MPI, OpenSHMEM, UPC, OpenMP, or the user's (intervals and annotations).
 OTF2_Paradigm paradigm_of(std::uint32_t kind);
 // function, loop, parallel, barrier, point-to-point, a collective's shape...; code when none fits.
 OTF2_RegionRole role_of(std::uint32_t kind);

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "export/otf2_calling_contexts.hpp"
+#include "export/otf2_communicators.hpp"
+#include "export/otf2_rma.hpp"
 #include "export/otf2_vocabulary.hpp"
 #include "export/timeline_samples.hpp"
 #include "format/site_kinds.hpp"
@@ -73,11 +75,7 @@ struct Otf2Writer::Archive {
     OTF2_CallingContextRef last_context = OTF2_UNDEFINED_CALLING_CONTEXT;
     OTF2_InterruptGeneratorRef generator = OTF2_UNDEFINED_INTERRUPT_GENERATOR;
     bool in_program = false;  // its program region entered (before its first record), not yet left
-  };
-  struct Comm {
-    std::string name;
-    std::vector<std::uint64_t> members;  // indices of ranks (in ranks_ order), by comm rank
-    std::unordered_map<std::int64_t, std::uint32_t> rank_in;  // world rank -> comm rank
+    Otf2RmaLocation rma;
   };
   struct Region {
     OTF2_StringRef name, file;
@@ -95,14 +93,14 @@ struct Otf2Writer::Archive {
   std::vector<const std::string*> string_order;
   std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, OTF2_RegionRef> region_ids;
   std::vector<Region> regions;
-  std::vector<Comm> comms;  // [0]: MPI_COMM_WORLD
-  // (rank, CommunicatorRecord::id) -> index in comms
-  std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> comm_of;
+  Otf2Communicators comms;
   std::unordered_map<std::int64_t, std::size_t> rank_index;
+  std::size_t held_leaves = 0;  // locations whose post or start holds its Leave back (Otf2RmaLocation)
   std::optional<TimelineSamples> samples;
   Otf2CallingContexts contexts;
 
-  Archive(const TimelineNames& n, std::filesystem::path dir) : names(n), directory(std::move(dir)) {}
+  Archive(const TimelineNames& n, std::filesystem::path dir)
+      : names(n), directory(std::move(dir)), comms(n) {}
 
   void check(OTF2_ErrorCode code, std::string_view what) {
     if (code == OTF2_SUCCESS) return;
@@ -210,51 +208,21 @@ struct Otf2Writer::Archive {
     return static_cast<OTF2_RegionRef>(regions.size() - 1);
   }
 
-  // The communicators of every traced rank's profile, identified across ranks by (members' hash,
-  // ordinal); MPI_COMM_WORLD first, also for operations that name none.
-  void gather_communicators() {
-    Comm world{"MPI_COMM_WORLD", {}, {}};
-    for (std::size_t i = 0; i < names.ranks().size(); ++i) {
-      world.members.push_back(i);
-      world.rank_in[names.ranks()[i].rank] = static_cast<std::uint32_t>(i);
-    }
-    comms.push_back(std::move(world));
-    std::map<std::pair<std::uint64_t, std::uint32_t>, std::map<std::int64_t, std::int64_t>>
-        members;  // by comm rank
-    for (const RankInfo& r : names.ranks()) {
-      if (!r.profile || !r.profile->has_mpi) continue;
-      for (const format::Communicator& c : r.profile->mpi.communicators)
-        members[{c.members_hash, c.ordinal}][c.rank] = r.rank;
-    }
-    std::map<std::pair<std::uint64_t, std::uint32_t>, std::size_t> index;
-    for (const auto& [key, by_rank] : members) {
-      Comm comm{fmt::format("communicator {} of {} ranks", key.second, by_rank.size()), {}, {}};
-      for (const auto& [comm_rank, world_rank] : by_rank) {
-        // Only traced ranks have profiles here, so every member has a location group.
-        comm.members.push_back(rank_index.at(world_rank));
-        comm.rank_in[world_rank] = static_cast<std::uint32_t>(comm_rank);
-      }
-      // The first communicator of every traced rank, each at its own rank, is MPI_COMM_WORLD itself.
-      const bool is_world = key.second == 0 && comm.rank_in == comms[0].rank_in;
-      index[key] = is_world ? 0 : comms.size();
-      if (!is_world) comms.push_back(std::move(comm));
-    }
-    for (const RankInfo& r : names.ranks()) {
-      if (!r.profile || !r.profile->has_mpi) continue;
-      for (const format::Communicator& c : r.profile->mpi.communicators)
-        comm_of[{r.rank, c.id}] = index.at({c.members_hash, c.ordinal});
-    }
+  // The communicator of an operation, and its partner's rank in it (OTF2_UNDEFINED_UINT32 for no
+  // member of it).
+  std::pair<std::size_t, std::uint32_t> where(std::int64_t rank, const format::TraceEvent& e) const {
+    const std::size_t comm = comms.mpi_communicator(rank, e.communicator);
+    return {comm, comms.rank_in(comm, e.partner)};
   }
 
-  // The communicator of an operation, and its partner's rank in it: OTF2_UNDEFINED_UINT32 for a
-  // partner that is no member of it (a damaged trace's), which a reader of the archive would otherwise
-  // take for another member (its rank cut to 32 bits).
-  std::pair<std::size_t, std::uint32_t> where(std::int64_t rank, const format::TraceEvent& e) {
-    std::size_t comm = 0;
-    if (e.communicator != 0)
-      if (auto it = comm_of.find({rank, e.communicator - 1}); it != comm_of.end()) comm = it->second;
-    const auto partner = comms[comm].rank_in.find(e.partner);
-    return {comm, partner != comms[comm].rank_in.end() ? partner->second : OTF2_UNDEFINED_UINT32};
+  Otf2Records records(Location& at) { return Otf2Records{at.writer, &at.events}; }
+  // The post's or start's Leave the location held back, written before anything else of it.
+  void leave_held(Location& at) {
+    if (!at.rma.holds_leave()) return;
+    Otf2Records out = records(at);
+    at.rma.leave_now(out, comms);
+    --held_leaves;
+    check(out.status, "write");
   }
 
   void write_definitions();
@@ -277,7 +245,6 @@ Otf2Writer::Otf2Writer(const std::filesystem::path& directory, const TimelineNam
   if (error)
     throw std::runtime_error(fmt::format("{}: cannot create: {}", directory.string(), error.message()));
   for (std::size_t i = 0; i < names.ranks().size(); ++i) a.rank_index[names.ranks()[i].rank] = i;
-  a.gather_communicators();
 
   a.archive = OTF2_Archive_Open(directory.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, 1024 * 1024,
                                 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -305,6 +272,7 @@ void Otf2Writer::item(const TimelineItem& item) {
   static const SiteInfo kWriterWait{"trace writer wait", 0, "", 0, ""};
   const SiteInfo& site = item.site ? *item.site : kWriterWait;
   Archive::Location& at = a.location(item.rank, item.thread);
+  a.leave_held(at);
   const OTF2_TimeStamp time = item.timestamp;
   a.enter_program(at, time);
   a.samples_until(at, time);  // those at the event's time too: taken before it was recorded
@@ -314,6 +282,9 @@ void Otf2Writer::item(const TimelineItem& item) {
   const bool message = item.category == ItemCategory::operation && item.event && item.event->partner >= 0;
   const bool collective =
       item.category == ItemCategory::operation && format::is_mpi_collective_kind(site.kind);
+  const RmaCall rma =
+      item.category == ItemCategory::operation && item.event ? rma_call(site.kind, site.name) : RmaCall{};
+  Otf2Records out = a.records(at);
   if (item.kind == ItemKind::slice_begin) {
     a.check(OTF2_EvtWriter_Enter(at.writer, nullptr, time, region), "write");
     ++at.events;
@@ -328,6 +299,8 @@ void Otf2Writer::item(const TimelineItem& item) {
       a.check(OTF2_EvtWriter_MpiCollectiveBegin(at.writer, nullptr, time), "write");
       ++at.events;
     }
+    if (rma.action != RmaAction::none) at.rma.begin(out, a.comms, item.rank, rma, *item.event, time);
+    a.check(out.status, "write");
     return;
   }
   if (const auto [comm, partner] = a.where(item.rank, *item.event);
@@ -349,8 +322,26 @@ void Otf2Writer::item(const TimelineItem& item) {
             "write");
     ++at.events;
   }
+  if (rma.action != RmaAction::none && !at.rma.end(out, a.comms, item.rank, rma, *item.event, time, region)) {
+    ++a.held_leaves;  // until the call's further group members have come (Otf2RmaLocation)
+    a.check(out.status, "write");
+    return;
+  }
+  a.check(out.status, "write");
   a.check(OTF2_EvtWriter_Leave(at.writer, nullptr, time, region), "write");
   ++at.events;
+}
+
+void Otf2Writer::event(const analysis::TimelineEvent& e) {
+  Archive& a = *archive_;
+  // A further member of a post's or start's group comes after the call, at its end.
+  if (e.event.kind == format::TraceEventKind::operation && e.event.match == format::kWindowGroupMember &&
+      format::is_window_group_member(a.names.site(e.rank, e.event.site).kind, e.event.match)) {
+    a.location(e.rank, e.thread).rma.member(e.event.partner);
+    return;
+  }
+  if (a.held_leaves == 0) return;
+  a.leave_held(a.location(e.rank, e.thread));  // anything else of the thread comes after the call
 }
 
 void Otf2Writer::samples_ahead(const TimelineSamples& samples) {
@@ -377,15 +368,14 @@ void Otf2Writer::Archive::write_definitions() {
   std::map<std::string, OTF2_StringRef> hosts;
   for (const RankInfo& r : names.ranks()) hosts.emplace(r.hostname.empty() ? "localhost" : r.hostname, 0);
   for (auto& [host, ref] : hosts) ref = string(host);
-  std::vector<OTF2_StringRef> rank_names, comm_names;
+  std::vector<OTF2_StringRef> rank_names;
   for (const RankInfo& r : names.ranks()) rank_names.push_back(string(fmt::format("rank {}", r.rank)));
   // Locations named by rank and thread, as Score-P names them by process and thread: a reader that
   // lists locations apart from their groups still tells them apart.
   std::map<std::pair<std::int64_t, std::uint32_t>, OTF2_StringRef> location_names;
   for (const auto& [key, l] : locations)
     location_names.emplace(key, string(fmt::format("rank {} thread {}", l.rank, l.thread)));
-  for (const Comm& c : comms) comm_names.push_back(string(c.name));
-  const OTF2_StringRef locations_name = string("MPI ranks");
+  comms.for_each_name([&](std::string_view name) { string(name); });
 
   check(OTF2_GlobalDefWriter_WriteClockProperties(defs, 1'000'000'000, 0, last_timestamp + 1,
                                                   OTF2_UNDEFINED_TIMESTAMP),
@@ -425,25 +415,14 @@ void Otf2Writer::Archive::write_definitions() {
         "write the definitions of");
     if (rank_locations[l.group] == OTF2_UNDEFINED_LOCATION) rank_locations[l.group] = l.ref;
   }
-  check(OTF2_GlobalDefWriter_WriteGroup(
-            defs, 0, locations_name, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-            static_cast<std::uint32_t>(rank_locations.size()), rank_locations.data()),
+  check(comms.write(defs, rank_locations, [&](std::string_view name) { return string(name); }),
         "write the definitions of");
-  for (std::size_t i = 0; i < comms.size(); ++i) {
-    const auto group = static_cast<OTF2_GroupRef>(i + 1);
-    check(OTF2_GlobalDefWriter_WriteGroup(
-              defs, group, comm_names[i], OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-              static_cast<std::uint32_t>(comms[i].members.size()), comms[i].members.data()),
-          "write the definitions of");
-    check(OTF2_GlobalDefWriter_WriteComm(defs, static_cast<OTF2_CommRef>(i), comm_names[i], group,
-                                         OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
-          "write the definitions of");
-  }
 }
 
 void Otf2Writer::finish() {
   Archive& a = *archive_;
   for (auto& [key, l] : a.locations) {
+    a.leave_held(l);
     if (l.samples && l.next_sample < l.samples->samples.size())
       a.enter_program(l, std::numeric_limits<std::uint64_t>::max());  // a thread with samples only
     a.samples_until(l, std::numeric_limits<std::uint64_t>::max());    // those after the thread's last event

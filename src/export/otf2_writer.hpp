@@ -12,8 +12,10 @@
 // MpiRecv at the end of the call a message arrived in (MPI_Recv, MPI_Sendrecv, the Wait/Test that
 // completed an MPI_Irecv), with the partner as a rank of the communicator, tag and bytes, and
 // MpiCollectiveBegin/End around a collective (its root, when it has one, and the bytes sent and
-// received as Score-P counts them: otf2_vocabulary.hpp). Every location's records lie inside an
-// Enter and a Leave of the program's region, from its first record to its last.
+// received as Score-P counts them: otf2_vocabulary.hpp); MPI's one-sided calls and OpenSHMEM's in
+// RMA records on their windows (otf2_rma.hpp; the windows, OpenSHMEM's communicators and the epochs'
+// groups: otf2_communicators.hpp). Every location's records lie inside an Enter and a Leave of the
+// program's region, from its first record to its last.
 //
 // Limits, for what the trace cannot say in OTF2's terms: a non-blocking send or receive is written
 // as a blocking one where its message leaves or arrives (OTF2's MpiIsend/MpiIrecv pair their records
@@ -44,6 +46,7 @@ class Otf2Writer final : public TimelineWriter {
   Otf2Writer(const std::filesystem::path& directory, const TimelineNames& names);
   ~Otf2Writer() override;
   void samples_ahead(const TimelineSamples& samples) override;
+  void event(const analysis::TimelineEvent& e) override;
   void item(const TimelineItem& item) override;
   void finish() override;
 

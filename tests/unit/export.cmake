@@ -12,6 +12,7 @@ parperf_add_unit_test(export_test
     ${CMAKE_CURRENT_LIST_DIR}/export_perfetto_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_chrome_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_otf2_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/export_otf2_rma_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_csv_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_command_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/export_timeline_overview_test.cpp

@@ -28,15 +28,7 @@ class export_otf2 : public ExportRunTest {
     });
   }
   // otf2-print's listing of the archive (events, or with `options` the definitions).
-  std::string print(const std::string& options = "") {
-    const auto out = dir_ / "printed.txt";
-    const std::string command = std::string(PARPERF_OTF2_PRINT) + " " + options + " " +
-                                (dir_ / "otf2" / "traces.otf2").string() + " > " + out.string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    const std::string text = read_file_bytes(out);
-    EXPECT_EQ(status, 0) << "otf2-print refused the archive:\n" << text;
-    return text;
-  }
+  std::string print(const std::string& options = "") { return otf2_print(dir_, options); }
 };
 
 // Lines of otf2-print's listing that begin with `record` (its records' names in capitals).

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -66,6 +67,19 @@ inline std::string read_file_bytes(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// otf2-print's listing of the archive `dir`/otf2 (events, or with `options` the definitions), written
+// through `dir`/printed.txt; a refusal or a warning of otf2-print's fails the test.
+inline std::string otf2_print(const std::filesystem::path& dir, const std::string& options = "") {
+  const auto out = dir / "printed.txt";
+  const std::string command = std::string(PARPERF_OTF2_PRINT) + " " + options + " " +
+                              (dir / "otf2" / "traces.otf2").string() + " > " + out.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string text = read_file_bytes(out);
+  EXPECT_EQ(status, 0) << "otf2-print refused the archive:\n" << text;
+  EXPECT_EQ(text.find("warning"), std::string::npos) << "otf2-print found the archive wrong:\n" << text;
+  return text;
 }
 
 // A test of the hand-built run, written in dir_ / "run"; dir_ goes when the test ends.

@@ -304,11 +304,14 @@ void finish_collective(Call& call, MPI_Comm comm, int root, std::uint64_t bytes,
 }
 
 // One-sided partners are ranks of the window's group: translated through the table the window's
-// creation filled (windows.hpp), not by querying the group on every call.
+// creation filled (windows.hpp), not by querying the group on every call. The trace names the window,
+// as a message names its communicator (the OTF2 export's RMA records).
 void finish_one_sided(Call& call, int count, MPI_Datatype type, int target, MPI_Win win) noexcept {
   CallRecord r = end_call(call);
   r.bytes = bytes_of(count, type);
-  r.partner = window_world_rank(win, target);
+  const WindowTarget window = window_target(win, target);
+  r.partner = window.world_rank;
+  r.message_communicator = window.slot;
   record(r);
 }
 
@@ -377,8 +380,9 @@ void finish_window_lock(Call& call, int lock_type, int target, MPI_Win win) noex
 
 void finish_window_unlock(Call& call, int target, MPI_Win win) noexcept {
   CallRecord r = end_call(call);
-  r.partner = window_world_rank(win, target);
-  r.message_communicator = window_slot(win);
+  const WindowTarget window = window_target(win, target);
+  r.partner = window.world_rank;
+  r.message_communicator = window.slot;
   record(r);
 }
 

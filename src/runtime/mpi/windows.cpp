@@ -36,11 +36,15 @@ std::int32_t window_slot(MPI_Win win) noexcept {
   return group ? group->slot : -1;
 }
 
-std::int64_t window_world_rank(MPI_Win win, int rank) noexcept {
-  if (rank < 0) return -1;  // MPI_PROC_NULL
+std::int64_t window_world_rank(MPI_Win win, int rank) noexcept { return window_target(win, rank).world_rank; }
+
+WindowTarget window_target(MPI_Win win, int rank) noexcept {
   const GroupSlot* group = g_windows.find(win);
-  if (!group || rank >= group->size) return -1;
-  return group->world_ranks[rank];
+  if (!group) return {};
+  WindowTarget target;
+  target.slot = group->slot;
+  if (rank >= 0 && rank < group->size) target.world_rank = group->world_ranks[rank];  // not MPI_PROC_NULL
+  return target;
 }
 
 }  // namespace parperf::mpi

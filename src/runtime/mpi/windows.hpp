@@ -30,4 +30,11 @@ std::int32_t window_slot(MPI_Win win) noexcept;
 // query of the window's group.
 std::int64_t window_world_rank(MPI_Win win, int rank) noexcept;
 
+// Both in one lookup, for a one-sided call: its window's slot and its target's world rank.
+struct WindowTarget {
+  std::int32_t slot = -1;
+  std::int64_t world_rank = -1;
+};
+WindowTarget window_target(MPI_Win win, int rank) noexcept;
+
 }  // namespace parperf::mpi

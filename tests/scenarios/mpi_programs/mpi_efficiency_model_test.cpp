@@ -24,6 +24,7 @@
 #include "format/trace_file.hpp"
 #include "support/artifacts.hpp"
 #include "support/mpi_run.hpp"
+#include "support/otf2_listing.hpp"
 #include "support/parperf_json.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -427,6 +428,29 @@ TEST(Fences, AWindowsFencesAreLinkedAsBarriersAreAndTheirWaitingIsAWaitState) {
             kRanks * kRounds)
       << uneven.report["dependencies"].dump();
 
+  // In OTF2 (as Score-P writes one-sided communication): each put an RmaPut into the right
+  // neighbour's window memory, completed at the end of the fence that follows it, each fence that
+  // ends an epoch an RMA collective on the window (the opening MPI_MODE_NOPRECEDE one is not traced
+  // with its window: a plain region).
+  const Otf2Listing otf2 = export_otf2(uneven.directory);
+  ASSERT_EQ(otf2.problem, "") << otf2.problem;
+  EXPECT_EQ(otf2.defined("RMA_WIN").size(), 1u) << otf2.definitions;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    const std::vector<std::string> puts = otf2.records("RMA_PUT", rank);
+    const std::vector<std::string> completions = otf2.records("RMA_OP_COMPLETE_BLOCKING", rank);
+    ASSERT_EQ(puts.size(), static_cast<std::size_t>(kRounds)) << "rank " << rank << ":\n" << otf2.events;
+    ASSERT_EQ(completions.size(), puts.size()) << "rank " << rank << ":\n" << otf2.events;
+    for (std::size_t i = 0; i < puts.size(); ++i) {
+      EXPECT_EQ(number_after(puts[i], "Remote: "), (rank + 1) % kRanks) << puts[i];
+      EXPECT_EQ(number_after(puts[i], "Bytes: "), 8) << puts[i];
+      EXPECT_EQ(number_after(completions[i], "Matching: "), number_after(puts[i], "Matching: "))
+          << completions[i] << " completes " << puts[i];
+    }
+    EXPECT_EQ(otf2.records("RMA_COLLECTIVE_END", rank).size(), static_cast<std::size_t>(kRounds))
+        << "rank " << rank << ":\n"
+        << otf2.events;
+  }
+
   // The analysis by parts links the fences alike.
   const json parallel = report_json_np2(uneven.directory);
   for (const char* key : {"critical_path", "pop", "delay_costs", "wait_states", "dependencies"})
@@ -485,6 +509,25 @@ TEST(PostStartCompleteWait, EachStartIsLinkedToItsTargetsPostAndEachWaitToItsOri
   // The start's and wait's waiting is for a partner, not for data: an ideal network keeps it.
   const json ideal = whatif_json(uneven.directory, {"--ideal-network"});
   EXPECT_LT(number(ideal, "gain"), kWakeUpS * kRounds * kRanks) << ideal.dump();
+
+  // In OTF2: each post, start, complete and wait an RmaGroupSync with its epoch's group, both
+  // neighbours (the post's and start's whole group, its further member traced after the call); each
+  // put completes at the complete's end.
+  const Otf2Listing otf2 = export_otf2(uneven.directory);
+  ASSERT_EQ(otf2.problem, "") << otf2.problem;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    const std::vector<std::string> syncs = otf2.records("RMA_GROUP_SYNC", rank);
+    ASSERT_EQ(syncs.size(), static_cast<std::size_t>(4 * kRounds)) << "rank " << rank << ":\n" << otf2.events;
+    const int left = (rank + kRanks - 1) % kRanks, right = (rank + 1) % kRanks;
+    for (const std::string& sync : syncs)
+      EXPECT_NE(sync.find("Group: \"ranks " + std::to_string(left) + ", " + std::to_string(right) + "\""),
+                std::string::npos)
+          << "rank " << rank << "'s epochs are with both neighbours: " << sync;
+    const std::vector<std::string> puts = otf2.records("RMA_PUT", rank);
+    ASSERT_EQ(puts.size(), static_cast<std::size_t>(kRounds)) << otf2.events;
+    EXPECT_EQ(number_after(puts[0], "Remote: "), right) << puts[0];
+    EXPECT_EQ(otf2.records("RMA_OP_COMPLETE_BLOCKING", rank).size(), puts.size()) << otf2.events;
+  }
 
   // The analysis by parts links the epochs alike.
   const json parallel = report_json_np2(uneven.directory);
@@ -562,6 +605,26 @@ TEST(WindowLock, AnExclusiveLockSerialisesTheRanksAndAFasterHolderShortensTheOth
     }
   EXPECT_EQ(exclusive, static_cast<std::size_t>(kRanks * kRounds)) << listing.out;
   EXPECT_EQ(shared, 1u) << "rank 0 reads the counter under a shared lock: " << listing.out;
+
+  // In OTF2: each MPI_Win_lock an RmaRequestLock of rank 0's lock (rank 0's last one shared), each
+  // unlock an RmaReleaseLock; the get completes at the flush, the put at the unlock.
+  const Otf2Listing otf2 = export_otf2(run.directory);
+  ASSERT_EQ(otf2.problem, "") << otf2.problem;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    const std::vector<std::string> requests = otf2.records("RMA_REQUEST_LOCK", rank);
+    const std::size_t holds = kRounds + (rank == 0 ? 1 : 0);
+    ASSERT_EQ(requests.size(), holds) << "rank " << rank << ":\n" << otf2.events;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      EXPECT_EQ(number_after(requests[i], "Remote: "), 0) << requests[i];
+      EXPECT_NE(requests[i].find(i < kRounds ? "Type: EXCLUSIVE" : "Type: SHARED"), std::string::npos)
+          << requests[i];
+    }
+    EXPECT_EQ(otf2.records("RMA_RELEASE_LOCK", rank).size(), holds) << otf2.events;
+    EXPECT_EQ(otf2.records("RMA_GET", rank).size(), static_cast<std::size_t>(kRounds)) << otf2.events;
+    EXPECT_EQ(otf2.records("RMA_PUT", rank).size(), static_cast<std::size_t>(kRounds)) << otf2.events;
+    EXPECT_EQ(otf2.records("RMA_OP_COMPLETE_BLOCKING", rank).size(), static_cast<std::size_t>(2 * kRounds))
+        << otf2.events;
+  }
 
   // The analysis by parts hands the locks on alike.
   const json parallel = report_json_np2(run.directory);

@@ -25,6 +25,7 @@
 
 #include "support/artifacts.hpp"
 #include "support/mpi_run.hpp"
+#include "support/otf2_listing.hpp"
 #include "support/parperf_json.hpp"
 #include "support/parperf_run.hpp"
 #include "support/process.hpp"
@@ -200,6 +201,66 @@ TEST(ShmemTrace, EveryPutAndGetOfTheRingIsAFlowBetweenTheRightPes) {
   }
   EXPECT_EQ(puts.size(), static_cast<std::size_t>(n)) << "puts go only to the right neighbour";
   EXPECT_EQ(gets.size(), static_cast<std::size_t>(n)) << "gets come only from the left neighbour";
+}
+
+// The OTF2 export writes OpenSHMEM's calls as Score-P does, in RMA records on the symmetric heap:
+// the ring's puts and gets (each completed at its own call's end: they are blocking) with their
+// target PE and bytes, the atomic into PE 0, every barrier_all an RMA collective; the contended
+// lock's acquisitions and releases with the lock's identity, the same on every PE.
+TEST(ShmemTrace, TheOtf2ExportHasTheTransfersBarriersAndLocksAsRmaRecords) {
+  constexpr int n = 3, rounds = 10, lock_rounds = 2;
+  TempDir tmp;
+  const auto ring = parperf_run_np_with(n, tmp / "ring", {"--trace"}, {PARPERF_PROGRAM_SHMEM_PUT_GET_RING},
+                                        launch_options());
+  ASSERT_EQ(ring.exit_code, 0) << describe(ring);
+  const Otf2Listing otf2 = export_otf2(tmp / "ring");
+  ASSERT_EQ(otf2.problem, "") << otf2.problem;
+  ASSERT_EQ(otf2.defined("RMA_WIN").size(), 1u) << "the symmetric heap of all PEs:\n" << otf2.definitions;
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::string> puts = otf2.records("RMA_PUT", pe);
+    const std::vector<std::string> gets = otf2.records("RMA_GET", pe);
+    const std::vector<std::string> atomics = otf2.records("RMA_ATOMIC", pe);
+    ASSERT_EQ(puts.size(), static_cast<std::size_t>(rounds)) << "PE " << pe << ":\n" << otf2.events;
+    ASSERT_EQ(gets.size(), static_cast<std::size_t>(rounds)) << "PE " << pe << ":\n" << otf2.events;
+    ASSERT_EQ(atomics.size(), 1u) << "PE " << pe << ":\n" << otf2.events;
+    for (const std::string& put : puts) {
+      EXPECT_EQ(number_after(put, "Remote: "), (pe + 1) % n) << put;
+      EXPECT_EQ(number_after(put, "Bytes: "), 4000) << put;
+    }
+    for (const std::string& get : gets) {
+      EXPECT_EQ(number_after(get, "Remote: "), (pe - 1 + n) % n) << get;
+      EXPECT_EQ(number_after(get, "Bytes: "), 2400) << get;
+    }
+    EXPECT_EQ(number_after(atomics[0], "Remote: "), 0) << atomics[0];
+    EXPECT_NE(atomics[0].find("FETCH_AND_ADD"), std::string::npos) << atomics[0];
+    EXPECT_EQ(otf2.records("RMA_OP_COMPLETE_BLOCKING", pe).size(), static_cast<std::size_t>(2 * rounds + 1))
+        << "every transfer completes: PE " << pe;
+    // One barrier_all before the rounds, two in each, one after the atomic.
+    EXPECT_EQ(otf2.records("RMA_COLLECTIVE_END", pe).size(), static_cast<std::size_t>(2 * rounds + 2))
+        << "PE " << pe << ":\n"
+        << otf2.events;
+  }
+
+  const auto locks = parperf_run_np_with(n, tmp / "locks", {"--trace"},
+                                         {PARPERF_PROGRAM_SHMEM_LOCK_CONTENTION}, launch_options());
+  ASSERT_EQ(locks.exit_code, 0) << describe(locks);
+  const Otf2Listing locked = export_otf2(tmp / "locks");
+  ASSERT_EQ(locked.problem, "") << locked.problem;
+  std::set<long long> lock_ids;
+  for (int pe = 0; pe < n; ++pe) {
+    const std::vector<std::string> acquired = locked.records("RMA_ACQUIRE_LOCK", pe);
+    const std::vector<std::string> released = locked.records("RMA_RELEASE_LOCK", pe);
+    ASSERT_EQ(acquired.size(), static_cast<std::size_t>(lock_rounds)) << "PE " << pe << ":\n"
+                                                                      << locked.events;
+    ASSERT_EQ(released.size(), acquired.size()) << "PE " << pe << ":\n" << locked.events;
+    for (const std::string& line : acquired) {
+      EXPECT_NE(line.find("Type: EXCLUSIVE"), std::string::npos) << line;
+      lock_ids.insert(number_after(line, "Lock: "));
+    }
+    for (const std::string& line : released) lock_ids.insert(number_after(line, "Lock: "));
+  }
+  EXPECT_EQ(lock_ids.size(), 1u) << "one lock, named alike on every PE";
+  EXPECT_GT(*lock_ids.begin(), 0) << "the lock's identity is known";
 }
 
 TEST(ShmemUnderOshrun, EveryPeMeasuredByItsOwnParperf) {
