@@ -50,6 +50,9 @@ bool sends(std::uint32_t kind) {
          kind == static_cast<std::uint32_t>(SiteKind::mpi_sendrecv) ||
          kind == static_cast<std::uint32_t>(SiteKind::mpi_isend);
 }
+// No communicator and no partner: a call that carries no message.
+constexpr std::pair<std::size_t, std::uint32_t> kNowhere{0, OTF2_UNDEFINED_UINT32};
+
 bool receives(std::uint32_t kind) {
   using format::SiteKind;
   return kind == static_cast<std::uint32_t>(SiteKind::mpi_recv) ||
@@ -93,6 +96,7 @@ struct Otf2Writer::Archive {
   std::vector<const std::string*> string_order;
   std::map<std::tuple<std::string, std::uint32_t, std::string, std::int64_t>, OTF2_RegionRef> region_ids;
   std::vector<Region> regions;
+  std::unordered_map<const SiteInfo*, OTF2_RegionRef> region_of_site;
   Otf2Communicators comms;
   std::unordered_map<std::int64_t, std::size_t> rank_index;
   std::size_t held_leaves = 0;  // locations whose post or start holds its Leave back (Otf2RmaLocation)
@@ -117,7 +121,15 @@ struct Otf2Writer::Archive {
     return it->second;
   }
 
+  // A site's region: looked up by the site's address first (TimelineNames keeps each SiteInfo in
+  // place), then by what it says, so that two ranks' sites alike share one region.
   OTF2_RegionRef region(const SiteInfo& site) {
+    if (const auto known = region_of_site.find(&site); known != region_of_site.end()) return known->second;
+    const OTF2_RegionRef ref = region_named(site);
+    region_of_site.emplace(&site, ref);
+    return ref;
+  }
+  OTF2_RegionRef region_named(const SiteInfo& site) {
     auto key = std::make_tuple(site.name, site.kind, site.file, site.line);
     const auto [it, added] =
         region_ids.try_emplace(std::move(key), static_cast<OTF2_RegionRef>(regions.size()));
@@ -288,8 +300,8 @@ void Otf2Writer::item(const TimelineItem& item) {
   if (item.kind == ItemKind::slice_begin) {
     a.check(OTF2_EvtWriter_Enter(at.writer, nullptr, time, region), "write");
     ++at.events;
-    if (const auto [comm, partner] = a.where(item.rank, *item.event);
-        message && sends(site.kind) && partner != OTF2_UNDEFINED_UINT32) {
+    if (const auto [comm, partner] = message && sends(site.kind) ? a.where(item.rank, *item.event) : kNowhere;
+        partner != OTF2_UNDEFINED_UINT32) {
       a.check(OTF2_EvtWriter_MpiSend(at.writer, nullptr, time, partner, static_cast<OTF2_CommRef>(comm),
                                      static_cast<std::uint32_t>(item.event->match), item.event->bytes),
               "write");
@@ -303,8 +315,9 @@ void Otf2Writer::item(const TimelineItem& item) {
     a.check(out.status, "write");
     return;
   }
-  if (const auto [comm, partner] = a.where(item.rank, *item.event);
-      message && receives(site.kind) && partner != OTF2_UNDEFINED_UINT32) {
+  if (const auto [comm, partner] =
+          message && receives(site.kind) ? a.where(item.rank, *item.event) : kNowhere;
+      partner != OTF2_UNDEFINED_UINT32) {
     a.check(OTF2_EvtWriter_MpiRecv(at.writer, nullptr, time, partner, static_cast<OTF2_CommRef>(comm),
                                    static_cast<std::uint32_t>(item.event->match), item.event->bytes),
             "write");

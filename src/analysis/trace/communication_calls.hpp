@@ -145,8 +145,13 @@ void read_calls(const TraceRun& traces, Sink& sink, StreamObserver* observer = n
     const RankContext& rank =
         number < dense_ranks.size() && dense_ranks[number] ? *dense_ranks[number] : sparse_ranks.at(e.rank);
     const SiteFacts* site = rank.facts_of(e.event.site);
-    if (e.event.partner >= 0)
-      if (const auto transfer = one_sided_transfer(rank, site, e)) sink.one_sided(*transfer);
+    if (site && site->one_sided != OneSidedData::none) {
+      // A put or get is no message, collective, lock or epoch call (its communicator, when the
+      // collector names its window, is for the exports).
+      if (e.event.partner >= 0)
+        if (const auto transfer = one_sided_transfer(rank, site, e)) sink.one_sided(*transfer);
+      return;
+    }
     const auto call_side = [&] {
       CallSide side;
       side.rank = static_cast<std::int32_t>(e.rank);
