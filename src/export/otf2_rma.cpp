@@ -160,6 +160,7 @@ void Otf2RmaLocation::begin(Otf2Records& out, Otf2Communicators& comms, std::int
   if (call.epoch == RmaEpoch::post || call.epoch == RmaEpoch::start) {
     members_.clear();
     if (e.partner >= 0) members_.push_back(e.partner);
+    collecting_ = true;
     return;
   }
   if (call.action != RmaAction::transfer && !(call.action == RmaAction::lock && !call.shmem)) return;
@@ -216,7 +217,10 @@ bool Otf2RmaLocation::end(Otf2Records& out, Otf2Communicators& comms, std::int64
   }
   if (call.action == RmaAction::none) return true;
   const auto window = window_of(comms, rank, call, e);
-  if (!window) return true;
+  if (!window) {
+    collecting_ = false;  // a post or start without its window: no group to write
+    return true;
+  }
   const std::size_t comm = comms.window_communicator(*window);
   // The target a call names (an unlock's, a flush's), else every target of the window.
   const std::uint32_t remote =
@@ -256,6 +260,11 @@ bool Otf2RmaLocation::end(Otf2Records& out, Otf2Communicators& comms, std::int64
       break;
     case RmaAction::group_sync:
       if (call.epoch == RmaEpoch::post || call.epoch == RmaEpoch::start) {
+        if (!collecting_) {  // its start was not written (before an export's window): its first member
+          members_.clear();
+          if (e.partner >= 0) members_.push_back(e.partner);
+          collecting_ = true;
+        }
         held_ = HeldLeave{*window, call.epoch, time, region};
         return false;
       }
@@ -274,7 +283,9 @@ bool Otf2RmaLocation::end(Otf2Records& out, Otf2Communicators& comms, std::int64
   return true;
 }
 
-void Otf2RmaLocation::member(std::int64_t world_rank) { members_.push_back(world_rank); }
+void Otf2RmaLocation::member(std::int64_t world_rank) {
+  if (collecting_) members_.push_back(world_rank);  // else no post or start of this thread names it
+}
 
 void Otf2RmaLocation::leave_now(Otf2Records& out, Otf2Communicators& comms) {
   if (!held_) return;
@@ -287,6 +298,7 @@ void Otf2RmaLocation::leave_now(Otf2Records& out, Otf2Communicators& comms) {
                                   group));
   out(OTF2_EvtWriter_Leave(out.writer, nullptr, held.time, held.region));
   members_.clear();
+  collecting_ = false;
 }
 
 }  // namespace parperf::exports

@@ -111,6 +111,7 @@ class Otf2RmaLocation {
   std::vector<Outstanding> outstanding_;
   std::optional<std::uint64_t> blocking_id_;  // the transfer the current call completes itself
   std::vector<std::int64_t> members_;         // of the current post or start, world ranks
+  bool collecting_ = false;                   // members_ is a post's or start's, not yet written
   std::optional<HeldLeave> held_;
   std::map<OTF2_RmaWinRef, OTF2_GroupRef> access_group_, exposure_group_;  // the last start's, post's
 };
