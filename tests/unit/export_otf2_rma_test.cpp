@@ -232,6 +232,38 @@ TEST_F(export_otf2_rma,
       << lines_of(events, "RMA_GROUP_SYNC", 1)[0];
 }
 
+// A post whose window the trace does not name (an older collector's) is a plain region: its group's
+// further member names nothing, and the next post's group is its own alone.
+TEST_F(export_otf2_rma, APostWithoutItsWindowIsAPlainRegionAndLeavesNoMembersBehind) {
+  MemoryRun run(3);
+  enum : std::uint32_t { app = 1, post };
+  const std::vector<format::Site> sites = {site(app, SiteKind::user, "app"),
+                                           site(post, SiteKind::mpi_one_sided_sync, "MPI_Win_post")};
+  for (std::int64_t rank = 0; rank < 3; ++rank) {
+    format::Profile& profile = run.profiles[static_cast<std::size_t>(rank)];
+    profile.has_mpi = true;
+    for (std::uint32_t id : {0u, 1u}) {
+      format::Communicator c;
+      c.id = id, c.size = 3, c.rank = rank, c.members_hash = 0xabc, c.ordinal = id;
+      profile.mpi.communicators.push_back(c);
+    }
+    std::vector<TraceEvent> events = {{.kind = TraceEventKind::enter, .ticks = 500, .site = app}};
+    if (rank == 0) {
+      events.push_back(operation(1000, post, 10, 1, 0, 2));  // no window: communicator 0
+      events.push_back(operation(1010, post, 0, 2, 0, format::kWindowGroupMember));
+      events.push_back(operation(2000, post, 10, 2, 2, 1));  // the window, a group of rank 2
+    }
+    events.push_back({.kind = TraceEventKind::leave, .ticks = 3000, .site = app});
+    run.add_rank(rank, sites, std::move(events));
+  }
+  const std::string events = run.export_to(dir_);
+  const std::vector<std::string> syncs = lines_of(events, "RMA_GROUP_SYNC", 0);
+  ASSERT_EQ(syncs.size(), 1u) << "only the post with its window synchronizes a group:\n" << events;
+  EXPECT_NE(syncs[0].find("Group: \"ranks 2\""), std::string::npos) << syncs[0];
+  EXPECT_EQ(lines_of(events, "LEAVE", 0).size(), 4u) << "both posts, app and the program are left:\n"
+                                                     << events;
+}
+
 // Two PEs: a blocking put (complete at its own end), a non-blocking put (complete at the quiet), a
 // barrier_all, a lock and its release, a wait_until, and a broadcast over the active set of both PEs
 // from PE 1.
