@@ -105,6 +105,17 @@ TraceEvent operation(std::uint64_t ticks, std::uint32_t site, std::uint64_t dura
           .match = match};
 }
 
+// Gives a profile of 3 ranks MPI_COMM_WORLD (its CommunicatorRecord 0) and a window over the same
+// ranks (1: the trace's communicator 2).
+void with_window(format::Profile& profile, std::int64_t rank) {
+  profile.has_mpi = true;
+  for (std::uint32_t id : {0u, 1u}) {
+    format::Communicator c;
+    c.id = id, c.size = 3, c.rank = rank, c.members_hash = 0xabc, c.ordinal = id;
+    profile.mpi.communicators.push_back(c);
+  }
+}
+
 class export_otf2_rma : public testing::Test {
  protected:
   void SetUp() override {
@@ -136,12 +147,7 @@ MemoryRun mpi_window_run() {
   constexpr std::uint32_t kWindow = 2;  // the profile's communicator 1
   for (std::int64_t rank = 0; rank < 3; ++rank) {
     format::Profile& profile = run.profiles[static_cast<std::size_t>(rank)];
-    profile.has_mpi = true;
-    for (std::uint32_t id : {0u, 1u}) {
-      format::Communicator c;
-      c.id = id, c.size = 3, c.rank = rank, c.members_hash = 0xabc, c.ordinal = id;
-      profile.mpi.communicators.push_back(c);
-    }
+    with_window(profile, rank);
     const auto exclusive = static_cast<std::int64_t>(format::WindowLockType::exclusive);
     std::vector<TraceEvent> events = {{.kind = TraceEventKind::enter, .ticks = 500, .site = app},
                                       operation(1000, fence, 100, -1, kWindow, 0),
@@ -241,12 +247,7 @@ TEST_F(export_otf2_rma, APostWithoutItsWindowIsAPlainRegionAndLeavesNoMembersBeh
                                            site(post, SiteKind::mpi_one_sided_sync, "MPI_Win_post")};
   for (std::int64_t rank = 0; rank < 3; ++rank) {
     format::Profile& profile = run.profiles[static_cast<std::size_t>(rank)];
-    profile.has_mpi = true;
-    for (std::uint32_t id : {0u, 1u}) {
-      format::Communicator c;
-      c.id = id, c.size = 3, c.rank = rank, c.members_hash = 0xabc, c.ordinal = id;
-      profile.mpi.communicators.push_back(c);
-    }
+    with_window(profile, rank);
     std::vector<TraceEvent> events = {{.kind = TraceEventKind::enter, .ticks = 500, .site = app}};
     if (rank == 0) {
       events.push_back(operation(1000, post, 10, 1, 0, 2));  // no window: communicator 0
