@@ -74,14 +74,6 @@ std::size_t Otf2Communicators::shmem_communicator(std::int64_t active_set) {
   Otf2Communicator comm;
   comm.paradigm = OTF2_PARADIGM_SHMEM;
   comm.group = next_group();
-  // A PE without a trace has no location: it is left out, as MPI's communicators leave out the
-  // ranks without a profile.
-  const auto add = [&](std::int64_t pe, std::uint32_t comm_rank) {
-    if (const auto it = rank_index_.find(pe); it != rank_index_.end()) {
-      comm.members.push_back(it->second);
-      comm.rank_in[pe] = comm_rank;
-    }
-  };
   if (active_set == 0) {
     std::int64_t pes = 0;  // shmem_n_pes, as the profiles say it
     for (const RankInfo& r : names_.ranks()) {
@@ -89,12 +81,19 @@ std::size_t Otf2Communicators::shmem_communicator(std::int64_t active_set) {
       if (r.profile && r.profile->has_shmem) pes = std::max(pes, r.profile->shmem.pe_count);
     }
     comm.name = fmt::format("all {} PEs", pes);
-    for (std::int64_t pe = 0; pe < pes; ++pe) add(pe, static_cast<std::uint32_t>(pe));
+    set = {.start = 0, .log_stride = 0, .size = pes};
   } else {
     comm.name = fmt::format("active set (PE_start {}, logPE_stride {}, PE_size {})", set.start,
                             set.log_stride, set.size);
-    for (std::int64_t i = 0; i < set.size; ++i) add(set.member(i), static_cast<std::uint32_t>(i));
   }
+  // The traced PEs of the set, in PE order (the ranks' order), each at its place in the set: a PE
+  // without a trace has no location and is left out, as MPI's communicators leave out the ranks
+  // without a profile. Over the traced ranks, not the set's size, which a damaged trace may make huge.
+  for (std::size_t i = 0; i < names_.ranks().size(); ++i)
+    if (const std::int64_t pe = names_.ranks()[i].rank; set.contains(pe)) {
+      comm.members.push_back(i);
+      comm.rank_in[pe] = static_cast<std::uint32_t>((pe - set.start) >> set.log_stride);
+    }
   comms_.push_back(std::move(comm));
   shmem_comms_[active_set] = comms_.size() - 1;
   return comms_.size() - 1;

@@ -41,7 +41,8 @@ class Otf2Communicators {
   explicit Otf2Communicators(const TimelineNames& names);
 
   const Otf2Communicator& operator[](std::size_t comm) const { return comms_[comm]; }
-  std::size_t size() const { return comms_.size(); }
+  // The traced rank's index in TimelineNames::ranks() (its location group).
+  std::size_t rank_index(std::int64_t rank) const { return rank_index_.at(rank); }
 
   // The communicator of an MPI operation (its `communicator`, the rank's CommunicatorRecord id + 1;
   // MPI_COMM_WORLD when it names none or one its profile does not list).

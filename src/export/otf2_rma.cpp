@@ -225,13 +225,8 @@ bool Otf2RmaLocation::end(Otf2Records& out, Otf2Communicators& comms, std::int64
   // The target a call names (an unlock's, a flush's), else every target of the window.
   const std::uint32_t remote =
       !call.shmem && e.partner >= 0 ? comms.rank_in(comm, e.partner) : OTF2_UNDEFINED_UINT32;
-  if (call.completes) {
-    if (call.shmem)  // quiet and barrier complete every transfer of the PE, whichever the window
-      for (const OTF2_RmaWinRef w : {comms.window(comms.shmem_communicator(0)), *window})
-        complete(out, time, w, OTF2_UNDEFINED_UINT32);
-    else
-      complete(out, time, *window, remote);
-  }
+  if (call.completes)  // OpenSHMEM's transfers are on the heap of every PE, whatever set a barrier names
+    complete(out, time, call.shmem ? comms.window(comms.shmem_communicator(0)) : *window, remote);
   switch (call.action) {
     case RmaAction::collective: {
       std::uint32_t root = OTF2_UNDEFINED_UINT32;
@@ -260,11 +255,6 @@ bool Otf2RmaLocation::end(Otf2Records& out, Otf2Communicators& comms, std::int64
       break;
     case RmaAction::group_sync:
       if (call.epoch == RmaEpoch::post || call.epoch == RmaEpoch::start) {
-        if (!collecting_) {  // its start was not written (before an export's window): its first member
-          members_.clear();
-          if (e.partner >= 0) members_.push_back(e.partner);
-          collecting_ = true;
-        }
         held_ = HeldLeave{*window, call.epoch, time, region};
         return false;
       }

@@ -50,9 +50,6 @@ bool sends(std::uint32_t kind) {
          kind == static_cast<std::uint32_t>(SiteKind::mpi_sendrecv) ||
          kind == static_cast<std::uint32_t>(SiteKind::mpi_isend);
 }
-// No communicator and no partner: a call that carries no message.
-constexpr std::pair<std::size_t, std::uint32_t> kNowhere{0, OTF2_UNDEFINED_UINT32};
-
 bool receives(std::uint32_t kind) {
   using format::SiteKind;
   return kind == static_cast<std::uint32_t>(SiteKind::mpi_recv) ||
@@ -60,6 +57,9 @@ bool receives(std::uint32_t kind) {
          kind == static_cast<std::uint32_t>(SiteKind::mpi_wait) ||
          kind == static_cast<std::uint32_t>(SiteKind::mpi_test);
 }
+
+// No communicator and no partner: a call that carries no message.
+constexpr std::pair<std::size_t, std::uint32_t> kNowhere{0, OTF2_UNDEFINED_UINT32};
 
 }  // namespace
 
@@ -98,7 +98,6 @@ struct Otf2Writer::Archive {
   std::vector<Region> regions;
   std::unordered_map<const SiteInfo*, OTF2_RegionRef> region_of_site;
   Otf2Communicators comms;
-  std::unordered_map<std::int64_t, std::size_t> rank_index;
   std::size_t held_leaves = 0;  // locations whose post or start holds its Leave back (Otf2RmaLocation)
   std::optional<TimelineSamples> samples;
   Otf2CallingContexts contexts;
@@ -146,7 +145,7 @@ struct Otf2Writer::Archive {
       it->second.ref = locations.size() - 1;
       it->second.rank = rank;
       it->second.thread = thread;
-      it->second.group = rank_index.at(rank);
+      it->second.group = comms.rank_index(rank);
       it->second.writer = OTF2_Archive_GetEvtWriter(archive, it->second.ref);
       if (!it->second.writer) check(OTF2_ERROR_MEM_ALLOC_FAILED, "write");
     }
@@ -256,7 +255,6 @@ Otf2Writer::Otf2Writer(const std::filesystem::path& directory, const TimelineNam
   std::filesystem::create_directories(directory, error);
   if (error)
     throw std::runtime_error(fmt::format("{}: cannot create: {}", directory.string(), error.message()));
-  for (std::size_t i = 0; i < names.ranks().size(); ++i) a.rank_index[names.ranks()[i].rank] = i;
 
   a.archive = OTF2_Archive_Open(directory.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, 1024 * 1024,
                                 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -335,12 +333,13 @@ void Otf2Writer::item(const TimelineItem& item) {
             "write");
     ++at.events;
   }
-  if (rma.action != RmaAction::none && !at.rma.end(out, a.comms, item.rank, rma, *item.event, time, region)) {
+  const bool leaves_now =
+      rma.action == RmaAction::none || at.rma.end(out, a.comms, item.rank, rma, *item.event, time, region);
+  a.check(out.status, "write");
+  if (!leaves_now) {
     ++a.held_leaves;  // until the call's further group members have come (Otf2RmaLocation)
-    a.check(out.status, "write");
     return;
   }
-  a.check(out.status, "write");
   a.check(OTF2_EvtWriter_Leave(at.writer, nullptr, time, region), "write");
   ++at.events;
 }

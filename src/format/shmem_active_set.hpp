@@ -39,7 +39,8 @@ constexpr bool shmem_active_set_of(std::int64_t match, ShmemActiveSet& set) noex
   set.start = match & kShmemActiveSetField;
   set.log_stride = static_cast<std::int32_t>((match >> 24) & 0xFF);
   set.size = (match >> 32) & kShmemActiveSetField;
-  return true;
+  // A stride no collector writes (a damaged trace's) names no set: 2^stride would not fit.
+  return set.log_stride <= 30;
 }
 
 }  // namespace parperf::format

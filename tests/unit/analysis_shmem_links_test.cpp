@@ -398,6 +398,10 @@ TEST(ShmemActiveSet, ItsMatchHoldsTheSetAndItsMembers) {
   EXPECT_FALSE(set.contains(23) || set.contains(5) || set.contains(2)) << "past the last, between, before";
   EXPECT_FALSE(format::shmem_active_set_of(0, set)) << "0: no set";
   EXPECT_EQ(format::shmem_active_set_match(-1, 0, 2), 0) << "a set the match cannot hold is none";
+  const std::int64_t damaged =
+      format::kShmemActiveSetMark | (std::int64_t{200} << 24) | (std::int64_t{2} << 32);
+  EXPECT_FALSE(format::shmem_active_set_of(damaged, set))
+      << "a stride of 2^200, which no collector writes, names no set (its members would overflow)";
 }
 
 }  // namespace
