@@ -102,7 +102,7 @@ void ChromeJsonWriter::item(const TimelineItem& item) {
       line_ += ",\"ts\":";
       append_timestamp(line_, item.timestamp);
       line_ += ",\"args\":{\"ns\":";
-      append_number(line_, static_cast<std::int64_t>(item.value));
+      append_quantity(line_, item.value);
       line_ += "}}";
       file_.write(line_);
       return;

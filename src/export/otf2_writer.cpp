@@ -31,8 +31,9 @@ constexpr const char* kArchiveName = "traces";
 // message instead, for the exception that names the archive.
 thread_local std::string last_otf2_message;
 
-OTF2_ErrorCode keep_message(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
-                            const char* format, va_list arguments) {
+[[gnu::format(printf, 6, 0)]] OTF2_ErrorCode keep_message(void*, const char*, uint64_t, const char*,
+                                                          OTF2_ErrorCode code, const char* format,
+                                                          va_list arguments) {
   char text[512] = "";
   if (format) std::vsnprintf(text, sizeof text, format, arguments);
   last_otf2_message = text;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "export/append_number.hpp"
 #include "export/timeline_samples.hpp"
 
 namespace parperf::exports {
@@ -33,7 +34,8 @@ constexpr std::uint64_t kUnitTimeNs = 1;
 }  // namespace counter_descriptor
 namespace track_event {
 constexpr std::uint32_t kCategoryIids = 3, kDebugAnnotations = 4, kType = 9, kNameIid = 10, kTrackUuid = 11,
-                        kCounterValue = 30, kSourceLocationIid = 34, kFlowIds = 47, kTerminatingFlowIds = 48;
+                        kCounterValue = 30, kSourceLocationIid = 34, kDoubleCounterValue = 44, kFlowIds = 47,
+                        kTerminatingFlowIds = 48;
 constexpr std::uint64_t kSliceBegin = 1, kSliceEnd = 2, kInstant = 3, kCounter = 4;
 }  // namespace track_event
 namespace interned {
@@ -202,7 +204,13 @@ void PerfettoWriter::item(const TimelineItem& item) {
       break;
   }
   event_.uint(kTrackUuid, track);
-  if (item.kind == ItemKind::counter) event_.sint(kCounterValue, static_cast<std::int64_t>(item.value));
+  if (item.kind == ItemKind::counter) {
+    // A whole number as an integer, anything else as a double (append_number.hpp).
+    if (const auto whole = whole_number(item.value))
+      event_.sint(kCounterValue, *whole);
+    else
+      event_.real(kDoubleCounterValue, item.value);
+  }
   if (item.kind == ItemKind::flow_start) event_.fixed64(kFlowIds, item.flow);
   if (item.kind == ItemKind::flow_end) event_.fixed64(kTerminatingFlowIds, item.flow);
   const bool located = item.site && !item.site->file.empty() &&

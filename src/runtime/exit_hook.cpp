@@ -12,8 +12,9 @@
 
 #include "format/records.hpp"
 #include "runtime/runtime_state.hpp"
+#include "runtime/sanitizer_build.hpp"
 
-#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(PARPERF_SANITIZED)
 
 namespace parperf::runtime {
 namespace {

@@ -13,8 +13,9 @@
 
 #include "runtime/code_modules.hpp"
 #include "runtime/next_definition.hpp"
+#include "runtime/sanitizer_build.hpp"
 
-#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(PARPERF_SANITIZED)
 
 extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
   static constinit std::atomic<int (*)(void*)> next{nullptr};

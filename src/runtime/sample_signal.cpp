@@ -5,8 +5,9 @@
 #include "runtime/diagnostics.hpp"
 #include "runtime/next_definition.hpp"
 #include "runtime/sampler.hpp"
+#include "runtime/sanitizer_build.hpp"
 
-#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(PARPERF_SANITIZED)
 
 namespace parperf::runtime {
 namespace {

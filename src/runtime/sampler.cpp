@@ -39,6 +39,7 @@
 #include "runtime/runtime_state.hpp"
 #include "runtime/sample_recording.hpp"
 #include "runtime/sample_signal.hpp"
+#include "runtime/sanitizer_build.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace parperf::runtime {
@@ -217,7 +218,7 @@ bool traced() {
 
 // Not under ThreadSanitizer, which runs the handler of a synchronous signal such as SIGTRAP at once,
 // inside its own runtime, where it defers the others.
-#if defined(__SANITIZE_THREAD__)
+#if defined(PARPERF_THREAD_SANITIZED)
 constexpr bool kTrapsAllowed = false;
 #else
 constexpr bool kTrapsAllowed = true;

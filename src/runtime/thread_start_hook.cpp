@@ -33,9 +33,10 @@
 #include "runtime/private_memory.hpp"
 #include "runtime/runtime_state.hpp"
 #include "runtime/runtime_thread.hpp"
+#include "runtime/sanitizer_build.hpp"
 #include "runtime/thread_state.hpp"
 
-#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(PARPERF_SANITIZED)
 
 namespace parperf::runtime {
 
@@ -131,7 +132,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
 namespace parperf::runtime {
 
 std::uint32_t model_threads_left_out() noexcept {
-#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(PARPERF_SANITIZED)
   return g_model_threads.load(std::memory_order_relaxed);
 #else
   return 0;  // no interposer: such threads register at their first API call, if they make one
@@ -139,7 +140,7 @@ std::uint32_t model_threads_left_out() noexcept {
 }
 
 int create_runtime_thread(pthread_t* thread, void* (*function)(void*), void* argument) noexcept {
-#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(PARPERF_SANITIZED)
   const PthreadCreate create = next_pthread_create();
   if (!create) return EAGAIN;
 #else

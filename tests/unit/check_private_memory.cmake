@@ -26,7 +26,7 @@ endforeach()
 
 execute_process(COMMAND readelf -d ${LIBRARY} OUTPUT_VARIABLE dynamic)
 # Sanitizer builds link the sanitizer's runtime, which brings libstdc++ along: only plain builds count.
-if(dynamic MATCHES "NEEDED\\)[^[]*\\[libstdc\\+\\+" AND NOT dynamic MATCHES "lib[at]san")
+if(dynamic MATCHES "NEEDED\\)[^[]*\\[libstdc\\+\\+" AND NOT dynamic MATCHES "lib[at]san|clang_rt\\.[at]san")
   message(FATAL_ERROR "${name} needs libstdc++: it would load it into every measured program (use "
                       "plain_mutex.hpp instead of std::mutex, no exceptions or library containers)")
 endif()

@@ -51,7 +51,7 @@ execute_process(COMMAND readelf -d ${LIBRARY} OUTPUT_VARIABLE dynamic)
 set(absent_when_sanitized pthread_create _exit _Exit sleep usleep nanosleep clock_nanosleep pause sigsuspend poll ppoll
     select pselect epoll_wait epoll_pwait sigtimedwait sigwaitinfo semop semtimedop msgrcv msgsnd sigaction signal dlclose)
 foreach(name IN LISTS documented)
-  if(dynamic MATCHES "lib[at]san" AND name IN_LIST absent_when_sanitized)
+  if(dynamic MATCHES "lib[at]san|clang_rt\\.[at]san" AND name IN_LIST absent_when_sanitized)
     continue()
   endif()
   if(NOT name IN_LIST exported)

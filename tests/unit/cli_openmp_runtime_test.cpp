@@ -68,8 +68,10 @@ TEST(OpenMpRuntimeDetection, LibraryThatUsesOpenMpIsFoundThroughOriginRunpath) {
   const auto section = read_dynamic_section(CLI_OPENMP_FIXTURE_USES_LIBRARY_ORIGIN);
   ASSERT_TRUE(section);
   const auto& paths = section->runpath.empty() ? section->rpath : section->runpath;
-  ASSERT_FALSE(paths.empty());
-  EXPECT_TRUE(paths.front().starts_with("$ORIGIN")) << paths.front();
+  // A sanitizer build adds its runtime's folder to every binary's RUNPATH (cmake/sanitizers.cmake).
+  EXPECT_TRUE(
+      std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return p.starts_with("$ORIGIN"); }))
+      << "the RUNPATH names no $ORIGIN: " << (paths.empty() ? std::string("(empty)") : paths.front());
 
   const auto detection = detect(CLI_OPENMP_FIXTURE_USES_LIBRARY_ORIGIN);
   EXPECT_EQ(name_of(detection.linkage), name_of(kCompilersRuntime));

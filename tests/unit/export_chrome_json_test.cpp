@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "export/append_number.hpp"
 #include "export/chrome_json_writer.hpp"
 #include "unit/export_test_support.hpp"
 
@@ -117,6 +119,25 @@ TEST(export_json_string, ControlCharactersAndBrokenUtf8StayValidJson) {
   std::string out;
   exports::append_json_string(out, std::string("a\"b\\c\n\x01 \xff ∑", 13));
   EXPECT_EQ(json::parse(out).get<std::string>(), "a\"b\\c\n\x01 \xef\xbf\xbd ∑");
+}
+
+// A counter's value from a damaged trace (lost time of 2e27 ns) is written as the number it is, not
+// cast to an integer it does not fit (undefined behaviour, and a wrong figure).
+TEST(export_quantity, WholeNumbersAreIntegersAndEveryOtherValueStaysItself) {
+  const auto text = [](double value) {
+    std::string out;
+    exports::append_quantity(out, value);
+    return out;
+  };
+  EXPECT_EQ(text(1'000'000), "1000000");
+  EXPECT_EQ(text(-3), "-3");
+  EXPECT_EQ(json::parse(text(0.5)).get<double>(), 0.5);
+  EXPECT_EQ(json::parse(text(2.04964e27)).get<double>(), 2.04964e27);
+  EXPECT_EQ(json::parse(text(-9.3e18)).get<double>(), -9.3e18);  // just beyond int64
+  EXPECT_EQ(text(std::numeric_limits<double>::infinity()), "null");
+  EXPECT_EQ(text(std::numeric_limits<double>::quiet_NaN()), "null");
+  EXPECT_EQ(exports::whole_number(9223372036854775807.0), std::nullopt);  // rounds to 2^63
+  EXPECT_EQ(exports::whole_number(-9223372036854775808.0), std::numeric_limits<std::int64_t>::min());
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ TEST(report_mutation, ProfilesWithDamagedValuesNeverBreakTheReport) {
         const Report report = build_report(run, analysis::analyze(run, analysis_options), options);
         EXPECT_FALSE(render_text(report).empty());
         EXPECT_FALSE(render_text(report, test::with_details()).empty());
-        EXPECT_NO_THROW(nlohmann::json::parse(render_json_text(report))) << "mutant " << i;
+        EXPECT_TRUE(nlohmann::json::accept(render_json_text(report))) << "mutant " << i;
       }
       ++reported;
     } catch (const std::exception& e) {
