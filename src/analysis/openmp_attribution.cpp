@@ -154,7 +154,8 @@ class Attribution {
       if (entries == 0 || stats.entries() == 0) continue;
       const double share =
           static_cast<double>(exec) * static_cast<double>(stats.entries()) / static_cast<double>(entries);
-      const auto expected = static_cast<std::uint64_t>(share);
+      // At most `exec` (entries is the largest count), but rounded it may reach 2^64 itself.
+      const auto expected = share >= 1.8e19 ? exec : static_cast<std::uint64_t>(share);
       if (expected <= stats.exec_ns()) continue;
       const std::uint64_t join = expected - stats.exec_ns();
       stats.attributed_ns += join;

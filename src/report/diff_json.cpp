@@ -1,5 +1,7 @@
 #include "report/diff_json.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "report/diff_figures.hpp"
@@ -13,9 +15,12 @@ using analysis::ComparedFigure;
 using analysis::IntervalChange;
 using json = nlohmann::ordered_json;
 
-// Processors and entries are counts: integers in JSON, as in `parperf report --json`.
+// Processors and entries are counts: integers in JSON, as in `parperf report --json`. A count no
+// 64-bit integer holds (a damaged profile's) stays the number it is: no cast to what it does not fit.
 json figure_value(ComparedFigure figure, double value) {
-  if (figure == ComparedFigure::processors || figure == ComparedFigure::entries)
+  constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63
+  if ((figure == ComparedFigure::processors || figure == ComparedFigure::entries) &&
+      value == std::trunc(value) && std::abs(value) < kInt64Bound)
     return json(static_cast<std::int64_t>(value));
   return json(value);
 }

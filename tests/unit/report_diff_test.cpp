@@ -129,5 +129,17 @@ TEST(DiffJson, HoldsBothRunsFiguresAndNullForTheRunWithoutTheInterval) {
   EXPECT_NEAR(fresh["delta"]["execution_time"].get<double>(), 0.2, 1e-12);
 }
 
+// A damaged profile's count (entries of 2^63 and more: no 64-bit integer holds them) is the number it
+// is, not a cast that wraps it negative (undefined behaviour, and a lie).
+TEST(DiffJson, ACountBeyondSixtyFourBitsStaysTheNumberItIs) {
+  analysis::RunComparison comparison = comparison_of(1);
+  comparison.intervals[1].a->entries = 18'000'000'000'000'000'000ull;
+  const auto json = diff_json(comparison);
+  const auto& count = json["intervals"][1]["a"]["count"];
+  ASSERT_TRUE(count.is_number()) << count.dump();
+  EXPECT_DOUBLE_EQ(count.get<double>(), 1.8e19);
+  EXPECT_TRUE(json["intervals"][1]["b"]["count"].is_number_integer()) << "3 entries are still an integer";
+}
+
 }  // namespace
 }  // namespace parperf::report
