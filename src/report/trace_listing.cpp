@@ -33,6 +33,7 @@ bool counts_chunks(std::uint32_t kind) {
 std::string seconds(double ns) {
   if (ns <= 0) return "0 s";
   const double s = ns * 1e-9;
+  if (!std::isfinite(s)) return fmt::format("{} s", s);  // "nan s", "inf s": no magnitude to cast
   const int magnitude = static_cast<int>(std::floor(std::log10(s)));
   return fmt::format("{:.{}f} s", s, std::clamp(2 - magnitude, 0, 9));
 }
