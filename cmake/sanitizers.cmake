@@ -1,7 +1,7 @@
 # PARPERF_SANITIZE=address,undefined or thread: instrument every target of the build with it.
 #
-# With Clang (scripts/test.sh builds the AddressSanitizer suite with clang-16: a cold Debug build in
-# half of gcc's time), the sanitizer runtime is linked as a shared library, as gcc links libasan: the
+# With Clang (scripts/test.sh builds both sanitizer suites with clang-16: a cold Debug build in half
+# of gcc's time), the sanitizer runtime is linked as a shared library, as gcc links libasan: the
 # runtime's own shared libraries (libparperf.so, ...) are linked with --no-undefined and are loaded
 # into programs that are not instrumented, so they must name the runtime they need rather than
 # expect the executable to carry a static copy. The runtime's folder goes into every binary's RUNPATH.

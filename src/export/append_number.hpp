@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstdint>
 #include <iterator>
-#include <optional>
 #include <string>
+
+#include "analysis/whole_number.hpp"
 
 namespace parperf::exports {
 
@@ -18,19 +18,10 @@ void append_number(std::string& out, Integer value) {
   out.append(digits.data(), digits.size());
 }
 
-// A measured quantity (a counter's value) as an integer when it is a whole number that fits 64 bits;
-// nothing else is cast (a damaged trace's 2e27 ns is no integer).
-inline std::optional<std::int64_t> whole_number(double value) {
-  constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63
-  if (value == std::trunc(value) && value >= -kInt64Bound && value < kInt64Bound)
-    return static_cast<std::int64_t>(value);
-  return std::nullopt;
-}
-
-// A measured quantity as JSON: its integer (whole_number), else its shortest decimal, null for what
-// is no number.
+// A measured quantity as JSON: its integer (analysis/whole_number.hpp), else its shortest decimal, null for
+// what is no number.
 inline void append_quantity(std::string& out, double value) {
-  if (const auto whole = whole_number(value))
+  if (const auto whole = analysis::whole_number(value))
     append_number(out, *whole);
   else if (std::isfinite(value))
     fmt::format_to(std::back_inserter(out), "{}", value);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "export/append_number.hpp"
+#include "analysis/whole_number.hpp"
 #include "export/timeline_samples.hpp"
 
 namespace parperf::exports {
@@ -205,8 +205,8 @@ void PerfettoWriter::item(const TimelineItem& item) {
   }
   event_.uint(kTrackUuid, track);
   if (item.kind == ItemKind::counter) {
-    // A whole number as an integer, anything else as a double (append_number.hpp).
-    if (const auto whole = whole_number(item.value))
+    // A whole number as an integer, anything else as a double.
+    if (const auto whole = analysis::whole_number(item.value))
       event_.sint(kCounterValue, *whole);
     else
       event_.real(kDoubleCounterValue, item.value);

@@ -1,9 +1,8 @@
 #include "report/diff_json.hpp"
 
-#include <cmath>
-#include <cstdint>
 #include <string>
 
+#include "analysis/whole_number.hpp"
 #include "report/diff_figures.hpp"
 #include "report/interval_kind.hpp"
 #include "report/json_optional.hpp"
@@ -18,10 +17,8 @@ using json = nlohmann::ordered_json;
 // Processors and entries are counts: integers in JSON, as in `parperf report --json`. A count no
 // 64-bit integer holds (a damaged profile's) stays the number it is: no cast to what it does not fit.
 json figure_value(ComparedFigure figure, double value) {
-  constexpr double kInt64Bound = 9223372036854775808.0;  // 2^63
-  if ((figure == ComparedFigure::processors || figure == ComparedFigure::entries) &&
-      value == std::trunc(value) && std::abs(value) < kInt64Bound)
-    return json(static_cast<std::int64_t>(value));
+  if (figure == ComparedFigure::processors || figure == ComparedFigure::entries)
+    if (const auto count = analysis::whole_number(value)) return json(*count);
   return json(value);
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/whole_number.hpp"
 #include "export/append_number.hpp"
 #include "export/chrome_json_writer.hpp"
 #include "unit/export_test_support.hpp"
@@ -136,8 +137,8 @@ TEST(export_quantity, WholeNumbersAreIntegersAndEveryOtherValueStaysItself) {
   EXPECT_EQ(json::parse(text(-9.3e18)).get<double>(), -9.3e18);  // just beyond int64
   EXPECT_EQ(text(std::numeric_limits<double>::infinity()), "null");
   EXPECT_EQ(text(std::numeric_limits<double>::quiet_NaN()), "null");
-  EXPECT_EQ(exports::whole_number(9223372036854775807.0), std::nullopt);  // rounds to 2^63
-  EXPECT_EQ(exports::whole_number(-9223372036854775808.0), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(analysis::whole_number(9223372036854775807.0), std::nullopt);  // rounds to 2^63
+  EXPECT_EQ(analysis::whole_number(-9223372036854775808.0), std::numeric_limits<std::int64_t>::min());
 }
 
 }  // namespace
