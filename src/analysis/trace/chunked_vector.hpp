@@ -1,7 +1,9 @@
-// A sequence that grows by chunks of fixed size rather than by doubling one array: what it holds is
-// never moved, and growing never holds an old and a new copy at once (a doubling array does, up to
-// three times its contents, at the moment it grows). For the analysis's large results that are made
-// once and then read in order: the matched messages (messages.hpp).
+// A sequence that grows by chunks of fixed size rather than by doubling one array: only its last
+// chunk grows by doubling (what it holds moves only there), so that growing never holds an old and a
+// new copy of more than one chunk at once (a doubling array does, up to three times its contents, at
+// the moment it grows), and a short sequence takes no more than a short array. For the analysis's
+// large results that are made once and then read in order or by index: the matched messages
+// (messages.hpp), the graph's edges as they are linked, the clock repair's anchors (repair_anchors.hpp).
 #pragma once
 
 #include <algorithm>
@@ -65,9 +67,14 @@ class ChunkedVector {
   const T& operator[](std::size_t i) const { return chunks_[i >> kShift][i & (kPerChunk - 1)]; }
   T& front() { return (*this)[0]; }
   T& back() { return (*this)[size_ - 1]; }
+  const T& back() const { return (*this)[size_ - 1]; }
 
   void push_back(T value) {
-    if ((size_ & (kPerChunk - 1)) == 0) chunks_.emplace_back().reserve(kPerChunk);
+    if ((size_ & (kPerChunk - 1)) == 0) {
+      // A full chunk's successor is reserved whole; the first grows with the sequence.
+      chunks_.emplace_back();
+      if (size_ > 0) chunks_.back().reserve(kPerChunk);
+    }
     chunks_.back().push_back(std::move(value));
     ++size_;
   }
@@ -77,10 +84,18 @@ class ChunkedVector {
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, size_}; }
 
+  // What its chunks hold, reserved or not (for the benchmarks' accounts and the tests).
+  std::size_t capacity_bytes() const {
+    std::size_t bytes = 0;
+    for (const std::vector<T>& chunk : chunks_) bytes += chunk.capacity() * sizeof(T);
+    return bytes;
+  }
+
   bool operator==(const ChunkedVector& other) const { return chunks_ == other.chunks_; }
 
  private:
-  std::vector<std::vector<T>> chunks_;  // each reserved to kPerChunk, all full but the last
+  // Each of kPerChunk (reserved so, but the first, which grew to it), all full but the last.
+  std::vector<std::vector<T>> chunks_;
   std::size_t size_ = 0;
 };
 

@@ -13,9 +13,7 @@ namespace parperf::analysis {
 double ClockRepair::repaired(std::uint32_t location, double t) const {
   if (location >= anchors.size() || anchors[location].empty()) return t;
   const LocationAnchors& a = anchors[location];
-  const std::vector<double>& measured = a.measured_times();
-  const auto after =
-      static_cast<std::size_t>(std::upper_bound(measured.begin(), measured.end(), t) - measured.begin());
+  const std::size_t after = a.after(t, 0, a.size());
   if (after == 0) return t;
   return std::max(t, a.repaired(after - 1) + kAmortization * (t - a.measured(after - 1)));
 }
@@ -44,10 +42,7 @@ double RepairedTimes::operator()(double t) {
       hi = std::min(a.size(), hi + step);
     }
   }
-  const std::vector<double>& measured = a.measured_times();
-  after_ = static_cast<std::size_t>(std::upper_bound(measured.begin() + static_cast<std::ptrdiff_t>(lo),
-                                                     measured.begin() + static_cast<std::ptrdiff_t>(hi), t) -
-                                    measured.begin());
+  after_ = a.after(t, lo, hi);
   if (after_ == 0) return t;
   return std::max(t, a.repaired(after_ - 1) + kAmortization * (t - a.measured(after_ - 1)));
 }

@@ -40,18 +40,28 @@ void LocationAnchors::finish() {
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
-    std::vector<double> measured(order.size());
+    ChunkedVector<double> measured;
     std::vector<std::uint32_t> nodes(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
-      measured[i] = measured_[order[i]];
+      measured.push_back(measured_[order[i]]);
       nodes[i] = node(order[i]);
     }
     measured_ = std::move(measured);
     nodes_ = std::move(nodes);
     runs_ = {};
   }
-  measured_.shrink_to_fit();
   runs_.shrink_to_fit();
+}
+
+std::size_t LocationAnchors::after(double t, std::size_t lo, std::size_t hi) const {
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (t < measured_[mid])
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
 }
 
 }  // namespace parperf::analysis
